@@ -1,0 +1,1 @@
+"""crawler: a best-first web crawler and search engine built on Scrapy."""

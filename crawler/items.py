@@ -1,0 +1,66 @@
+"""Items the spiders yield and the storage pipeline writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass
+class LinkRecord:
+    target_url: str
+    anchor_text: str
+    visibility: int
+    position: int
+    distance: int
+
+
+@dataclass
+class PageItem:
+    """A fetched page (HTML or stored text type)."""
+
+    url: str  # canonical URL that was scheduled (first of a redirect chain)
+    final_url: str  # URL of the response after redirects
+    host: str
+    status: int
+    content_type: str
+    fetched_at: datetime
+    depth: int
+    size: int
+    content_md5: str
+    title: str = ""
+    text: str = ""
+    last_modified: datetime | None = None
+    links: list[LinkRecord] = field(default_factory=list)
+
+
+# Categories of URLs that were scheduled and not stored as pages.
+UNCRAWLED_CATEGORIES = (
+    "http_404",
+    "http_403",
+    "http_503",
+    "http_other",
+    "unsupported_mime",
+    "timeout",
+    "connection",
+    "robots_disallowed",
+    "depth_exceeded",
+    "evicted",
+    "duplicate_content",
+    "duplicate_url",  # redirected to a URL the crawl had already seen
+    "too_large",
+    "trap",
+    "other",
+)
+
+
+@dataclass
+class UncrawledItem:
+    url: str
+    category: str
+    detail: str = ""
+    at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.category not in UNCRAWLED_CATEGORIES:
+            raise ValueError(f"unknown uncrawled category {self.category!r}")

@@ -1,0 +1,157 @@
+"""What every spider of the project shares: seeds, crawl id, page and error handling."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+
+import scrapy
+from scrapy.http import Response, TextResponse
+from twisted.python.failure import Failure
+
+from crawler import defaults
+from crawler.extract import extract_page
+from crawler.failures import categorize_failure
+from crawler.items import LinkRecord, PageItem, UncrawledItem
+from crawler.seeds import load_seeds
+from crawler.urls import canonical_url, url_host
+
+
+def make_crawl_id(spider_name: str, settings: Any, kwargs: dict[str, Any]) -> str:
+    """The crawl id: `-a crawl_id=`, else scrapyd's job id, else JOBDIR's name, else new."""
+    if kwargs.get("crawl_id"):
+        return str(kwargs["crawl_id"])
+    if kwargs.get("_job"):
+        return str(kwargs["_job"])
+    jobdir = settings.get("JOBDIR") if settings is not None else None
+    if jobdir:
+        return Path(jobdir).resolve().name
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{spider_name}-{stamp}-{secrets.token_hex(3)}"
+
+
+def _mime(response: Response) -> str:
+    value = response.headers.get(b"Content-Type") or b""
+    return value.split(b";", 1)[0].strip().lower().decode("latin-1")
+
+
+def _last_modified(response: Response) -> datetime | None:
+    value = response.headers.get(b"Last-Modified")
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value.decode("latin-1"))
+    except (TypeError, ValueError):
+        return None
+
+
+class CrawlerSpider(scrapy.Spider):
+    """Base of the project's spiders.
+
+    Arguments: ``seeds`` (file, or ``package:NAME`` for a file shipped in crawler/data),
+    ``seed_urls`` (comma-separated), ``crawl_id`` (resume or name a crawl).
+    """
+
+    default_seeds: str | None = None
+
+    def __init__(
+        self,
+        seeds: str | None = None,
+        seed_urls: str | None = None,
+        crawl_id: str | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.arguments = {
+            k: v for k, v in {"seeds": seeds, "seed_urls": seed_urls, **kwargs}.items() if v
+        }
+        self.seed_list = load_seeds(seeds or (None if seed_urls else self.default_seeds), seed_urls)
+        self._crawl_id_arg = crawl_id
+        self.crawl_id = ""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CrawlerSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.crawl_id = make_crawl_id(
+            spider.name, crawler.settings, {"crawl_id": spider._crawl_id_arg, **kwargs}
+        )
+        return spider
+
+    @classmethod
+    def preflight(cls, spider_args: dict[str, Any]) -> None:
+        """Validate arguments before a crawl starts; raise SeedError with one clear line."""
+        seeds, seed_urls = spider_args.get("seeds"), spider_args.get("seed_urls")
+        load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls)
+
+    # --- requests --------------------------------------------------------------------
+    def seed_request(self, url: str) -> scrapy.Request:
+        return scrapy.Request(url, callback=self.parse, errback=self.on_error)
+
+    def link_request(self, link: LinkRecord, response: Response) -> scrapy.Request:
+        return scrapy.Request(link.target_url, callback=self.parse, errback=self.on_error)
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        for url in self.seed_list:
+            yield self.seed_request(url)
+
+    # --- responses -------------------------------------------------------------------
+    def page_url(self, response: Response) -> str:
+        """Canonical URL that was scheduled: the first of a redirect chain."""
+        first = (response.meta.get("redirect_urls") or [response.url])[0]
+        return canonical_url(first) or first
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        settings = self.settings
+        mime = _mime(response)
+        html_types = settings.getlist("PAGE_HTML_CONTENT_TYPES", defaults.PAGE_HTML_CONTENT_TYPES)
+        text_types = settings.getlist("PAGE_TEXT_CONTENT_TYPES", defaults.PAGE_TEXT_CONTENT_TYPES)
+        url = self.page_url(response)
+        if mime not in html_types and mime not in text_types:
+            yield UncrawledItem(url=url, category="unsupported_mime", detail=mime or "no type")
+            return
+        item = PageItem(
+            url=url,
+            final_url=response.url,
+            host=url_host(response.url),
+            status=response.status,
+            content_type=mime,
+            fetched_at=datetime.now(UTC),
+            depth=int(response.meta.get("depth", 0)),
+            size=len(response.body),
+            content_md5=hashlib.md5(response.body).hexdigest(),
+            last_modified=_last_modified(response),
+        )
+        if mime in html_types:
+            page = extract_page(
+                response.body,
+                response.url,
+                encoding=getattr(response, "encoding", None),
+                anchor_max_chars=settings.getint(
+                    "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
+                ),
+            )
+            item.title, item.text = page.title, page.text
+            item.links = [
+                LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
+                for ln in page.links
+            ]
+        elif isinstance(response, TextResponse):
+            item.text = response.text
+        else:
+            item.text = response.body.decode("utf-8", "replace")
+        yield item
+        for link in item.links:
+            yield self.link_request(link, response)
+
+    def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:
+        request = failure.request  # type: ignore[attr-defined]
+        first = (request.meta.get("redirect_urls") or [request.url])[0]
+        category, detail = categorize_failure(failure.value)
+        self.logger.debug("not crawled (%s): %s %s", category, first, detail)
+        yield UncrawledItem(url=canonical_url(first) or first, category=category, detail=detail)

@@ -1,0 +1,11 @@
+"""`scrapy crawl general -a seeds=seeds.txt`: the best-first general crawl."""
+
+from __future__ import annotations
+
+from crawler.spiders.base import CrawlerSpider
+
+
+class GeneralSpider(CrawlerSpider):
+    """Crawls from the seeds, following every http(s) link of every HTML page."""
+
+    name = "general"

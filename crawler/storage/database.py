@@ -1,0 +1,142 @@
+"""Which PostgreSQL a crawl uses, and getting it ready.
+
+``CRAWLER_DATABASE_URL`` (setting, else environment variable) names an external server.
+Without it an embedded PostgreSQL (pgserver) is started with its data under
+``CRAWLER_DATA_DIR/pgdata`` and stopped when the last process using it exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from crawler import defaults
+from crawler.storage.schema import migrate
+
+logger = logging.getLogger(__name__)
+
+ENV_DATABASE_URL = "CRAWLER_DATABASE_URL"
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database cannot be reached or prepared; the message names it (password masked)."""
+
+
+def mask_password(url: str) -> str:
+    """The URL with its password replaced by ***, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable database URL>"
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def configured_url(settings: Any) -> str | None:
+    """The external database URL from the setting or the environment, if any."""
+    return settings.get("CRAWLER_DATABASE_URL") or os.environ.get(ENV_DATABASE_URL) or None
+
+
+def check_connection(url: str, timeout: float = defaults.CRAWLER_DB_CONNECT_TIMEOUT) -> None:
+    """Open and close one connection; raise DatabaseUnavailable with a clear message."""
+    try:
+        with psycopg.connect(url, connect_timeout=max(1, int(timeout))) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DatabaseUnavailable(
+            f"cannot connect to PostgreSQL at {mask_password(url)}: {reason}"
+        ) from exc
+
+
+@dataclass
+class EmbeddedPostgres:
+    """A pgserver-managed PostgreSQL whose data lives in ``data_dir``."""
+
+    data_dir: Path
+    _server: Any = field(default=None, repr=False)
+
+    def start(self) -> str:
+        try:
+            import pgserver
+        except ImportError as exc:  # pragma: no cover - installed with the project
+            raise DatabaseUnavailable(
+                "CRAWLER_DATABASE_URL is not set and the embedded PostgreSQL (pgserver) "
+                "is not installed"
+            ) from exc
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            # 'stop': the server stops when the last process that asked for it exits.
+            self._server = pgserver.get_server(str(self.data_dir), cleanup_mode="stop")
+        except Exception as exc:
+            raise DatabaseUnavailable(
+                f"cannot start the embedded PostgreSQL in {self.data_dir}: {exc}"
+            ) from exc
+        return self._server.get_uri()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+
+
+@dataclass
+class CrawlDatabase:
+    """The database of one crawler process: its URL, started and migrated on demand."""
+
+    url: str
+    embedded: EmbeddedPostgres | None = None
+    prepared: bool = False
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> CrawlDatabase:
+        url = configured_url(settings)
+        if url:
+            return cls(url=url)
+        data_dir = Path(settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR))
+        return cls(url="", embedded=EmbeddedPostgres(data_dir / "pgdata"))
+
+    @property
+    def display_url(self) -> str:
+        if self.embedded is not None:
+            return f"embedded PostgreSQL in {self.embedded.data_dir}"
+        return mask_password(self.url)
+
+    def prepare(self, timeout: float = defaults.CRAWLER_DB_CONNECT_TIMEOUT) -> None:
+        """Start the embedded server if needed, check the connection, migrate the schema."""
+        if self.prepared:
+            return
+        if self.embedded is not None and not self.url:
+            self.url = self.embedded.start()
+        check_connection(self.url, timeout)
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            applied = migrate(conn)
+        if applied:
+            logger.info("database %s: %d schema migration(s) applied", self.display_url, applied)
+        self.prepared = True
+
+    def connect(self, **kwargs: Any) -> psycopg.Connection:
+        return psycopg.connect(self.url, **kwargs)
+
+    def close(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.url = ""
+            self.prepared = False
+
+
+def crawl_database(crawler: Any) -> CrawlDatabase:
+    """The CrawlDatabase of a crawler, created once per crawler (not per process)."""
+    db = getattr(crawler, "crawl_database", None)
+    if db is None:
+        db = CrawlDatabase.from_settings(crawler.settings)
+        crawler.crawl_database = db
+    return db

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Creates .venv and installs the project (and, with --test, everything the tests need,
+# including Debian packages: documentation corpora for the sandbox web and Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+
+if [ "${1:-}" = "--test" ]; then
+  packages="python3.11-doc postgresql-doc-15 python-django-doc chromium chromium-driver iproute2"
+  missing=""
+  for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+  if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    else
+      echo "error: the tests need these Debian packages:$missing (run as root, or install them)" >&2
+      exit 2
+    fi
+  fi
+fi
+
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+if [ "${1:-}" = "--test" ]; then
+  .venv/bin/python -m pip install -q -e '.[test]'
+else
+  .venv/bin/python -m pip install -q -e .
+fi

@@ -1,0 +1,151 @@
+"""Shared fixtures: a real PostgreSQL database per test session, the sandbox web, and a
+runner for real `scrapy crawl` processes.
+
+The database is CRAWLER_TEST_DATABASE_URL when set (a server with rights to create
+databases), else an embedded PostgreSQL (pgserver) in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+
+
+def _with_dbname(url: str, dbname: str) -> str:
+    return psycopg.conninfo.make_conninfo(url, dbname=dbname)
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    url = os.environ.get("CRAWLER_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    import pgserver
+
+    with tempfile.TemporaryDirectory(prefix="crawler-test-pg-") as data_dir:
+        server = pgserver.get_server(data_dir, cleanup_mode="stop")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def database_url(server_url: str) -> Iterator[str]:
+    """A database created for this test session and dropped at its end."""
+    name = f"crawler_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield _with_dbname(server_url, name)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[psycopg.Connection]:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+@dataclass
+class CrawlResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    crawl_id: str
+
+    def check(self) -> CrawlResult:
+        assert self.returncode == 0, f"crawl failed ({self.returncode}):\n{self.stderr[-6000:]}"
+        return self
+
+
+@pytest.fixture
+def run_crawl(database_url: str, tmp_path: Path):
+    """Run `scrapy crawl SPIDER` in a subprocess against the test database.
+
+    ``proxy`` is the sandbox's proxy URL; extra ``settings`` become -s options and
+    ``args`` -a options. Returns a CrawlResult; its crawl_id is unique per call unless
+    given in ``args``.
+    """
+
+    def run(
+        spider: str = "general",
+        *,
+        proxy: str | None,
+        args: dict[str, str] | None = None,
+        settings: dict[str, object] | None = None,
+        timeout: float = 300,
+        env: dict[str, str] | None = None,
+    ) -> CrawlResult:
+        args = dict(args or {})
+        args.setdefault("crawl_id", f"test-{uuid.uuid4().hex[:12]}")
+        full_settings: dict[str, object] = {
+            "CRAWLER_DATA_DIR": str(tmp_path / ".crawl"),
+            "LOG_LEVEL": "INFO",
+            "DOWNLOAD_DELAY": 0,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
+            "STORE_FLUSH_INTERVAL": 0.5,
+        }
+        full_settings.update(settings or {})
+        cmd = [sys.executable, "-m", "scrapy", "crawl", spider]
+        for key, value in args.items():
+            cmd += ["-a", f"{key}={value}"]
+        for key, value in full_settings.items():
+            cmd += ["-s", f"{key}={value}"]
+        child_env = {
+            **os.environ,
+            "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+            "PYTHONPATH": str(PROJECT_DIR),
+            "CRAWLER_DATABASE_URL": database_url,
+        }
+        for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy"):
+            child_env.pop(var, None)
+        if proxy:
+            child_env["http_proxy"] = child_env["https_proxy"] = proxy
+        child_env.update(env or {})
+        proc = subprocess.run(
+            cmd,
+            cwd=tmp_path,
+            env=child_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        return CrawlResult(proc.returncode, proc.stdout, proc.stderr, args["crawl_id"])
+
+    return run
+
+
+@pytest.fixture
+def sandbox():
+    """Start a SandboxServer for a given SandboxWeb; stopped at the end of the test."""
+    from crawler.sandbox import SandboxServer
+
+    servers = []
+
+    def start(web):
+        server = SandboxServer(web)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

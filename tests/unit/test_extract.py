@@ -1,0 +1,65 @@
+from crawler.extract import extract_page, position_score
+
+PAGE = b"""<html><head><title> Hello
+ World </title><script>var hidden = 1;</script><style>p {}</style></head><body>
+<p>start <a href="one.html#frag">One</a> alpha beta gamma delta epsilon one two three four five six seven
+eight nine ten eleven twelve thirteen fourteen fifteen sixteen</p>
+<p><b><i><a href="/two">Two</a></i></b> zeta eta theta iota kappa lambda mu</p>
+<p>nu xi omicron pi rho sigma tau upsilon phi chi psi omega end of text here</p>
+<span style="font-weight: 700"><a href="http://other.test/">three</a></span>
+<em><a href="four.html">four</a></em>
+<a href="mailto:x@y.test">mail</a> <a href="javascript:void(0)">js</a> <a href="tel:123">t</a>
+<a href="data:text/html,hi">d</a> <a href="ftp://files.test/x">ftp</a> <a>no href</a>
+<a href="one.html">One again</a>
+<map><area href="five.html" alt="Five"></map></body></html>"""
+
+
+def test_title_text_and_links():
+    page = extract_page(PAGE, "http://a.test/dir/page.html")
+    assert page.title == "Hello World"
+    assert "hidden" not in page.text and "p {}" not in page.text
+    assert page.text.startswith("start One alpha beta")
+    urls = [link.url for link in page.links]
+    assert urls == [
+        "http://a.test/dir/one.html",
+        "http://a.test/two",
+        "http://other.test/",
+        "http://a.test/dir/four.html",
+        "http://a.test/dir/five.html",
+    ]
+    by_url = {link.url: link for link in page.links}
+    assert by_url["http://a.test/dir/one.html"].anchor_text == "One"
+    assert by_url["http://a.test/dir/five.html"].anchor_text == "Five"
+    # visibility: bold+italic 3, bold (inline style) 2, italic 2, plain 1
+    assert [by_url[u].visibility for u in urls] == [1, 3, 2, 2, 1]
+    # distance: other host 5, same host 1
+    assert [by_url[u].distance for u in urls] == [1, 1, 5, 1, 1]
+    # position: first third 3, middle 2, last 1
+    assert by_url["http://a.test/dir/one.html"].position == 3
+    assert by_url["http://a.test/two"].position == 2
+    assert by_url["http://other.test/"].position == 1
+
+
+def test_base_href_is_respected():
+    html = b'<html><head><base href="http://b.test/root/"></head><body><a href="x?b=2&a=1">x</a>'
+    page = extract_page(html, "http://a.test/p")
+    assert [link.url for link in page.links] == ["http://b.test/root/x?a=1&b=2"]
+    assert page.links[0].distance == 5
+
+
+def test_declared_encoding_is_used():
+    html = '<html><body><p>caf\u00e9 na\u00efve</p></body></html>'.encode("cp1252")
+    page = extract_page(html, "http://a.test/", encoding="cp1252")
+    assert page.text == "caf\u00e9 na\u00efve"
+
+
+def test_empty_and_broken_documents():
+    assert extract_page(b"", "http://a.test/").links == []
+    page = extract_page(b"<html><body><p>open <a href='x'>x<div>unclosed", "http://a.test/")
+    assert [link.url for link in page.links] == ["http://a.test/x"]
+    assert page.text == "open x unclosed"
+
+
+def test_position_thirds():
+    assert [position_score(o, 90) for o in (0, 29, 30, 59, 60, 89)] == [3, 3, 2, 2, 1, 1]
+    assert position_score(0, 0) == 3
