@@ -2,7 +2,8 @@ from crawler.extract import extract_page, position_score
 
 PAGE = b"""<html><head><title> Hello
  World </title><script>var hidden = 1;</script><style>p {}</style></head><body>
-<p>start <a href="one.html#frag">One</a> alpha beta gamma delta epsilon one two three four five six seven
+<p>start <a href="one.html#frag">One</a> alpha beta gamma delta epsilon one two three
+four five six seven
 eight nine ten eleven twelve thirteen fourteen fifteen sixteen</p>
 <p><b><i><a href="/two">Two</a></i></b> zeta eta theta iota kappa lambda mu</p>
 <p>nu xi omicron pi rho sigma tau upsilon phi chi psi omega end of text here</p>
