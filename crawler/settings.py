@@ -18,6 +18,11 @@ ROBOTSTXT_OBEY = True
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 0.5
+# robots.txt Crawl-delay / Request-rate raise a host's delay (docs/politeness.md);
+# AutoThrottle is available (AUTOTHROTTLE_ENABLED=True) and never goes below them.
+AUTOTHROTTLE_ENABLED = False
+# The effective-crawler paper's "crawl & stop with threshold": 10 links from the seeds.
+DEPTH_LIMIT = 10
 DOWNLOAD_TIMEOUT = 30
 # A broad crawler must not swallow huge bodies (Scrapy's default is 1 GiB).
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
@@ -32,14 +37,34 @@ DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.robots.RobotsExclusionMiddleware": 100,
+    # TRAP_HOST_PAGE_BUDGET (off unless set), counted after the robots decision
+    "crawler.middlewares.budget.HostBudgetMiddleware": 110,
+    # USER_AGENT with CRAWLER_CONTACT_URL as its contact
+    "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
+    "crawler.middlewares.useragent.ContactUserAgentMiddleware": 400,
+}
+
+SPIDER_MIDDLEWARES = {
+    # outermost (lowest order is closest to the engine): sees every callback's exception
+    "crawler.middlewares.callback_errors.CallbackErrorMiddleware": 10,
+    # depth threshold and trap defence record what they refuse (docs/politeness.md)
+    "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
+    "crawler.middlewares.depth.DepthLimitMiddleware": 900,
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+    "crawler.middlewares.traps.TrapDefenceMiddleware": 850,
 }
 
 ITEM_PIPELINES = {
     "crawler.pipelines.postgres.PostgresStorePipeline": 800,
+    # after storage: every stored page goes into the Whoosh index (docs/search.md)
+    "crawler.pipelines.search_index.SearchIndexPipeline": 900,
 }
 
 EXTENSIONS = {
     "crawler.extensions.crawl_record.CrawlRecord": 0,
+    # AutoThrottle that keeps robots.txt Crawl-delay as a floor
+    "scrapy.extensions.throttle.AutoThrottle": None,
+    "crawler.middlewares.throttle.CrawlDelayAutoThrottle": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"

@@ -88,6 +88,7 @@ class PostgresStorePipeline:
         self.uncrawled: dict[str, UncrawledItem] = {}
         self.pool: AsyncConnectionPool | None = None
         self._flusher: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Event | None = None
         self._lock = asyncio.Lock()
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
 
@@ -103,11 +104,15 @@ class PostgresStorePipeline:
         self.database.prepare()
         self.pool = AsyncConnectionPool(self.database.url, min_size=1, max_size=2, open=False)
         await self.pool.open(wait=True)
+        self._stopping = asyncio.Event()
         self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
 
     async def close_spider(self) -> None:
         if self._flusher is not None:
-            self._flusher.cancel()
+            # Never cancel the flusher: a cancelled write would lose the batch it holds.
+            assert self._stopping is not None
+            self._stopping.set()
+            await self._flusher
             self._flusher = None
         await self.flush()
         if self.pool is not None:
@@ -143,8 +148,12 @@ class PostgresStorePipeline:
                 )
 
     async def _flush_periodically(self) -> None:
-        while True:
-            await asyncio.sleep(self.flush_interval)
+        assert self._stopping is not None
+        while not self._stopping.is_set():
+            try:
+                await asyncio.wait_for(self._stopping.wait(), timeout=self.flush_interval)
+            except TimeoutError:
+                pass
             try:
                 await self.flush()
             except Exception:  # keep flushing; the error is logged in flush()
@@ -159,7 +168,11 @@ class PostgresStorePipeline:
             for attempt in range(1, self.attempts + 1):
                 try:
                     await self._write(pages, uncrawled)
-                except psycopg.Error as exc:
+                except Exception as exc:
+                    if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+                        # not a connection problem: retrying cannot help, keep the rows
+                        logger.exception("cannot write a batch")
+                        break
                     logger.warning(
                         "writing a batch of %d pages / %d uncrawled failed (attempt %d/%d): %s",
                         len(pages), len(uncrawled), attempt, self.attempts, exc,

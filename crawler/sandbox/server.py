@@ -1,0 +1,206 @@
+"""HTTP server for a :class:`~crawler.sandbox.web.SandboxWeb`, reached as an HTTP proxy.
+
+Crawlers point ``http_proxy`` at :attr:`SandboxServer.proxy_url`; requests then arrive in
+absolute form (``GET http://www.alpha.test/a HTTP/1.1``). Origin-form requests are
+resolved with the Host header. Every request is recorded in :attr:`SandboxServer.log`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import asdict, dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+from urllib.parse import urlsplit
+
+from crawler.sandbox.web import Resource, SandboxWeb, html_page, normalize_host
+
+_SERVER_ERROR = Resource(html_page("Error", "<h1>500 Internal Server Error</h1>"), status=500)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """One request seen by the server. ``status`` is 0 when the connection was dropped
+    (unknown host). ``started`` (request parsed) and ``finished`` (response about to be
+    sent, after any delay) are ``time.time()`` values. Records are logged before the
+    response is sent, so a client that has its response always finds it logged."""
+
+    host: str
+    path: str
+    query: str
+    method: str
+    status: int
+    started: float
+    finished: float
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "SandboxWeb/1.0"
+    sys_version = ""
+    # Small header and body writes must not wait on delayed ACKs (40 ms stalls).
+    disable_nagle_algorithm = True
+    timeout = 120
+    server: _Server
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def do_GET(self) -> None:
+        self._serve(head=False)
+
+    def do_HEAD(self) -> None:
+        self._serve(head=True)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        self._serve(head=False)
+
+    def do_CONNECT(self) -> None:
+        # No TLS tunnelling: behave like an unreachable https host.
+        self.close_connection = True
+
+    def _serve(self, head: bool) -> None:
+        started = time.time()
+        target = self.path
+        if target.startswith(("http://", "https://")):
+            parts = urlsplit(target)
+            host, path, query, url = parts.netloc, parts.path or "/", parts.query, target
+        else:
+            host = self.headers.get("Host", "")
+            path, _, query = target.partition("?")
+            url = f"http://{host}{target}"
+        host = normalize_host(host)
+        sandbox = self.server.sandbox
+        try:
+            resource = sandbox.web.fetch(url)
+        except Exception:  # a broken dynamic handler must not kill the connection
+            resource = _SERVER_ERROR
+        if resource is None:
+            self.close_connection = True
+            sandbox._record(RequestRecord(host, path, query, self.command, 0, started, started))
+            return
+        if resource.delay:
+            time.sleep(resource.delay)
+        body = resource.body
+        self.send_response(resource.status)
+        if resource.content_type:
+            self.send_header("Content-Type", resource.content_type)
+        for name, value in resource.headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        # Recorded before sending, so a client that got its response also finds it logged.
+        sandbox._record(
+            RequestRecord(host, path, query, self.command, resource.status, started, time.time())
+        )
+        self.end_headers()
+        if not head and body:
+            self.wfile.write(body)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 1024
+    sandbox: SandboxServer
+
+
+class SandboxServer:
+    """Threaded HTTP/1.1 server (keep-alive, Content-Length) for a sandbox web.
+
+    Use ``start()``/``stop()`` or ``with SandboxServer(web) as server:``. ``port=0``
+    picks a free port. With ``log_path`` every request is also appended to that file as
+    a JSON line, flushed immediately, so another process can follow it.
+    """
+
+    def __init__(
+        self,
+        web: SandboxWeb,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_path: str | Path | None = None,
+    ) -> None:
+        self.web = web
+        self.host = host
+        self.port = port
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.log: list[RequestRecord] = []
+        self._lock = threading.Lock()
+        self._log_file: IO[str] | None = None
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def proxy_url(self) -> str:
+        """``http://HOST:PORT``, the value for ``http_proxy``."""
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> SandboxServer:
+        """Bind and serve in a background daemon thread; returns self."""
+        if self._server is not None:
+            return self
+        if self.log_path is not None:
+            self._log_file = self.log_path.open("a", encoding="utf-8")
+        server = _Server((self.host, self.port), _Handler)
+        server.sandbox = self
+        self.port = server.server_address[1]
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name=f"sandbox-server-{self.port}",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop accepting requests and close the listening socket and the log file."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        with self._lock:
+            if self._log_file is not None:
+                self._log_file.close()
+                self._log_file = None
+
+    def __enter__(self) -> SandboxServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def requests_for(self, host: str | None = None) -> list[RequestRecord]:
+        """Snapshot of the log, optionally only the requests for ``host``."""
+        with self._lock:
+            if host is None:
+                return list(self.log)
+            host = host.lower()
+            return [record for record in self.log if record.host == host]
+
+    def clear_log(self) -> None:
+        """Forget the in-memory log (the JSON log file is left alone)."""
+        with self._lock:
+            self.log.clear()
+
+    def _record(self, record: RequestRecord) -> None:
+        with self._lock:
+            self.log.append(record)
+            if self._log_file is not None:
+                self._log_file.write(json.dumps(asdict(record)) + "\n")
+                self._log_file.flush()

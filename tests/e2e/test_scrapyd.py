@@ -1,0 +1,135 @@
+"""Deploy the project to a real scrapyd with scrapyd-deploy and run `general` there."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from crawler.sandbox import SandboxWeb
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, path: str, data: dict[str, str] | None = None) -> dict:
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(f"{base}/{path}", data=body, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def _small_web() -> SandboxWeb:
+    web = SandboxWeb()
+    for i in range(12):
+        nxt = f'<a href="/p{(i + 1) % 12}.html">next</a> <a href="/p{(i * 5) % 12}.html">jump</a>'
+        web.add_page(
+            f"http://www.deploy.test/p{i}.html",
+            f"<html><head><title>Page {i}</title></head><body><p>page {i}</p>{nxt}</body></html>",
+        )
+    return web
+
+
+def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
+    server = sandbox(_small_web())
+    # scrapyd-deploy builds the egg in the project folder: work on a copy of the project.
+    project = tmp_path / "project"
+    shutil.copytree(
+        PROJECT_DIR,
+        project,
+        ignore=shutil.ignore_patterns(".venv", ".git", ".crawl", "tests", "bench", "build",
+                                      "*.egg-info", "__pycache__", ".pytest_cache"),
+    )
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    cfg = (project / "scrapy.cfg").read_text().replace("http://127.0.0.1:6800/", base + "/")
+    (project / "scrapy.cfg").write_text(cfg)
+
+    home = tmp_path / "scrapyd"
+    home.mkdir()
+    (home / "scrapyd.conf").write_text(
+        "[scrapyd]\n"
+        f"bind_address = 127.0.0.1\nhttp_port = {port}\n"
+        f"eggs_dir = {home / 'eggs'}\nlogs_dir = {home / 'logs'}\n"
+        f"dbs_dir = {home / 'dbs'}\nitems_dir =\njobs_to_keep = 5\n"
+        "max_proc = 1\npoll_interval = 0.5\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env.pop("SCRAPY_SETTINGS_MODULE", None)
+    scrapyd_env = {
+        **env,
+        "http_proxy": server.proxy_url,
+        "https_proxy": server.proxy_url,
+        "CRAWLER_DATABASE_URL": database_url,
+    }
+    bindir = Path(sys.executable).parent
+    scrapyd = subprocess.Popen(
+        [str(bindir / "scrapyd")], cwd=home, env=scrapyd_env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert _api(base, "daemonstatus.json")["status"] == "ok"
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+        deploy = subprocess.run(
+            [str(bindir / "scrapyd-deploy"), "-v", "t1"], cwd=project, env=env,
+            capture_output=True, text=True, timeout=180,
+        )
+        assert deploy.returncode == 0, deploy.stderr + deploy.stdout
+        assert json.loads(deploy.stdout)["spiders"] >= 1
+        assert "general" in _api(base, "listspiders.json?project=crawler")["spiders"]
+
+        job = _api(base, "schedule.json", {
+            "project": "crawler", "spider": "general",
+            "seed_urls": "http://www.deploy.test/p0.html",
+            "setting": "DOWNLOAD_DELAY=0",
+        })
+        assert job["status"] == "ok", job
+        jobid = job["jobid"]
+        deadline = time.monotonic() + 120
+        while True:
+            jobs = _api(base, "listjobs.json?project=crawler")
+            if any(j["id"] == jobid for j in jobs["finished"]):
+                break
+            assert time.monotonic() < deadline, jobs
+            time.sleep(0.5)
+    finally:
+        scrapyd.terminate()
+        out, _ = scrapyd.communicate(timeout=30)
+
+    urls = [r[0] for r in db.execute(
+        "SELECT url FROM pages WHERE crawl_id = %s ORDER BY url", (jobid,))]
+    assert urls == sorted(f"http://www.deploy.test/p{i}.html" for i in range(12)), (
+        out[-3000:], _read_log(home, jobid))
+    crawl = db.execute(
+        "SELECT spider, finish_reason FROM crawls WHERE id = %s", (jobid,)
+    ).fetchone()
+    assert crawl == ("general", "finished")
+
+
+def _read_log(home: Path, jobid: str) -> str:
+    logs = list((home / "logs").rglob(f"{jobid}.log"))
+    return logs[0].read_text()[-4000:] if logs else "(no job log)"
