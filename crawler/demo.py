@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             cmd = [
                 sys.executable, "-m", "scrapy", "crawl", "general",
                 "-a", f"seed_urls={','.join(seeds)}", "-a", f"crawl_id={crawl_id}",
+                # the documentation corpora link to real sites: stay on the sandbox hosts
+                "-a", "allowed_domains=test",
                 "-s", f"CRAWLER_DATA_DIR={args.data_dir}",
                 # the sandbox is on this machine: no politeness delay needed here
                 "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4",

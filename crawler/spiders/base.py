@@ -54,7 +54,8 @@ class CrawlerSpider(scrapy.Spider):
     """Base of the project's spiders.
 
     Arguments: ``seeds`` (file, or ``package:NAME`` for a file shipped in crawler/data),
-    ``seed_urls`` (comma-separated), ``crawl_id`` (resume or name a crawl).
+    ``seed_urls`` (comma-separated), ``crawl_id`` (resume or name a crawl),
+    ``allowed_domains`` (comma-separated: links to other domains are not followed).
     """
 
     default_seeds: str | None = None
@@ -74,6 +75,10 @@ class CrawlerSpider(scrapy.Spider):
         self.seed_list = load_seeds(seeds or (None if seed_urls else self.default_seeds), seed_urls)
         self._crawl_id_arg = crawl_id
         self.crawl_id = ""
+        if isinstance(getattr(self, "allowed_domains", None), str):
+            self.allowed_domains = [
+                d.strip().lower().lstrip(".") for d in self.allowed_domains.split(",") if d.strip()
+            ]
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CrawlerSpider:
@@ -99,6 +104,14 @@ class CrawlerSpider(scrapy.Spider):
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.seed_list:
             yield self.seed_request(url)
+
+    def in_scope(self, url: str) -> bool:
+        """Whether a link is followed: its host is in ``allowed_domains`` (when set)."""
+        domains = getattr(self, "allowed_domains", None)
+        if not domains:
+            return True
+        host = url_host(url)
+        return any(host == d or host.endswith("." + d) for d in domains)
 
     # --- responses -------------------------------------------------------------------
     def page_url(self, response: Response) -> str:
@@ -147,7 +160,8 @@ class CrawlerSpider(scrapy.Spider):
             item.text = response.body.decode("utf-8", "replace")
         yield item
         for link in item.links:
-            yield self.link_request(link, response)
+            if self.in_scope(link.target_url):
+                yield self.link_request(link, response)
 
     def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:
         request = failure.request  # type: ignore[attr-defined]
