@@ -62,10 +62,17 @@ def _emphasis(el: lxml.etree._Element) -> tuple[bool, bool]:
     return bold, italic
 
 
+# Elements around or inside a link that may make it bold or italic (checked in Python).
+_EMPHASIS_CANDIDATES = lxml.etree.XPath(
+    "ancestor-or-self::*[self::b or self::strong or self::i or self::em or @style]"
+    " | descendant::*[self::b or self::strong or self::i or self::em or @style]"
+)
+
+
 def link_visibility(link: lxml.etree._Element) -> int:
     """3 if the link text is bold and italic, 2 if one of them, else 1."""
     bold = italic = False
-    for el in (*link.iterancestors(), *link.iter()):
+    for el in _EMPHASIS_CANDIDATES(link):
         b, i = _emphasis(el)
         bold, italic = bold or b, italic or i
     return 1 + bold + italic
@@ -92,41 +99,37 @@ def _parse(html: bytes | str, encoding: str | None) -> lxml.etree._Element | Non
     return root
 
 
+_MARKER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: valid XML text
+
+
 def _visible_text_with_offsets(
-    root: lxml.etree._Element,
-) -> tuple[str, dict[lxml.etree._Element, int]]:
-    """Visible text of the document and the text offset where each link starts."""
-    chunks: list[str] = []
-    length = 0
-    # keyed by the element itself: holding the proxy keeps it identical for root.iter()
-    starts: dict[lxml.etree._Element, int] = {}
+    root: lxml.etree._Element, links: list[lxml.etree._Element]
+) -> tuple[str, list[int]]:
+    """Visible text of ``root`` and the text offset where each of ``links`` starts.
 
-    def add(text: str | None) -> None:
-        nonlocal length
-        if text:
-            piece = _collapse(text)
-            if piece:
-                if chunks:
-                    chunks.append(" ")
-                    length += 1
-                chunks.append(piece)
-                length += len(piece)
-
-    def walk(el: lxml.etree._Element) -> None:
-        tag = el.tag if isinstance(el.tag, str) else None
-        if tag is None or tag in _INVISIBLE:
-            # comments, processing instructions and invisible elements: keep only the tail
-            add(el.tail)
-            return
-        if tag in ("a", "area"):
-            starts[el] = length + (1 if chunks else 0)
-        add(el.text)
-        for child in el:
-            walk(child)
-        add(el.tail)
-
-    walk(root)
-    return "".join(chunks), starts
+    C-level itertext() instead of a Python walk: each link gets a marker
+    at its start, the markers' places give the offsets, then they are removed. The
+    tree is modified (invisible elements dropped): pass a tree you no longer need.
+    """
+    for el in list(root.iter(*_INVISIBLE)):
+        if el is not root:
+            el.drop_tree()  # keeps the tail text, which is visible
+    for i, el in enumerate(links):
+        el.text = f"\ue000{i}\ue001{el.text or ''}"
+    # a space between text chunks: block elements must not glue their words together
+    marked = _collapse(" ".join(root.itertext()))
+    offsets = [0] * len(links)
+    pieces: list[str] = []
+    position = removed = 0
+    for match in _MARKER.finditer(marked):
+        pieces.append(marked[position : match.start()])
+        index = int(match.group(1))
+        if index < len(offsets):  # else the page itself contained such characters
+            offsets[index] = match.start() - removed
+        removed += match.end() - match.start()
+        position = match.end()
+    pieces.append(marked[position:])
+    return _collapse("".join(pieces)), offsets
 
 
 def extract_page(
@@ -148,33 +151,47 @@ def extract_page(
     title_el = root.find(".//title")
     title = _collapse(title_el.text_content()) if title_el is not None else ""
     body = root.find(".//body")
-    text, starts = _visible_text_with_offsets(body if body is not None else root)
-
+    # The first element of each distinct href: pages repeat links (menus, indexes), and
+    # canonicalising every repeat was most of the cost of extraction.
+    link_elements: list[lxml.etree._Element] = []
+    hrefs: list[str] = []
+    seen_hrefs: set[str] = set()
+    for el in root.iter("a", "area"):
+        # the fragment never reaches the canonical URL: "#a" and "#b" are one target
+        href = (el.get("href") or "").split("#", 1)[0].strip()
+        if el.get("href") and href not in seen_hrefs:
+            seen_hrefs.add(href)
+            link_elements.append(el)
+            hrefs.append(href)
+    anchors = [
+        _collapse(el.text_content() if el.tag == "a" else (el.get("alt") or ""))
+        for el in link_elements
+    ]
+    visibilities = [link_visibility(el) for el in link_elements]
     base_url = page_url
     base_el = root.find(".//base[@href]")
     if base_el is not None:
         base_url = urljoin(page_url, base_el.get("href", "").strip())
+    text, offsets = _visible_text_with_offsets(
+        body if body is not None else root, link_elements
+    )
     page_host = url_host(page_url)
     links: list[ExtractedLink] = []
     seen: set[str] = set()
-    for el in root.iter("a", "area"):
-        href = el.get("href")
-        if not href:
-            continue
+    for i, href in enumerate(hrefs):
         try:
-            target = canonical_url(urljoin(base_url, href.strip()))
+            target = canonical_url(urljoin(base_url, href))
         except ValueError:
             target = None
         if target is None or target in seen:
             continue
         seen.add(target)
-        anchor = _collapse(el.text_content() if el.tag == "a" else (el.get("alt") or ""))
         links.append(
             ExtractedLink(
                 url=target,
-                anchor_text=anchor[:anchor_max_chars],
-                visibility=link_visibility(el),
-                position=position_score(starts.get(el, 0), len(text)),
+                anchor_text=anchors[i][:anchor_max_chars],
+                visibility=visibilities[i],
+                position=position_score(offsets[i], len(text)),
                 distance=1 if url_host(target) == page_host else 5,
             )
         )
