@@ -1,0 +1,440 @@
+"""Evaluate the content-seen algorithms on the documentation corpus (prints numbers).
+
+Run: ``.venv/bin/python bench/dedup_eval.py [--quick]`` from the repository root.
+
+1. Sweep of K, W and threshold on verified Jaccard: candidates from an LSH index at a
+   low threshold (0.6), every candidate checked on the true Jaccard; for each
+   threshold a query "matches" its most similar page at or above it.
+2. The chosen defaults with the real ``NearDuplicateIndex`` (its own LSH banding):
+   precision and recall per edit class, false positives among distinct pages.
+3. Per-page cost on a 30 KB text: fingerprint (karp_rabin, xxh64, md5), LSH query.
+4. Memory: tracemalloc while inserting many signatures / minutiae arrays,
+   extrapolated linearly to 1M pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+import tracemalloc
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.dedup_corpus import (  # noqa: E402
+    EDIT_CLASSES,
+    SOURCE_TWIN_RATIO,
+    EditedPage,
+    Page,
+    boilerplate_paragraphs,
+    content_ratio,
+    load_pages,
+    make_edits,
+)
+from crawler.dedup.near_duplicates import NearDuplicateIndex  # noqa: E402
+from crawler.dedup.winnowing import DEFAULT_K, DEFAULT_W, WinnowingFingerprint  # noqa: E402
+
+TARGET_EDITS = ("banner", "date", "words_1", "words_5", "reorder")  # "edits up to 5 %"
+DEFAULT_THRESHOLD = NearDuplicateIndex().threshold
+SWEEP_THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
+CANDIDATE_THRESHOLD = 0.6
+
+
+class SourceTwins:
+    """Is a pair of distinct pages a duplicate in the source (content ratio >= 0.9)?"""
+
+    def __init__(self, pages: list[Page]) -> None:
+        self.pages = {page.key: page for page in pages}
+        self.boilerplate = boilerplate_paragraphs(pages)
+        self.ratios: dict[tuple[str, str], float] = {}
+
+    def ratio(self, key_a: str, key_b: str) -> float:
+        pair = (min(key_a, key_b), max(key_a, key_b))
+        if pair not in self.ratios:
+            self.ratios[pair] = content_ratio(
+                self.pages[pair[0]], self.pages[pair[1]], self.boilerplate
+            )
+        return self.ratios[pair]
+
+    def __call__(self, key_a: str, key_b: str) -> bool:
+        return self.ratio(key_a, key_b) >= SOURCE_TWIN_RATIO
+
+
+@dataclass
+class Outcome:
+    """Most similar other page (verified Jaccard) for one query."""
+
+    key: str  # the query page (the base page for an edited one)
+    expected: str | None  # base key for an edited page, None for an original page
+    edit: str
+    site: str
+    best_key: str | None
+    best_similarity: float
+    base_similarity: float  # Jaccard with the base page (edited queries only)
+
+
+def fingerprint_all(
+    fingerprint: WinnowingFingerprint, pages: list[Page], edits: list[EditedPage]
+) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
+    originals = {page.key: fingerprint.minutiae_array(page.text) for page in pages}
+    edited = [fingerprint.minutiae_array(edit.text) for edit in edits]
+    return originals, edited
+
+
+def best_other(
+    index: NearDuplicateIndex, minutiae: np.ndarray, exclude: str | None
+) -> tuple[str | None, float]:
+    best_key, best_similarity = None, 0.0
+    for key in index.candidates(minutiae):
+        if key == exclude:
+            continue
+        similarity = index.similarity(key, minutiae)
+        if best_key is None or (similarity, best_key) > (best_similarity, key):
+            best_key, best_similarity = key, similarity
+    return best_key, best_similarity
+
+
+def collect_outcomes(
+    index: NearDuplicateIndex,
+    pages: list[Page],
+    originals: dict[str, np.ndarray],
+    edits: list[EditedPage],
+    edited: list[np.ndarray],
+) -> list[Outcome]:
+    site_of = {page.key: page.site for page in pages}
+    outcomes = []
+    for page in pages:
+        key, similarity = best_other(index, originals[page.key], exclude=page.key)
+        outcomes.append(Outcome(page.key, None, "distinct", page.site, key, similarity, 0.0))
+    for edit, minutiae in zip(edits, edited, strict=True):
+        key, similarity = best_other(index, minutiae, exclude=None)
+        base_similarity = index.similarity(edit.base_key, minutiae)
+        outcomes.append(
+            Outcome(
+                edit.base_key,
+                edit.base_key,
+                edit.edit,
+                site_of[edit.base_key],
+                key,
+                similarity,
+                base_similarity,
+            )
+        )
+    return outcomes
+
+
+@dataclass
+class Scores:
+    recall: dict[str, float]
+    precision: dict[str, float]
+    same_site_fp: int
+    cross_site_fp: int
+    twins_flagged: int
+    distinct_max: float
+
+
+def score(
+    outcomes: list[Outcome], threshold: float, site_of: dict[str, str], twins: SourceTwins
+) -> Scores:
+    matched: dict[str, int] = defaultdict(int)
+    correct: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    same_site_fp = cross_site_fp = twins_flagged = 0
+    distinct_max = 0.0
+    for outcome in outcomes:
+        flagged = outcome.best_key is not None and outcome.best_similarity >= threshold
+        if outcome.expected is None:
+            if outcome.best_key is not None and not twins(outcome.best_key, outcome.key):
+                distinct_max = max(distinct_max, outcome.best_similarity)
+            if flagged:
+                if twins(outcome.best_key, outcome.key):
+                    twins_flagged += 1
+                elif site_of[outcome.best_key] == outcome.site:
+                    same_site_fp += 1
+                else:
+                    cross_site_fp += 1
+            continue
+        total[outcome.edit] += 1
+        if flagged:
+            matched[outcome.edit] += 1
+            correct[outcome.edit] += outcome.best_key == outcome.expected
+    recall = {edit: correct[edit] / total[edit] for edit in total}
+    precision = {edit: (correct[edit] / matched[edit] if matched[edit] else 1.0) for edit in total}
+    return Scores(recall, precision, same_site_fp, cross_site_fp, twins_flagged, distinct_max)
+
+
+def median_base_similarity(outcomes: list[Outcome], edit: str) -> float:
+    return float(np.median([o.base_similarity for o in outcomes if o.edit == edit]))
+
+
+def sweep(
+    pages: list[Page],
+    edits: list[EditedPage],
+    configs: list[tuple[int, int]],
+    twins: SourceTwins,
+) -> None:
+    site_of = {page.key: page.site for page in pages}
+    print(f"\n== 1. Sweep (verified Jaccard; LSH candidates at threshold {CANDIDATE_THRESHOLD}) ==")
+    print(
+        "recall per edit class at each threshold; FP = distinct pages flagged (same site /"
+        " cross site; source twins excluded, their count after '+'); max J = highest Jaccard"
+        " between distinct non-twin pages; medJ = median Jaccard of edited page vs its base"
+    )
+    header = "K   W   minutiae/page  thr  " + " ".join(f"{e:>8}" for e in EDIT_CLASSES)
+    print(header + "   FP same/cross  max J distinct")
+    for k, w in configs:
+        fingerprint = WinnowingFingerprint(k, w)
+        originals, edited = fingerprint_all(fingerprint, pages, edits)
+        index = NearDuplicateIndex(threshold=CANDIDATE_THRESHOLD)
+        index.add_many(originals.items())
+        outcomes = collect_outcomes(index, pages, originals, edits, edited)
+        mean_size = np.mean([array.size for array in originals.values()])
+        medians = " ".join(f"{median_base_similarity(outcomes, e):8.3f}" for e in EDIT_CLASSES)
+        print(f"{k:<3} {w:<3} {mean_size:13.0f}  medJ " + medians)
+        for threshold in SWEEP_THRESHOLDS:
+            scores = score(outcomes, threshold, site_of, twins)
+            recalls = " ".join(f"{scores.recall[e]:8.3f}" for e in EDIT_CLASSES)
+            fp = f"{scores.same_site_fp}/{scores.cross_site_fp} +{scores.twins_flagged}"
+            print(
+                f"{'':<3} {'':<3} {'':13}  {threshold:.1f}  {recalls}   "
+                f"{fp:>13}  {scores.distinct_max:.3f}"
+            )
+
+
+def evaluate_defaults(
+    pages: list[Page], edits: list[EditedPage], twins: SourceTwins
+) -> NearDuplicateIndex:
+    site_of = {page.key: page.site for page in pages}
+    fingerprint = WinnowingFingerprint()
+    print(
+        f"\n== 2. Defaults: K={fingerprint.k} W={fingerprint.w} hash={fingerprint.hash_name} "
+        f"threshold={DEFAULT_THRESHOLD} (real NearDuplicateIndex) =="
+    )
+    originals, edited = fingerprint_all(fingerprint, pages, edits)
+    index = NearDuplicateIndex()
+    started = time.perf_counter()
+    index.add_many(originals.items())
+    add_seconds = time.perf_counter() - started
+    print(
+        f"LSH bands b={index.bands[0]} rows r={index.bands[1]}; add_many of {len(index)} pages "
+        f"in {add_seconds:.2f} s ({add_seconds / len(index) * 1e3:.3f} ms/page)"
+    )
+    matched: dict[str, int] = defaultdict(int)
+    correct: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    for edit, minutiae in zip(edits, edited, strict=True):
+        match = index.query(minutiae)
+        total[edit.edit] += 1
+        if match is not None:
+            matched[edit.edit] += 1
+            correct[edit.edit] += match.key == edit.base_key
+    same_site_fp = cross_site_fp = twins_flagged = 0
+    flagged_examples = []
+    for page in pages:
+        index.remove(page.key)
+        match = index.query(originals[page.key])
+        index.add(page.key, originals[page.key])
+        if match is not None:
+            ratio = twins.ratio(page.key, match.key)
+            flagged_examples.append((page.key, match.key, match.similarity, ratio))
+            if ratio >= SOURCE_TWIN_RATIO:
+                twins_flagged += 1
+            elif site_of[match.key] == page.site:
+                same_site_fp += 1
+            else:
+                cross_site_fp += 1
+    print(
+        f"{'edit class':<10} {'queries':>7} {'flagged':>7} {'precision':>9} {'recall':>7}  target"
+    )
+    all_tp = all_flagged = 0
+    for edit in EDIT_CLASSES:
+        precision = correct[edit] / matched[edit] if matched[edit] else 1.0
+        recall = correct[edit] / total[edit]
+        if edit in TARGET_EDITS:
+            target = "P>=0.99 R>=0.95"
+        elif edit.startswith("words_"):
+            target = "(none: beyond 5 %)"
+        else:
+            target = "(none: extra class)"
+        verdict = ""
+        if edit in TARGET_EDITS:
+            all_tp += correct[edit]
+            all_flagged += matched[edit]
+            verdict = "ok" if precision >= 0.99 and recall >= 0.95 else "MISSED"
+        print(
+            f"{edit:<10} {total[edit]:7d} {matched[edit]:7d} {precision:9.3f} {recall:7.3f}  "
+            f"{target} {verdict}"
+        )
+    combined_precision = all_tp / (all_flagged + same_site_fp + cross_site_fp)
+    print(
+        f"edits up to 5 % with the {len(pages)} distinct pages as negatives: "
+        f"precision {combined_precision:.4f}"
+    )
+    print(
+        f"distinct pages flagged: same site (same template) {same_site_fp}  "
+        f"[target 0 {'ok' if same_site_fp == 0 else 'MISSED'}], cross site {cross_site_fp}; "
+        f"source twins flagged (correctly) {twins_flagged}"
+    )
+    for query_key, match_key, similarity, ratio in flagged_examples:
+        print(f"  flagged: {query_key} ~ {match_key} J={similarity:.3f} content ratio={ratio:.3f}")
+    return index
+
+
+def timeit_ms(function, repeat: int = 7, number: int = 20) -> float:
+    """Best of ``repeat`` runs of ``number`` calls, in CPU milliseconds per call.
+
+    CPU time of this process (not wall time): the machine is shared, and wall time
+    also counts the time other processes hold the cores.
+    """
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        for _ in range(number):
+            function()
+        best = min(best, (time.process_time() - started) / number)
+    return best * 1e3
+
+
+def sample_30kb_text(pages: list[Page]) -> tuple[str, str]:
+    """(key, first 30,000 characters) of the median-length page of at least 30 KB."""
+    long_pages = sorted((page for page in pages if len(page.text) >= 30000), key=lambda p: p.key)
+    page = long_pages[len(long_pages) // 2]
+    return page.key, page.text[:30000]
+
+
+def measure_costs(pages: list[Page], index: NearDuplicateIndex) -> None:
+    print("\n== 3. Per-page cost, 30 KB of text (best of 7 x 20 runs, CPU time) ==")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    key, text = sample_30kb_text(pages)
+    fingerprint = WinnowingFingerprint()
+    minutiae = fingerprint.minutiae_array(text)
+    print(
+        f"page {key}: 30000 chars, "
+        f"{len(minutiae)} minutiae (K={fingerprint.k}, W={fingerprint.w}); "
+        f"index holds {len(index)} pages"
+    )
+    query_ms = timeit_ms(lambda: index.query(minutiae))
+    for hash_name in ("karp_rabin", "xxh64", "md5"):
+        config = WinnowingFingerprint(fingerprint.k, fingerprint.w, hash_name)
+        number = 20 if hash_name == "karp_rabin" else 3
+        fingerprint_ms = timeit_ms(
+            lambda config=config: config.minutiae_array(text), repeat=5, number=number
+        )
+        total = fingerprint_ms + query_ms
+        verdict = "ok" if total <= 2.0 else "over"
+        print(
+            f"{hash_name:<10} fingerprint {fingerprint_ms:7.3f} ms + LSH query {query_ms:.3f} ms"
+            f" = {total:7.3f} ms   target <= 2 ms: {verdict}"
+        )
+    as_set = frozenset(minutiae.tolist())
+    print(
+        f"(frozenset API: minutiae() {timeit_ms(lambda: fingerprint.minutiae(text)):.3f} ms, "
+        f"query(frozenset) {timeit_ms(lambda: index.query(as_set)):.3f} ms)"
+    )
+
+
+def traced_bytes(build):
+    """(object built, bytes allocated and still held according to tracemalloc)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        built = build()
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return built, held
+
+
+def measure_memory(pages: list[Page], inserted: int) -> None:
+    print(
+        f"\n== 4. Memory (tracemalloc over {inserted} inserted pages, extrapolated "
+        "linearly to 1M) =="
+    )
+    rng = np.random.default_rng(7)
+    signatures = rng.integers(0, 2**32, size=(inserted, 128), dtype=np.uint32)
+    keys = [f"https://example.org/page/{number:012d}" for number in range(inserted)]
+    empty = np.zeros(1, dtype=np.uint64)
+
+    def build_index() -> NearDuplicateIndex:
+        index = NearDuplicateIndex(lookup=lambda key: empty)
+        index.add_many(
+            (key, empty, signature) for key, signature in zip(keys, signatures, strict=True)
+        )
+        return index
+
+    index, held = traced_bytes(build_index)
+    lsh_per_page = held / inserted
+    bands, rows = index.bands
+    print(
+        f"LSH tables ({bands} bands x {rows} rows, 37-char keys, lookup mode): "
+        f"{lsh_per_page:,.0f} B/page -> {lsh_per_page * 1e6 / 2**30:.2f} GiB per 1M pages "
+        "(extrapolated; keys not counted)"
+    )
+    del index
+    fingerprint = WinnowingFingerprint()
+    arrays = [fingerprint.minutiae_array(page.text) for page in pages]
+    mean_size = float(np.mean([array.size for array in arrays]))
+    count = min(inserted, 20000)
+    _, held = traced_bytes(
+        lambda: {f"k{number}": arrays[number % len(arrays)].copy() for number in range(count)}
+    )
+    per_set = held / count
+    print(
+        f"in-memory verification sets (lookup=None): mean {mean_size:.0f} minutiae/page "
+        f"on this corpus, {per_set:,.0f} B/page -> "
+        f"{per_set * 1e6 / 2**30:.2f} GiB per 1M such pages (extrapolated; keys not counted)"
+    )
+    _, text = sample_30kb_text(pages)
+    print(
+        f"(the 30 KB text of section 3 has {fingerprint.minutiae_array(text).size} minutiae: "
+        f"{fingerprint.minutiae_array(text).size * 8 / 1024:.1f} KiB as uint64)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sweep and memory test")
+    parser.add_argument("--bases", type=int, default=300, help="base pages for edits")
+    arguments = parser.parse_args()
+    started = time.perf_counter()
+    pages = load_pages()
+    edits = make_edits(pages, base_count=arguments.bases)
+    sites = defaultdict(int)
+    for page in pages:
+        sites[page.site] += 1
+    print(
+        f"corpus: {len(pages)} distinct pages {dict(sites)}; {len(edits)} edited pages "
+        f"({arguments.bases} bases x {len(EDIT_CLASSES)} edit classes); "
+        f"loaded in {time.perf_counter() - started:.1f} s"
+    )
+    if arguments.quick:
+        configs = [(DEFAULT_K, DEFAULT_W)]
+    else:
+        configs = [(k, DEFAULT_W) for k in (5, 8, 12, 16)]
+        configs += [(DEFAULT_K, w) for w in (15, 50, 100) if w != DEFAULT_W]
+        configs = list(dict.fromkeys(configs))
+    twins = SourceTwins(pages)
+    section_started = time.perf_counter()
+    sweep(pages, edits, configs, twins)
+    print(f"(sweep: {time.perf_counter() - section_started:.0f} s)")
+    index = evaluate_defaults(pages, edits, twins)
+    measure_costs(pages, index)
+    section_started = time.perf_counter()
+    measure_memory(pages, 20000 if arguments.quick else 50000)
+    print(f"(memory: {time.perf_counter() - section_started:.0f} s)")
+    print(
+        f"\ntotal run time {time.perf_counter() - started:.0f} s wall, "
+        f"{time.process_time():.0f} s CPU"
+    )
+
+
+if __name__ == "__main__":
+    main()
