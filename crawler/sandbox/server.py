@@ -110,6 +110,15 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 1024
     sandbox: SandboxServer
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A crawler that aborts a download (max size, shutdown) resets its connection:
+        # routine for this server, not worth a traceback on stderr.
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
 
 class SandboxServer:
     """Threaded HTTP/1.1 server (keep-alive, Content-Length) for a sandbox web.
