@@ -2,13 +2,50 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
 import tldextract
-from w3lib.url import canonicalize_url, safe_url_string
+from w3lib.url import canonicalize_url, url_query_cleaner
 
 CRAWLABLE_SCHEMES = frozenset({"http", "https"})
+
+# Query parameters (compared case-insensitively) that carry a session id: they make one
+# page look like endless distinct URLs, so canonical_url removes them. Names starting
+# with "aspsessionid" (classic ASP: ASPSESSIONIDQATSTBDA=...) are removed too.
+SESSION_ID_PARAMETERS = frozenset({
+    "sid", "sessid", "sessionid", "session_id", "jsessionid", "phpsessid",
+    "aspsessionid", "cfid", "cftoken", "zenid", "oscsid",
+})
+# The same ids as path parameters: /login;jsessionid=0A1B2C?x=1 -> /login?x=1
+_SESSION_PATH_PARAMETER = re.compile(
+    r";(?:jsessionid|phpsessid|sessionid|sessid|sid)=[^/?#;]*", re.IGNORECASE
+)
+
+
+def _is_session_parameter(name: str) -> bool:
+    name = name.lower()
+    return name in SESSION_ID_PARAMETERS or name.startswith("aspsessionid")
+
+
+def strip_session_ids(url: str) -> str:
+    """``url`` without session-id query parameters and ``;jsessionid=``-style path
+    parameters (see SESSION_ID_PARAMETERS). Other parameters keep their order."""
+    base, hash_, fragment = url.partition("#")
+    question = base.find("?")
+    path, query = (base, "") if question < 0 else (base[:question], base[question:])
+    if ";" in path:
+        path = _SESSION_PATH_PARAMETER.sub("", path)
+    if query:
+        names = {part.split("=", 1)[0] for part in query[1:].split("&") if part}
+        session = [name for name in names if _is_session_parameter(name)]
+        if session:
+            query = url_query_cleaner(
+                "x:" + query, session, remove=True, unique=False, keep_fragments=True
+            )[2:]
+    return path + query + hash_ + fragment
+
 
 # The bundled Public Suffix List snapshot: a crawler must not fetch the list at run time.
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
@@ -18,7 +55,8 @@ def canonical_url(url: str) -> str | None:
     """Return the canonical form of an absolute http(s) URL, or None if not crawlable.
 
     Canonical form is w3lib's: percent-encoding normalised, query arguments sorted,
-    fragment dropped, host lower-cased. The URL-seen test compares this form.
+    fragment dropped, host lower-cased; session-id parameters removed
+    (strip_session_ids). The URL-seen test compares this form.
     """
     url = url.strip()
     try:
@@ -28,7 +66,7 @@ def canonical_url(url: str) -> str | None:
     if parts.scheme.lower() not in CRAWLABLE_SCHEMES or not parts.hostname:
         return None
     try:
-        return canonicalize_url(safe_url_string(url), keep_fragments=False)
+        return strip_session_ids(canonicalize_url(url, keep_fragments=False))
     except ValueError:
         return None
 

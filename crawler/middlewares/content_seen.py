@@ -1,0 +1,248 @@
+"""The content-seen test as a spider middleware: duplicates are not stored, their links
+not followed (docs/dedup.md).
+
+Scrapy schedules the requests a callback yields while its items are still in the item
+pipelines, so the test cannot be a pipeline: it sits next to the spider
+(SPIDER_MIDDLEWARES order 950, before the depth and trap middlewares) and sees each
+callback's output in order -- the PageItem, then the page's link requests.  Requests
+that come before the page's PageItem are held until it has been judged.
+
+A page whose text is an exact duplicate (same MD5 of the normalised text) or a near
+duplicate (Jaccard of winnowing minutiae >= DEDUP_THRESHOLD, verified) of a page
+admitted earlier in the crawl is replaced by
+``UncrawledItem(url, "duplicate_content", "<exact|near> duplicate of <URL> (similarity
+<J>)")`` and its link requests are dropped, unless DEDUP_FOLLOW_LINKS.  The fingerprint
+is the page's title and text (as the spider extracted them).
+
+Admitted pages' fingerprints are written in batches to ``page_fingerprints`` (on the
+asyncio loop, through an async connection pool); when the spider opens, the test of the
+crawl id is rebuilt from that table, so a resumed crawl still rejects copies of pages
+admitted before the restart.
+
+Stats: ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near``,
+``dedup/fingerprint_seconds`` (fingerprint + index work), ``dedup/links_dropped``,
+``dedup/loaded`` (fingerprints loaded at start), ``dedup/stored``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from psycopg_pool import AsyncConnectionPool
+from scrapy import Request, signals
+from scrapy.exceptions import CloseSpider, NotConfigured
+
+from crawler import defaults
+from crawler.dedup.content_seen import ContentSeenTest, Duplicate
+from crawler.dedup.store import FingerprintStore
+from crawler.dedup.winnowing import WinnowingFingerprint
+from crawler.items import PageItem, UncrawledItem
+from crawler.storage.database import crawl_database
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+logger = logging.getLogger(__name__)
+
+
+def page_text(item: PageItem) -> str:
+    """What the content-seen test fingerprints: the title and the text of a page."""
+    return f"{item.title}\n{item.text}" if item.title else item.text
+
+
+class ContentSeenMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
+            raise NotConfigured("DEDUP_ENABLED is off")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.winnowing = WinnowingFingerprint(
+            settings.getint("DEDUP_K", defaults.DEDUP_K),
+            settings.getint("DEDUP_W", defaults.DEDUP_W),
+            str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
+        )
+        self.threshold = settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD)
+        self.num_perm = settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM)
+        self.follow_links = settings.getbool("DEDUP_FOLLOW_LINKS", defaults.DEDUP_FOLLOW_LINKS)
+        self.in_memory = settings.getbool(
+            "DEDUP_MINUTIAE_IN_MEMORY", defaults.DEDUP_MINUTIAE_IN_MEMORY
+        )
+        self.batch_size = settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE)
+        self.flush_interval = settings.getfloat(
+            "STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL
+        )
+        self.attempts = settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS)
+        self.database = crawl_database(crawler)
+        # one test per crawl id (a process runs one crawl, but state is keyed all the same)
+        self.tests: dict[str, ContentSeenTest] = {}
+        self.stores: dict[str, FingerprintStore] = {}
+        self.pool: AsyncConnectionPool | None = None
+        self._ready = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._flusher: asyncio.Task[None] | None = None
+        self._idle_flush: asyncio.Task[None] | None = None
+        self._lookup_lock = asyncio.Lock()
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentSeenMiddleware:
+        return cls(crawler)
+
+    def _crawl_id(self) -> str:
+        spider = self.crawler.spider
+        return str(getattr(spider, "crawl_id", "") or getattr(spider, "name", ""))
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def spider_opened(self, spider: Any) -> None:
+        crawl_id = self._crawl_id()
+        test = ContentSeenTest(
+            self.winnowing, self.threshold, self.num_perm, keep_minutiae=self.in_memory
+        )
+        try:
+            self.database.prepare()
+            self.pool = AsyncConnectionPool(
+                self.database.url, min_size=1, max_size=2, open=False
+            )
+            await self.pool.open(wait=True)
+            store = FingerprintStore(
+                self.pool, crawl_id, test.scheme,
+                batch_size=self.batch_size, attempts=self.attempts,
+            )
+            started = time.perf_counter()
+            indexed, exact_only = await store.load(test)
+        except Exception as exc:
+            self._ready.set()
+            logger.exception("cannot load the page fingerprints of crawl %s", crawl_id)
+            raise CloseSpider("dedup_unavailable") from exc
+        self.tests[crawl_id], self.stores[crawl_id] = test, store
+        self.stats.set_value("dedup/loaded", indexed + exact_only)
+        if indexed or exact_only:
+            logger.info(
+                "content-seen test of crawl %s: %d page fingerprints loaded in %.1f s%s",
+                crawl_id, indexed + exact_only, time.perf_counter() - started,
+                f" ({exact_only} of another scheme: exact test only)" if exact_only else "",
+            )
+        self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
+        self._ready.set()
+
+    def spider_idle(self, spider: Any) -> None:
+        # The crawl may be about to close: write the last rows now, so that they (and
+        # dedup/stored) are in the database before the crawl's final stats are saved
+        # (spider_closed handlers of extensions run before this middleware's).
+        if self._idle_flush is None or self._idle_flush.done():
+            self._idle_flush = asyncio.get_running_loop().create_task(self._flush_all())
+
+    async def _flush_all(self) -> None:
+        for store in list(self.stores.values()):
+            try:
+                await store.flush()
+            except Exception:  # keep going; FingerprintStore logs its errors
+                logger.exception("flush of page fingerprints failed")
+            self.stats.set_value("dedup/stored", store.written)
+
+    async def spider_closed(self, spider: Any, reason: str) -> None:
+        if self._idle_flush is not None:
+            await self._idle_flush
+            self._idle_flush = None
+        if self._flusher is not None:
+            self._stopping.set()
+            await self._flusher  # never cancelled: it may hold a batch being written
+            self._flusher = None
+        await self._flush_all()
+        if self.pool is not None:
+            await self.pool.close()
+            self.pool = None
+        seconds = self.stats.get_value("dedup/fingerprint_seconds")
+        if seconds is not None:
+            self.stats.set_value("dedup/fingerprint_seconds", round(seconds, 6))
+
+    async def _flush_periodically(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                await asyncio.wait_for(self._stopping.wait(), timeout=self.flush_interval)
+            except TimeoutError:
+                pass
+            await self._flush_all()
+
+    # ------------------------------------------------------------------ the gate
+
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        follow: bool | None = None  # None until the page's PageItem has been judged
+        held: list[Request] = []
+        async for output in result:
+            if isinstance(output, PageItem):
+                output, follow = await self.judge(output)
+                yield output
+                for request in held if follow else ():
+                    yield request
+                if held and not follow:
+                    self.stats.inc_value("dedup/links_dropped", len(held))
+                held = []
+            elif isinstance(output, Request) and follow is not True:
+                if follow is None:
+                    held.append(output)
+                else:
+                    self.stats.inc_value("dedup/links_dropped")
+            else:
+                yield output
+        for request in held:  # no PageItem in this output: nothing to judge
+            yield request
+
+    async def judge(self, item: PageItem) -> tuple[PageItem | UncrawledItem, bool]:
+        """The item to pass on (the page, or its duplicate_content record) and whether
+        the page's links are followed."""
+        await self._ready.wait()
+        crawl_id = self._crawl_id()
+        test, store = self.tests.get(crawl_id), self.stores.get(crawl_id)
+        if test is None or store is None:  # the fingerprints could not be loaded
+            return item, True
+        started = time.perf_counter()
+        fingerprint = test.fingerprint(page_text(item))
+        if fingerprint is None:  # nothing left after normalising: no evidence
+            self._add_seconds(started)
+            return item, True
+        self.stats.inc_value("dedup/pages_checked")
+        if test.keep_minutiae:
+            duplicate = test.find(item.url, fingerprint)
+            if duplicate is None:
+                test.add(item.url, fingerprint)
+            self._add_seconds(started)
+        else:
+            # the candidates' minutiae come from the database; one page at a time, so a
+            # page is admitted before the next one is compared
+            async with self._lookup_lock:
+                duplicate = test.find_exact(item.url, fingerprint)
+                if duplicate is None:
+                    keys = test.candidates(item.url, fingerprint)
+                    self._add_seconds(started)
+                    stored = await store.fetch_minutiae(keys) if keys else {}
+                    started = time.perf_counter()
+                    duplicate = test.verify(fingerprint, stored)
+                if duplicate is None:
+                    test.add(item.url, fingerprint)
+                self._add_seconds(started)
+        if duplicate is None:
+            if store.add(item.url, fingerprint):
+                await store.flush()
+                self.stats.set_value("dedup/stored", store.written)
+            return item, True
+        return self._record(item, duplicate), self.follow_links
+
+    def _record(self, item: PageItem, duplicate: Duplicate) -> UncrawledItem:
+        self.stats.inc_value(f"dedup/{duplicate.kind}")
+        logger.debug("duplicate content: %s is a %s", item.url, duplicate.detail)
+        return UncrawledItem(item.url, "duplicate_content", duplicate.detail)
+
+    def _add_seconds(self, started: float) -> None:
+        self.stats.inc_value("dedup/fingerprint_seconds", time.perf_counter() - started)
