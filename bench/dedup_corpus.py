@@ -249,3 +249,28 @@ def iter_site_counts(pages: list[Page]) -> Iterator[tuple[str, int]]:
     """(site, number of pages) in SITES order."""
     for site in SITES:
         yield site, sum(1 for page in pages if page.site == site)
+
+
+def main_content(
+    pages: list[Page], edits: list[EditedPage], min_share: float = 0.02
+) -> tuple[list[Page], list[EditedPage]]:
+    """The corpus with every page reduced to its main content: the paragraphs that are
+    not boilerplate of its site (:func:`boilerplate_paragraphs` of the distinct pages).
+
+    Edited pages lose the same paragraphs, where the edit left them intact (a banner or
+    an edited template paragraph is content).
+    """
+    boilerplate = boilerplate_paragraphs(pages, min_share)
+    reduced = [
+        Page(page.key, page.site, tuple(t for t in page.paragraphs if t not in boilerplate))
+        for page in pages
+    ]
+    reduced_edits = [
+        EditedPage(
+            edit.base_key,
+            edit.edit,
+            "\n\n".join(t for t in edit.text.split("\n\n") if t not in boilerplate),
+        )
+        for edit in edits
+    ]
+    return reduced, reduced_edits

@@ -38,6 +38,7 @@ __all__ = [
     "Match",
     "NearDuplicateIndex",
     "as_minutiae_array",
+    "best_match",
     "candidate_probability",
     "jaccard",
     "recall_oriented_bands",
@@ -98,6 +99,30 @@ class Match:
 
     key: str
     similarity: float
+
+
+def best_match(
+    minutiae: Iterable[int] | np.ndarray,
+    stored: Iterable[tuple[str, Iterable[int] | np.ndarray]],
+    threshold: float,
+) -> Match | None:
+    """The ``(key, minutiae)`` of ``stored`` most similar to ``minutiae`` (true Jaccard)
+    if that similarity is >= ``threshold``; ties go to the smallest key.
+
+    What :meth:`NearDuplicateIndex.query` does with its LSH candidates, for callers that
+    fetch the candidates' minutiae themselves (e.g. asynchronously from a database).
+    """
+    array = as_minutiae_array(minutiae)
+    if array.size == 0:
+        return None
+    best: Match | None = None
+    for key, other in stored:
+        similarity = _sorted_jaccard(array, as_minutiae_array(other))
+        if similarity < threshold:
+            continue
+        if best is None or (similarity, best.key) > (best.similarity, key):
+            best = Match(key, similarity)
+    return best
 
 
 def candidate_probability(similarity: float, bands: int, rows: int) -> float:
@@ -255,28 +280,47 @@ class NearDuplicateIndex:
 
     # ------------------------------------------------------------------ queries
 
-    def candidates(self, minutiae: Iterable[int] | np.ndarray) -> list[str]:
-        """Keys the LSH proposes (unverified; may include pages below the threshold)."""
+    def candidates(
+        self, minutiae: Iterable[int] | np.ndarray, *, signature: np.ndarray | None = None
+    ) -> list[str]:
+        """Keys the LSH proposes (unverified; may include pages below the threshold).
+
+        ``signature``: the :meth:`signature` of ``minutiae`` if already computed.
+        """
         array = as_minutiae_array(minutiae)
         if array.size == 0:
             return []
-        return self._lsh.query(self._minhash_from_signature(self.signature(array)))
+        if signature is None:
+            signature = self.signature(array)
+        return self._lsh.query(self._minhash_from_signature(signature))
 
     def similarity(self, key: str, minutiae: Iterable[int] | np.ndarray) -> float:
         """True Jaccard between ``minutiae`` and the indexed page ``key``."""
         return _sorted_jaccard(as_minutiae_array(minutiae), self._stored(key))
 
-    def query(self, minutiae: Iterable[int] | np.ndarray) -> Match | None:
+    def query(
+        self,
+        minutiae: Iterable[int] | np.ndarray,
+        *,
+        signature: np.ndarray | None = None,
+        exclude: str | None = None,
+    ) -> Match | None:
         """The indexed page most similar to ``minutiae`` if its true Jaccard >= threshold.
 
         Ties go to the smallest key.  An empty minutiae set never matches (it carries no
-        evidence; exact duplicates are the exact-digest test's job).
+        evidence; exact duplicates are the exact-digest test's job).  ``signature``: the
+        :meth:`signature` of ``minutiae`` if already computed; ``exclude``: a key never
+        reported (the page itself, when it is already indexed).
         """
         array = as_minutiae_array(minutiae)
         if array.size == 0:
             return None
+        if signature is None:
+            signature = self.signature(array)
         best: Match | None = None
-        for key in self._lsh.query(self._minhash_from_signature(self.signature(array))):
+        for key in self._lsh.query(self._minhash_from_signature(signature)):
+            if key == exclude:
+                continue
             similarity = _sorted_jaccard(array, self._stored(key))
             if similarity < self.threshold:
                 continue

@@ -494,6 +494,12 @@ class WinnowingFingerprint:
         hashes = self.hashes(text)
         return _sorted_distinct(hashes[_winnow_positions(hashes, self.w)])
 
+    def normalized_minutiae_array(self, normalized: str) -> np.ndarray:
+        """:meth:`minutiae_array` of a text already normalised by :func:`normalize_text`
+        (saves normalising twice when the exact digest is computed too)."""
+        hashes = kgram_hashes(normalized, self.k, self.hash_name)
+        return _sorted_distinct(hashes[_winnow_positions(hashes, self.w)])
+
     def minutiae(self, text: str) -> frozenset[int]:
         """The fingerprint: the set of selected 64-bit hashes."""
         return frozenset(self.minutiae_array(text).tolist())
