@@ -28,3 +28,175 @@ PAGE_HTML_CONTENT_TYPES = ["text/html", "application/xhtml+xml"]
 PAGE_TEXT_CONTENT_TYPES = ["text/plain"]
 # Anchor texts are cut to this many characters.
 LINK_ANCHOR_MAX_CHARS = 500
+
+# --- politeness, robots.txt, depth and traps (docs/politeness.md) --------------------
+# Contact URL put into the User-Agent comment: "crawler/0.1 (+CRAWLER_CONTACT_URL)".
+# Unset: USER_AGENT is used as it is (a warning asks for a contact on the real web).
+CRAWLER_CONTACT_URL: str | None = None
+# Seconds a fetched robots.txt (2xx or 4xx) is trusted before it is fetched again.
+ROBOTSTXT_CACHE_TTL = 24 * 3600.0
+# Seconds a host whose robots.txt answered 5xx/429 or could not be fetched stays fully
+# disallowed before robots.txt is tried again.
+ROBOTSTXT_RETRY_INTERVAL = 600.0
+# Bytes of a robots.txt that are parsed (RFC 9309: at least 500 KiB); the rest is ignored.
+ROBOTSTXT_MAX_SIZE = 500 * 1024
+# Redirect hops followed when fetching robots.txt; more means "unavailable" (allow all).
+ROBOTSTXT_MAX_REDIRECTS = 5
+# Upper bound (seconds) on a Crawl-delay / Request-rate gap honoured per host; 0: none.
+ROBOTSTXT_MAX_CRAWL_DELAY = 30.0
+# Fetch the sitemaps named in robots.txt and schedule their URLs.
+ROBOTS_FOLLOW_SITEMAPS = False
+# At most this many URLs are scheduled from sitemaps per crawl process.
+ROBOTS_SITEMAP_MAX_URLS = 50_000
+# A refused URL (depth_exceeded, trap) is recorded once: at least this many recorded
+# (and, for the depth threshold, scheduled) URLs are remembered per process, at most
+# twice as many; the database keeps one row per URL regardless.
+UNCRAWLED_RECORD_ONCE_MAX = 100_000
+# URLs longer than this are refused as traps (0: no limit).
+TRAP_MAX_URL_LENGTH = 2048
+# A path where one segment sequence occurs more than this many times in a row
+# (/a/b/a/b/a/b is 3 times) is refused as a trap (0: check off).
+TRAP_MAX_PATH_REPETITIONS = 2
+# At most this many distinct query strings per scheme+host+path (0: no limit).
+TRAP_MAX_QUERY_VARIANTS = 20
+# Host+paths whose query variants are counted, least recently seen forgotten first.
+TRAP_TRACKED_PATHS = 1_000_000
+# Pages (download requests) per host per crawl process, robots.txt excluded; 0: unlimited.
+TRAP_HOST_PAGE_BUDGET = 0
+
+# --- search (docs/search.md) -----------------------------------------------------------
+# Folder of the Whoosh index; unset: CRAWLER_DATA_DIR/index.
+SEARCH_INDEX_DIR: str | None = None
+# Index stored pages while crawling (crawler.pipelines.search_index.SearchIndexPipeline).
+SEARCH_INDEX_ENABLED = True
+# The indexing pipeline commits whenever this many pages wait ...
+SEARCH_BATCH_SIZE = 500
+# ... and at least every this many seconds while pages wait.
+SEARCH_COMMIT_INTERVAL = 5.0
+# Seconds a writer waits for the index's write lock (held by another writer).
+SEARCH_WRITER_TIMEOUT = 120.0
+# Index in a process of its own (True) or in a thread of the crawl's process (False).
+SEARCH_INDEX_PROCESS = True
+# Body text kept (indexed, stored for snippets) per page, in characters.
+SEARCH_MAX_BODY_CHARS = 200_000
+# w in score = BM25F * (1 + w * ln(1 + PageRank)); 0 ranks by BM25F alone.
+SEARCH_PAGERANK_WEIGHT = 0.5
+# A word without field prefix also scores its matches in the title alone, times this
+# (0: the content field only, where title words already weigh 3).
+SEARCH_TITLE_BOOST = 2.0
+# Words of "a NEAR b" must be within this many words of each other (NEAR/n overrides).
+SEARCH_NEAR_DISTANCE = 10
+# Results per page (the web UI and `scrapy search`).
+SEARCH_RESULTS_PER_PAGE = 10
+# Characters of page text around the matches shown as a snippet.
+SEARCH_SNIPPET_CHARS = 240
+
+# --- link-based ranker (scrapy pagerank, docs/search.md) ------------------------------
+# Probability of following a link rather than jumping to a random page.
+PAGERANK_DAMPING = 0.85
+# Iteration stops when the L1 change of the PageRank vector falls below this ...
+PAGERANK_TOLERANCE = 1e-6
+# ... or after this many iterations.
+PAGERANK_MAX_ITERATIONS = 200
+
+# --- focused crawl (`scrapy crawl focused -a query=...`, docs/focused.md) -------------
+# Page weight = URL + title + body + outlinks parts, relevant when above FOCUS_THRESHOLD.
+# Part for the query occurring in the page's URL (substring of its letters and digits).
+FOCUS_WEIGHT_URL = 1.0
+# Part for the query occurring in the title (stemmed terms).
+FOCUS_WEIGHT_TITLE = 1.0
+# Per occurrence of the query per FOCUS_BODY_WORDS words of body text.
+FOCUS_WEIGHT_BODY = 1.0
+# For outlinks, as a share of FOCUS_OUTLINKS_CAP links (at most this much).
+FOCUS_WEIGHT_OUTLINKS = 0.2
+# Body occurrences are counted per this many words (pages shorter than it: as they are).
+FOCUS_BODY_WORDS = 100
+# Outlinks counted up to this many.
+FOCUS_OUTLINKS_CAP = 20
+# A page is relevant when its weight is above this.
+FOCUS_THRESHOLD = 1.0
+# How the words and phrases of the query combine: "all" or "any" (-a match= overrides).
+FOCUS_MATCH = "all"
+# Characters of a page's text that are analysed (weight and classifier).
+FOCUS_MAX_TEXT_CHARS = 200_000
+# With -a examples=FILE: a page is relevant when the Naive Bayes probability (on- and
+# off-topic examples) is above FOCUS_CLASSIFIER_THRESHOLD, or the cosine similarity to
+# the examples' centroid (on-topic examples only) is above FOCUS_SIMILARITY_THRESHOLD.
+FOCUS_CLASSIFIER_THRESHOLD = 0.5
+FOCUS_SIMILARITY_THRESHOLD = 0.6
+# Links of irrelevant pages are followed through at most this many consecutive
+# irrelevant pages (0: only links of relevant pages are followed).
+FOCUS_TUNNEL_DEPTH = 2
+# Link relevance = weighted mean of the parent page's weight w / (w + threshold), the
+# share of query clauses in the anchor text and the share in the link's URL.
+FOCUS_LINK_WEIGHT_PARENT = 1.0
+FOCUS_LINK_WEIGHT_ANCHOR = 1.0
+FOCUS_LINK_WEIGHT_URL = 1.0
+# Scrapy request priority = round(relevance * FOCUS_PRIORITY_SCALE) (seeds: the scale).
+FOCUS_PRIORITY_SCALE = 100
+# Seconds between harvest-rate rows in `crawl_stats` (and interval stats); unset:
+# STATS_INTERVAL (the frontier's rows, below). 0: no harvest rows.
+FOCUS_HARVEST_INTERVAL: float | None = None
+
+# --- best-first frontier (docs/frontier.md) -------------------------------------------
+# Crawl order: bestfirst (weighted combination), bfs, dfs, backlink, opic, interintra.
+# `-a strategy=` overrides it for one crawl.
+FRONTIER_STRATEGY = "bestfirst"
+# Weights of the bestfirst score, and of the spider's own score terms
+# (request.meta["score_terms"], weight 1 when not listed here). Given keys replace these.
+FRONTIER_WEIGHTS: dict[str, float] = {
+    "opic": 1.0,
+    "backlinks": 1.0,
+    "interintra": 0.25,
+    "attributes": 0.5,
+    "depth": 0.0,
+    # the focused spider's link relevance (0..1, docs/focused.md): 10 lets it outweigh
+    # the spread of the general terms (ln of OPIC cash alone spans several units)
+    "relevance": 10.0,
+}
+# URLs held in memory (the ready buffer), in all and per host; the rest of the frontier
+# waits in PostgreSQL and is loaded, best first, when the buffer falls below half.
+FRONTIER_BUFFER_SIZE = 10_000
+FRONTIER_BUFFER_PER_HOST = 256
+# Seconds a URL may wait in the frontier (crawl time, paused while the crawl is stopped);
+# older ones are evicted, lowest score first, and recorded as `evicted`. 0: no limit.
+FRONTIER_MAX_WAIT = 1800.0
+# At most this many URLs wait in the frontier; beyond it the lowest-ranked are evicted
+# (recorded as `evicted`). 0: no cap.
+FRONTIER_MAX_SIZE = 0
+# Frontier changes are written every FRONTIER_FLUSH_INTERVAL seconds or as soon as
+# FRONTIER_BATCH_SIZE of them wait, in one transaction.
+FRONTIER_FLUSH_INTERVAL = 0.5
+FRONTIER_BATCH_SIZE = 5000
+# Start requests (seeds) get this much added to their Request.priority: served first.
+FRONTIER_SEED_PRIORITY = 1
+# OPIC cash of a seed (or any request that does not come from a link).
+FRONTIER_SEED_CASH = 1.0
+# After an unclean stop (kill -9, crash), URLs acked in the last this many seconds of
+# crawling whose page / uncrawled row is not in the database are queued again.
+FRONTIER_RESUME_RECHECK = 600.0
+# Wait for PostgreSQL to flush each frontier commit to disk (False: a database crash can
+# lose the last fraction of a second of frontier changes; a crawler crash cannot).
+FRONTIER_SYNCHRONOUS_COMMIT = False
+# Seconds between rows of `crawl_stats` (and the frontier's log line); 0: none.
+STATS_INTERVAL = 1800.0
+
+# --- content-seen test (docs/dedup.md) ------------------------------------------------
+# Reject pages whose text duplicates (exactly or nearly) a page already crawled: they are
+# recorded in `uncrawled` as duplicate_content, not stored, not indexed.
+DEDUP_ENABLED = True
+# Winnowing: K-gram length (normalised characters) and window of W K-gram hashes.
+DEDUP_K = 8
+DEDUP_W = 30
+# K-gram hash: karp_rabin (vectorised, fast), md5 (the paper's), xxh64.
+DEDUP_HASH = "karp_rabin"
+# A page is a near duplicate when the Jaccard similarity of its minutiae with an earlier
+# page's is at least this (verified on the minutiae sets, not only the MinHash estimate).
+DEDUP_THRESHOLD = 0.8
+# MinHash permutations of the LSH index (more: closer estimates, more memory).
+DEDUP_NUM_PERM = 128
+# Follow the links of a duplicate page anyway (they are dropped by default).
+DEDUP_FOLLOW_LINKS = False
+# Keep every admitted page's minutiae in memory (~3 KB per page) to verify LSH candidates;
+# False: fetch the candidates' minutiae from PostgreSQL (page_fingerprints) instead.
+DEDUP_MINUTIAE_IN_MEMORY = True

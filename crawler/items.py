@@ -32,6 +32,9 @@ class PageItem:
     text: str = ""
     last_modified: datetime | None = None
     links: list[LinkRecord] = field(default_factory=list)
+    # focused crawl (docs/focused.md): page weight and weight > threshold; None elsewhere
+    weight: float | None = None
+    relevant: bool | None = None
 
 
 # Categories of URLs that were scheduled and not stored as pages.

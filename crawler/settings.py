@@ -30,6 +30,9 @@ DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
 RETRY_TIMES = 1
 REDIRECT_MAX_TIMES = 5
 COOKIES_ENABLED = False
+# The best-first frontier (docs/frontier.md): scored, per-host polite, kept in PostgreSQL.
+# It does its own URL-seen test on canonical URLs, so DUPEFILTER_CLASS is not used.
+SCHEDULER = "crawler.schedulers.best_first.BestFirstScheduler"
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"
 
@@ -52,12 +55,17 @@ SPIDER_MIDDLEWARES = {
     "crawler.middlewares.depth.DepthLimitMiddleware": 900,
     "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
     "crawler.middlewares.traps.TrapDefenceMiddleware": 850,
+    # content-seen test next to the spider: a duplicate page's links never reach the
+    # frontier, nor the depth and trap checks (docs/dedup.md)
+    "crawler.middlewares.content_seen.ContentSeenMiddleware": 950,
 }
 
 ITEM_PIPELINES = {
     "crawler.pipelines.postgres.PostgresStorePipeline": 800,
     # after storage: every stored page goes into the Whoosh index (docs/search.md)
     "crawler.pipelines.search_index.SearchIndexPipeline": 900,
+    # last: a focused crawl's output (-o) is its relevant pages only (docs/focused.md)
+    "crawler.pipelines.relevant_output.RelevantOutputPipeline": 1000,
 }
 
 EXTENSIONS = {
@@ -65,6 +73,10 @@ EXTENSIONS = {
     # AutoThrottle that keeps robots.txt Crawl-delay as a floor
     "scrapy.extensions.throttle.AutoThrottle": None,
     "crawler.middlewares.throttle.CrawlDelayAutoThrottle": 0,
+    # harvest rate of focused crawls in stats and crawl_stats (docs/focused.md)
+    "crawler.extensions.harvest_rate.HarvestRate": 0,
+    # frontier statistics every STATS_INTERVAL in the log and crawl_stats (docs/frontier.md)
+    "crawler.extensions.frontier_stats.FrontierStats": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"

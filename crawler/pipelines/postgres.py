@@ -30,16 +30,16 @@ logger = logging.getLogger(__name__)
 
 _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
-                   last_modified, depth, title, text, content_md5, size)
+                   last_modified, depth, title, text, content_md5, size, weight, relevant)
 SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::text[],
                          %s::timestamptz[], %s::timestamptz[], %s::int[], %s::text[],
-                         %s::text[], %s::text[], %s::int[])
+                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
     last_modified = EXCLUDED.last_modified, depth = LEAST(pages.depth, EXCLUDED.depth),
     title = EXCLUDED.title, text = EXCLUDED.text, content_md5 = EXCLUDED.content_md5,
-    size = EXCLUDED.size
+    size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant
 """
 
 _LINKS_SQL = """
@@ -60,6 +60,11 @@ SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::timestamptz[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     category = EXCLUDED.category, detail = EXCLUDED.detail, at = EXCLUDED.at
 """
+
+
+# Categories that never replace another outcome of the same URL (the database applies
+# the same rule with a trigger, for rows of earlier batches).
+WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap"})
 
 
 def _clean(text: str) -> str:
@@ -132,6 +137,11 @@ class PostgresStorePipeline:
         return item
 
     def add_uncrawled(self, item: UncrawledItem) -> None:
+        if item.category in WEAK_CATEGORIES and (
+            item.url in self.pages or item.url in self.uncrawled
+        ):
+            # a refusal by depth or trap rules never hides what really happened to a URL
+            return
         if item.at is None:
             item.at = datetime.now(UTC)
         self.uncrawled[item.url] = item
@@ -214,6 +224,8 @@ class PostgresStorePipeline:
                         [_clean(p.text) for p in pages],
                         [p.content_md5 for p in pages],
                         [p.size for p in pages],
+                        [p.weight for p in pages],
+                        [p.relevant for p in pages],
                     ),
                 )
                 await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl, [p.url for p in pages]))

@@ -17,6 +17,7 @@ from twisted.python.failure import Failure
 from crawler import defaults
 from crawler.extract import extract_page
 from crawler.failures import categorize_failure
+from crawler.frontier.scores import page_link_kinds
 from crawler.items import LinkRecord, PageItem, UncrawledItem
 from crawler.seeds import load_seeds
 from crawler.urls import canonical_url, url_host
@@ -99,7 +100,33 @@ class CrawlerSpider(scrapy.Spider):
         return scrapy.Request(url, callback=self.parse, errback=self.on_error)
 
     def link_request(self, link: LinkRecord, response: Response) -> scrapy.Request:
-        return scrapy.Request(link.target_url, callback=self.parse, errback=self.on_error)
+        """The request for a link of a fetched page; ``meta["link"]`` tells the frontier
+        how it was found (docs/frontier.md)."""
+        request = scrapy.Request(link.target_url, callback=self.parse, errback=self.on_error)
+        request.meta["link"] = self.link_meta(link, response)
+        return request
+
+    def link_meta(self, link: LinkRecord, response: Response) -> dict[str, Any]:
+        """What the frontier scores a link by: its source page's link counts (inter- and
+        intra-domain), OPIC cash and depth, and the link's attributes."""
+        kinds = getattr(self, "_page_link_kinds", {}).get(id(response))
+        if kinds is None:  # called outside parse(): count this link alone
+            kinds = page_link_kinds(response.url, [link.target_url])
+        n_inter, n_intra, inter = kinds
+        frontier = response.meta.get("frontier") or {}
+        return {
+            "url": link.target_url,
+            "source": self.page_url(response),
+            "source_depth": int(response.meta.get("depth", 0)),
+            "source_cash": float(frontier.get("cash", 1.0)),
+            "n_inter": n_inter,
+            "n_intra": n_intra,
+            "inter": inter.get(link.target_url, False),
+            "visibility": link.visibility,
+            "position": link.position,
+            "distance": link.distance,
+            "anchor": link.anchor_text,
+        }
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.seed_list:
@@ -159,9 +186,15 @@ class CrawlerSpider(scrapy.Spider):
         else:
             item.text = response.body.decode("utf-8", "replace")
         yield item
-        for link in item.links:
-            if self.in_scope(link.target_url):
-                yield self.link_request(link, response)
+        # link counts of the whole page, for link_meta() (inter/intra link score, OPIC)
+        pages = self.__dict__.setdefault("_page_link_kinds", {})
+        pages[id(response)] = page_link_kinds(response.url, [ln.target_url for ln in item.links])
+        try:
+            for link in item.links:
+                if self.in_scope(link.target_url):
+                    yield self.link_request(link, response)
+        finally:
+            pages.pop(id(response), None)
 
     def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:
         request = failure.request  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -35,13 +36,20 @@ def _api(base: str, path: str, data: dict[str, str] | None = None) -> dict:
         return json.loads(resp.read())
 
 
+WORDS = ("amber basil cedar delta ember fjord garnet harbor indigo juniper kestrel lagoon "
+         "meadow nectar opal prairie quartz raven saffron tundra umber valley willow xenon "
+         "yarrow zephyr").split()
+
+
 def _small_web() -> SandboxWeb:
     web = SandboxWeb()
     for i in range(12):
+        # distinct text: the content-seen test would reject near-identical pages
+        text = " ".join(random.Random(i).choices(WORDS, k=40))
         nxt = f'<a href="/p{(i + 1) % 12}.html">next</a> <a href="/p{(i * 5) % 12}.html">jump</a>'
         web.add_page(
             f"http://www.deploy.test/p{i}.html",
-            f"<html><head><title>Page {i}</title></head><body><p>page {i}</p>{nxt}</body></html>",
+            f"<html><head><title>Page {i}</title></head><body><p>{text}</p>{nxt}</body></html>",
         )
     return web
 

@@ -1,0 +1,216 @@
+"""Frontier throughput and memory with 1M / 10M queued URLs (prints numbers).
+
+Drives the real ``BestFirstScheduler`` (enqueue_request / next_request, its background
+writer, PostgreSQL store) of a real Scrapy crawler object, without downloading anything:
+
+1. enqueue: N new URLs as link requests built like ``CrawlerSpider.link_request`` builds
+   them, over 10,000 hosts, plus 25% duplicate links (score updates of queued URLs).
+   Requests are built in chunks outside the timed part; enqueue_request is timed with
+   the background writes it causes (the enqueue loop waits whenever more than two
+   batches are unwritten, so the rate is the sustained one, database included).
+2. dequeue: next_request + ack of D URLs, the buffer being refilled from the database.
+
+RSS is the process's resident memory (VmRSS / VmHWM from /proc/self/status).
+Run inside a loopback-only network namespace like the tests:
+
+    unshare -n sh -c 'ip link set lo up && CRAWLER_TEST_DATABASE_URL=... \\
+        .venv/bin/python bench/frontier_throughput.py --urls 1000000 10000000'
+
+Targets (issue 3): >= 20,000 enqueued URLs/s (batched); RSS <= 500 MB at 10M queued.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+ENQUEUE_TARGET = 20_000
+RSS_TARGET_MB = 500
+HOSTS = 10_000
+CHUNK = 10_000
+
+
+def rss_mb() -> tuple[float, float]:
+    """(current, peak) resident set size in MB."""
+    values = {}
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value = line.split(":")
+                values[key] = int(value.split()[0]) / 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
+def make_crawler(database_url: str, crawl_id: str):
+    from scrapy.crawler import Crawler
+    from scrapy.settings import Settings
+
+    from crawler import settings as project_settings
+    from crawler.spiders.general import GeneralSpider
+
+    settings = Settings()
+    settings.setmodule(project_settings, priority="project")
+    settings.set("CRAWLER_DATABASE_URL", database_url)
+    settings.set("DOWNLOAD_DELAY", 0)
+    settings.set("FRONTIER_MAX_WAIT", 0)  # the benchmark runs longer than 30 minutes
+    settings.set("LOG_LEVEL", "WARNING")
+    crawler = Crawler(GeneralSpider, settings)
+    crawler._apply_settings()
+    crawler.spider = crawler._create_spider(seed_urls="http://h0.test/", crawl_id=crawl_id)
+    crawler.engine = crawler._create_engine()
+    return crawler
+
+
+def link_requests(spider, start: int, count: int, n_total: int):
+    """Link requests as CrawlerSpider.link_request builds them (meta["link"], depth)."""
+    import scrapy
+
+    out = []
+    for i in range(start, start + count):
+        host = f"h{i % HOSTS}.test"
+        url = f"http://{host}/section-{i % 97}/article-{i}.html"
+        source = f"http://h{(i * 7) % HOSTS}.test/"
+        request = scrapy.Request(url, callback=spider.parse, errback=spider.on_error)
+        request.meta["depth"] = 1 + i % 9
+        request.meta["link"] = {
+            "url": url, "source": source, "source_depth": i % 9, "source_cash": 0.01,
+            "n_inter": 7, "n_intra": 23, "inter": (i % 4 == 0), "visibility": 1 + i % 3,
+            "position": 1 + i % 3, "distance": 5 if i % 4 == 0 else 1,
+            "anchor": f"article {i} anchor text",
+        }
+        out.append(request)
+    return out
+
+
+async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
+    from crawler.schedulers.best_first import BestFirstScheduler
+
+    crawl_id = f"bench-frontier-{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        from crawler.storage.schema import migrate
+
+        migrate(conn)
+        conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
+    crawler = make_crawler(database_url, crawl_id)
+    scheduler = BestFirstScheduler.from_crawler(crawler)
+    await scheduler._open(crawler.spider)
+    frontier = scheduler.frontier
+    spider = crawler.spider
+    rss_start, _ = rss_mb()
+
+    build = enqueue = 0.0
+    wall = time.perf_counter()
+    duplicates = 0
+    for start in range(0, n, CHUNK):
+        t = time.perf_counter()
+        requests = link_requests(spider, start, min(CHUNK, n - start), n)
+        # a quarter as many links again, to URLs queued earlier: score updates
+        dup = link_requests(spider, max(0, start - 5 * CHUNK), len(requests) // 4, n)
+        build += time.perf_counter() - t
+        t = time.perf_counter()
+        for request in requests:
+            scheduler.enqueue_request(request)
+        if start:
+            for request in dup:
+                duplicates += not scheduler.enqueue_request(request)
+        enqueue += time.perf_counter() - t
+        del requests, dup
+        await asyncio.sleep(0)
+        while frontier.unwritten > 2 * frontier.batch_size:
+            scheduler._wake.set()
+            await asyncio.sleep(0.005)
+        if start % 1_000_000 == 0 and start:
+            print(f"  {start:>10,} queued, {(start) / (time.perf_counter() - wall - build):,.0f}"
+                  f" URLs/s, RSS {rss_mb()[0]:.0f} MB", flush=True)
+    while frontier.unwritten:
+        scheduler._wake.set()
+        await asyncio.sleep(0.01)
+    async with scheduler._lock:  # the last write has finished
+        pass
+    wall = time.perf_counter() - wall
+    gc.collect()
+    rss_queued, hwm_queued = rss_mb()
+    queued = frontier.queued
+
+    t = time.perf_counter()
+    got = 0
+    while got < dequeue:
+        request = scheduler.next_request()
+        if request is None:
+            scheduler._wake.set()
+            await asyncio.sleep(0.001)
+            continue
+        got += 1
+        if got % 1000 == 0:
+            await asyncio.sleep(0)  # acks and refills happen in the background
+    scheduler._poll_acks()
+    dequeue_time = time.perf_counter() - t
+    await scheduler._close("finished")
+    rss_end, hwm = rss_mb()
+    with psycopg.connect(database_url) as conn:
+        size = conn.execute("SELECT pg_total_relation_size('frontier')").fetchone()[0]
+    return {
+        "n": n, "queued": queued, "duplicates": duplicates, "wall": wall, "build": build,
+        "enqueue_calls": enqueue, "rate": (n + duplicates) / (wall - build),
+        "new_rate": n / (wall - build), "dequeue": dequeue, "dequeue_rate": dequeue / dequeue_time,
+        "rss_start": rss_start, "rss_queued": rss_queued, "hwm_queued": hwm_queued,
+        "hwm": hwm, "table_mb": size / 2**20,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--urls", type=int, nargs="+", default=[1_000_000])
+    parser.add_argument("--dequeue", type=int, default=100_000)
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    args = parser.parse_args()
+    admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
+    if not admin:
+        sys.exit("set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
+    from scrapy.utils.reactor import install_reactor
+
+    # Scrapy's default reactor, on whose asyncio loop the scheduler's writer runs
+    install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    loop = asyncio.get_event_loop()
+    print(f"frontier throughput: {os.cpu_count()} CPUs, PostgreSQL "
+          f"{psycopg.connect(admin).info.server_version}")
+    for n in args.urls:
+        name = f"crawler_bench_{uuid.uuid4().hex[:8]}"  # one database per size
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        url = psycopg.conninfo.make_conninfo(admin, dbname=name)
+        try:
+            print(f"\n== {n:,} new URLs (+25% duplicate links), then {args.dequeue:,} dequeued")
+            r = loop.run_until_complete(run_one(url, n, args.dequeue))
+        finally:
+            if not args.keep:
+                with psycopg.connect(admin, autocommit=True) as conn:
+                    conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                        sql.Identifier(name)))
+        print(f"enqueue: {r['n']:,} new + {r['duplicates']:,} duplicate links in "
+              f"{r['wall'] - r['build']:.1f} s (request construction, {r['build']:.1f} s, "
+              f"excluded; enqueue_request calls {r['enqueue_calls']:.1f} s)")
+        print(f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
+              f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+              f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}")
+        print(f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
+              f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
+              f"   target <= {RSS_TARGET_MB} MB at 10M")
+        print(f"dequeue: {r['dequeue']:,} next_request + ack at {r['dequeue_rate']:,.0f} "
+              f"URLs/s (buffer refilled from PostgreSQL); peak RSS {r['hwm']:.0f} MB")
+        print(f"frontier table + indexes: {r['table_mb']:,.0f} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()

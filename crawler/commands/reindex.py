@@ -1,0 +1,88 @@
+"""`scrapy reindex`: rebuild the search index from the pages stored in PostgreSQL.
+
+The new index is built beside the old one and swapped in when complete, so searches keep
+working meanwhile. PageRank scores stored by `scrapy pagerank` are carried over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.log import configure_logging
+
+from crawler import defaults
+from crawler.ranking.store import resolve_crawl_id
+from crawler.search.index import SearchIndexError, index_path, rebuild_index
+from crawler.search.source import iter_page_documents
+from crawler.storage.database import CrawlDatabase, DatabaseUnavailable
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        return "[options]"
+
+    def short_desc(self) -> str:
+        return "Rebuild the search index from the pages stored in PostgreSQL"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--crawl-id", help="crawl to index (default: the latest crawl)")
+        parser.add_argument(
+            "--all-crawls", action="store_true",
+            help="index the pages of every crawl (a URL's latest fetch wins)",
+        )
+        parser.add_argument(
+            "--procs", type=int, default=1, help="indexing processes (default 1)"
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        if args:
+            raise UsageError("reindex takes no arguments", print_help=True)
+        if opts.all_crawls and opts.crawl_id:
+            raise UsageError("use --crawl-id or --all-crawls, not both", print_help=False)
+        configure_logging(self.settings)
+        settings = self.settings
+        path = index_path(settings)
+        database = CrawlDatabase.from_settings(settings)
+        try:
+            database.prepare()
+            with database.connect(autocommit=True) as conn:
+                crawl_id = None if opts.all_crawls else resolve_crawl_id(conn, opts.crawl_id)
+                started = time.perf_counter()
+                count = rebuild_index(
+                    path,
+                    iter_page_documents(
+                        conn, crawl_id,
+                        max_body_chars=settings.getint(
+                            "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
+                        ),
+                    ),
+                    batch_size=settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE),
+                    writer_timeout=settings.getfloat(
+                        "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
+                    ),
+                    procs=max(1, opts.procs),
+                )
+                seconds = time.perf_counter() - started
+        except (DatabaseUnavailable, SearchIndexError, LookupError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            self.exitcode = 2
+            return
+        finally:
+            database.close()
+        what = "every crawl" if crawl_id is None else f"crawl {crawl_id}"
+        rate = count / seconds if seconds > 0 else 0.0
+        print(
+            f"indexed {count} pages of {what} into {path} in {seconds:.1f} s "
+            f"({rate:.0f} pages/s)"
+        )

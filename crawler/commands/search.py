@@ -1,0 +1,98 @@
+"""`scrapy search "query"`: ranked results from the search index, for people or scripts.
+
+Prints title, URL and snippet of each result; ``--json`` prints one JSON object instead
+(results with rank, url, title, snippet, score, pagerank, ... and the total count, the
+query time and the "did you mean" suggestion).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from crawler import defaults
+from crawler.search.engine import SearchEngine
+from crawler.search.index import SearchIndexError, index_path, open_index
+from crawler.search.terminal import printable, terminal_snippet
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return '[options] "query"'
+
+    def short_desc(self) -> str:
+        return "Search the crawled pages (query language: docs/search.md)"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        assert self.settings is not None
+        parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+        parser.add_argument(
+            "-n", "--results", type=int,
+            default=self.settings.getint(
+                "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
+            ),
+            help="results per page (default: SEARCH_RESULTS_PER_PAGE, %(default)s)",
+        )
+        parser.add_argument("--page", type=int, default=1, help="result page (default 1)")
+        parser.add_argument(
+            "--index", help="index folder (default: SEARCH_INDEX_DIR, else CRAWLER_DATA_DIR/index)"
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        text = " ".join(args).strip()
+        if not text:
+            raise UsageError("give a query, e.g. scrapy search 'python json'")
+        try:
+            ix = open_index(opts.index or index_path(self.settings), create=False)
+        except SearchIndexError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            self.exitcode = 2
+            return
+        engine = SearchEngine.from_settings(self.settings, ix)
+        try:
+            results = engine.search(text, page=opts.page, per_page=opts.results)
+        finally:
+            engine.close()
+            ix.close()
+        if opts.json:
+            json.dump(results.as_dict(), sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            self._print(results)
+        if results.error:
+            self.exitcode = 2
+
+    @staticmethod
+    def _print(results: Any) -> None:
+        out = sys.stdout
+        if results.error:
+            print(f"error: {results.error}", file=sys.stderr)
+            return
+        bold = out.isatty()
+        if results.suggestion:
+            print(f"Did you mean: {printable(results.suggestion)}")
+        shown = (
+            f"{results.hits[0].rank}-{results.hits[-1].rank} of " if results.hits else ""
+        )
+        print(
+            f"{shown}{results.total} results ({results.elapsed * 1000:.1f} ms)"
+            + (f", page {results.page} of {results.pages}" if results.pages > 1 else "")
+        )
+        for hit in results.hits:
+            print()
+            print(f"{hit.rank:3d}. {printable(hit.display_title)}")
+            print(f"     {printable(hit.url)}")
+            snippet = terminal_snippet(hit.snippet_html, bold)
+            if snippet:
+                print(f"     {snippet}")

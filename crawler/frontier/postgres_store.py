@@ -1,0 +1,474 @@
+"""The frontier store in the crawl's PostgreSQL database (tables of schema migration 2).
+
+``frontier_crawls`` has one row per crawl (its compact integer key, crawl clock,
+sequence number, scoring formula and whether the last run stopped cleanly); ``frontier``
+has one row per URL ever queued in the crawl, keyed by ``(crawl, fp)``: fp is the 64-bit
+fingerprint of the canonical URL. Two partial indexes serve the queue: the best queued
+rows first (refill) and the oldest (max-wait eviction).
+
+All writes of a flush go in one transaction on one connection: new rows by binary COPY,
+then link-event updates (score recomputed in SQL), acks, releases, evictions, and the
+crawl clock. The session holds an advisory lock on the crawl for its whole life, so one
+process at a time runs a crawl id, and the leases of a process that is gone (clean stop,
+crash, kill -9) are handed back to the queue when the crawl is opened again.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg import sql
+
+from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
+from crawler.frontier.scores import Strategy, UrlStats
+from crawler.frontier.store import (
+    NewRow,
+    OpenState,
+    QueuedKey,
+    StoredRow,
+    WriteBatch,
+    WriteResult,
+)
+
+logger = logging.getLogger(__name__)
+
+# Advisory lock class of frontier crawls ("fron"); the second key is hashtext(crawl_id).
+_LOCK_CLASS = 0x66726F6E
+
+_COPY_COLUMNS = (
+    "crawl, fp, url, host, state, priority, score, tiebreak, inter, depth, backlinks, cash,"
+    " link_score, attributes, extra, queued_at, done_at, result_url, request"
+)
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_COPY_TRAILER = b"\xff\xff"
+_ROW_START = struct.Struct(">hiiiq")  # field count, crawl (int4), fp (int8)
+_ROW_MIDDLE = struct.Struct(">ihiiidiqi?iiiiididididid")  # state .. queued_at
+_LEN = struct.Struct(">i").pack
+_NULL = _LEN(-1)
+_F8 = struct.Struct(">id").pack
+
+_RETURNING = (
+    "f.fp, f.url, f.host, f.priority, f.score, f.tiebreak, f.inter, f.depth, f.backlinks,"
+    " f.cash, f.link_score, f.attributes, f.extra, f.queued_at, f.request"
+)
+
+
+def _text(value: str) -> bytes:
+    # PostgreSQL text cannot hold NUL characters
+    data = value.encode("utf-8", "surrogatepass")
+    return data.replace(b"\x00", b"") if b"\x00" in data else data
+
+
+def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
+    """Binary COPY data of frontier rows (a few microseconds per row)."""
+    out = [_COPY_HEADER]
+    append = out.append
+    start, middle = _ROW_START.pack, _ROW_MIDDLE.pack
+    for e in rows:
+        s = e.stats
+        url, host = _text(e.url), _text(e.host)
+        append(start(19, 4, key, 8, e.fp))
+        append(_LEN(len(url)))
+        append(url)
+        append(_LEN(len(host)))
+        append(host)
+        append(middle(
+            2, e.state, 4, max(-(2**31), min(2**31 - 1, e.priority)), 8, e.score,
+            8, e.tiebreak, 1, e.inter, 4, s.depth, 4, min(s.backlinks, 2**31 - 1),
+            8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra, 8, e.queued_at,
+        ))
+        append(_NULL if e.done_at is None else _F8(8, e.done_at))
+        if e.result_url is None:
+            append(_NULL)
+        else:
+            result = _text(e.result_url)
+            append(_LEN(len(result)))
+            append(result)
+        append(_LEN(len(e.payload)))
+        append(e.payload)
+    append(_COPY_TRAILER)
+    return b"".join(out)
+
+
+class _FingerprintReader:
+    """Parses a binary COPY of one bigint column as it arrives, 14 bytes per row."""
+
+    _ROW = np.dtype([("n", ">i2"), ("len", ">i4"), ("fp", ">i8")])
+    chunk = 1 << 20  # bytes parsed at a time
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self._header = True
+        self._parts: list[np.ndarray] = []
+
+    def feed(self, data: bytes) -> None:
+        self._pending += data
+        if self._header:
+            if len(self._pending) < 19:
+                return
+            ext = struct.unpack(">i", self._pending[15:19])[0]
+            if len(self._pending) < 19 + ext:
+                return
+            del self._pending[: 19 + ext]
+            self._header = False
+        whole = len(self._pending) // 14 * 14
+        if whole >= self.chunk:
+            self._take(whole)
+
+    def _take(self, size: int) -> None:
+        rows = np.frombuffer(bytes(self._pending[:size]), dtype=self._ROW)
+        self._parts.append(rows["fp"].astype(np.int64))
+        del self._pending[:size]
+
+    def result(self) -> np.ndarray:
+        # what is left: whole rows, then the 2-byte trailer
+        self._take(len(self._pending) // 14 * 14)
+        if not self._parts:
+            return np.empty(0, dtype=np.int64)
+        return np.concatenate(self._parts)
+
+
+class PostgresStore:
+    """:class:`~crawler.frontier.store.FrontierStore` on PostgreSQL (psycopg, asyncio)."""
+
+    def __init__(
+        self,
+        url: str,
+        crawl_id: str,
+        *,
+        recheck_window: float = 600.0,
+        synchronous_commit: bool = False,
+    ) -> None:
+        self.url = url
+        self.crawl_id = crawl_id
+        self.recheck_window = recheck_window
+        self.synchronous_commit = synchronous_commit
+        self.key = 0
+        self.conn: psycopg.AsyncConnection[Any] | None = None
+        self.strategy: Strategy | None = None
+        self._delta_sql = ""
+
+    # --- opening -----------------------------------------------------------------------
+    async def open(self, strategy: Strategy) -> OpenState:
+        self.strategy = strategy
+        self._delta_sql = self._make_delta_sql(strategy)
+        conn = self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        if not self.synchronous_commit:
+            # a PostgreSQL crash may lose the last few hundred ms of frontier writes,
+            # which is what a crawler crash loses anyway; commits stop waiting for fsync
+            await conn.execute("SET synchronous_commit = off")
+        row = await (await conn.execute(
+            "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_CLASS, self.crawl_id)
+        )).fetchone()
+        if not row or not row[0]:
+            await conn.close()
+            self.conn = None
+            raise FrontierLocked(
+                f"crawl {self.crawl_id!r} is being run by another process (its frontier is "
+                "locked); stop it first or choose another crawl_id"
+            )
+        row = await (await conn.execute(
+            "SELECT key, scoring, clock, seq, clean FROM frontier_crawls WHERE crawl_id = %s",
+            (self.crawl_id,),
+        )).fetchone()
+        if row is None:
+            created = await (await conn.execute(
+                "INSERT INTO frontier_crawls (crawl_id, scoring, clean) VALUES (%s, %s, false)"
+                " RETURNING key",
+                (self.crawl_id, strategy.signature),
+            )).fetchone()
+            assert created is not None
+            self.key = int(created[0])
+            return OpenState(np.empty(0, dtype=np.int64), 0, 0, 0.0, 0, resumed=False)
+        self.key, scoring, clean = int(row[0]), row[1], row[4]
+        state = OpenState(
+            np.empty(0, dtype=np.int64), 0, 0, float(row[2]), int(row[3]), resumed=True
+        )
+        async with conn.transaction():
+            cur = await conn.execute(
+                "UPDATE frontier SET state = %s WHERE crawl = %s AND state = %s",
+                (QUEUED, self.key, LEASED),
+            )
+            state.requeued_leases = cur.rowcount
+            if not clean:
+                state.requeued_unsaved = await self._requeue_unsaved()
+            if scoring != strategy.signature:
+                state.rescored = await self._rescore(strategy)
+            await conn.execute(
+                "UPDATE frontier_crawls SET clean = false, scoring = %s, updated_at = now()"
+                " WHERE key = %s",
+                (strategy.signature, self.key),
+            )
+        reader = _FingerprintReader()
+        async with conn.cursor() as cur, cur.copy(
+            sql.SQL("COPY (SELECT fp FROM frontier WHERE crawl = {}) TO STDOUT (FORMAT BINARY)")
+            .format(sql.Literal(self.key))
+        ) as copy:
+            async for data in copy:
+                reader.feed(data)
+        state.fingerprints = reader.result()
+        for inter, count in await (await conn.execute(
+            "SELECT inter, count(*) FROM frontier WHERE crawl = %s AND state = %s GROUP BY inter",
+            (self.key, QUEUED),
+        )).fetchall():
+            if inter:
+                state.queued_inter = int(count)
+            else:
+                state.queued_intra = int(count)
+        return state
+
+    async def _requeue_unsaved(self) -> int:
+        """After an unclean stop: acked URLs whose page or failure row never reached the
+        database (the item pipeline writes in batches too) are queued again."""
+        assert self.conn is not None
+        cur = await self.conn.execute(
+            """
+            WITH latest AS (SELECT max(done_at) AS at FROM frontier
+                            WHERE crawl = %(key)s AND state = %(done)s)
+            UPDATE frontier f SET state = %(queued)s, done_at = NULL, result_url = NULL
+            WHERE f.crawl = %(key)s AND f.state = %(done)s
+              AND f.done_at >= (SELECT at FROM latest) - %(window)s
+              AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
+                              AND p.url = coalesce(f.result_url, f.url))
+              AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                              AND u.url = coalesce(f.result_url, f.url))
+            """,
+            {"key": self.key, "done": DONE, "queued": QUEUED, "window": self.recheck_window,
+             "crawl_id": self.crawl_id},
+        )
+        return cur.rowcount
+
+    async def _rescore(self, strategy: Strategy) -> int:
+        assert self.conn is not None
+        expr = strategy.score_sql("depth", "backlinks", "cash", "link_score", "attributes",
+                                  "extra")
+        sign = "-" if strategy.newest_first else ""
+        cur = await self.conn.execute(
+            f"UPDATE frontier SET score = {expr}, tiebreak = {sign}abs(tiebreak)"
+            " WHERE crawl = %s AND state = %s",
+            (self.key, QUEUED),
+        )
+        return cur.rowcount
+
+    @staticmethod
+    def _make_delta_sql(strategy: Strategy) -> str:
+        cols = {
+            "depth": "least(f.depth, d.depth)",
+            "backlinks": "f.backlinks + d.backlinks",
+            "cash": "f.cash + d.cash",
+            "link_score": "greatest(f.link_score, d.link_score)",
+            "attributes": "greatest(f.attributes, d.attributes)",
+            "extra": "greatest(f.extra, d.extra)",
+        }
+        score = strategy.score_sql(*cols.values())
+        sets = ", ".join(f"{name} = {expr}" for name, expr in cols.items())
+        return (
+            f"UPDATE frontier f SET {sets}, score = {score} "
+            "FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::float8[], %s::float8[],"
+            " %s::float8[], %s::float8[]) AS d(fp, depth, backlinks, cash, link_score,"
+            " attributes, extra) "
+            f"WHERE f.crawl = %s AND f.fp = d.fp AND f.state IN ({QUEUED}, {LEASED})"
+        )
+
+    # --- writing -----------------------------------------------------------------------
+    async def write(self, batch: WriteBatch) -> WriteResult:
+        conn = self.conn
+        assert conn is not None, "store not opened"
+        result = WriteResult()
+        key = self.key
+        async with conn.transaction():
+            if batch.new:
+                try:
+                    async with conn.transaction(), conn.cursor() as cur, cur.copy(
+                        f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+                    ) as copy:
+                        await copy.write(encode_copy_rows(key, batch.new))
+                except psycopg.errors.UniqueViolation:
+                    # a row is already there (should not happen: the seen set is exact)
+                    logger.warning("frontier: fingerprint collision in a batch; upserting")
+                    await self._upsert(batch.new)
+            if batch.upserts:
+                await self._upsert(batch.upserts)
+            if batch.deltas:
+                fps = list(batch.deltas)
+                ds = [batch.deltas[fp] for fp in fps]
+                cur = await conn.execute(self._delta_sql, (
+                    fps, [d.depth for d in ds], [d.backlinks for d in ds], [d.cash for d in ds],
+                    [d.link_score for d in ds], [d.attributes for d in ds], [d.extra for d in ds],
+                    key,
+                ))
+                result.rescored = cur.rowcount
+            if batch.done:
+                fps = list(batch.done)
+                await conn.execute(
+                    "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
+                    " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
+                    " WHERE f.crawl = %s AND f.fp = d.fp",
+                    (DONE, fps, [batch.done[fp][0] for fp in fps],
+                     [batch.done[fp][1] for fp in fps], key),
+                )
+            if batch.released:
+                await conn.execute(
+                    "UPDATE frontier SET state = %s WHERE crawl = %s AND fp = ANY(%s)"
+                    " AND state = %s",
+                    (QUEUED, key, list(batch.released), LEASED),
+                )
+            if batch.evicted:
+                fps = list(batch.evicted)
+                await conn.execute(
+                    "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s"
+                    " AND fp = ANY(%s)",
+                    (EVICTED, batch.clock, key, fps),
+                )
+                await self._record_evicted(
+                    [batch.evicted[fp][0] for fp in fps], [batch.evicted[fp][1] for fp in fps]
+                )
+            if batch.expire_before is not None:
+                row = await (await conn.execute(
+                    """
+                    WITH victims AS (
+                        SELECT fp FROM frontier
+                        WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
+                        ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
+                    ev AS (
+                        UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
+                        FROM victims v WHERE f.crawl = %(key)s AND f.fp = v.fp
+                        RETURNING f.url, f.inter),
+                    rec AS (
+                        INSERT INTO uncrawled (crawl_id, url, category, detail, at)
+                        SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
+                        ON CONFLICT (crawl_id, url) DO NOTHING)
+                    SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter)
+                    FROM ev
+                    """,
+                    {"key": key, "queued": QUEUED, "cutoff": batch.expire_before,
+                     "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
+                     "crawl_id": self.crawl_id, "detail": batch.expire_detail},
+                )).fetchone()
+                assert row is not None
+                result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
+                result.expired_more = row[0] + row[1] >= batch.expire_limit
+            await conn.execute(
+                "UPDATE frontier_crawls SET clock = %s, seq = %s, updated_at = now()"
+                " WHERE key = %s",
+                (batch.clock, batch.seq, key),
+            )
+        return result
+
+    async def _upsert(self, entries: list[NewRow]) -> None:
+        assert self.conn is not None
+        rows = [
+            (self.key, e.fp, e.url, e.host, e.state, e.priority, e.score, e.tiebreak, e.inter,
+             e.stats.depth, e.stats.backlinks, e.stats.cash, e.stats.link_score,
+             e.stats.attributes, e.stats.extra, e.queued_at, e.done_at, e.result_url,
+             e.payload)
+            for e in entries
+        ]
+        async with self.conn.cursor() as cur:
+            await cur.executemany(
+                f"INSERT INTO frontier ({_COPY_COLUMNS}) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (crawl, fp) DO UPDATE SET state = EXCLUDED.state,"
+                " priority = EXCLUDED.priority, score = EXCLUDED.score,"
+                " tiebreak = EXCLUDED.tiebreak, depth = EXCLUDED.depth,"
+                " backlinks = EXCLUDED.backlinks, cash = EXCLUDED.cash,"
+                " link_score = EXCLUDED.link_score, attributes = EXCLUDED.attributes,"
+                " extra = EXCLUDED.extra, queued_at = EXCLUDED.queued_at,"
+                " done_at = EXCLUDED.done_at, result_url = EXCLUDED.result_url,"
+                " request = EXCLUDED.request",
+                rows,
+            )
+
+    async def _record_evicted(self, urls: list[str], details: list[str]) -> None:
+        assert self.conn is not None
+        await self.conn.execute(
+            "INSERT INTO uncrawled (crawl_id, url, category, detail, at)"
+            " SELECT %s, u, 'evicted', d, now() FROM unnest(%s::text[], %s::text[]) AS x(u, d)"
+            " ON CONFLICT (crawl_id, url) DO NOTHING",
+            (self.crawl_id, urls, details),
+        )
+
+    # --- reading -----------------------------------------------------------------------
+    async def claim(self, limit: int, per_host: int, exclude_hosts: list[str]) -> list[StoredRow]:
+        assert self.conn is not None
+        rows = await (await self.conn.execute(
+            f"""
+            WITH cand AS (
+                SELECT fp, host, priority, score, tiebreak FROM frontier
+                WHERE crawl = %(key)s AND state = %(queued)s AND host <> ALL(%(exclude)s)
+                ORDER BY priority DESC, score DESC, tiebreak LIMIT %(scan)s),
+            ranked AS (
+                SELECT fp, priority, score, tiebreak, row_number() OVER (
+                    PARTITION BY host ORDER BY priority DESC, score DESC, tiebreak) AS rn
+                FROM cand),
+            pick AS (
+                SELECT fp FROM ranked WHERE rn <= %(per_host)s
+                ORDER BY priority DESC, score DESC, tiebreak LIMIT %(limit)s)
+            UPDATE frontier f SET state = %(leased)s FROM pick
+            WHERE f.crawl = %(key)s AND f.fp = pick.fp AND f.state = %(queued)s
+            RETURNING {_RETURNING}
+            """,
+            {"key": self.key, "queued": QUEUED, "leased": LEASED, "exclude": exclude_hosts,
+             "scan": 4 * limit, "per_host": per_host, "limit": limit},
+        )).fetchall()
+        claimed = [
+            StoredRow(
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6], UrlStats(r[7], r[8], r[9], r[10], r[11],
+                                                                    r[12]),
+                r[13], bytes(r[14]),
+            )
+            for r in rows
+        ]
+        claimed.sort(key=lambda r: (-r.priority, -r.score, r.tiebreak))
+        return claimed
+
+    async def lowest_queued(self, limit: int) -> list[QueuedKey]:
+        assert self.conn is not None
+        rows = await (await self.conn.execute(
+            "SELECT fp, priority, score, tiebreak FROM frontier WHERE crawl = %s AND state = %s"
+            " ORDER BY priority, score, tiebreak DESC LIMIT %s",
+            (self.key, QUEUED, limit),
+        )).fetchall()
+        return [QueuedKey(*r) for r in rows]
+
+    async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
+        assert self.conn is not None
+        row = await (await self.conn.execute(
+            """
+            WITH ev AS (
+                UPDATE frontier SET state = %(evicted)s, done_at = %(at)s
+                WHERE crawl = %(key)s AND fp = ANY(%(fps)s) AND state = %(queued)s
+                RETURNING url, inter),
+            rec AS (
+                INSERT INTO uncrawled (crawl_id, url, category, detail, at)
+                SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
+                ON CONFLICT (crawl_id, url) DO NOTHING)
+            SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter) FROM ev
+            """,
+            {"evicted": EVICTED, "at": at, "key": self.key, "fps": fps, "queued": QUEUED,
+             "crawl_id": self.crawl_id, "detail": detail},
+        )).fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def close(self, clean: bool, clock: float, seq: int) -> None:
+        conn, self.conn = self.conn, None
+        if conn is None:
+            return
+        try:
+            if not conn.closed:
+                await conn.execute(
+                    "UPDATE frontier_crawls SET clean = %s, clock = %s, seq = %s,"
+                    " updated_at = now() WHERE key = %s",
+                    (clean, clock, seq, self.key),
+                )
+        finally:
+            await conn.close()  # ends the session: the crawl lock is released
+
+
+class FrontierLocked(RuntimeError):
+    """Another process holds the crawl's frontier."""

@@ -1,0 +1,456 @@
+"""``BestFirstScheduler``: Scrapy's scheduler slot filled with the best-first frontier.
+
+Set with ``SCHEDULER = "crawler.schedulers.best_first.BestFirstScheduler"`` (the
+project's default). The algorithms live in :mod:`crawler.frontier`; this module is glue:
+
+- ``enqueue_request`` turns a request into a frontier entry: canonical URL and its
+  fingerprint (the URL-seen test, which replaces Scrapy's dupefilter), downloader slot
+  key, and the statistics of the link event described by ``request.meta["link"]`` (put
+  there by ``CrawlerSpider.link_request``) plus the spider's ``meta["score_terms"]``.
+  A duplicate returns False (Scrapy then fires ``request_dropped``) and raises the
+  score of the queued URL.
+- ``next_request`` pops the best URL whose downloader slot is ready: fewer requests in
+  flight than the slot's concurrency and its delay (DOWNLOAD_DELAY, AutoThrottle or a
+  robots.txt Crawl-delay, all of which end up in ``slot.delay``) over since the last
+  request started. When nothing is ready it returns None and asks the engine to poll
+  again when the earliest host becomes ready, instead of waiting for the engine's 5 s
+  heartbeat.
+- A background task on the asyncio loop writes to PostgreSQL every FRONTIER_FLUSH_INTERVAL
+  (or FRONTIER_BATCH_SIZE changes) and refills the buffer: no database round trip is on
+  the ``next_request``/``enqueue_request`` path.
+- Acks: a request handed out is acked once the engine has finished with it, i.e. it left
+  the engine's set of requests in progress, which happens after its response (or
+  failure) went through the callback (or errback), every request the callback yielded
+  was enqueued here and every item went through the item pipelines. The ack is written
+  in the same or a later transaction than those new URLs, so a crash never marks a page
+  done while losing its out-links; pages whose item the pipeline had not written yet
+  are re-queued on resume (see PostgresStore).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from time import monotonic
+from typing import Any
+
+from scrapy import Request, Spider
+from scrapy.core.scheduler import BaseScheduler
+from scrapy.exceptions import CloseSpider
+from scrapy.utils.defer import deferred_from_coro
+from twisted.internet.defer import Deferred
+
+from crawler import defaults
+from crawler.frontier.buffer import Entry
+from crawler.frontier.frontier import Frontier, IntervalStats
+from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
+from crawler.frontier.scores import (
+    UrlStats,
+    link_event,
+    make_strategy,
+    seed_stats,
+    weighted_terms,
+)
+from crawler.frontier.seen import url_fingerprint
+from crawler.schedulers.serialization import RequestCodec
+from crawler.storage.database import crawl_database
+from crawler.urls import canonical_url
+
+logger = logging.getLogger(__name__)
+
+
+class BestFirstScheduler(BaseScheduler):
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+        settings = crawler.settings
+        self.strategy_name = str(settings.get("FRONTIER_STRATEGY", defaults.FRONTIER_STRATEGY))
+        self.weights = {
+            **defaults.FRONTIER_WEIGHTS,
+            **{k: float(v) for k, v in settings.getdict("FRONTIER_WEIGHTS").items()},
+        }
+        self.buffer_size = settings.getint("FRONTIER_BUFFER_SIZE", defaults.FRONTIER_BUFFER_SIZE)
+        self.buffer_per_host = settings.getint(
+            "FRONTIER_BUFFER_PER_HOST", defaults.FRONTIER_BUFFER_PER_HOST
+        )
+        self.max_wait = settings.getfloat("FRONTIER_MAX_WAIT", defaults.FRONTIER_MAX_WAIT)
+        self.max_size = settings.getint("FRONTIER_MAX_SIZE", defaults.FRONTIER_MAX_SIZE)
+        self.batch_size = settings.getint("FRONTIER_BATCH_SIZE", defaults.FRONTIER_BATCH_SIZE)
+        self.flush_interval = settings.getfloat(
+            "FRONTIER_FLUSH_INTERVAL", defaults.FRONTIER_FLUSH_INTERVAL
+        )
+        self.seed_priority = settings.getint(
+            "FRONTIER_SEED_PRIORITY", defaults.FRONTIER_SEED_PRIORITY
+        )
+        self.seed_cash = settings.getfloat("FRONTIER_SEED_CASH", defaults.FRONTIER_SEED_CASH)
+        self.recheck_window = settings.getfloat(
+            "FRONTIER_RESUME_RECHECK", defaults.FRONTIER_RESUME_RECHECK
+        )
+        self.synchronous_commit = settings.getbool(
+            "FRONTIER_SYNCHRONOUS_COMMIT", defaults.FRONTIER_SYNCHRONOUS_COMMIT
+        )
+        self.frontier: Frontier | None = None
+        self.spider: Spider | None = None
+        self.codec: RequestCodec | None = None
+        self._downloader: Any = None
+        self._handed: dict[int, tuple[Request, Entry]] = {}
+        self._host_requests: dict[str, list[Request]] = {}
+        self._last_start: dict[str, float] = {}
+        self._writer: asyncio.Future[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._lock: asyncio.Lock | None = None
+        self._closing = False
+        self._poke_call: Any = None
+        self._poke_at = 0.0
+        self._failures = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BestFirstScheduler:
+        return cls(crawler)
+
+    # --- open / close ------------------------------------------------------------------
+    def open(self, spider: Spider) -> Deferred[None]:
+        return deferred_from_coro(self._open(spider))
+
+    async def _open(self, spider: Spider) -> None:
+        self.spider = spider
+        crawl_id = getattr(spider, "crawl_id", None) or spider.name
+        name = getattr(spider, "strategy", None) or self.strategy_name
+        try:
+            strategy = make_strategy(str(name), self.weights)
+        except ValueError as exc:
+            raise CloseSpider(f"bad_strategy: {exc}") from None
+        database = crawl_database(self.crawler)
+        database.prepare()  # the scheduler opens before the item pipelines
+        store = PostgresStore(
+            database.url, crawl_id, recheck_window=self.recheck_window,
+            synchronous_commit=self.synchronous_commit,
+        )
+        self.codec = RequestCodec(spider)
+        frontier = Frontier(
+            store, strategy, serialize=self._serialize, buffer_size=self.buffer_size,
+            buffer_per_host=self.buffer_per_host, max_wait=self.max_wait,
+            max_size=self.max_size, batch_size=self.batch_size,
+        )
+        try:
+            state = await frontier.open()
+        except FrontierLocked as exc:
+            logger.error("%s", exc)
+            raise CloseSpider("frontier_locked") from None
+        self.frontier = frontier
+        self._downloader = self.crawler.engine.downloader
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._writer = asyncio.ensure_future(self._write_loop())
+        self.stats.set_value("frontier/strategy", strategy.name)
+        if state.resumed:
+            self.stats.set_value("frontier/resume/requeued_leases", state.requeued_leases)
+            self.stats.set_value("frontier/resume/requeued_unsaved", state.requeued_unsaved)
+            logger.info(
+                "frontier (%s): resuming crawl %s: %d URLs queued, %d seen; %d leases and "
+                "%d unsaved results of the last run re-queued%s",
+                strategy.name, crawl_id, frontier.queued, len(frontier.seen),
+                state.requeued_leases, state.requeued_unsaved,
+                f"; {state.rescored} re-scored for the new strategy" if state.rescored else "",
+            )
+        else:
+            logger.info("frontier (%s): new crawl %s", strategy.name, crawl_id)
+
+    def close(self, reason: str) -> Deferred[None]:
+        return deferred_from_coro(self._close(reason))
+
+    async def _close(self, reason: str) -> None:
+        frontier = self.frontier
+        if frontier is None:
+            return
+        self._closing = True
+        self._cancel_poke()
+        assert self._wake is not None and self._lock is not None
+        self._wake.set()
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
+        async with self._lock:
+            self._poll_acks()
+            try:
+                await frontier.close(clean=True)
+            except Exception as exc:
+                logger.error(
+                    "frontier: the last changes could not be written (%s); the next run of "
+                    "this crawl re-queues what was in flight", exc,
+                )
+        self._update_stats()
+        logger.info(
+            "frontier closed (%s): %d queued (%d inter, %d intra), %d fetched, %d duplicates, "
+            "%d evicted", reason, frontier.queued, frontier.queued_inter, frontier.queued_intra,
+            frontier.counters.acked, frontier.counters.duplicates,
+            frontier.counters.evicted_age + frontier.counters.evicted_size,
+        )
+
+    # --- the scheduler interface ---------------------------------------------------------
+    def has_pending_requests(self) -> bool:
+        return self.frontier is not None and self.frontier.has_pending()
+
+    def __len__(self) -> int:
+        return self.frontier.queued if self.frontier is not None else 0
+
+    def enqueue_request(self, request: Request) -> bool:
+        frontier = self.frontier
+        if frontier is None:
+            return False
+        meta = request.meta
+        link = meta.pop("link", None)
+        terms = meta.pop("score_terms", None)
+        previous = meta.pop("frontier", None)
+        if link is not None and link.get("url") == request.url:
+            url = request.url  # already canonical (CrawlerSpider.link_request)
+        else:
+            url = canonical_url(request.url) or request.url
+        fp = url_fingerprint(url, request.method, request.body)
+        host = self._slot_key(request)
+        extra = weighted_terms(terms, self.weights) if terms else 0.0
+        is_link = False
+        if previous is not None and (previous.get("fp") == fp or "redirect_urls" in meta):
+            # a retry or a redirect of a request handed out before: same standing
+            stats = UrlStats.from_dict(previous.get("stats", {}))
+            stats.extra = max(stats.extra, extra) if terms else stats.extra
+            inter = bool(previous.get("inter", True))
+        elif link is not None:
+            depth = meta.get("depth")
+            if depth is None:
+                depth = int(link.get("source_depth", 0)) + 1
+            stats = link_event(
+                depth=int(depth),
+                n_inter=int(link.get("n_inter", 0)),
+                n_intra=int(link.get("n_intra", 0)),
+                inter=bool(link.get("inter", False)),
+                visibility=int(link.get("visibility", 1)),
+                position=int(link.get("position", 1)),
+                distance=int(link.get("distance", 1)),
+                source_cash=float(link.get("source_cash", self.seed_cash)),
+                extra=extra,
+            )
+            inter = bool(link.get("inter", False))
+            is_link = True
+        else:
+            stats = seed_stats(int(meta.get("depth", 0)), self.seed_cash, extra)
+            inter = True
+        priority = request.priority
+        if meta.get("is_start_request"):
+            priority += self.seed_priority
+        added = frontier.add(
+            fp, url, host, priority, stats, inter, request, link=is_link,
+            force=request.dont_filter,
+        )
+        if added and frontier.wants_flush() and self._wake is not None:
+            self._wake.set()
+        return added
+
+    def _slot_key(self, request: Request) -> str:
+        """The downloader slot key (host name) of a request, as Downloader.get_slot_key
+        computes it, without its cost for plain http(s) URLs."""
+        slot = request.meta.get("download_slot")
+        if slot is not None:
+            return str(slot)
+        url = request.url
+        if not self._downloader.ip_concurrency and url.startswith(("http://", "https://")):
+            netloc = url.split("/", 3)[2]
+            if "@" not in netloc and "[" not in netloc:
+                return netloc.split(":", 1)[0].lower()
+        return str(self._downloader.get_slot_key(request))
+
+    def next_request(self) -> Request | None:
+        frontier = self.frontier
+        if frontier is None:
+            return None
+        while True:
+            entry = frontier.pop(self._readiness)
+            if entry is None:
+                self._nothing_ready()
+                return None
+            request = entry.request
+            if request is None:
+                try:
+                    assert self.codec is not None and entry.payload is not None
+                    request = self.codec.decode(entry.payload)
+                except Exception:
+                    logger.exception("frontier: cannot rebuild the request of %s; dropped",
+                                     entry.url)
+                    self.stats.inc_value("frontier/undecodable")
+                    frontier.done(entry)
+                    continue
+                entry.request = request
+            if entry.in_db:
+                entry.payload = None
+            request.meta["frontier"] = {
+                "fp": entry.fp,
+                "score": entry.score,
+                "cash": entry.stats.cash,
+                "inter": entry.inter,
+                "stats": entry.stats.as_dict(),
+            }
+            self._handed[id(request)] = (request, entry)
+            self._host_requests.setdefault(entry.host, []).append(request)
+            self._last_start[entry.host] = monotonic()
+            if frontier.needs_refill() and self._wake is not None:
+                self._wake.set()
+            return request
+
+    # --- politeness ------------------------------------------------------------------------
+    def _readiness(self, host: str) -> float | None:
+        """0 if ``host`` may get a request now, seconds to wait, or None while it has as
+        many requests in flight as its downloader slot's concurrency."""
+        downloader = self._downloader
+        slot = downloader.slots.get(host)
+        ours = self._host_requests.get(host)
+        in_flight = 0
+        if ours:
+            active = downloader.active
+            alive = [r for r in ours if r in active]
+            if len(alive) != len(ours):
+                if alive:
+                    self._host_requests[host] = alive
+                else:
+                    del self._host_requests[host]
+            in_flight = len(alive)
+            if slot is not None:  # those that reached the slot are counted there
+                in_flight = sum(1 for r in alive if r not in slot.active)
+        if slot is not None:
+            in_flight += len(slot.active)
+            concurrency, delay, last = slot.concurrency, slot.delay, slot.lastseen
+        else:
+            conf = downloader.per_slot_settings.get(host) or {}
+            concurrency = conf.get(
+                "concurrency", downloader.ip_concurrency or downloader.domain_concurrency
+            )
+            delay = float(conf.get("delay", getattr(downloader, "_delay", 0.0)))
+            last = 0.0
+        if concurrency and in_flight >= concurrency:
+            return None
+        if delay:
+            last = max(last, self._last_start.get(host, 0.0))
+            wait = last + delay - monotonic()
+            if wait > 0:
+                return wait
+        return 0.0
+
+    def _nothing_ready(self) -> None:
+        frontier = self.frontier
+        assert frontier is not None
+        at = frontier.next_ready_at()
+        if at is not None:
+            self._schedule_poke(at - monotonic())
+        if frontier.needs_refill() and self._wake is not None:
+            self._wake.set()
+
+    def _schedule_poke(self, delay: float) -> None:
+        """Make the engine ask for a request again after ``delay`` seconds."""
+        from twisted.internet import reactor
+
+        delay = max(delay, 0.0) + 0.002
+        when = monotonic() + delay
+        call = self._poke_call
+        if call is not None and call.active():
+            if self._poke_at <= when:
+                return
+            call.cancel()
+        self._poke_at = when
+        self._poke_call = reactor.callLater(delay, self._poke)  # type: ignore[attr-defined]
+
+    def _poke(self) -> None:
+        self._poke_call = None
+        slot = getattr(self.crawler.engine, "_slot", None)
+        if slot is not None and not self._closing:
+            slot.nextcall.schedule()
+
+    def _cancel_poke(self) -> None:
+        if self._poke_call is not None and self._poke_call.active():
+            self._poke_call.cancel()
+        self._poke_call = None
+
+    # --- background writing -----------------------------------------------------------------
+    def _serialize(self, request: Request) -> bytes:
+        assert self.codec is not None
+        try:
+            return self.codec.encode(request)
+        except Exception as exc:
+            # callbacks that are not spider methods cannot be stored; the request stays
+            # in memory, and a copy without them is stored
+            self.stats.inc_value("frontier/unserializable")
+            logger.warning("frontier: cannot store %s as it is (%s); storing its URL only",
+                           request, exc)
+            return self.codec.encode(Request(request.url, meta=dict(request.meta)))
+
+    def _poll_acks(self) -> None:
+        """Ack the handed-out requests the engine has finished with."""
+        frontier = self.frontier
+        assert frontier is not None
+        slot = getattr(self.crawler.engine, "_slot", None)
+        in_progress = slot.inprogress if slot is not None else ()
+        finished = [key for key, (request, _) in self._handed.items()
+                    if request not in in_progress]
+        for key in finished:
+            request, entry = self._handed.pop(key)
+            first = (request.meta.get("redirect_urls") or [request.url])[0]
+            frontier.done(entry, canonical_url(first) or first)
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None and self._lock is not None
+        while not self._closing:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.flush_interval)
+            self._wake.clear()
+            if self._closing:
+                return
+            try:
+                async with self._lock:
+                    await self._tick()
+                self._failures = 0
+            except Exception as exc:
+                self._failures += 1
+                self.stats.inc_value("frontier/write_errors")
+                logger.warning("frontier: writing to the database failed (%s); retrying", exc)
+                await asyncio.sleep(min(2.0 ** self._failures, 30.0))
+
+    async def _tick(self) -> None:
+        frontier = self.frontier
+        assert frontier is not None
+        self._poll_acks()
+        await frontier.flush()
+        if frontier.needs_refill() and await frontier.refill():
+            self._schedule_poke(0.0)
+        self._update_stats()
+        now = monotonic()
+        for host in [h for h, t in self._last_start.items() if t < now - 120.0]:
+            del self._last_start[host]
+
+    # --- statistics --------------------------------------------------------------------------
+    def _update_stats(self) -> None:
+        frontier = self.frontier
+        assert frontier is not None
+        c = frontier.counters
+        set_value = self.stats.set_value
+        set_value("frontier/queued", frontier.queued)
+        set_value("frontier/queued/inter", frontier.queued_inter)
+        set_value("frontier/queued/intra", frontier.queued_intra)
+        set_value("frontier/buffered", len(frontier.buffer))
+        set_value("frontier/seen", len(frontier.seen))
+        set_value("frontier/enqueued", c.enqueued)
+        set_value("frontier/duplicates", c.duplicates)
+        set_value("frontier/dequeued", c.dequeued)
+        set_value("frontier/acked", c.acked)
+        set_value("frontier/evicted/age", c.evicted_age)
+        set_value("frontier/evicted/size", c.evicted_size)
+        set_value("frontier/reprioritised", c.reprioritised + c.rescored_stored)
+        set_value("frontier/refills", c.refills)
+        set_value("frontier/flushes", c.flushes)
+
+    def frontier_snapshot(self) -> tuple[int, int, int, IntervalStats]:
+        """Queue size (total, inter, intra) now and what happened since the last call
+        (for the crawl_stats rows)."""
+        frontier = self.frontier
+        if frontier is None:
+            return 0, 0, 0, IntervalStats()
+        return (frontier.queued, frontier.queued_inter, frontier.queued_intra,
+                frontier.take_interval())

@@ -1,0 +1,449 @@
+"""Searching the index: ranking, result tiers, pagination, snippets, suggestions.
+
+Ranking blends Whoosh's BM25F with the page's PageRank::
+
+    score(d, q) = BM25F(d, q) * (1 + w * ln(1 + PR(d)))
+
+BM25F(d, q) is Whoosh's BM25F (B = 0.75, K1 = 1.2) of the query's words in the page's
+``content`` field (title, text and URL words, weighted, see crawler.search.schema), plus
+SEARCH_TITLE_BOOST times their BM25F in the title field alone. PR(d) is the relative
+PageRank stored in the index (1.0 = average page, 0 = not ranked yet) and w is
+SEARCH_PAGERANK_WEIGHT; w = 0 ranks by BM25F alone. The factor is at least 1 and grows
+slowly, so link popularity lifts the pages a site links to most (its reference pages)
+among similarly relevant ones without letting a popular page that barely matches
+overtake a strong text match.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.collectors import TopCollector
+from whoosh.highlight import Formatter, Highlighter, PinpointFragmenter, get_text
+from whoosh.index import FileIndex
+from whoosh.scoring import BM25F
+from whoosh.searching import Results, Searcher
+
+from crawler import defaults
+from crawler.search.index import open_index
+from crawler.search.query import (
+    DEFAULT_NEAR_DISTANCE,
+    DEFAULT_TITLE_BOOST,
+    ParsedQuery,
+    QueryCompiler,
+    QuerySyntaxError,
+    leaves,
+)
+
+MAX_PER_PAGE = 100
+_MARK = re.compile(r"</?mark>")
+
+
+class PageRankBM25F(BM25F):
+    """BM25F multiplied by 1 + weight * ln(1 + pagerank) (see the module docstring)."""
+
+    use_final = True
+
+    def __init__(self, pagerank_weight: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pagerank_weight = pagerank_weight
+        self._column: tuple[Any, Any] | None = None  # (reader, pagerank column reader)
+        self._lock = threading.Lock()
+
+    def supports_block_quality(self) -> bool:
+        return False
+
+    def _pagerank_column(self, searcher: Searcher) -> Any:
+        reader = searcher.reader()
+        cached = self._column
+        if cached is None or cached[0] is not reader:
+            with self._lock:
+                cached = (reader, reader.column_reader("pagerank"))
+                self._column = cached
+        return cached[1]
+
+    def final(self, searcher: Searcher, docnum: int, score: float) -> float:
+        return blend(score, self._pagerank_column(searcher)[docnum] or 0.0, self.pagerank_weight)
+
+
+def blend(bm25f: float, pagerank: float, weight: float) -> float:
+    """The blended score of one page: bm25f * (1 + weight * ln(1 + pagerank))."""
+    return bm25f * (1.0 + weight * math.log1p(max(0.0, pagerank)))
+
+
+class _SnippetFragmenter(PinpointFragmenter):
+    """Whoosh's pinpoint fragmenter, trimming cut words only where the text is cut."""
+
+    @staticmethod
+    def _autotrim(fragment: Any) -> None:
+        start, end = fragment.startchar, fragment.endchar
+        PinpointFragmenter._autotrim(fragment)
+        if start == 0:
+            fragment.startchar = 0
+        if end >= len(fragment.text):
+            fragment.endchar = end
+
+
+class _SnippetFormatter(Formatter):
+    """HTML-escaped fragments with the matched words in <mark>."""
+
+    between = " … "
+
+    def _text(self, text: str) -> str:
+        return html.escape(text, quote=True)
+
+    def format_token(self, text: str, token: Any, replace: bool = False) -> str:
+        return "<mark>" + html.escape(get_text(text, token, replace), quote=True) + "</mark>"
+
+
+@dataclass
+class SearchHit:
+    rank: int  # 1-based position in the whole result list
+    url: str
+    title: str  # as crawled ('' when the page had none)
+    snippet_html: str  # HTML-escaped text with <mark> around matches: safe to insert
+    score: float
+    pagerank: float
+    host: str
+    content_type: str
+    fetched: datetime | None
+    modified: datetime | None
+    matched_all: bool | None  # plain-word queries: True in the all-words tier
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.url
+
+    @property
+    def snippet(self) -> str:
+        """The snippet as plain text."""
+        return html.unescape(_MARK.sub("", self.snippet_html))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "url": self.url,
+            "title": self.title,
+            "snippet": self.snippet,
+            "snippet_html": self.snippet_html,
+            "score": self.score,
+            "pagerank": self.pagerank,
+            "host": self.host,
+            "content_type": self.content_type,
+            "fetched": self.fetched.isoformat() if self.fetched else None,
+            "modified": self.modified.isoformat() if self.modified else None,
+            "matched_all": self.matched_all,
+        }
+
+
+@dataclass
+class SearchResults:
+    query: str
+    hits: list[SearchHit] = field(default_factory=list)
+    total: int = 0
+    page: int = 1
+    per_page: int = 10
+    elapsed: float = 0.0  # seconds
+    suggestion: str | None = None  # "did you mean" query
+    error: str | None = None  # a query syntax error, for the user
+
+    @property
+    def pages(self) -> int:
+        return max(1, math.ceil(self.total / self.per_page)) if self.total else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "total": self.total,
+            "page": self.page,
+            "per_page": self.per_page,
+            "pages": self.pages,
+            "elapsed_ms": round(self.elapsed * 1000, 3),
+            "suggestion": self.suggestion,
+            "error": self.error,
+            "results": [hit.as_dict() for hit in self.hits],
+        }
+
+
+class SearchEngine:
+    """Searches one index; safe to share between threads (searches are serialised).
+
+    A new searcher is opened before a search when the index has a newer commit, so a
+    running crawl's pages become visible as they are committed.
+    """
+
+    def __init__(
+        self,
+        index: FileIndex | str | Path,
+        *,
+        pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
+        near_distance: int = DEFAULT_NEAR_DISTANCE,
+        title_boost: float = DEFAULT_TITLE_BOOST,
+        snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
+    ) -> None:
+        self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
+        self.pagerank_weight = pagerank_weight
+        self.near_distance = near_distance
+        self.title_boost = title_boost
+        self.snippet_chars = snippet_chars
+        if pagerank_weight > 0:
+            self.weighting: BM25F = PageRankBM25F(pagerank_weight)
+        else:
+            self.weighting = BM25F()
+        self._searcher: Searcher | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Any, index: FileIndex | str | Path) -> SearchEngine:
+        return cls(
+            index,
+            pagerank_weight=settings.getfloat(
+                "SEARCH_PAGERANK_WEIGHT", defaults.SEARCH_PAGERANK_WEIGHT
+            ),
+            near_distance=settings.getint(
+                "SEARCH_NEAR_DISTANCE", defaults.SEARCH_NEAR_DISTANCE
+            ),
+            title_boost=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
+            snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+
+    def _current_searcher(self) -> Searcher:
+        if self._searcher is None:
+            self._searcher = self.ix.searcher(weighting=self.weighting)
+        elif not self._searcher.up_to_date():
+            # A new searcher rather than Searcher.refresh(): whoosh-reloaded 2.7.5's
+            # refresh keeps the segments a merge replaced (documents show up twice) and
+            # fails on an empty index.
+            self._searcher.close()
+            self._searcher = self.ix.searcher(weighting=self.weighting)
+        return self._searcher
+
+    def compiler(self) -> QueryCompiler:
+        return QueryCompiler(
+            self.ix.schema, near_distance=self.near_distance, title_boost=self.title_boost
+        )
+
+    def doc_count(self) -> int:
+        with self._lock:
+            return self._current_searcher().doc_count()
+
+    def formats(self) -> list[str]:
+        """The file formats present in the index (for the advanced search form)."""
+        with self._lock:
+            reader = self._current_searcher().reader()
+            return sorted(t.decode() if isinstance(t, bytes) else t
+                          for t in reader.field_terms("format"))
+
+    def search(self, text: str, *, page: int = 1, per_page: int = 10) -> SearchResults:
+        started = time.perf_counter()
+        page = max(1, page)
+        per_page = max(1, min(MAX_PER_PAGE, per_page))
+        results = SearchResults(query=text, page=page, per_page=per_page)
+        try:
+            parsed = self.compiler().parse(text)
+        except QuerySyntaxError as exc:
+            results.error = str(exc)
+            results.elapsed = time.perf_counter() - started
+            return results
+        with self._lock:
+            searcher = self._current_searcher()
+            if not parsed.empty:
+                self._collect(searcher, parsed, results)
+            results.suggestion = self._suggest(searcher, parsed)
+        results.elapsed = time.perf_counter() - started
+        return results
+
+    def _collect(self, searcher: Searcher, parsed: ParsedQuery, out: SearchResults) -> None:
+        first = (out.page - 1) * out.per_page
+        wanted = out.page * out.per_page
+        highlighter = Highlighter(
+            # fragments from the character offsets stored in the postings (body is indexed
+            # with chars=True): no re-tokenising of the page text per hit
+            fragmenter=_SnippetFragmenter(
+                maxchars=self.snippet_chars, surround=60, autotrim=True
+            ),
+            formatter=_SnippetFormatter(),
+        )
+        tiered = len(parsed.tiers) > 1
+        before: list[wq.Query] = []
+        total = 0
+        for number, tier in enumerate(parsed.tiers):
+            q = tier if not before else wq.AndNot(
+                tier, before[0] if len(before) == 1 else wq.Or(before)
+            )
+            before.append(tier)
+            if wanted - total <= 0:
+                # no hit of this tier is shown on this page: count it, do not rank it. A
+                # tier holds the pages of the tiers before it (all words => any word), so
+                # its own pages are its matches minus those already counted.
+                total = sum(1 for _ in tier.docs(searcher))
+                continue
+            hits = self._top(searcher, parsed.scored(q), wanted - total)
+            count = len(hits)
+            start = max(0, first - total)
+            for i in range(start, min(len(hits), wanted - total)):
+                out.hits.append(
+                    self._hit(hits[i], total + i + 1, highlighter, (number == 0) if tiered
+                              else None)
+                )
+            total += count
+        out.total = total
+
+    def _top(self, searcher: Searcher, q: wq.Query, limit: int) -> Results:
+        """The best ``limit`` hits of ``q``, with their matched body terms (for snippets)."""
+        # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
+        # kept so far; with the PageRank factor applied after, that loses pages that belong
+        # in the top N, and the count of matches would not be exact. (Measured: pruning
+        # saves nothing on these queries, the exact count costs a second pass.)
+        top = TopCollector(limit=limit, usequality=False, replace=0)
+        searcher.search_with_collector(q, top)
+        results = top.results()
+        _attach_matched_terms(searcher, results, q, "body")
+        return results
+
+    def _hit(
+        self, hit: Any, rank: int, highlighter: Highlighter, matched_all: bool | None
+    ) -> SearchHit:
+        stored = hit.fields()
+        body = stored.get("body", "")
+        snippet = ""
+        if body:
+            try:
+                snippet = highlighter.highlight_hit(hit, "body", top=2)
+            except KeyError:
+                snippet = ""
+            if not snippet:
+                snippet = html.escape(_leading_text(body, self.snippet_chars), quote=True)
+        return SearchHit(
+            rank=rank,
+            url=stored["url"],
+            title=stored.get("title", ""),
+            snippet_html=snippet,
+            score=float(hit.score or 0.0),
+            pagerank=float(stored.get("pagerank") or 0.0),
+            host=stored.get("host", ""),
+            content_type=stored.get("content_type", ""),
+            fetched=stored.get("fetched"),
+            modified=stored.get("modified"),
+            matched_all=matched_all,
+        )
+
+    def _suggest(self, searcher: Searcher, parsed: ParsedQuery) -> str | None:
+        """The query with unknown words replaced by the closest indexed words, if any."""
+        reader = searcher.reader()
+        compiler = self.compiler()
+        replacements: list[tuple[int, int, str]] = []
+        correctors: dict[str, Any] = {}
+        for leaf in leaves(parsed.tree):
+            if leaf.phrase or leaf.field not in (None, "title", "body"):
+                continue
+            word = leaf.text
+            if len(word) < 3 or not word.isalpha():
+                continue
+            terms = compiler.analyze("content", word)
+            if not terms:
+                continue  # a stop word
+            if any(reader.doc_frequency("content", term) > 0 for term in terms):
+                continue
+            # the stemmed vocabulary of the field the user named, else of whole pages
+            name = "title" if leaf.field == "title" else "content"
+            if name not in correctors:
+                correctors[name] = searcher.corrector(name)
+            found = correctors[name].suggest(terms[0], limit=1, maxdist=2, prefix=1)
+            if found:
+                fields = ("title", "body") if name == "title" else ("body", "title")
+                replacements.append(
+                    (leaf.start, leaf.end, _surface_word(searcher, found[0], fields))
+                )
+        if not replacements:
+            return None
+        text = parsed.text
+        for start, end, word in sorted(replacements, reverse=True):
+            text = text[:start] + word + text[end:]
+        return text
+
+
+def _positive_terms(q: wq.Query) -> Iterator[tuple[str, Any]]:
+    """The (field, text) terms of a query outside its negated parts."""
+    if isinstance(q, wq.Not):
+        return
+    if isinstance(q, wq.AndNot):
+        yield from _positive_terms(q.a)
+        return
+    if q.is_leaf():
+        yield from q.terms()
+        return
+    for child in q.children():
+        yield from _positive_terms(child)
+
+
+def _attach_matched_terms(searcher: Searcher, results: Results, q: wq.Query, field: str) -> None:
+    """Record which query terms each hit holds in ``field``, for the top hits only.
+
+    Whoosh's highlighter builds snippets from the character offsets stored in the
+    postings of these terms ("pinpoint" highlighting, no re-tokenising); asking the
+    search itself to record matched terms (terms=True) would track every matching page.
+    """
+    reader = searcher.reader()
+    to_bytes = searcher.schema[field].to_bytes
+    docnums = sorted(docnum for _, docnum in results.top_n)
+    termdocs: dict[tuple[str, bytes], list[int]] = {}
+    docterms: dict[int, list[tuple[str, bytes]]] = {docnum: [] for docnum in docnums}
+    # words searched "anywhere" (the content field) are analysed like the body's words
+    wanted = {text for fieldname, text in _positive_terms(q) if fieldname in (field, "content")}
+    for text in wanted:
+        term = (field, to_bytes(text))
+        if term not in reader:
+            continue
+        postings = reader.postings(*term)
+        found = []
+        for docnum in docnums:
+            if not postings.is_active():
+                break
+            postings.skip_to(docnum)
+            if postings.is_active() and postings.id() == docnum:
+                found.append(docnum)
+                docterms[docnum].append(term)
+        if found:
+            termdocs[term] = found
+    results.termdocs = termdocs
+    results.docterms = docterms
+
+
+def _surface_word(searcher: Searcher, term: str, fields: tuple[str, ...]) -> str:
+    """A word of the indexed text whose stem is ``term`` (stems such as "databas" are no
+    words to suggest): found in the first page holding the term in one of ``fields``."""
+    reader = searcher.reader()
+    for fieldname in fields:
+        if (fieldname, term.encode("utf-8")) not in reader:
+            continue
+        docnum = reader.postings(fieldname, term).id()
+        text = reader.stored_fields(docnum).get(fieldname) or ""
+        analyzer = searcher.schema[fieldname].analyzer
+        for token in analyzer(text, chars=True, mode="index"):
+            if token.text == term:
+                return text[token.startchar : token.endchar].lower()
+    return term
+
+
+def _leading_text(text: str, chars: int) -> str:
+    if len(text) <= chars:
+        return text
+    cut = text.rfind(" ", 0, chars)
+    return text[: cut if cut > chars // 2 else chars] + " …"

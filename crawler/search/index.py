@@ -1,0 +1,217 @@
+"""Opening, writing and rebuilding the Whoosh index.
+
+Whoosh allows one writer at a time per index (a file lock in the index folder) and any
+number of readers: a reader sees the last committed generation and picks up newer ones
+when refreshed, so searches run while a crawl writes. Every writer here waits up to
+``writer_timeout`` seconds for the lock instead of failing at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.index import FileIndex, LockError
+
+from crawler import defaults
+from crawler.search.schema import build_schema, document_from_stored
+
+logger = logging.getLogger(__name__)
+
+INDEX_NAME = "pages"
+
+
+class SearchIndexError(RuntimeError):
+    """The index cannot be opened or written (missing, older schema, locked)."""
+
+
+def index_path(settings: Any) -> Path:
+    """SEARCH_INDEX_DIR, else CRAWLER_DATA_DIR/index."""
+    configured = settings.get("SEARCH_INDEX_DIR", defaults.SEARCH_INDEX_DIR)
+    if configured:
+        return Path(configured)
+    return Path(settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR)) / "index"
+
+
+def _check_schema(ix: FileIndex, path: Path) -> None:
+    expected = set(build_schema().names())
+    found = set(ix.schema.names())
+    if found != expected:
+        raise SearchIndexError(
+            f"the index in {path} was built with another schema; rebuild it with "
+            "`scrapy reindex`"
+        )
+
+
+def open_index(path: str | Path, *, create: bool = True) -> FileIndex:
+    """Open the index in ``path``, creating an empty one when missing (if ``create``)."""
+    path = Path(path)
+    if whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+        ix = whoosh_index.open_dir(str(path), indexname=INDEX_NAME)
+        _check_schema(ix, path)
+        return ix
+    if not create:
+        raise SearchIndexError(
+            f"no search index in {path}: crawl with the search pipeline enabled or run "
+            "`scrapy reindex`"
+        )
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        return whoosh_index.create_in(str(path), build_schema(), indexname=INDEX_NAME)
+    except LockError:  # pragma: no cover - another process created it at the same time
+        return whoosh_index.open_dir(str(path), indexname=INDEX_NAME)
+
+
+class IndexWriter:
+    """Writes batches of documents: one Whoosh writer and one commit per batch.
+
+    A document whose URL is already indexed replaces it. Unless the new document brings
+    a PageRank score, the old document's score is kept (a re-fetched page keeps its rank
+    until the next `scrapy pagerank`).
+    """
+
+    def __init__(self, ix: FileIndex, *, writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT):
+        self.ix = ix
+        self.writer_timeout = writer_timeout
+
+    def write(self, documents: Iterable[dict[str, Any]], *, keep_pagerank: bool = True) -> int:
+        docs = list(documents)
+        if not docs:
+            return 0
+        try:
+            writer = self.ix.writer(timeout=self.writer_timeout, delay=0.05)
+        except LockError as exc:
+            raise SearchIndexError(
+                f"the search index is locked by another writer for more than "
+                f"{self.writer_timeout:g} s"
+            ) from exc
+        try:
+            if keep_pagerank:
+                with writer.searcher() as searcher:
+                    for doc in docs:
+                        if doc.get("pagerank"):
+                            continue
+                        docnum = searcher.document_number(url=doc["url"])
+                        if docnum is not None:
+                            old = searcher.stored_fields(docnum).get("pagerank") or 0.0
+                            doc["pagerank"] = float(old)
+            for doc in docs:
+                writer.update_document(**doc)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        return len(docs)
+
+
+def _batches(items: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def rebuild_index(
+    path: str | Path,
+    documents: Iterable[dict[str, Any]],
+    *,
+    batch_size: int = defaults.SEARCH_BATCH_SIZE,
+    writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
+    procs: int = 1,
+) -> int:
+    """Build a new index from ``documents`` beside ``path``, then swap it in.
+
+    Readers of the old index keep working and see the new one when they refresh. The old
+    index's write lock is held during the swap, so a crawl writing to it waits.
+    """
+    path = Path(path)
+    new_path = path.with_name(f"{path.name}.new-{os.getpid()}")
+    if new_path.exists():
+        shutil.rmtree(new_path)
+    new_path.mkdir(parents=True)
+    count = 0
+    try:
+        ix = whoosh_index.create_in(str(new_path), build_schema(), indexname=INDEX_NAME)
+        writer = ix.writer(procs=procs, limitmb=256) if procs > 1 else ix.writer(limitmb=256)
+        try:
+            for batch in _batches(documents, batch_size):
+                for doc in batch:
+                    writer.add_document(**doc)
+                count += len(batch)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit(optimize=True)
+        ix.close()
+        _swap_in(path, new_path, writer_timeout)
+    finally:
+        if new_path.exists():
+            shutil.rmtree(new_path, ignore_errors=True)
+    return count
+
+
+def _swap_in(path: Path, new_path: Path, writer_timeout: float) -> None:
+    old_lock = None
+    if whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+        old_lock = whoosh_index.open_dir(str(path), indexname=INDEX_NAME).lock("WRITELOCK")
+        deadline = time.monotonic() + writer_timeout
+        while not old_lock.acquire(blocking=False):
+            if time.monotonic() > deadline:
+                raise SearchIndexError(f"the search index in {path} stays locked by a writer")
+            time.sleep(0.05)
+    old_path = path.with_name(f"{path.name}.old-{os.getpid()}")
+    try:
+        if path.exists():
+            path.rename(old_path)
+        new_path.rename(path)
+    finally:
+        if old_lock is not None:
+            old_lock.release()
+        if old_path.exists():
+            shutil.rmtree(old_path, ignore_errors=True)
+
+
+def update_pagerank(
+    ix: FileIndex,
+    scores: Mapping[str, float],
+    *,
+    writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
+) -> int:
+    """Set the pagerank field of indexed pages whose URL has a score; returns how many
+    documents changed. Whoosh cannot change one field in place: each such document is
+    re-added from its stored fields."""
+    try:
+        writer = ix.writer(timeout=writer_timeout, delay=0.05, limitmb=256)
+    except LockError as exc:
+        raise SearchIndexError("the search index is locked by another writer") from exc
+    changed = 0
+    try:
+        with writer.searcher() as searcher:
+            reader = searcher.reader()
+            updates = []
+            for _docnum, stored in reader.iter_docs():
+                score = scores.get(stored["url"])
+                if score is None or abs(score - (stored.get("pagerank") or 0.0)) < 1e-12:
+                    continue
+                updates.append(document_from_stored(stored, pagerank=score))
+        for doc in updates:
+            writer.update_document(**doc)
+            changed += 1
+    except BaseException:
+        writer.cancel()
+        raise
+    if changed:
+        writer.commit()
+    else:
+        writer.cancel()
+    return changed

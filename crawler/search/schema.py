@@ -1,0 +1,225 @@
+"""The Whoosh schema of the search index and the document of one crawled page.
+
+Text goes through a stemming analyzer (Porter stemmer, lower case, English stop words
+removed), the same one the query parser uses, so "connections" finds "connected".
+
+Words without a field prefix search one ``content`` field holding the title, the text and
+the URL words of the page, the title and URL words weighted (CONTENT_WEIGHTS): a word's
+frequency in it is ``3 * tf(title) + tf(body) + 2 * tf(URL)``, which BM25 then saturates
+and normalises by length, as BM25F prescribes. One field (rather than one query clause per
+field) keeps queries fast. ``title``, ``body`` and ``url_text`` are also indexed alone for
+the ``title:``, ``body:`` and ``url:`` prefixes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from whoosh import columns
+from whoosh.analysis import (
+    Analyzer,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StemmingAnalyzer,
+)
+from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, TEXT, Schema
+
+from crawler.urls import registered_domain
+
+#: Text fields searched by words without a field prefix ("anywhere").
+TEXT_FIELDS = ("content",)
+#: Weights of a word found in the title, the text and the URL, in the ``content`` field.
+CONTENT_WEIGHTS = {"title": 3.0, "body": 1.0, "url": 2.0}
+#: Separates the parts of a ``content`` value; positions jump by POSITION_GAP between
+#: parts, so phrases and NEAR never join the end of the title to the start of the text.
+PART_SEPARATOR = "\x1f"
+POSITION_GAP = 1000
+
+#: Friendly file-format names (the `format:` prefix, the advanced search's file format)
+#: for content types; other types are named by their subtype (application/pdf -> pdf).
+FORMAT_NAMES = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "text/plain": "text",
+}
+
+
+def text_analyzer() -> Analyzer:
+    """Words (letters, digits, underscore), lower case, stop words out, Porter stems."""
+    return StemmingAnalyzer(expression=r"\w+", minsize=1, maxsize=60)
+
+
+def url_analyzer() -> Analyzer:
+    """URL words: runs of letters and digits (``sql-createindex.html`` -> sql, createindex,
+    html), lower case, stemmed."""
+    return RegexTokenizer(r"[^\W_]+") | LowercaseFilter() | StemFilter()
+
+
+class ContentAnalyzer(Analyzer):
+    """Analyses "title<US>text<US>URL" with the text and URL analyzers, giving each part's
+    tokens its CONTENT_WEIGHTS boost; a value without separator (a query) is plain text."""
+
+    def __init__(self) -> None:
+        self.text = text_analyzer()
+        self.url = url_analyzer()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ContentAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(ContentAnalyzer)
+
+    def has_morph(self) -> bool:
+        return True
+
+    def __call__(self, value: str, **kwargs: Any) -> Any:
+        parts = value.split(PART_SEPARATOR)
+        if len(parts) == 1:
+            yield from self.text(value, **kwargs)
+            return
+        kwargs.pop("start_pos", None)
+        kwargs.pop("boost", None)
+        kwargs["chars"] = False  # offsets would point into the joined value: not kept
+        offset = 0
+        analyzers = (
+            (self.text, CONTENT_WEIGHTS["title"]),
+            (self.text, CONTENT_WEIGHTS["body"]),
+            (self.url, CONTENT_WEIGHTS["url"]),
+        )
+        for (analyzer, weight), part in zip(analyzers, parts, strict=False):
+            last = offset
+            for token in analyzer(part, start_pos=offset, boost=weight, **kwargs):
+                last = token.pos
+                yield token
+            offset = last + POSITION_GAP
+
+
+def content_value(title: str, body: str, url: str) -> str:
+    """The value indexed in the ``content`` field."""
+    clean = [part.replace(PART_SEPARATOR, " ") for part in (title, body, url)]
+    return PART_SEPARATOR.join(clean)
+
+
+class FloatColumnNumeric(NUMERIC):
+    """A float NUMERIC field with a per-document column defaulting to 0.0.
+
+    (Whoosh's own float column default is NaN, which its integer column cannot pack.)
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(numtype=float, bits=64, default=0.0, **kwargs)
+
+    def default_column(self) -> columns.Column:
+        return columns.NumericColumn(self.sortable_typecode, default=self.to_column_value(0.0))
+
+
+def build_schema() -> Schema:
+    """The schema of the index (changing it needs `scrapy reindex`)."""
+    text = text_analyzer()
+    return Schema(
+        url=ID(unique=True, stored=True),
+        content=TEXT(analyzer=ContentAnalyzer()),  # title + text + URL words, weighted
+        url_text=TEXT(analyzer=url_analyzer()),
+        title=TEXT(analyzer=text, stored=True),
+        # chars=True: character offsets in the postings, for fast snippet highlighting
+        body=TEXT(analyzer=text, stored=True, chars=True),
+        host=ID(stored=True),
+        domain=ID(stored=True),
+        # every dot-suffix of the host (docs.python.org, python.org, org), for site:
+        site=KEYWORD(lowercase=True),
+        content_type=ID(stored=True),
+        format=ID(stored=True),
+        crawl_id=ID(stored=True),
+        fetched=DATETIME(stored=True),
+        modified=DATETIME(stored=True),  # the server's Last-Modified, when it sent one
+        updated=DATETIME(),  # modified when known, else fetched: "updated within"
+        depth=NUMERIC(int, stored=True),
+        # relative PageRank (1.0 = average page; 0 = not ranked yet), read per document
+        # from its column when blending with BM25F
+        pagerank=FloatColumnNumeric(stored=True, sortable=True),
+    )
+
+
+def format_name(content_type: str) -> str:
+    """html, text, pdf...: the file format of a content type."""
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if mime in FORMAT_NAMES:
+        return FORMAT_NAMES[mime]
+    return mime.rsplit("/", 1)[-1] or "unknown"
+
+
+def host_suffixes(host: str) -> str:
+    """Space-separated dot-suffixes of a host name: a.b.c -> 'a.b.c b.c c'."""
+    labels = host.lower().strip(".").split(".")
+    return " ".join(".".join(labels[i:]) for i in range(len(labels)) if labels[i])
+
+
+def _naive_utc(value: datetime | None) -> datetime | None:
+    # Whoosh stores naive datetimes; keep them in UTC
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value
+
+
+def page_document(
+    *,
+    url: str,
+    title: str,
+    text: str,
+    host: str,
+    content_type: str,
+    fetched_at: datetime,
+    last_modified: datetime | None = None,
+    depth: int = 0,
+    crawl_id: str = "",
+    pagerank: float = 0.0,
+    max_body_chars: int | None = None,
+) -> dict[str, Any]:
+    """The index document of a crawled page (the arguments mirror PageItem's fields)."""
+    host = host.lower()
+    fetched = _naive_utc(fetched_at)
+    modified = _naive_utc(last_modified)
+    body = text if max_body_chars is None else text[:max_body_chars]
+    doc: dict[str, Any] = {
+        "url": url,
+        "content": content_value(title, body, url),
+        "url_text": url,
+        "title": title,
+        "body": body,
+        "host": host,
+        "domain": registered_domain(host) if host else "",
+        "site": host_suffixes(host),
+        "content_type": content_type,
+        "format": format_name(content_type),
+        "crawl_id": crawl_id,
+        "fetched": fetched,
+        "updated": modified or fetched,
+        "depth": int(depth),
+        "pagerank": float(pagerank),
+    }
+    if modified is not None:
+        doc["modified"] = modified
+    return doc
+
+
+def document_from_stored(stored: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """Rebuild a full index document from a document's stored fields (all indexed fields
+    are stored or derived from stored ones), with ``changes`` applied."""
+    values = {
+        "url": stored["url"],
+        "title": stored.get("title", ""),
+        "text": stored.get("body", ""),
+        "host": stored.get("host", ""),
+        "content_type": stored.get("content_type", ""),
+        "fetched_at": stored.get("fetched") or datetime(1970, 1, 1),
+        "last_modified": stored.get("modified"),
+        "depth": stored.get("depth", 0),
+        "crawl_id": stored.get("crawl_id", ""),
+        "pagerank": stored.get("pagerank", 0.0),
+    }
+    values.update(changes)
+    return page_document(**values)

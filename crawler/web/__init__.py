@@ -1,0 +1,1 @@
+"""The search web UI (Flask): simple search, advanced search, result pages."""

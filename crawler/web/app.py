@@ -1,0 +1,121 @@
+"""The Flask application of the search UI.
+
+Pages: ``/`` (simple search box), ``/advanced`` (the advanced search form of the
+effective-crawler paper's Figure 5), ``/search`` (results: title, URL, highlighted
+snippet, count, query time, "did you mean", pagination). The advanced form is turned into
+a query-language string (crawler.search.query.advanced_query), so its result page shows
+the equivalent query in the search box.
+
+Jinja autoescaping is on for every template: crawled titles, URLs and text are untrusted
+and always rendered escaped. Snippets are escaped by the search engine itself, which only
+adds <mark> elements around matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from crawler import defaults
+from crawler.search.engine import MAX_PER_PAGE, SearchEngine
+from crawler.search.query import OCCURRENCE_PREFIXES, advanced_query
+
+PER_PAGE_CHOICES = (10, 20, 50, 100)
+UPDATED_CHOICES = (
+    ("anytime", "anytime"),
+    ("day", "past 24 hours"),
+    ("week", "past week"),
+    ("month", "past month"),
+    ("year", "past year"),
+)
+OCCURRENCE_CHOICES = (
+    ("anywhere", "anywhere in the page"),
+    ("title", "in the title of the page"),
+    ("body", "in the text of the page"),
+    ("url", "in the URL of the page"),
+)
+_ADVANCED_FIELDS = ("all", "exact", "any", "none", "site")
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    try:
+        value = int(request.args.get(name, default))
+    except (TypeError, ValueError):
+        value = default
+    return max(low, min(high, value))
+
+
+def create_app(settings: Any, index: Any) -> Flask:
+    """The UI for the index ``index`` (a FileIndex or folder), configured by ``settings``."""
+    app = Flask(__name__)
+    app.config["SEARCH_ENGINE"] = engine = SearchEngine.from_settings(settings, index)
+    default_per_page = settings.getint(
+        "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
+    )
+    app.jinja_env.autoescape = True  # every template, whatever its file name
+    # result links only for web URLs (never javascript: or data: from an odd index)
+    app.jinja_env.filters["web_href"] = lambda url: (
+        url if str(url).lower().startswith(("http://", "https://")) else "#"
+    )
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        # no script at all is needed by the UI: forbid any that might slip in
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'"
+        )
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/")
+    def home() -> str:
+        return render_template("home.html", documents=engine.doc_count())
+
+    @app.get("/advanced")
+    def advanced() -> str:
+        return render_template(
+            "advanced.html",
+            formats=engine.formats(),
+            per_page_choices=PER_PAGE_CHOICES,
+            updated_choices=UPDATED_CHOICES,
+            occurrence_choices=OCCURRENCE_CHOICES,
+            default_per_page=default_per_page,
+        )
+
+    @app.get("/search")
+    def search() -> str | Response:
+        per_page = _int_arg("n", default_per_page, 1, MAX_PER_PAGE)
+        text = request.args.get("q", "").strip()
+        if not text and any(request.args.get(k, "").strip() for k in _ADVANCED_FIELDS):
+            occur = request.args.get("occur", "anywhere")
+            text = advanced_query(
+                all_words=request.args.get("all", ""),
+                exact_phrase=request.args.get("exact", ""),
+                any_words=request.args.get("any", ""),
+                none_words=request.args.get("none", ""),
+                occur=occur if occur in OCCURRENCE_PREFIXES else "anywhere",
+                site=request.args.get("site", ""),
+                file_format=request.args.get("format", ""),
+                updated=request.args.get("updated", ""),
+            )
+            return redirect(url_for("search", q=text, n=per_page))
+        if not text:
+            return redirect(url_for("home"))
+        page = _int_arg("page", 1, 1, 10_000)
+        results = engine.search(text, page=page, per_page=per_page)
+        snippets = [Markup(hit.snippet_html) for hit in results.hits]  # escaped by the engine
+        first = max(1, page - 4)
+        last = min(results.pages, first + 9)
+        return render_template(
+            "results.html",
+            results=results,
+            hits=list(zip(results.hits, snippets, strict=True)),
+            page_numbers=range(first, last + 1),
+            per_page=per_page,
+        )
+
+    return app

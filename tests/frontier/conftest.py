@@ -1,0 +1,82 @@
+"""Fixtures of the frontier tests: a migrated database, crawl rows, a crawl process that
+can be killed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from crawler.storage.schema import migrate
+from tests.conftest import PROJECT_DIR
+
+
+@pytest.fixture(scope="session")
+def migrated(database_url: str) -> str:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        migrate(conn)
+    return database_url
+
+
+@pytest.fixture
+def crawl_row(migrated: str):
+    """Insert a `crawls` row (evicted URLs reference it); returns its id."""
+
+    def make(crawl_id: str | None = None) -> str:
+        crawl_id = crawl_id or f"t-{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(migrated, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO crawls (id, spider) VALUES (%s, 'test') ON CONFLICT DO NOTHING",
+                (crawl_id,),
+            )
+        return crawl_id
+
+    return make
+
+
+@pytest.fixture
+def spawn_crawl(database_url: str, tmp_path: Path):
+    """Start `scrapy crawl` in the background (like run_crawl, but returns the Popen)."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def spawn(spider: str = "general", *, proxy: str, args: dict[str, str],
+              settings: dict[str, object]) -> subprocess.Popen[str]:
+        full = {
+            "CRAWLER_DATA_DIR": str(tmp_path / ".crawl"),
+            "LOG_LEVEL": "INFO",
+            "DOWNLOAD_DELAY": 0,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
+            "STORE_FLUSH_INTERVAL": 0.5,
+            **settings,
+        }
+        cmd = [sys.executable, "-m", "scrapy", "crawl", spider]
+        for key, value in args.items():
+            cmd += ["-a", f"{key}={value}"]
+        for key, value in full.items():
+            cmd += ["-s", f"{key}={value}"]
+        env = {
+            **os.environ,
+            "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+            "PYTHONPATH": str(PROJECT_DIR),
+            "CRAWLER_DATABASE_URL": database_url,
+            "http_proxy": proxy,
+            "https_proxy": proxy,
+        }
+        env.pop("no_proxy", None)
+        proc = subprocess.Popen(
+            cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+            stderr=open(tmp_path / f"crawl-{len(procs)}.log", "w"), text=True,  # noqa: SIM115
+        )
+        procs.append(proc)
+        return proc
+
+    yield spawn
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,83 @@
+"""Resume of a real crawl: after a graceful stop (CLOSESPIDER_PAGECOUNT) and after
+`kill -9` of the `scrapy crawl` process, judged on the sandbox's request log."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from crawler.sandbox import canonical
+from tests.frontier.graphs import site_web
+
+pytestmark = pytest.mark.slow
+
+
+def page_requests(records) -> list[str]:
+    return [canonical(f"http://{r.host}{r.path}") for r in records if r.path != "/robots.txt"]
+
+
+def stored(db, crawl_id: str, table: str = "pages") -> set[str]:
+    return {r[0] for r in db.execute(f"SELECT url FROM {table} WHERE crawl_id = %s",
+                                     (crawl_id,))}
+
+
+def test_resume_after_a_graceful_stop(sandbox, run_crawl, db):
+    web, seeds = site_web()
+    server = sandbox(web)
+    expected = set(web.reachable(seeds))
+    args = {"seed_urls": ",".join(seeds), "crawl_id": "graceful-resume"}
+    first = run_crawl(proxy=server.proxy_url, args=args,
+                      settings={"CLOSESPIDER_PAGECOUNT": 30, "DEPTH_LIMIT": 0}).check()
+    before = len(server.log)
+    first_requests = page_requests(server.log)
+    assert 30 <= len(first_requests) < len(expected)
+    second = run_crawl(proxy=server.proxy_url, args=args, settings={"DEPTH_LIMIT": 0}).check()
+    assert "resuming crawl graceful-resume" in second.stderr
+    second_requests = page_requests(server.log[before:])
+    assert seeds[0] not in second_requests  # seen: not queued again
+    together = first_requests + second_requests
+    assert [u for u, n in Counter(together).items() if n > 1] == []
+    assert set(together) == expected
+    assert stored(db, first.crawl_id) == expected
+    reasons = db.execute("SELECT finish_reason FROM crawls WHERE id = %s",
+                         (first.crawl_id,)).fetchone()
+    assert reasons == ("finished",)
+
+
+def test_resume_after_kill_9_loses_nothing_and_refetches_only_what_was_in_flight(
+    sandbox, run_crawl, spawn_crawl, db
+):
+    web, seeds = site_web(delay=0.1)
+    server = sandbox(web)
+    expected = set(web.reachable(seeds))
+    args = {"seed_urls": ",".join(seeds), "crawl_id": "killed-resume"}
+    proc = spawn_crawl(proxy=server.proxy_url, args=args,
+                       settings={"CONCURRENT_REQUESTS": 4, "DEPTH_LIMIT": 0})
+    deadline = time.monotonic() + 60
+    while len(page_requests(server.log)) < len(expected) // 3:
+        assert proc.poll() is None and time.monotonic() < deadline, "crawl ended too early"
+        time.sleep(0.01)
+    proc.kill()  # SIGKILL
+    proc.wait()
+    time.sleep(0.5)  # requests the server was still answering get logged
+    killed_at = len(server.log)
+    first_requests = page_requests(server.log)
+    saved = stored(db, "killed-resume") | stored(db, "killed-resume", "uncrawled")
+    assert len(saved) < len(set(first_requests))  # some results were not written yet
+
+    run_crawl(proxy=server.proxy_url, args=args, settings={"DEPTH_LIMIT": 0}).check()
+    second_requests = page_requests(server.log[killed_at:])
+    assert [u for u, n in Counter(first_requests).items() if n > 1] == []
+    assert [u for u, n in Counter(second_requests).items() if n > 1] == []
+    again = set(first_requests) & set(second_requests)
+    # fetched twice: only requests whose result had not reached the database
+    assert again <= set(first_requests) - saved
+    assert set(first_requests) | set(second_requests) == expected
+    resumed = stored(db, "killed-resume")
+
+    # the same web crawled without interruption stores the same pages
+    whole = run_crawl(proxy=server.proxy_url, args={"seed_urls": ",".join(seeds)},
+                      settings={"DEPTH_LIMIT": 0}).check()
+    assert resumed == stored(db, whole.crawl_id) == expected

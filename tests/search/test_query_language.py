@@ -1,0 +1,347 @@
+"""The query language on a small index: exact result sets for every operator."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from crawler.search import (
+    IndexWriter,
+    QuerySyntaxError,
+    SearchEngine,
+    advanced_query,
+    open_index,
+    page_document,
+)
+from crawler.search.query import parse, tokenize
+
+NOW = datetime.now(UTC)
+
+# number -> (url, title, body, content type, Last-Modified)
+PAGES = {
+    1: ("http://alpha.test/python-json", "Python JSON guide",
+        "The json module encodes Python objects. Use json.dumps to serialize.",
+        "text/html", None),
+    2: ("http://alpha.test/snakes", "Snakes of the world",
+        "A python is a large snake that lives in Asia and Africa.", "text/html", None),
+    3: ("http://beta.test/databases", "Databases",
+        "PostgreSQL is a relational database. The CREATE INDEX command builds an index.",
+        "text/html", None),
+    4: ("http://beta.test/python-db", "Python and databases",
+        "Connecting Python programs to a database through a driver.", "text/html", None),
+    5: ("http://docs.gamma.test/far", "Distance test",
+        "python one two three four five six seven eight nine ten eleven twelve database",
+        "text/html", None),
+    6: ("http://docs.gamma.test/near", "Near test", "database alpha beta python",
+        "text/html", None),
+    7: ("http://gamma.test/notes.txt", "", "plain text notes about cooking recipes",
+        "text/plain", None),
+    8: ("http://beta.test/old", "Old tutorial", "archived python tutorial connections",
+        "text/html", datetime(2020, 1, 1, tzinfo=UTC)),
+}
+URL_NUMBER = {url: number for number, (url, *_rest) in PAGES.items()}
+EVERY = set(PAGES)
+PYTHON = {1, 2, 4, 5, 6, 8}
+DATABASE = {3, 4, 5, 6}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> SearchEngine:
+    path: Path = tmp_path_factory.mktemp("index")
+    ix = open_index(path)
+    IndexWriter(ix).write(
+        page_document(
+            url=url, title=title, text=body, host=url.split("/")[2], content_type=ctype,
+            fetched_at=NOW - timedelta(days=1), last_modified=modified, crawl_id="t",
+        )
+        for url, title, body, ctype, modified in PAGES.values()
+    )
+    engine = SearchEngine(ix, pagerank_weight=0.0)
+    yield engine
+    engine.close()
+
+
+def found(engine: SearchEngine, query: str) -> set[int]:
+    results = engine.search(query, per_page=100)
+    assert results.error is None, results.error
+    assert results.total == len(results.hits)
+    return {URL_NUMBER[hit.url] for hit in results.hits}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("python", PYTHON),
+        ("database", DATABASE),
+        ("python AND database", {4, 5, 6}),
+        ("python database", PYTHON | DATABASE),  # all-words tier, then any-word tier
+        ("python OR snake", PYTHON),
+        ("snake OR database", {2, 3, 4, 5, 6}),
+        ("python XOR database", {1, 2, 3, 8}),
+        ("NOT python", {3, 7}),
+        ("python -snake", {1, 4, 5, 6, 8}),
+        ("python NOT snake", {1, 4, 5, 6, 8}),
+        ("python AND NOT snake", {1, 4, 5, 6, 8}),
+        ('"large snake"', {2}),
+        ('"snake large"', set()),
+        ('"relational database"', {3}),
+        ('"relational databases"', {3}),  # stemmed like the documents
+        ("python NEAR database", {4, 6}),  # default distance 10
+        ("python NEAR/2 database", {4}),  # stop word "and" does not count
+        ("python NEAR/3 database", {4, 6}),
+        ("python NEAR/12 database", {4, 6}),
+        ("python NEAR/13 database", {4, 5, 6}),
+        ("database NEAR/3 python", {4, 6}),  # order does not matter
+        ('"large snake" NEAR/5 asia', {2}),
+        ("title:python", {1, 4}),
+        ('title:"python json"', {1}),
+        ("title:python NEAR/1 title:databases", {4}),
+        ("body:python", PYTHON),
+        ("body:databases", DATABASE),
+        ("url:snakes", {2}),
+        ("url:json", {1}),
+        ("site:beta.test", {3, 4, 8}),
+        ("site:gamma.test", {5, 6, 7}),
+        ("site:docs.gamma.test", {5, 6}),
+        ("host:gamma.test", {7}),
+        ("domain:gamma.test", {5, 6, 7}),
+        ("format:text", {7}),
+        ("format:text/plain", {7}),
+        ("format:html python", PYTHON),
+        ("updated:year", EVERY - {8}),
+        ("updated:30d python", PYTHON - {8}),
+        ("connections", {4, 8}),  # connecting / connections -> connect
+        ("json.dumps", {1}),
+        ("(snake OR json) AND python", {1, 2}),
+        ("json OR snake AND database", {1}),  # AND binds tighter than OR
+        ("(json OR snake) AND database", set()),
+        ("python XOR snake OR json", {1, 4, 5, 6, 8}),  # XOR binds tighter than OR
+        ("python XOR (snake OR json)", {4, 5, 6, 8}),
+        ("NOT python OR snake", {2, 3, 7}),  # NOT binds tightest
+        ("python AND", PYTHON),  # lenient: dangling operator
+        ("(python", PYTHON),  # lenient: unclosed group
+        ("python)", PYTHON),  # lenient: stray parenthesis
+        ('"large snake', {2}),  # lenient: unclosed quote
+        ("the", set()),  # only a stop word
+    ],
+)
+def test_result_sets(engine: SearchEngine, query: str, expected: set[int]) -> None:
+    assert found(engine, query) == expected
+
+
+def test_plain_words_rank_all_terms_before_any_term(engine: SearchEngine) -> None:
+    results = engine.search("python database", per_page=100)
+    numbers = [URL_NUMBER[hit.url] for hit in results.hits]
+    assert results.total == 7
+    assert set(numbers[:3]) == {4, 5, 6}  # both words
+    assert set(numbers[3:]) == {1, 2, 3, 8}  # one of them
+    assert [hit.matched_all for hit in results.hits] == [True] * 3 + [False] * 4
+    assert [hit.rank for hit in results.hits] == list(range(1, 8))
+
+
+def test_lower_case_operators_are_words(engine: SearchEngine) -> None:
+    # "or" is an ordinary (stop) word: this is the plain query "python snake"
+    results = engine.search("python or snake", per_page=100)
+    numbers = [URL_NUMBER[hit.url] for hit in results.hits]
+    assert numbers[0] == 2
+    assert set(numbers[1:]) == {1, 4, 5, 6, 8}
+
+
+def test_pagination_walks_both_tiers(engine: SearchEngine) -> None:
+    everything = [hit.url for hit in engine.search("python database", per_page=100).hits]
+    paged: list[str] = []
+    for page in (1, 2, 3, 4):
+        results = engine.search("python database", page=page, per_page=2)
+        assert results.total == 7 and results.pages == 4
+        assert [hit.rank for hit in results.hits] == list(
+            range(2 * page - 1, min(2 * page, 7) + 1)
+        )
+        paged += [hit.url for hit in results.hits]
+    assert paged == everything
+    assert engine.search("python database", page=5, per_page=2).hits == []
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("title:python NEAR body:database", "same field"),
+        ("(a OR b) NEAR c", "NEAR joins words or phrases"),
+        ("python updated:fortnight", "not a period"),
+    ],
+)
+def test_errors(engine: SearchEngine, query: str, message: str) -> None:
+    results = engine.search(query)
+    assert results.error is not None and message in results.error
+    assert results.hits == [] and results.total == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "suggestion"),
+    [
+        ("pyhton", "python"),
+        ("databse AND python", "database AND python"),
+        ("title:snakse", "title:snakes"),
+        ("python database", None),  # every word known
+        ("connect", None),  # known through stemming
+        ("xqzvw", None),  # nothing close
+    ],
+)
+def test_did_you_mean(engine: SearchEngine, query: str, suggestion: str | None) -> None:
+    assert engine.search(query).suggestion == suggestion
+
+
+def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
+    ix = open_index(tmp_path)
+    IndexWriter(ix).write([
+        page_document(
+            url="http://evil.test/", title="<script>alert('title')</script>",
+            text="Text with <img src=x onerror=alert(1)> and a python word & more.",
+            host="evil.test", content_type="text/html", fetched_at=NOW,
+        )
+    ])
+    engine = SearchEngine(ix)
+    hit = engine.search("python").hits[0]
+    assert hit.title == "<script>alert('title')</script>"  # raw: templates escape it
+    assert hit.snippet_html == (
+        "Text with &lt;img src=x onerror=alert(1)&gt; and a <mark>python</mark> word "
+        "&amp; more."
+    )
+    assert hit.snippet == "Text with <img src=x onerror=alert(1)> and a python word & more."
+    engine.close()
+
+
+def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Path) -> None:
+    ix = open_index(tmp_path)
+    writer = IndexWriter(ix)
+
+    def doc(text: str, pagerank: float = 0.0) -> dict:
+        return page_document(
+            url="http://a.test/", title="A", text=text, host="a.test",
+            content_type="text/html", fetched_at=NOW, pagerank=pagerank,
+        )
+
+    writer.write([doc("first version apples", pagerank=2.5)])
+    writer.write([doc("second version oranges")])
+    engine = SearchEngine(ix)
+    assert engine.doc_count() == 1
+    assert engine.search("apples").total == 0
+    hits = engine.search("oranges").hits
+    assert [h.url for h in hits] == ["http://a.test/"] and hits[0].pagerank == 2.5
+    engine.close()
+
+
+def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path) -> None:
+    ix = open_index(tmp_path)
+    IndexWriter(ix).write([
+        page_document(url=f"http://{name}.test/", title="Same", text="identical words here",
+                      host=f"{name}.test", content_type="text/html", fetched_at=NOW,
+                      pagerank=rank)
+        for name, rank in (("low", 0.2), ("high", 9.0), ("mid", 1.0))
+    ])
+    blended = SearchEngine(ix, pagerank_weight=0.5)
+    hits = blended.search("identical").hits
+    assert [h.url for h in hits] == ["http://high.test/", "http://mid.test/", "http://low.test/"]
+    bm25 = SearchEngine(ix, pagerank_weight=0.0).search("identical").hits
+    base = bm25[0].score
+    assert all(abs(h.score - base) < 1e-9 for h in bm25)  # BM25F alone: a tie
+    for hit in hits:
+        assert hit.score == pytest.approx(base * (1 + 0.5 * __import__("math").log1p(hit.pagerank)))
+    blended.close()
+
+
+def test_tokenizer_keeps_word_offsets() -> None:
+    tokens = tokenize('title:"a b" -x NEAR/4 y OR (z')
+    assert [(t.kind, t.text, t.field, t.distance) for t in tokens] == [
+        ("phrase", "a b", "title", None),
+        ("op", "NOT", None, None),
+        ("word", "x", None, None),
+        ("op", "NEAR", None, 4),
+        ("word", "y", None, None),
+        ("op", "OR", None, None),
+        ("lparen", "(", None, None),
+        ("word", "z", None, None),
+    ]
+    text = "foo site:python.org"
+    word = tokenize(text)[1]
+    assert text[word.start:word.end] == "python.org" and word.field == "site"
+    assert parse("") is None and parse("AND OR") is None
+
+
+@pytest.mark.parametrize(
+    ("form", "query"),
+    [
+        ({"all_words": "json dumps"}, '"json" AND "dumps"'),
+        ({"exact_phrase": "large snake"}, '"large snake"'),
+        ({"any_words": "snake database"}, '("snake" OR "database")'),
+        ({"any_words": "snake"}, '"snake"'),
+        ({"all_words": "python", "none_words": "snake json"}, '"python" -"snake" -"json"'),
+        ({"all_words": "python", "occur": "title"}, 'title:"python"'),
+        ({"all_words": "python", "occur": "url", "site": "beta.test", "file_format": "html",
+          "updated": "year"}, 'url:"python" AND site:beta.test AND format:html AND updated:year'),
+        ({"all_words": 'OR "NEAR', "file_format": "any", "updated": "anytime"},
+         '"OR" AND "NEAR"'),
+        ({"site": "a.test) OR (x"}, "site:a.testORx"),
+    ],
+)
+def test_advanced_query_strings(form: dict[str, str], query: str) -> None:
+    assert advanced_query(**form) == query
+
+
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        ({"all_words": "python database"}, {4, 5, 6}),
+        ({"exact_phrase": "relational database"}, {3}),
+        ({"any_words": "snake json"}, {1, 2}),
+        ({"all_words": "python", "none_words": "snake"}, {1, 4, 5, 6, 8}),
+        ({"all_words": "python", "occur": "title"}, {1, 4}),
+        ({"all_words": "python", "occur": "url"}, {1, 4}),
+        ({"any_words": "python notes", "file_format": "text"}, {7}),
+        ({"all_words": "python", "site": "beta.test"}, {4, 8}),
+        ({"all_words": "python", "updated": "month"}, PYTHON - {8}),
+        ({"all_words": "and OR"}, set()),  # operator-looking words stay (stop) words
+    ],
+)
+def test_advanced_search_results(
+    engine: SearchEngine, form: dict[str, str], expected: set[int]
+) -> None:
+    assert found(engine, advanced_query(**form)) == expected
+
+
+def test_query_syntax_error_is_a_value_error() -> None:
+    assert issubclass(QuerySyntaxError, ValueError)
+
+
+def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path) -> None:
+    """Whoosh's score pruning must not drop pages the PageRank factor lifts into the top."""
+    ix = open_index(tmp_path)
+    IndexWriter(ix).write([
+        page_document(url=f"http://p{i}.test/", title="python" if i % 3 == 0 else "other",
+                      text="python " * (1 + i % 5) + "filler words " * (i % 7),
+                      host=f"p{i}.test", content_type="text/html", fetched_at=NOW,
+                      pagerank=float(i % 11))
+        for i in range(40)
+    ])
+    for weight in (2.0, 0.0):
+        engine = SearchEngine(ix, pagerank_weight=weight)
+        everything = engine.search("python OR other", per_page=100)
+        assert everything.total == 40
+        for per_page in (1, 3, 7):
+            paged = []
+            for page in range(1, 41 // per_page + 2):
+                results = engine.search("python OR other", page=page, per_page=per_page)
+                assert results.total == 40
+                paged += [(h.url, round(h.score, 9)) for h in results.hits]
+            assert paged == [(h.url, round(h.score, 9)) for h in everything.hits]
+        engine.close()
+
+
+def test_terminal_output_drops_control_characters() -> None:
+    from crawler.search.terminal import printable, terminal_snippet
+
+    assert printable("title\x1b[31mred\x07") == "title [31mred "
+    snippet = "a &lt;b&gt; <mark>python</mark>\x1b]0;x\x07"
+    assert terminal_snippet(snippet, bold=False) == "a <b> python ]0;x "
+    assert terminal_snippet(snippet, bold=True) == "a <b> \x1b[1mpython\x1b[0m ]0;x "

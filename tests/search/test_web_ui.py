@@ -1,0 +1,212 @@
+"""The search web UI: Flask views (test client) and a real browser (headless Debian
+Chromium driven by Playwright) against `scrapy serve`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from scrapy.settings import Settings
+
+from crawler.search import IndexWriter, open_index, page_document
+from crawler.web.app import create_app
+from tests.search.conftest import scrapy_env
+
+XSS_TITLE = "<script>window.__xss = 1; alert('xss')</script>"
+NOW = datetime.now(UTC)
+
+
+def pages() -> list[dict]:
+    docs = [
+        page_document(
+            url=f"http://docs.example.test/guide/{i}", title=f"Python guide part {i}",
+            text=f"Chapter {i} of the python guide explains modules and packages.",
+            host="docs.example.test", content_type="text/html",
+            fetched_at=NOW - timedelta(days=1), pagerank=1.0 + i / 10,
+        )
+        for i in range(1, 24)
+    ]
+    docs += [
+        page_document(url="http://zoo.test/snakes", title="Python snakes",
+                      text="The python is a snake of the tropics.", host="zoo.test",
+                      content_type="text/html", fetched_at=NOW),
+        page_document(url="http://zoo.test/notes.txt", title="", text="python notes in text",
+                      host="zoo.test", content_type="text/plain", fetched_at=NOW),
+        page_document(url="http://evil.test/page", title=XSS_TITLE,
+                      text="Visit <img src=x onerror=alert(2)> for the alertness quiz.",
+                      host="evil.test", content_type="text/html", fetched_at=NOW),
+    ]
+    return docs
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ui") / "index"
+    ix = open_index(path)
+    IndexWriter(ix).write(pages())
+    ix.close()
+    return path
+
+
+# --- Flask views ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client(index_dir: Path):
+    app = create_app(Settings(), open_index(index_dir, create=False))
+    yield app.test_client()
+    app.config["SEARCH_ENGINE"].close()
+
+
+def test_results_page_escapes_crawled_text(client) -> None:
+    page = client.get("/search?q=alertness")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "&lt;script&gt;window.__xss = 1; alert(&#39;xss&#39;)&lt;/script&gt;" in html
+    assert "<script" not in html
+    # stemming: "alertness" also matches "alert"
+    assert ("Visit &lt;img src=x onerror=<mark>alert</mark>(2)&gt; for the <mark>alertness</mark>"
+            " quiz") in html
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert 'id="count">1</span>' in html
+
+
+def test_query_text_is_escaped_everywhere(client) -> None:
+    html = client.get('/search?q=%22%3E%3Cscript%3Ealert(3)%3C/script%3E').get_data(as_text=True)
+    assert "<script" not in html
+    assert 'value="&#34;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"' in html
+
+
+def test_pagination_and_counts(client) -> None:
+    html = client.get("/search?q=python&n=10&page=2").get_data(as_text=True)
+    assert 'id="count">25</span>' in html and "Results 11&ndash;20 of" in html
+    assert '<ol id="results" class="results" start="11">' in html
+    assert re.search(r'<span class="current">2</span>', html)
+    assert "page=3" in html and "page=1" in html
+    assert re.search(r'id="elapsed">\d+\.\d{3}</span> seconds', html)
+
+
+def test_advanced_form_becomes_a_query(client) -> None:
+    reply = client.get("/search?all=python&none=snakes&occur=title&format=html&updated=week"
+                       "&site=&exact=&any=&n=20")
+    assert reply.status_code == 302
+    query = parse_qs(urlsplit(reply.headers["Location"]).query)
+    assert query == {"q": ['title:"python" AND format:html AND updated:week -title:"snakes"'],
+                     "n": ["20"]}
+    html = client.get(reply.headers["Location"]).get_data(as_text=True)
+    assert 'id="count">23</span>' in html  # the 23 guide parts; not the snake, not the .txt
+
+
+def test_advanced_page_lists_every_field(client) -> None:
+    html = client.get("/advanced").get_data(as_text=True)
+    for name in ("all", "exact", "any", "none", "format", "updated", "occur", "site", "n"):
+        assert f'name="{name}"' in html
+    assert '<option value="text">text</option>' in html  # formats found in the index
+
+
+def test_errors_and_empty_queries(client) -> None:
+    html = client.get("/search?q=a+NEAR+title:b+NEAR+body:c").get_data(as_text=True)
+    assert 'id="error"' in html and "same field" in html
+    assert client.get("/search?q=").status_code == 302
+
+
+# --- a real browser -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ui_url(index_dir: Path) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scrapy", "serve", "--port", "0", "--index", str(index_dir)],
+        cwd=index_dir.parent, env=scrapy_env(None), stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert match, f"scrapy serve did not start: {line!r}"
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.slow
+def test_browser_simple_and_advanced_search(browser, ui_url: str) -> None:
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    # simple search, then the next result page
+    page.goto(ui_url)
+    page.fill("#q", "python guide")
+    page.click("#search-button")
+    page.wait_for_selector("#results")
+    assert page.inner_text("#count") == "25"
+    titles = page.locator(".result .title").all_inner_texts()
+    urls = page.locator(".result .url").all_inner_texts()
+    assert len(titles) == 10
+    assert all(t.startswith("Python guide part") for t in titles)  # all words before any
+    assert all(u.startswith("http://docs.example.test/guide/") for u in urls)
+    assert page.locator(".result .snippet mark").count() >= 10
+    assert float(page.inner_text("#elapsed")) < 5
+    page.click("a[rel=next]")
+    page.wait_for_selector("#results")
+    assert page.locator("#results").get_attribute("start") == "11"
+
+    # "did you mean"
+    page.fill("#q", "pyhton")
+    page.click("#search-button")
+    page.click("#suggestion a")
+    page.wait_for_selector("#results")
+    assert page.input_value("#q") == "python"
+
+    # advanced search: words in the title, one excluded, 50 per page
+    page.goto(ui_url + "advanced")
+    page.fill("#all", "python")
+    page.fill("#none", "guide")
+    page.select_option("#occur", "title")
+    page.select_option("#n", "50")
+    page.click("#advanced-search-button")
+    page.wait_for_selector("#results")
+    assert page.input_value("#q") == 'title:"python" -title:"guide"'
+    assert page.locator(".result .url").all_inner_texts() == ["http://zoo.test/snakes"]
+
+    # advanced search by file format and site
+    page.goto(ui_url + "advanced")
+    page.fill("#any", "python snake")
+    page.select_option("#format", "text")
+    page.fill("#site", "zoo.test")
+    page.click("#advanced-search-button")
+    page.wait_for_selector("#results")
+    assert page.locator(".result .url").all_inner_texts() == ["http://zoo.test/notes.txt"]
+
+    # a crawled title holding <script> is shown as text and never runs
+    page.fill("#q", "alertness")
+    page.click("#search-button")
+    page.wait_for_selector("#results")
+    assert page.locator(".result .title").all_inner_texts() == [XSS_TITLE]
+    assert "<img src=x onerror=alert(2)>" in page.inner_text(".result .snippet")
+    assert page.evaluate("document.querySelectorAll('main script, main img').length") == 0
+    assert page.evaluate("window.__xss === undefined")
+    assert dialogs == []
+    page.close()

@@ -1,0 +1,49 @@
+import uuid
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from crawler.storage.database import CrawlDatabase, DatabaseUnavailable, mask_password
+from crawler.storage.schema import MIGRATIONS, SCHEMA_VERSION, migrate
+
+
+@pytest.fixture
+def fresh_url(server_url):
+    name = f"crawler_schema_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    yield psycopg.conninfo.make_conninfo(server_url, dbname=name)
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def test_migrations_apply_once_and_fill_gaps(fresh_url):
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        assert migrate(conn) == len(MIGRATIONS)
+        assert migrate(conn) == 0
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
+        assert versions == sorted(n for n, _, _ in MIGRATIONS)
+        assert versions[-1] == SCHEMA_VERSION
+        tables = {r[0] for r in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        assert {"crawls", "pages", "links", "uncrawled", "schema_version"} <= tables
+
+
+def test_newer_schema_is_refused(fresh_url):
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        migrate(conn)
+        conn.execute("INSERT INTO schema_version VALUES (%s, 'future')", (SCHEMA_VERSION + 1,))
+        with pytest.raises(RuntimeError, match="newer than this crawler"):
+            migrate(conn)
+
+
+def test_unreachable_database_message_masks_password():
+    url = "postgresql://bob:s3cret@127.0.0.1:1/nowhere"
+    db = CrawlDatabase.from_settings({"CRAWLER_DATABASE_URL": url})
+    with pytest.raises(DatabaseUnavailable) as info:
+        db.prepare(timeout=2)
+    message = str(info.value)
+    assert message.startswith("cannot connect to PostgreSQL at postgresql://bob:***@127.0.0.1:1/")
+    assert "s3cret" not in message
+    assert mask_password("postgresql://u@h/db") == "postgresql://u@h/db"
