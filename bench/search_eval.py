@@ -251,6 +251,15 @@ def run(database_url: str, tmp: Path, args: argparse.Namespace) -> int:
           f"P@1 {p1_blend:.3f}   target MRR >= {TARGETS['mrr_blend']}: "
           f"{'met' if mrr_blend >= TARGETS['mrr_blend'] else 'NOT met'}")
 
+    sweep = []
+    for weight in (0.1, 0.2, 0.3, 0.5, 0.75, 1.0):
+        engine = SearchEngine(ix, pagerank_weight=weight)
+        mrr, p1, _ = evaluate(engine)
+        engine.close()
+        sweep.append(f"w={weight:g}: {mrr:.3f}/{p1:.3f}")
+    print("sensitivity to SEARCH_PAGERANK_WEIGHT (MRR/P@1; the default 0.5 was set before "
+          "this evaluation): " + ", ".join(sweep))
+
     queries = [q for q, _ in JUDGED] + LATENCY_EXTRA
     blend.search("warm up")
     timings: list[float] = []

@@ -88,7 +88,7 @@ SEARCH_TITLE_BOOST = 2.0
 SEARCH_NEAR_DISTANCE = 10
 # Results per page (the web UI and `scrapy search`).
 SEARCH_RESULTS_PER_PAGE = 10
-# Characters of page text around the matches shown as a snippet.
+# Length of a result's snippet in characters, about (two fragments around matches).
 SEARCH_SNIPPET_CHARS = 240
 
 # --- link-based ranker (scrapy pagerank, docs/search.md) ------------------------------

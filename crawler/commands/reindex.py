@@ -40,9 +40,6 @@ class Command(ScrapyCommand):
             "--all-crawls", action="store_true",
             help="index the pages of every crawl (a URL's latest fetch wins)",
         )
-        parser.add_argument(
-            "--procs", type=int, default=1, help="indexing processes (default 1)"
-        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
@@ -67,11 +64,9 @@ class Command(ScrapyCommand):
                             "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
                         ),
                     ),
-                    batch_size=settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE),
                     writer_timeout=settings.getfloat(
                         "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
                     ),
-                    procs=max(1, opts.procs),
                 )
                 seconds = time.perf_counter() - started
         except (DatabaseUnavailable, SearchIndexError, LookupError) as exc:

@@ -6,12 +6,16 @@ closes. The writer runs in a process of its own (SEARCH_INDEX_PROCESS, default) 
 worker thread, so the crawl keeps going while text is analysed. Searches (``scrapy
 search``, ``scrapy serve``) see each commit as it lands. A page fetched again replaces its
 document. The index lives in SEARCH_INDEX_DIR (default CRAWLER_DATA_DIR/index).
+
+Stats: search_index/pages, search_index/commits, search_index/failed, and
+search_index/wait_seconds (time the crawl waited for an indexer process that was behind).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from scrapy.exceptions import NotConfigured
@@ -45,7 +49,7 @@ class SearchIndexPipeline:
         self.max_body_chars = settings.getint(
             "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
         )
-        self.in_process = not settings.getbool(
+        self.in_crawl_process = not settings.getbool(
             "SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS
         )
         self.pending: dict[str, dict[str, Any]] = {}
@@ -62,7 +66,7 @@ class SearchIndexPipeline:
     async def open_spider(self) -> None:
         # opened here first: a missing folder is created, an old schema fails the crawl early
         self._ix = await asyncio.to_thread(open_index, self.path)
-        if self.in_process:
+        if self.in_crawl_process:
             self.writer = IndexWriter(self._ix, writer_timeout=self.writer_timeout)
         else:
             self._ix.close()
@@ -118,7 +122,12 @@ class SearchIndexPipeline:
             docs, self.pending = list(self.pending.values()), {}
             try:
                 if self.indexer is not None:
+                    started = time.monotonic()
                     await asyncio.to_thread(self.indexer.submit, docs)
+                    # time the crawl waited because the indexer was behind (queue full)
+                    waited = time.monotonic() - started
+                    if waited > 0.05:
+                        self.stats.inc_value("search_index/wait_seconds", round(waited, 3))
                 elif self.writer is not None:
                     written = await asyncio.to_thread(self.writer.write, docs)
                     self._account(IndexerReport(pages=written, commits=1))

@@ -29,7 +29,7 @@ from typing import Any
 
 from whoosh import query as wq
 from whoosh.collectors import TopCollector
-from whoosh.highlight import Formatter, Highlighter, PinpointFragmenter, get_text
+from whoosh.highlight import Formatter, Fragment, Highlighter, PinpointFragmenter, get_text
 from whoosh.index import FileIndex
 from whoosh.scoring import BM25F
 from whoosh.searching import Results, Searcher
@@ -53,6 +53,7 @@ class PageRankBM25F(BM25F):
     """BM25F multiplied by 1 + weight * ln(1 + pagerank) (see the module docstring)."""
 
     use_final = True
+    LIST_DOCS = 200_000
 
     def __init__(self, pagerank_weight: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -64,11 +65,16 @@ class PageRankBM25F(BM25F):
         return False
 
     def _pagerank_column(self, searcher: Searcher) -> Any:
+        """PageRank by document number for this searcher's reader: a plain list (fast to
+        index) for indexes up to LIST_DOCS documents, else Whoosh's column reader."""
         reader = searcher.reader()
         cached = self._column
         if cached is None or cached[0] is not reader:
             with self._lock:
-                cached = (reader, reader.column_reader("pagerank"))
+                column = reader.column_reader("pagerank")
+                if reader.doc_count_all() <= self.LIST_DOCS:
+                    column = list(column)
+                cached = (reader, column)
                 self._column = cached
         return cached[1]
 
@@ -82,7 +88,19 @@ def blend(bm25f: float, pagerank: float, weight: float) -> float:
 
 
 class _SnippetFragmenter(PinpointFragmenter):
-    """Whoosh's pinpoint fragmenter, trimming cut words only where the text is cut."""
+    """Whoosh's pinpoint fragmenter, trimming cut words only where the text is cut; a text
+    no longer than ``whole_chars`` is one fragment."""
+
+    def __init__(self, *, whole_chars: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.whole_chars = whole_chars
+
+    def fragment_matches(self, text: str, tokens: list[Any]) -> Iterator[Fragment]:
+        if len(text) <= self.whole_chars:
+            if tokens:
+                yield Fragment(text, tokens, 0, len(text))
+            return
+        yield from super().fragment_matches(text, tokens)
 
     @staticmethod
     def _autotrim(fragment: Any) -> None:
@@ -104,6 +122,17 @@ class _SnippetFormatter(Formatter):
 
     def format_token(self, text: str, token: Any, replace: bool = False) -> str:
         return "<mark>" + html.escape(get_text(text, token, replace), quote=True) + "</mark>"
+
+    def format(self, fragments: list[Fragment], replace: bool = False) -> str:
+        if not fragments:
+            return ""
+        cores = [self.format_fragment(f, replace=replace) for f in fragments]
+        # an ellipsis wherever the page text is cut: before, between, after the fragments
+        return (
+            ("… " if fragments[0].startchar > 0 else "")
+            + self.between.join(cores)
+            + (" …" if fragments[-1].endchar < len(fragments[-1].text) else "")
+        )
 
 
 @dataclass
@@ -275,8 +304,13 @@ class SearchEngine:
         highlighter = Highlighter(
             # fragments from the character offsets stored in the postings (body is indexed
             # with chars=True): no re-tokenising of the page text per hit
+            # two fragments, each at most a third of SEARCH_SNIPPET_CHARS of matches plus
+            # a sixth of context on both sides
             fragmenter=_SnippetFragmenter(
-                maxchars=self.snippet_chars, surround=60, autotrim=True
+                whole_chars=self.snippet_chars,
+                maxchars=max(20, self.snippet_chars // 3),
+                surround=max(10, self.snippet_chars // 6),
+                autotrim=True,
             ),
             formatter=_SnippetFormatter(),
         )

@@ -12,7 +12,7 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -110,24 +110,11 @@ class IndexWriter:
         return len(docs)
 
 
-def _batches(items: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
-    batch: list[dict[str, Any]] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def rebuild_index(
     path: str | Path,
     documents: Iterable[dict[str, Any]],
     *,
-    batch_size: int = defaults.SEARCH_BATCH_SIZE,
     writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
-    procs: int = 1,
 ) -> int:
     """Build a new index from ``documents`` beside ``path``, then swap it in.
 
@@ -142,12 +129,11 @@ def rebuild_index(
     count = 0
     try:
         ix = whoosh_index.create_in(str(new_path), build_schema(), indexname=INDEX_NAME)
-        writer = ix.writer(procs=procs, limitmb=256) if procs > 1 else ix.writer(limitmb=256)
+        writer = ix.writer(limitmb=256)
         try:
-            for batch in _batches(documents, batch_size):
-                for doc in batch:
-                    writer.add_document(**doc)
-                count += len(batch)
+            for doc in documents:
+                writer.add_document(**doc)
+                count += 1
         except BaseException:
             writer.cancel()
             raise

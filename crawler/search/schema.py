@@ -13,6 +13,7 @@ the ``title:``, ``body:`` and ``url:`` prefixes.
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from whoosh.analysis import (
     RegexTokenizer,
     StemFilter,
     StemmingAnalyzer,
+    Token,
 )
 from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, TEXT, Schema
 
@@ -57,12 +59,58 @@ def url_analyzer() -> Analyzer:
     return RegexTokenizer(r"[^\W_]+") | LowercaseFilter() | StemFilter()
 
 
+class PageTextAnalyzer(Analyzer):
+    """text_analyzer() that remembers, per thread, the terms and positions of the last text
+    it analysed for indexing: the ``content`` field re-uses the body's analysis of a page
+    instead of repeating it (Whoosh indexes a document's fields in name order, body
+    before content)."""
+
+    def __init__(self) -> None:
+        self.inner = text_analyzer()
+        self._local = threading.local()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"inner": self.inner}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.inner = state["inner"]
+        self._local = threading.local()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PageTextAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(PageTextAnalyzer)
+
+    def has_morph(self) -> bool:
+        return True
+
+    def __call__(self, value: str, **kwargs: Any) -> Any:
+        if kwargs.get("mode") != "index" or not kwargs.get("positions"):
+            yield from self.inner(value, **kwargs)
+            return
+        self._local.last = None
+        terms: list[tuple[str, int]] = []
+        for token in self.inner(value, **kwargs):
+            if not token.stopped:
+                terms.append((token.text, token.pos))
+            yield token
+        self._local.last = (value, terms)
+
+    def replay(self, value: str) -> list[tuple[str, int]] | None:
+        """(term, position) of ``value`` if it is the text this thread analysed last."""
+        last = getattr(self._local, "last", None)
+        if last is not None and last[0] == value:
+            return last[1]
+        return None
+
+
 class ContentAnalyzer(Analyzer):
     """Analyses "title<US>text<US>URL" with the text and URL analyzers, giving each part's
     tokens its CONTENT_WEIGHTS boost; a value without separator (a query) is plain text."""
 
-    def __init__(self) -> None:
-        self.text = text_analyzer()
+    def __init__(self, text: PageTextAnalyzer) -> None:
+        self.text = text
         self.url = url_analyzer()
 
     def __eq__(self, other: object) -> bool:
@@ -77,22 +125,31 @@ class ContentAnalyzer(Analyzer):
     def __call__(self, value: str, **kwargs: Any) -> Any:
         parts = value.split(PART_SEPARATOR)
         if len(parts) == 1:
-            yield from self.text(value, **kwargs)
+            yield from self.text.inner(value, **kwargs)
             return
         kwargs.pop("start_pos", None)
         kwargs.pop("boost", None)
         kwargs["chars"] = False  # offsets would point into the joined value: not kept
         offset = 0
         analyzers = (
-            (self.text, CONTENT_WEIGHTS["title"]),
-            (self.text, CONTENT_WEIGHTS["body"]),
+            (self.text.inner, CONTENT_WEIGHTS["title"]),
+            (self.text.inner, CONTENT_WEIGHTS["body"]),
             (self.url, CONTENT_WEIGHTS["url"]),
         )
-        for (analyzer, weight), part in zip(analyzers, parts, strict=False):
+        for number, ((analyzer, weight), part) in enumerate(zip(analyzers, parts, strict=False)):
             last = offset
-            for token in analyzer(part, start_pos=offset, boost=weight, **kwargs):
-                last = token.pos
-                yield token
+            replayed = self.text.replay(part) if number == 1 else None
+            if replayed is not None:
+                token = Token(positions=True, boost=weight, mode=kwargs.get("mode", ""))
+                for term, position in replayed:
+                    token.text, token.pos = term, position + offset
+                    last = token.pos
+                    yield token
+            else:
+                for token in analyzer(part, start_pos=offset, **kwargs):
+                    token.boost = weight  # (the tokenizer resets boost on every token)
+                    last = token.pos
+                    yield token
             offset = last + POSITION_GAP
 
 
@@ -117,10 +174,10 @@ class FloatColumnNumeric(NUMERIC):
 
 def build_schema() -> Schema:
     """The schema of the index (changing it needs `scrapy reindex`)."""
-    text = text_analyzer()
+    text = PageTextAnalyzer()
     return Schema(
         url=ID(unique=True, stored=True),
-        content=TEXT(analyzer=ContentAnalyzer()),  # title + text + URL words, weighted
+        content=TEXT(analyzer=ContentAnalyzer(text)),  # title + text + URL words, weighted
         url_text=TEXT(analyzer=url_analyzer()),
         title=TEXT(analyzer=text, stored=True),
         # chars=True: character offsets in the postings, for fast snippet highlighting

@@ -345,3 +345,29 @@ def test_terminal_output_drops_control_characters() -> None:
     snippet = "a &lt;b&gt; <mark>python</mark>\x1b]0;x\x07"
     assert terminal_snippet(snippet, bold=False) == "a <b> python ]0;x "
     assert terminal_snippet(snippet, bold=True) == "a <b> \x1b[1mpython\x1b[0m ]0;x "
+
+
+def test_content_field_reuses_the_body_analysis_exactly(tmp_path: Path) -> None:
+    from crawler.search.schema import ContentAnalyzer, PageTextAnalyzer
+
+    doc = page_document(
+        url="http://a.test/x-y", title="The Title words", text="Body text, body words: the x.",
+        host="a.test", content_type="text/html", fetched_at=NOW,
+    )
+    ix = open_index(tmp_path)
+    IndexWriter(ix).write([doc])
+    fresh = ContentAnalyzer(PageTextAnalyzer())  # no cached body: analyses every part
+    expected: dict[str, tuple[list[int], float]] = {}
+    for token in fresh(doc["content"], positions=True, boosts=True, mode="index"):
+        positions, weight = expected.get(token.text, ([], 0.0))
+        expected[token.text] = ([*positions, token.pos], weight + token.boost)
+    with ix.searcher() as searcher:
+        reader = searcher.reader()
+        indexed = {}
+        for term in reader.field_terms("content"):
+            postings = reader.postings("content", term)
+            indexed[term] = (postings.value_as("positions"), postings.weight())
+    assert indexed == expected
+    # title words weigh 3, body words 1, URL words 2; parts are 1000 positions apart
+    assert expected["titl"] == ([1], 3.0) and expected["bodi"] == ([1002, 1004], 2.0)
+    assert expected["x"] == ([1006, 2009], 3.0)  # "x" in the text and in the URL
