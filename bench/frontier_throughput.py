@@ -169,11 +169,58 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
     }
 
 
+async def run_core(database_url: str, n: int) -> dict[str, float]:
+    """The frontier alone (crawler.frontier: Frontier + PostgresStore), fed URLs,
+    fingerprints and link statistics directly, payloads pre-serialised: what the
+    frontier and its store absorb without Scrapy request objects."""
+    from crawler.frontier.frontier import Frontier
+    from crawler.frontier.postgres_store import PostgresStore
+    from crawler.frontier.scores import link_event, make_strategy
+    from crawler.frontier.seen import url_fingerprint
+
+    crawl_id = f"bench-core-{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        from crawler.storage.schema import migrate
+
+        migrate(conn)
+        conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
+    payload = b"\x80\x05" + b"x" * 90  # the size of a stored link request
+    frontier = Frontier(PostgresStore(database_url, crawl_id), make_strategy("bestfirst"),
+                        serialize=lambda _: payload, max_wait=0)
+    await frontier.open()
+    event = link_event(depth=3, n_inter=7, n_intra=23, inter=False, visibility=1,
+                       position=2, distance=1, source_cash=0.01)
+    writing: asyncio.Task | None = None
+    start = time.perf_counter()
+    for i in range(n):
+        url = f"http://h{i % HOSTS}.test/section-{i % 97}/article-{i}.html"
+        frontier.add(url_fingerprint(url), url, f"h{i % HOSTS}.test", 0, event.copy(), False,
+                     None, link=True)
+        if i % 4 == 0 and i > 50_000:  # 25% more links to URLs queued earlier
+            j = i - 50_000
+            old = f"http://h{j % HOSTS}.test/section-{j % 97}/article-{j}.html"
+            frontier.add(url_fingerprint(old), old, "h.test", 0, event.copy(), False, None,
+                         link=True)
+        if frontier.unwritten >= frontier.batch_size:
+            if writing is not None:
+                await writing
+            writing = asyncio.ensure_future(frontier.flush())
+            await asyncio.sleep(0)
+    if writing is not None:
+        await writing
+    await frontier.flush()
+    elapsed = time.perf_counter() - start
+    await frontier.close()
+    return {"n": n, "elapsed": elapsed, "rate": n / elapsed, "rss": rss_mb()[0]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--urls", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--dequeue", type=int, default=100_000)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    parser.add_argument("--core", action="store_true",
+                        help="measure the frontier alone (no Scrapy requests), not the scheduler")
     args = parser.parse_args()
     admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not admin:
@@ -191,6 +238,14 @@ def main() -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         url = psycopg.conninfo.make_conninfo(admin, dbname=name)
         try:
+            if args.core:
+                print(f"\n== frontier core: {n:,} new URLs (+25% duplicate links)")
+                c = loop.run_until_complete(run_core(url, n))
+                print(f"  {c['n']:,} new URLs in {c['elapsed']:.1f} s: {c['rate']:,.0f} URLs/s"
+                      f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+                      f"{'met' if c['rate'] >= ENQUEUE_TARGET else 'NOT met'}; "
+                      f"RSS {c['rss']:.0f} MB", flush=True)
+                continue
             print(f"\n== {n:,} new URLs (+25% duplicate links), then {args.dequeue:,} dequeued")
             r = loop.run_until_complete(run_one(url, n, args.dequeue))
         finally:

@@ -56,6 +56,10 @@ UNCRAWLED_CATEGORIES = (
     "other",
 )
 
+# Refusals recorded before a URL is queued: they never replace another outcome of the same
+# URL (the pipeline and a database trigger apply this) and do not mean it was fetched.
+WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap"})
+
 
 @dataclass
 class UncrawledItem:

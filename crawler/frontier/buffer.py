@@ -5,7 +5,10 @@ in three places, as Heritrix and Nutch do: *active* hosts in a heap ordered by t
 entry, *waiting* hosts (politeness delay not over) in a heap ordered by the time they
 become ready, and *blocked* hosts (as many requests in flight as their concurrency
 allows), checked again on every pop. A slow or delayed host therefore only ever costs one
-heap operation per pop; it never holds back the others.
+heap operation per pop; it never holds back the others, unless ``hold_margin`` is set
+(opt-in): then a ready host's entry is not served while a busy or delayed host's best
+entry outranks it by more than that margin, so a free slot stays idle rather than go
+to a much worse URL (a focused crawl whose topic lives on one host).
 
 Entries whose score changes are re-pushed (``update``); stale heap items are skipped
 lazily. Plain Python, no Scrapy import.
@@ -72,7 +75,12 @@ class _Host:
 class ReadyBuffer:
     """Entries by host, each host a max-heap on (priority, score), hosts by readiness."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold_margin: float | None = None) -> None:
+        # None: a ready host's best entry is always served. A number: it is held back
+        # while a busy or delayed host's best entry outranks it by more than this score
+        # margin (or by priority), so a free slot does not go to a much worse URL.
+        self.hold_margin = hold_margin
+        self.held = 0  # pops that returned None because of hold_margin
         self.entries: dict[int, Entry] = {}
         self.hosts: dict[str, _Host] = {}
         self._active: list[tuple[int, float, int, str]] = []
@@ -213,6 +221,9 @@ class ReadyBuffer:
                 heapq.heappop(active)
                 self._wait(host, now + wait)
                 continue
+            if self.hold_margin is not None and self._outranked(head):
+                self.held += 1
+                return None
             heapq.heappop(host.heap)
             entry = self.entries.pop(head[4])
             self.inter -= entry.inter
@@ -226,6 +237,29 @@ class ReadyBuffer:
                 heapq.heapreplace(active, (nxt[0], nxt[1], nxt[2], name))
             return entry
         return None
+
+    def _outranked(self, head: tuple[int, float, int, int, int]) -> bool:
+        """Whether a busy (blocked) or delayed (waiting) host's best entry outranks
+        ``head`` by priority, or by more than ``hold_margin`` in score at equal priority."""
+        assert self.hold_margin is not None
+        best: tuple[int, float, int, int, int] | None = None
+        for name in self._blocked:
+            other = self._head(self.hosts[name])
+            if other is not None and (best is None or other < best):
+                best = other
+        for ready_at, name in self._waiting:
+            host = self.hosts.get(name)
+            if host is None or host.where != _WAITING or host.ready_at != ready_at:
+                continue
+            other = self._head(host)
+            if other is not None and (best is None or other < best):
+                best = other
+        if best is None:
+            return False
+        # items hold (-priority, -score, ...)
+        if best[0] != head[0]:
+            return best[0] < head[0]
+        return head[1] - best[1] > self.hold_margin
 
     def next_ready_at(self) -> float | None:
         """When the earliest waiting host becomes ready (None if no host waits)."""

@@ -97,6 +97,7 @@ class Frontier:
         max_size: int = 0,
         batch_size: int = 5000,
         evict_limit: int = 10000,
+        hold_margin: float | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -110,7 +111,7 @@ class Frontier:
         self.evict_limit = evict_limit
         self._now = now
         self.seen = FingerprintSet()
-        self.buffer = ReadyBuffer()
+        self.buffer = ReadyBuffer(hold_margin)  # hold_margin: see ReadyBuffer
         self.inflight: dict[int, Entry] = {}
         self.seq = 0
         self._clock_offset = 0.0
@@ -125,6 +126,8 @@ class Frontier:
         self._stored_queued = [0, 0]
         self._pending_queued = [0, 0]
         self._age_check_due = False
+        # the last refill found nothing for the hosts with room: wait for a change
+        self._refill_blocked = False
         self.counters = FrontierCounters()
         self.interval = IntervalStats()
         self.opened: OpenState | None = None
@@ -185,7 +188,11 @@ class Frontier:
         return self.unwritten >= self.batch_size
 
     def needs_refill(self) -> bool:
-        return sum(self._stored_queued) > 0 and len(self.buffer) < self.buffer_size // 2 + 1
+        return (
+            not self._refill_blocked
+            and sum(self._stored_queued) > 0
+            and len(self.buffer) < self.buffer_size // 2 + 1
+        )
 
     def next_ready_at(self) -> float | None:
         """``now()`` time at which the earliest waiting host becomes ready."""
@@ -243,6 +250,7 @@ class Frontier:
         else:
             entry.state = QUEUED
             self._pending_queued[entry.inter] += 1
+            self._refill_blocked = False  # a refill may find it
 
     def _admit(self, entry: Entry) -> bool:
         """Whether ``entry`` gets a place in the buffer (possibly taking the lowest's)."""
@@ -324,6 +332,8 @@ class Frontier:
         entry = self.buffer.pop(readiness, self._now())
         if entry is None:
             return None
+        if self.buffer.host_count(entry.host) == self.per_host - 1:
+            self._refill_blocked = False  # its host has room again
         if entry.payload is None and not entry.in_db:
             # serialised now, before the crawl adds things to the request it hands out
             entry.payload = self.serialize(entry.request)
@@ -508,4 +518,7 @@ class Frontier:
         if not rows and not exclude:
             # the store has no queued row left: correct any drift of the counters
             self._stored_queued = [0, 0]
+        elif len(rows) < want and exclude:
+            # what is left belongs to hosts whose share of the buffer is full
+            self._refill_blocked = True
         return len(rows)

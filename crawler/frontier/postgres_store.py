@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import struct
+import time
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from psycopg import sql
 
 from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
 from crawler.frontier.scores import Strategy, UrlStats
+from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import (
     NewRow,
     OpenState,
@@ -33,6 +35,7 @@ from crawler.frontier.store import (
     WriteBatch,
     WriteResult,
 )
+from crawler.items import WEAK_CATEGORIES
 
 logger = logging.getLogger(__name__)
 
@@ -151,6 +154,10 @@ class PostgresStore:
         self.conn: psycopg.AsyncConnection[Any] | None = None
         self.strategy: Strategy | None = None
         self._delta_sql = ""
+        # rows changed since the table's statistics were last refreshed, and when
+        self._changed = 0
+        self._analyzed_rows = 0
+        self._analyzed_at = 0.0
 
     # --- opening -----------------------------------------------------------------------
     async def open(self, strategy: Strategy) -> OpenState:
@@ -188,7 +195,10 @@ class PostgresStore:
         state = OpenState(
             np.empty(0, dtype=np.int64), 0, 0, float(row[2]), int(row[3]), resumed=True
         )
+        resumed_unclean = not clean
         async with conn.transaction():
+            if not clean:
+                state.finished_leases = await self._finish_saved_leases(float(row[2]))
             cur = await conn.execute(
                 "UPDATE frontier SET state = %s WHERE crawl = %s AND state = %s",
                 (QUEUED, self.key, LEASED),
@@ -211,6 +221,11 @@ class PostgresStore:
             async for data in copy:
                 reader.feed(data)
         state.fingerprints = reader.result()
+        if resumed_unclean:
+            extra = await self._saved_without_row()
+            if extra:
+                state.fingerprints = np.concatenate(
+                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
         for inter, count in await (await conn.execute(
             "SELECT inter, count(*) FROM frontier WHERE crawl = %s AND state = %s GROUP BY inter",
             (self.key, QUEUED),
@@ -220,6 +235,41 @@ class PostgresStore:
             else:
                 state.queued_intra = int(count)
         return state
+
+    async def _finish_saved_leases(self, clock: float) -> int:
+        """After an unclean stop: a queued or leased URL whose page or failure row reached
+        the database was fetched (the item pipeline and the frontier write separately, so
+        the frontier's lease or ack may be what was lost); it is done, not fetched again."""
+        assert self.conn is not None
+        cur = await self.conn.execute(
+            """
+            UPDATE frontier f SET state = %(done)s, done_at = %(clock)s
+            WHERE f.crawl = %(key)s AND f.state IN (%(queued)s, %(leased)s)
+              AND (EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
+                           AND p.url = f.url)
+                   OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                              AND u.url = f.url AND u.category <> ALL(%(weak)s)))
+            """,
+            {"key": self.key, "done": DONE, "queued": QUEUED, "leased": LEASED,
+             "clock": clock, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)},
+        )
+        return cur.rowcount
+
+    async def _saved_without_row(self) -> list[int]:
+        """After an unclean stop: fingerprints of URLs whose result was saved while their
+        frontier row was still unwritten, so that finding them again does not re-fetch."""
+        assert self.conn is not None
+        rows = await (await self.conn.execute(
+            """
+            SELECT s.url FROM (SELECT url FROM pages WHERE crawl_id = %(crawl_id)s
+                               UNION SELECT url FROM uncrawled WHERE crawl_id = %(crawl_id)s
+                                 AND category <> ALL(%(weak)s)) s
+            WHERE NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = %(key)s
+                              AND f.url = s.url)
+            """,
+            {"key": self.key, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)},
+        )).fetchall()
+        return [url_fingerprint(url) for (url,) in rows]
 
     async def _requeue_unsaved(self) -> int:
         """After an unclean stop: acked URLs whose page or failure row never reached the
@@ -357,7 +407,23 @@ class PostgresStore:
                 " WHERE key = %s",
                 (batch.clock, batch.seq, key),
             )
+        self._changed += batch.size
+        await self._maybe_analyze()
         return result
+
+    async def _maybe_analyze(self) -> None:
+        """Refresh the planner's statistics when the frontier has changed a lot: a table
+        that grows by millions of rows between autovacuum runs otherwise gets plans made
+        for an empty table (a refill then reads the whole queue instead of its best rows)."""
+        if self._changed < max(50_000, self._analyzed_rows // 4):
+            return
+        if time.monotonic() - self._analyzed_at < 60.0:
+            return
+        assert self.conn is not None
+        await self.conn.execute("ANALYZE frontier")
+        self._analyzed_rows += self._changed
+        self._changed = 0
+        self._analyzed_at = time.monotonic()
 
     async def _upsert(self, entries: list[NewRow]) -> None:
         assert self.conn is not None

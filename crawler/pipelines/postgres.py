@@ -4,14 +4,13 @@ Items are buffered and written in batches: one transaction and one round trip (p
 pipeline mode, array parameters) per batch. Writes are idempotent upserts keyed by
 (crawl id, URL), so a retried batch, a re-run or a resumed crawl never duplicates a row.
 A batch that cannot be written after STORE_WRITE_ATTEMPTS tries is spilled to a JSON
-lines file under CRAWLER_DATA_DIR/spill/ instead of being lost.
+lines file under CRAWLER_DATA_DIR/spill/ instead of being lost (crawler/storage/spill.py);
+`scrapy replayspill` writes it later.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,8 +21,9 @@ from psycopg_pool import AsyncConnectionPool
 from scrapy import Request, signals
 
 from crawler import defaults
-from crawler.items import PageItem, UncrawledItem
+from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
 from crawler.storage.database import crawl_database
+from crawler.storage.spill import append_items, spill_path
 from crawler.urls import canonical_url
 
 logger = logging.getLogger(__name__)
@@ -62,14 +62,80 @@ ON CONFLICT (crawl_id, url) DO UPDATE SET
 """
 
 
-# Categories that never replace another outcome of the same URL (the database applies
-# the same rule with a trigger, for rows of earlier batches).
-WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap"})
 
 
 def _clean(text: str) -> str:
     # PostgreSQL text cannot hold NUL characters; hostile pages do contain them.
     return text.replace("\x00", "") if "\x00" in text else text
+
+
+async def write_batch(
+    conn: psycopg.AsyncConnection[Any],
+    crawl_id: str,
+    pages: list[PageItem],
+    uncrawled: list[UncrawledItem],
+) -> int:
+    """Upsert one batch of pages (with their links) and uncrawled URLs of a crawl in one
+    transaction and one round trip; returns the number of links upserted. Idempotent: the
+    pipeline's writes and the replay of spill files (`scrapy replayspill`) go through here.
+    """
+    links: dict[tuple[str, str], tuple[str, int, int, int]] = {}
+    for page in pages:
+        for ln in page.links:
+            links.setdefault(
+                (page.url, ln.target_url),
+                (_clean(ln.anchor_text), ln.visibility, ln.position, ln.distance),
+            )
+    async with conn.transaction(), conn.pipeline():
+        if pages:
+            await conn.execute(
+                _PAGES_SQL,
+                (
+                    crawl_id,
+                    [p.url for p in pages],
+                    [p.final_url for p in pages],
+                    [p.host for p in pages],
+                    [p.status for p in pages],
+                    [p.content_type for p in pages],
+                    [p.fetched_at for p in pages],
+                    [p.last_modified for p in pages],
+                    [p.depth for p in pages],
+                    [_clean(p.title) for p in pages],
+                    [_clean(p.text) for p in pages],
+                    [p.content_md5 for p in pages],
+                    [p.size for p in pages],
+                    [p.weight for p in pages],
+                    [p.relevant for p in pages],
+                ),
+            )
+            await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl_id, [p.url for p in pages]))
+        if links:
+            keys = list(links)
+            values = [links[k] for k in keys]
+            await conn.execute(
+                _LINKS_SQL,
+                (
+                    crawl_id,
+                    [k[0] for k in keys],
+                    [k[1] for k in keys],
+                    [v[0] for v in values],
+                    [v[1] for v in values],
+                    [v[2] for v in values],
+                    [v[3] for v in values],
+                ),
+            )
+        if uncrawled:
+            await conn.execute(
+                _UNCRAWLED_SQL,
+                (
+                    crawl_id,
+                    [u.url for u in uncrawled],
+                    [u.category for u in uncrawled],
+                    [_clean(u.detail) for u in uncrawled],
+                    [u.at for u in uncrawled],
+                ),
+            )
+    return len(links)
 
 
 class PostgresStorePipeline:
@@ -198,73 +264,14 @@ class PostgresStorePipeline:
 
     async def _write(self, pages: list[PageItem], uncrawled: list[UncrawledItem]) -> None:
         assert self.pool is not None, "pipeline not opened"
-        crawl = self.crawl_id
-        links: dict[tuple[str, str], tuple[str, int, int, int]] = {}
-        for page in pages:
-            for ln in page.links:
-                links.setdefault(
-                    (page.url, ln.target_url),
-                    (_clean(ln.anchor_text), ln.visibility, ln.position, ln.distance),
-                )
-        async with self.pool.connection() as conn, conn.transaction(), conn.pipeline():
-            if pages:
-                await conn.execute(
-                    _PAGES_SQL,
-                    (
-                        crawl,
-                        [p.url for p in pages],
-                        [p.final_url for p in pages],
-                        [p.host for p in pages],
-                        [p.status for p in pages],
-                        [p.content_type for p in pages],
-                        [p.fetched_at for p in pages],
-                        [p.last_modified for p in pages],
-                        [p.depth for p in pages],
-                        [_clean(p.title) for p in pages],
-                        [_clean(p.text) for p in pages],
-                        [p.content_md5 for p in pages],
-                        [p.size for p in pages],
-                        [p.weight for p in pages],
-                        [p.relevant for p in pages],
-                    ),
-                )
-                await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl, [p.url for p in pages]))
-            if links:
-                keys = list(links)
-                values = [links[k] for k in keys]
-                await conn.execute(
-                    _LINKS_SQL,
-                    (
-                        crawl,
-                        [k[0] for k in keys],
-                        [k[1] for k in keys],
-                        [v[0] for v in values],
-                        [v[1] for v in values],
-                        [v[2] for v in values],
-                        [v[3] for v in values],
-                    ),
-                )
-            if uncrawled:
-                await conn.execute(
-                    _UNCRAWLED_SQL,
-                    (
-                        crawl,
-                        [u.url for u in uncrawled],
-                        [u.category for u in uncrawled],
-                        [_clean(u.detail) for u in uncrawled],
-                        [u.at for u in uncrawled],
-                    ),
-                )
+        async with self.pool.connection() as conn:
+            await write_batch(conn, self.crawl_id, pages, uncrawled)
 
     def _spill(self, pages: list[PageItem], uncrawled: list[UncrawledItem]) -> None:
-        self.spill_dir.mkdir(parents=True, exist_ok=True)
-        path = self.spill_dir / f"{self.crawl_id}.jsonl"
-        with path.open("a", encoding="utf-8") as fh:
-            for item in [*pages, *uncrawled]:
-                row = {"type": type(item).__name__, **dataclasses.asdict(item)}
-                fh.write(json.dumps(row, default=str) + "\n")
-        self.stats.inc_value("store/spilled", len(pages) + len(uncrawled))
+        path = spill_path(self.spill_dir, self.crawl_id)
+        rows = append_items(path, self.crawl_id, [*pages, *uncrawled])
+        self.stats.inc_value("store/spilled", rows)
         logger.error(
-            "database %s unavailable: %d rows spilled to %s",
-            self.database.display_url, len(pages) + len(uncrawled), path,
+            "database %s unavailable: %d rows spilled to %s (replay: scrapy replayspill)",
+            self.database.display_url, rows, path,
         )

@@ -60,6 +60,21 @@ from crawler.urls import canonical_url
 logger = logging.getLogger(__name__)
 
 
+def hold_margin_setting(value: Any) -> float | None:
+    """FRONTIER_HOLD_FOR_BETTER as a score margin (None: off); ValueError if unusable."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    try:
+        margin = float(value)
+    except (TypeError, ValueError):
+        margin = float("nan")
+    if not margin >= 0.0 or margin == float("inf"):
+        raise ValueError(
+            f"FRONTIER_HOLD_FOR_BETTER must be a score margin >= 0 or None, not {value!r}"
+        )
+    return margin
+
+
 class BestFirstScheduler(BaseScheduler):
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
@@ -89,6 +104,9 @@ class BestFirstScheduler(BaseScheduler):
         )
         self.synchronous_commit = settings.getbool(
             "FRONTIER_SYNCHRONOUS_COMMIT", defaults.FRONTIER_SYNCHRONOUS_COMMIT
+        )
+        self.hold_margin = hold_margin_setting(
+            settings.get("FRONTIER_HOLD_FOR_BETTER", defaults.FRONTIER_HOLD_FOR_BETTER)
         )
         self.frontier: Frontier | None = None
         self.spider: Spider | None = None
@@ -131,7 +149,7 @@ class BestFirstScheduler(BaseScheduler):
         frontier = Frontier(
             store, strategy, serialize=self._serialize, buffer_size=self.buffer_size,
             buffer_per_host=self.buffer_per_host, max_wait=self.max_wait,
-            max_size=self.max_size, batch_size=self.batch_size,
+            max_size=self.max_size, batch_size=self.batch_size, hold_margin=self.hold_margin,
         )
         try:
             state = await frontier.open()
@@ -147,11 +165,12 @@ class BestFirstScheduler(BaseScheduler):
         if state.resumed:
             self.stats.set_value("frontier/resume/requeued_leases", state.requeued_leases)
             self.stats.set_value("frontier/resume/requeued_unsaved", state.requeued_unsaved)
+            self.stats.set_value("frontier/resume/finished_leases", state.finished_leases)
             logger.info(
                 "frontier (%s): resuming crawl %s: %d URLs queued, %d seen; %d leases and "
-                "%d unsaved results of the last run re-queued%s",
+                "%d unsaved results of the last run re-queued, %d leases already saved%s",
                 strategy.name, crawl_id, frontier.queued, len(frontier.seen),
-                state.requeued_leases, state.requeued_unsaved,
+                state.requeued_leases, state.requeued_unsaved, state.finished_leases,
                 f"; {state.rescored} re-scored for the new strategy" if state.rescored else "",
             )
         else:
@@ -424,6 +443,10 @@ class BestFirstScheduler(BaseScheduler):
         now = monotonic()
         for host in [h for h, t in self._last_start.items() if t < now - 120.0]:
             del self._last_start[host]
+        active = self._downloader.active
+        for host in [h for h, rs in self._host_requests.items()
+                     if not any(r in active for r in rs)]:
+            del self._host_requests[host]
 
     # --- statistics --------------------------------------------------------------------------
     def _update_stats(self) -> None:
@@ -445,6 +468,8 @@ class BestFirstScheduler(BaseScheduler):
         set_value("frontier/reprioritised", c.reprioritised + c.rescored_stored)
         set_value("frontier/refills", c.refills)
         set_value("frontier/flushes", c.flushes)
+        if frontier.buffer.hold_margin is not None:
+            set_value("frontier/held", frontier.buffer.held)
 
     def frontier_snapshot(self) -> tuple[int, int, int, IntervalStats]:
         """Queue size (total, inter, intra) now and what happened since the last call

@@ -145,6 +145,66 @@ def test_resume_after_an_unclean_stop(migrated, crawl_row):
     assert order == urls[1:]  # FIFO order kept: nothing lost, popped[0] not fetched again
 
 
+def test_an_unclean_resume_does_not_refetch_urls_whose_result_was_saved(
+    migrated, crawl_row
+):
+    # The item pipeline and the frontier write separately: a kill can save a page while
+    # the frontier's lease, its ack or even its row is lost.
+    crawl_id = crawl_row()
+    urls = [f"http://h.test/{i}" for i in range(8)]
+    unwritten = "http://h.test/unwritten"
+
+    async def first_run():
+        frontier = make_frontier("bfs", PostgresStore(migrated, crawl_id), buffer_size=3)
+        await frontier.open()
+        for url in urls:
+            add(frontier, url)
+        popped = [frontier.pop(always_ready) for _ in range(3)]
+        frontier.done(popped[0])
+        await frontier.flush()
+        add(frontier, unwritten)  # killed before this row is written
+        await frontier.store.conn.close()
+        return [e.url for e in popped]
+
+    popped = asyncio.run(first_run())
+    assert popped == urls[:3]
+    with psycopg.connect(migrated, autocommit=True) as conn:
+        # saved: the acked one, one still leased, one queued (lease lost), the unwritten
+        # one; urls[6] only has a weak refusal, which is not a fetch
+        for url in (urls[0], urls[2], urls[5], unwritten):
+            conn.execute(
+                "INSERT INTO pages (crawl_id, url, final_url, host, status, fetched_at,"
+                " depth, content_md5, size) VALUES (%s, %s, %s, 'h.test', 200, now(), 0,"
+                " '', 0)",
+                (crawl_id, url, url),
+            )
+        conn.execute("INSERT INTO uncrawled (crawl_id, url, category) VALUES"
+                     " (%s, %s, 'depth_exceeded'), (%s, %s, 'http_404')",
+                     (crawl_id, urls[6], crawl_id, urls[7]))
+
+    async def second_run():
+        frontier = make_frontier("bfs", PostgresStore(migrated, crawl_id), buffer_size=3)
+        state = await frontier.open()
+        again = add(frontier, unwritten)
+        order = []
+        while frontier.has_pending():
+            if frontier.needs_refill():
+                await frontier.refill()
+            entry = frontier.pop(always_ready)
+            order.append(entry.url)
+            frontier.done(entry)
+        await frontier.close()
+        return state, order, again
+
+    state, order, again = asyncio.run(second_run())
+    assert state.finished_leases == 3  # urls[2] (leased), urls[5] and urls[7] (queued)
+    assert state.requeued_leases == 1  # urls[1]: in flight, nothing saved
+    assert len(state.fingerprints) == 9
+    assert again is False  # the unwritten URL is seen: not queued again
+    assert order == [urls[1], urls[3], urls[4], urls[6]]
+    assert rows(migrated, crawl_id)[urls[2]][0] == postgres_store.DONE
+
+
 def test_one_process_at_a_time_per_crawl(migrated, crawl_row):
     crawl_id = crawl_row()
 

@@ -47,7 +47,7 @@ def test_resume_after_a_graceful_stop(sandbox, run_crawl, db):
 
 
 def test_resume_after_kill_9_loses_nothing_and_refetches_only_what_was_in_flight(
-    sandbox, run_crawl, spawn_crawl, db
+    sandbox, run_crawl, spawn_crawl, db, tmp_path
 ):
     web, seeds = site_web(delay=0.1)
     server = sandbox(web)
@@ -57,7 +57,8 @@ def test_resume_after_kill_9_loses_nothing_and_refetches_only_what_was_in_flight
                        settings={"CONCURRENT_REQUESTS": 4, "DEPTH_LIMIT": 0})
     deadline = time.monotonic() + 60
     while len(page_requests(server.log)) < len(expected) // 3:
-        assert proc.poll() is None and time.monotonic() < deadline, "crawl ended too early"
+        assert proc.poll() is None and time.monotonic() < deadline, (
+            "crawl ended too early: " + (tmp_path / "crawl-0.log").read_text()[-3000:])
         time.sleep(0.01)
     proc.kill()  # SIGKILL
     proc.wait()
@@ -67,13 +68,18 @@ def test_resume_after_kill_9_loses_nothing_and_refetches_only_what_was_in_flight
     saved = stored(db, "killed-resume") | stored(db, "killed-resume", "uncrawled")
     assert len(saved) < len(set(first_requests))  # some results were not written yet
 
+    # frontier state at the kill of each saved URL, to tell which write was lost
+    states = {r[0]: r[1] for r in db.execute(
+        "SELECT f.url, f.state FROM frontier f JOIN frontier_crawls c ON c.key = f.crawl"
+        " WHERE c.crawl_id = 'killed-resume'")}
     run_crawl(proxy=server.proxy_url, args=args, settings={"DEPTH_LIMIT": 0}).check()
     second_requests = page_requests(server.log[killed_at:])
     assert [u for u, n in Counter(first_requests).items() if n > 1] == []
     assert [u for u, n in Counter(second_requests).items() if n > 1] == []
     again = set(first_requests) & set(second_requests)
     # fetched twice: only requests whose result had not reached the database
-    assert again <= set(first_requests) - saved
+    assert again <= set(first_requests) - saved, {
+        u: states.get(u, "no row") for u in again & saved}
     assert set(first_requests) | set(second_requests) == expected
     resumed = stored(db, "killed-resume")
 
