@@ -2,6 +2,10 @@
 
 Starts the sandbox web on 127.0.0.1, runs ``scrapy crawl general`` through it as a proxy
 with the embedded PostgreSQL under ``.crawl/``, then prints what was stored.
+
+Everything under the data folder is the demo's own: a search index left there by an older
+version of the project (another schema) is rebuilt from the demo's database before the
+crawl, where a user's crawl stops with an error asking for `scrapy reindex`.
 """
 
 from __future__ import annotations
@@ -13,8 +17,12 @@ import sys
 import time
 from pathlib import Path
 
+from whoosh import index as whoosh_index
+
 from crawler.sandbox import SandboxServer, add_debian_docs, build_synthetic_web
-from crawler.storage.database import CrawlDatabase
+from crawler.search.index import INDEX_NAME, SearchIndexError, open_index, rebuild_index
+from crawler.search.source import iter_page_documents
+from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
 
 
 def summary(db: CrawlDatabase, crawl_id: str) -> str:
@@ -57,6 +65,25 @@ def summary(db: CrawlDatabase, crawl_id: str) -> str:
     return "\n".join(lines)
 
 
+def rebuild_outdated_index(db: CrawlDatabase, path: Path) -> int | None:
+    """Rebuild the index in ``path`` from every crawl in ``db`` when it was built with
+    another schema; the number of pages indexed, None when the index is missing or
+    current."""
+    if not whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+        return None
+    try:
+        open_index(path, create=False).close()
+    except SearchIndexError:
+        print(f"demo: the search index in {path} was built with another schema (an older "
+              f"version); rebuilding the demo's index from {db.display_url}", flush=True)
+    else:
+        return None
+    with db.connect(autocommit=True) as conn:
+        count = rebuild_index(path, iter_page_documents(conn, None))
+    print(f"demo: search index {path} rebuilt: {count} pages", flush=True)
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", default=".crawl", help="crawl state folder")
@@ -69,9 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_docs:
         seeds += add_debian_docs(web)
     crawl_id = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
-    db = CrawlDatabase.from_settings({"CRAWLER_DATA_DIR": args.data_dir})
+    # the crawl below always uses the embedded database (CRAWLER_DATABASE_URL is removed
+    # from its environment): so does the summary, whatever the environment says
+    db = CrawlDatabase(url="", embedded=EmbeddedPostgres(Path(args.data_dir) / "pgdata"))
     db.prepare()  # keeps the embedded server up for the summary after the crawl
     try:
+        index_dir = Path(args.data_dir) / "index"
+        rebuild_outdated_index(db, index_dir)
         with SandboxServer(web) as server:
             print(f"sandbox web on {server.proxy_url}: {len(web.hosts)} hosts, "
                   f"{len(seeds)} seeds", flush=True)
@@ -83,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                 "-a", f"seed_urls={','.join(seeds)}", "-a", f"crawl_id={crawl_id}",
                 # the documentation corpora link to real sites: stay on the sandbox hosts
                 "-a", "allowed_domains=test",
-                "-s", f"CRAWLER_DATA_DIR={args.data_dir}",
+                "-s", f"CRAWLER_DATA_DIR={args.data_dir}", "-s", f"SEARCH_INDEX_DIR={index_dir}",
                 # the sandbox is on this machine: no politeness delay needed here
                 "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4",
                 "-s", f"CLOSESPIDER_PAGECOUNT={args.max_pages}",

@@ -76,6 +76,44 @@ class CrawlResult:
         return self
 
 
+def crawl_command(
+    spider: str,
+    *,
+    database_url: str,
+    workdir: Path,
+    proxy: str | None,
+    args: dict[str, str],
+    settings: dict[str, object] | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """The `scrapy crawl` command line and environment of a test crawl."""
+    full_settings: dict[str, object] = {
+        "CRAWLER_DATA_DIR": str(workdir / ".crawl"),
+        "LOG_LEVEL": "INFO",
+        "DOWNLOAD_DELAY": 0,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
+        "STORE_FLUSH_INTERVAL": 0.5,
+    }
+    full_settings.update(settings or {})
+    cmd = [sys.executable, "-m", "scrapy", "crawl", spider]
+    for key, value in args.items():
+        cmd += ["-a", f"{key}={value}"]
+    for key, value in full_settings.items():
+        cmd += ["-s", f"{key}={value}"]
+    child_env = {
+        **os.environ,
+        "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+        "PYTHONPATH": str(PROJECT_DIR),
+        "CRAWLER_DATABASE_URL": database_url,
+    }
+    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy"):
+        child_env.pop(var, None)
+    if proxy:
+        child_env["http_proxy"] = child_env["https_proxy"] = proxy
+    child_env.update(env or {})
+    return cmd, child_env
+
+
 @pytest.fixture
 def run_crawl(database_url: str, tmp_path: Path):
     """Run `scrapy crawl SPIDER` in a subprocess against the test database.
@@ -96,30 +134,8 @@ def run_crawl(database_url: str, tmp_path: Path):
     ) -> CrawlResult:
         args = dict(args or {})
         args.setdefault("crawl_id", f"test-{uuid.uuid4().hex[:12]}")
-        full_settings: dict[str, object] = {
-            "CRAWLER_DATA_DIR": str(tmp_path / ".crawl"),
-            "LOG_LEVEL": "INFO",
-            "DOWNLOAD_DELAY": 0,
-            "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
-            "STORE_FLUSH_INTERVAL": 0.5,
-        }
-        full_settings.update(settings or {})
-        cmd = [sys.executable, "-m", "scrapy", "crawl", spider]
-        for key, value in args.items():
-            cmd += ["-a", f"{key}={value}"]
-        for key, value in full_settings.items():
-            cmd += ["-s", f"{key}={value}"]
-        child_env = {
-            **os.environ,
-            "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-            "PYTHONPATH": str(PROJECT_DIR),
-            "CRAWLER_DATABASE_URL": database_url,
-        }
-        for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy"):
-            child_env.pop(var, None)
-        if proxy:
-            child_env["http_proxy"] = child_env["https_proxy"] = proxy
-        child_env.update(env or {})
+        cmd, child_env = crawl_command(spider, database_url=database_url, workdir=tmp_path,
+                                       proxy=proxy, args=args, settings=settings, env=env)
         proc = subprocess.run(
             cmd,
             cwd=tmp_path,

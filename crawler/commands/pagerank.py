@@ -8,7 +8,6 @@ Reads the crawl's pages and links from PostgreSQL, computes the weighted PageRan
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import Any, ClassVar
 
@@ -17,11 +16,18 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler import defaults
+from crawler.commands._shared import (
+    COMMAND_ERRORS,
+    add_crawl_id_option,
+    fail,
+    prepared_database,
+    quiet_when_output_closed,
+)
 from crawler.ranking.pagerank import weighted_pagerank
 from crawler.ranking.store import load_link_graph, resolve_crawl_id, store_scores, top_pages
 from crawler.search.index import SearchIndexError, index_path, open_index, update_pagerank
 from crawler.search.terminal import printable
-from crawler.storage.database import CrawlDatabase, DatabaseUnavailable
+from crawler.storage.database import CrawlDatabase
 
 
 class Command(ScrapyCommand):
@@ -38,7 +44,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         assert self.settings is not None
-        parser.add_argument("--crawl-id", help="crawl to rank (default: the latest crawl)")
+        add_crawl_id_option(parser, "rank")
         parser.add_argument(
             "--damping", type=float,
             default=self.settings.getfloat("PAGERANK_DAMPING", defaults.PAGERANK_DAMPING),
@@ -71,15 +77,11 @@ class Command(ScrapyCommand):
         if opts.tolerance <= 0:
             raise UsageError("--tolerance must be > 0", print_help=False)
         configure_logging(self.settings)
-        database = CrawlDatabase.from_settings(self.settings)
         try:
-            database.prepare()
-            self._run(database, opts)
-        except (DatabaseUnavailable, SearchIndexError, LookupError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 2
-        finally:
-            database.close()
+            with prepared_database(self.settings) as database, quiet_when_output_closed():
+                self._run(database, opts)
+        except COMMAND_ERRORS as exc:
+            fail(self, exc)
 
     def _run(self, database: CrawlDatabase, opts: argparse.Namespace) -> None:
         assert self.settings is not None

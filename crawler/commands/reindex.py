@@ -7,7 +7,6 @@ working meanwhile. PageRank scores stored by `scrapy pagerank` are carried over.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import Any, ClassVar
 
@@ -16,10 +15,16 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler import defaults
+from crawler.commands._shared import (
+    COMMAND_ERRORS,
+    add_crawl_id_option,
+    fail,
+    prepared_database,
+    quiet_when_output_closed,
+)
 from crawler.ranking.store import resolve_crawl_id
-from crawler.search.index import SearchIndexError, index_path, rebuild_index
+from crawler.search.index import index_path, rebuild_index
 from crawler.search.source import iter_page_documents
-from crawler.storage.database import CrawlDatabase, DatabaseUnavailable
 
 
 class Command(ScrapyCommand):
@@ -35,7 +40,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--crawl-id", help="crawl to index (default: the latest crawl)")
+        add_crawl_id_option(parser, "index")
         parser.add_argument(
             "--all-crawls", action="store_true",
             help="index the pages of every crawl (a URL's latest fetch wins)",
@@ -50,10 +55,11 @@ class Command(ScrapyCommand):
         configure_logging(self.settings)
         settings = self.settings
         path = index_path(settings)
-        database = CrawlDatabase.from_settings(settings)
         try:
-            database.prepare()
-            with database.connect(autocommit=True) as conn:
+            with (
+                prepared_database(settings) as database,
+                database.connect(autocommit=True) as conn,
+            ):
                 crawl_id = None if opts.all_crawls else resolve_crawl_id(conn, opts.crawl_id)
                 started = time.perf_counter()
                 count = rebuild_index(
@@ -69,15 +75,13 @@ class Command(ScrapyCommand):
                     ),
                 )
                 seconds = time.perf_counter() - started
-        except (DatabaseUnavailable, SearchIndexError, LookupError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 2
+        except COMMAND_ERRORS as exc:
+            fail(self, exc)
             return
-        finally:
-            database.close()
         what = "every crawl" if crawl_id is None else f"crawl {crawl_id}"
         rate = count / seconds if seconds > 0 else 0.0
-        print(
-            f"indexed {count} pages of {what} into {path} in {seconds:.1f} s "
-            f"({rate:.0f} pages/s)"
-        )
+        with quiet_when_output_closed():
+            print(
+                f"indexed {count} pages of {what} into {path} in {seconds:.1f} s "
+                f"({rate:.0f} pages/s)"
+            )

@@ -16,12 +16,17 @@ All numbers come from one SQL statement (:data:`REPORT_SQL`).
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 
+from crawler.commands._shared import (
+    add_crawl_id_option,
+    fail,
+    prepared_database,
+    quiet_when_output_closed,
+)
 from crawler.items import UNCRAWLED_CATEGORIES
 
 HTTP = "http"  # HTTP status errors (Table III)
@@ -183,29 +188,22 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument(
-            "--crawl-id", dest="crawl_id", default=None, help="crawl to report (default: latest)"
-        )
+        add_crawl_id_option(parser, "report")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        from crawler.storage.database import CrawlDatabase, DatabaseUnavailable
+        from crawler.storage.database import DatabaseUnavailable
 
         assert self.settings is not None
-        database = CrawlDatabase.from_settings(self.settings)
         try:
-            database.prepare()
-            with database.connect() as conn:
+            with prepared_database(self.settings) as database, database.connect() as conn:
                 rows = conn.execute(REPORT_SQL, report_parameters(opts.crawl_id)).fetchall()
         except DatabaseUnavailable as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 2
+            fail(self, exc)
             return
-        finally:
-            database.close()
         taxonomy = ErrorTaxonomy.from_rows(rows)
         if taxonomy is None:
             which = f"crawl {opts.crawl_id!r}" if opts.crawl_id else "any crawl"
-            print(f"error: no {which} in {database.display_url}", file=sys.stderr)
-            self.exitcode = 1
+            fail(self, f"no {which} in {database.display_url}", exitcode=1)
             return
-        print(format_report(taxonomy))
+        with quiet_when_output_closed():
+            print(format_report(taxonomy))

@@ -16,6 +16,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawler import defaults
+from crawler.commands._shared import fail, quiet_when_output_closed
 from crawler.search.engine import SearchEngine
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.search.terminal import printable, terminal_snippet
@@ -56,8 +57,7 @@ class Command(ScrapyCommand):
         try:
             ix = open_index(opts.index or index_path(self.settings), create=False)
         except SearchIndexError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 2
+            fail(self, exc)
             return
         engine = SearchEngine.from_settings(self.settings, ix)
         try:
@@ -65,11 +65,12 @@ class Command(ScrapyCommand):
         finally:
             engine.close()
             ix.close()
-        if opts.json:
-            json.dump(results.as_dict(), sys.stdout, ensure_ascii=False, indent=1)
-            sys.stdout.write("\n")
-        else:
-            self._print(results)
+        with quiet_when_output_closed():
+            if opts.json:
+                json.dump(results.as_dict(), sys.stdout, ensure_ascii=False, indent=1)
+                sys.stdout.write("\n")
+            else:
+                self._print(results)
         if results.error:
             self.exitcode = 2
 

@@ -21,13 +21,21 @@ from crawler.sandbox.web import Resource, SandboxWeb, html_page, normalize_host
 
 _SERVER_ERROR = Resource(html_page("Error", "<h1>500 Internal Server Error</h1>"), status=500)
 
+# Answer to CONNECT (https through the proxy): the sandbox web serves plain http only.
+CONNECT_STATUS = 502
+CONNECT_REASON = "Bad Gateway (sandbox web: no https)"
+CONNECT_REFUSED_BODY = b"The sandbox web serves http only; https tunnels are refused.\n"
+
 
 @dataclass(frozen=True, slots=True)
 class RequestRecord:
     """One request seen by the server. ``status`` is 0 when the connection was dropped
-    (unknown host). ``started`` (request parsed) and ``finished`` (response about to be
-    sent, after any delay) are ``time.time()`` values. Records are logged before the
-    response is sent, so a client that has its response always finds it logged."""
+    (unknown host). A CONNECT (https through the proxy) is answered with
+    :data:`CONNECT_STATUS` and logged with ``host`` the tunnel's authority as sent
+    (``a.test:443``: the port stays, as for any port but 80) and an empty ``path``.
+    ``started`` (request parsed) and ``finished`` (response about to be sent, after any
+    delay) are ``time.time()`` values. Records are logged before the response is sent,
+    so a client that has its response always finds it logged."""
 
     host: str
     path: str
@@ -63,7 +71,23 @@ class _Handler(BaseHTTPRequestHandler):
         self._serve(head=False)
 
     def do_CONNECT(self) -> None:
-        # No TLS tunnelling: behave like an unreachable https host.
+        # No TLS tunnelling. Answer at once, as a real proxy does when it cannot reach the
+        # origin: a crawler then fails the https URL immediately instead of waiting for
+        # its download timeout on a connection that never answers.
+        started = time.time()
+        body = CONNECT_REFUSED_BODY
+        self.send_response(CONNECT_STATUS, CONNECT_REASON)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.server.sandbox._record(
+            RequestRecord(
+                normalize_host(self.path), "", "", self.command, CONNECT_STATUS, started,
+                time.time(),
+            )
+        )
+        self.end_headers()
+        self.wfile.write(body)
         self.close_connection = True
 
     def _serve(self, head: bool) -> None:

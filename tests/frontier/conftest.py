@@ -3,9 +3,7 @@ can be killed."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import psycopg
 import pytest
 
 from crawler.storage.schema import migrate
-from tests.conftest import PROJECT_DIR
+from tests.conftest import crawl_command
 
 
 @pytest.fixture(scope="session")
@@ -46,28 +44,8 @@ def spawn_crawl(database_url: str, tmp_path: Path):
 
     def spawn(spider: str = "general", *, proxy: str, args: dict[str, str],
               settings: dict[str, object]) -> subprocess.Popen[str]:
-        full = {
-            "CRAWLER_DATA_DIR": str(tmp_path / ".crawl"),
-            "LOG_LEVEL": "INFO",
-            "DOWNLOAD_DELAY": 0,
-            "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
-            "STORE_FLUSH_INTERVAL": 0.5,
-            **settings,
-        }
-        cmd = [sys.executable, "-m", "scrapy", "crawl", spider]
-        for key, value in args.items():
-            cmd += ["-a", f"{key}={value}"]
-        for key, value in full.items():
-            cmd += ["-s", f"{key}={value}"]
-        env = {
-            **os.environ,
-            "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-            "PYTHONPATH": str(PROJECT_DIR),
-            "CRAWLER_DATABASE_URL": database_url,
-            "http_proxy": proxy,
-            "https_proxy": proxy,
-        }
-        env.pop("no_proxy", None)
+        cmd, env = crawl_command(spider, database_url=database_url, workdir=tmp_path,
+                                 proxy=proxy, args=args, settings=settings)
         proc = subprocess.Popen(
             cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
             stderr=open(tmp_path / f"crawl-{len(procs)}.log", "w"), text=True,  # noqa: SIM115
