@@ -148,7 +148,7 @@ def _change_dates(text: str, rng: random.Random) -> str:
     return f"{text}\n\nLast updated on {_random_date(rng, iso=False)}."
 
 
-def _replace_words(
+def replace_words(
     text: str, fraction: float, vocabulary: list[str], rng: random.Random, run: int = 1
 ) -> str:
     """Replace ``fraction`` of the words, in runs of ``run`` consecutive words."""
@@ -177,10 +177,10 @@ def edit_page(page: Page, edit: str, vocabulary: list[str], rng: random.Random) 
     if edit == "date":
         return _change_dates(page.text, rng)
     if edit.startswith("words_"):
-        return _replace_words(page.text, int(edit.split("_")[1]) / 100, vocabulary, rng)
+        return replace_words(page.text, int(edit.split("_")[1]) / 100, vocabulary, rng)
     if edit.startswith("runs_"):
         fraction = int(edit.split("_")[1]) / 100
-        return _replace_words(page.text, fraction, vocabulary, rng, run=RUN_WORDS)
+        return replace_words(page.text, fraction, vocabulary, rng, run=RUN_WORDS)
     if edit == "reorder":
         paragraphs = list(page.paragraphs)
         slots = [i for i, text in enumerate(paragraphs) if len(text) >= LONG_PARAGRAPH_CHARS]

@@ -5,17 +5,23 @@ Run: ``.venv/bin/python bench/dedup_eval.py [--quick]`` from the repository root
 1. Sweep of K, W and threshold on verified Jaccard: candidates from an LSH index at a
    low threshold (0.6), every candidate checked on the true Jaccard; for each
    threshold a query "matches" its most similar page at or above it.
-2. The chosen defaults with the real ``NearDuplicateIndex`` (its own LSH banding):
-   precision and recall per edit class, false positives among distinct pages.
-3. Per-page cost on a 30 KB text: fingerprint (karp_rabin, xxh64, md5), LSH query.
-4. Memory: tracemalloc while inserting many signatures / minutiae arrays,
-   extrapolated linearly to 1M pages.
+1b. Second stage (word alignment of candidates with Jaccard in [candidate threshold,
+   threshold)): alignment of edited pages vs the closest distinct pages, and a sweep of
+   candidate and alignment thresholds.
+2. The chosen defaults with the real ``ContentSeenTest`` (its own LSH banding, both
+   stages): precision and recall per edit class, false positives among distinct pages.
+   ``--candidate-threshold 0.8`` (= the threshold) is the first stage alone.
+3. Per-page cost on a 30 KB text: fingerprint (karp_rabin, xxh64, md5), LSH query, the
+   crawl's path, and the second stage's path (a 5 %-edited copy in the band).
+4. Memory: tracemalloc while inserting many signatures / minutiae arrays / word-hash
+   arrays, extrapolated linearly to 1M pages.
 
 ``--content main`` fingerprints each page's main content only: the paragraphs that are
 not per-site boilerplate (a paragraph found on at least 2 % of its site's pages and on
 at least 5 of them, ``dedup_corpus.boilerplate_paragraphs``) are kept, in the distinct
 pages and in the edited ones alike.  ``--threshold`` sets the threshold of section 2,
-``--thresholds`` those of the sweep (LSH candidates are taken at the lowest).
+``--thresholds`` those of the sweep (LSH candidates are taken at the lowest);
+``--candidate-threshold`` and ``--alignment-threshold`` the second stage of section 2.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import random
 import sys
 import time
 import tracemalloc
@@ -41,16 +48,24 @@ from bench.dedup_corpus import (  # noqa: E402
     Page,
     boilerplate_paragraphs,
     content_ratio,
+    corpus_vocabulary,
     load_pages,
     main_content,
     make_edits,
+    replace_words,
 )
+from crawler import defaults  # noqa: E402
+from crawler.dedup.alignment import word_alignment, word_hashes  # noqa: E402
 from crawler.dedup.content_seen import ContentSeenTest  # noqa: E402
 from crawler.dedup.near_duplicates import NearDuplicateIndex  # noqa: E402
 from crawler.dedup.winnowing import DEFAULT_K, DEFAULT_W, WinnowingFingerprint  # noqa: E402
 
 TARGET_EDITS = ("banner", "date", "words_1", "words_5", "reorder")  # "edits up to 5 %"
-DEFAULT_THRESHOLD = NearDuplicateIndex().threshold
+DEFAULT_THRESHOLD = defaults.DEDUP_THRESHOLD
+DEFAULT_CANDIDATE_THRESHOLD = defaults.DEDUP_CANDIDATE_THRESHOLD
+DEFAULT_ALIGNMENT_THRESHOLD = defaults.DEDUP_ALIGNMENT_THRESHOLD
+STAGE2_CANDIDATE_THRESHOLDS = (0.5, 0.55, 0.6)
+STAGE2_ALIGNMENT_THRESHOLDS = (0.88, 0.9, 0.91, 0.92, 0.93, 0.94, 0.95)
 SWEEP_THRESHOLDS = (0.6, 0.7, 0.8, 0.9)
 CANDIDATE_THRESHOLD = 0.6
 
@@ -218,53 +233,185 @@ def sweep(
             )
 
 
+@dataclass
+class BandOutcome:
+    """All verified candidates (Jaccard >= the lowest candidate threshold) of a query."""
+
+    expected: str | None  # base key of an edited page; None for a distinct page
+    key: str  # the query page (the base page for an edited one)
+    edit: str
+    site: str
+    candidates: list[tuple[str, float, float]]  # (key, Jaccard, word alignment)
+
+
+def stage2_decision(
+    outcome: BandOutcome, threshold: float, candidate_threshold: float, alignment: float
+) -> tuple[str | None, bool]:
+    """(page matched or None, whether the second stage decided) as ContentSeenTest."""
+    first = [(j, key) for key, j, _ in outcome.candidates if j >= threshold]
+    if first:
+        return min(first, key=lambda t: (-t[0], t[1]))[1], False
+    band = [
+        (a, j, key)
+        for key, j, a in outcome.candidates
+        if candidate_threshold <= j < threshold and a >= alignment
+    ]
+    if not band:
+        return None, False
+    return min(band, key=lambda t: (-t[0], -t[1], t[2]))[2], True
+
+
+def second_stage_sweep(
+    pages: list[Page], edits: list[EditedPage], twins: SourceTwins, threshold: float
+) -> None:
+    lowest = min(STAGE2_CANDIDATE_THRESHOLDS)
+    print(
+        f"\n== 1b. Second stage: word alignment of candidates with Jaccard in [c, {threshold})"
+        f" (K={DEFAULT_K} W={DEFAULT_W}; LSH candidates at {lowest}) =="
+    )
+    site_of = {page.key: page.site for page in pages}
+    fingerprint = WinnowingFingerprint()
+    originals, edited = fingerprint_all(fingerprint, pages, edits)
+    words = {page.key: word_hashes(page.text) for page in pages}
+    index = NearDuplicateIndex(threshold=lowest)
+    index.add_many(originals.items())
+
+    def candidates(minutiae, query_words, exclude):
+        found = []
+        for key in index.candidates(minutiae):
+            if key == exclude:
+                continue
+            j = index.similarity(key, minutiae)
+            if j >= lowest:
+                found.append((key, j, word_alignment(query_words, words[key])))
+        return found
+
+    outcomes = [
+        BandOutcome(None, page.key, "distinct", page.site,
+                    candidates(originals[page.key], words[page.key], page.key))
+        for page in pages
+    ]
+    outcomes += [
+        BandOutcome(edit.base_key, edit.base_key, edit.edit, site_of[edit.base_key],
+                    candidates(minutiae, word_hashes(edit.text), None))
+        for edit, minutiae in zip(edits, edited, strict=True)
+    ]
+    print("word alignment (2 LCS / (n + m) of word hashes) of edited pages vs their base:")
+    for edit in EDIT_CLASSES:
+        values = [word_alignment(word_hashes(e.text), words[e.base_key])
+                  for e in edits if e.edit == edit]
+        base_j = [j for o in outcomes if o.edit == edit
+                  for key, j, _ in o.candidates if key == o.expected]
+        print(f"  {edit:<9} alignment min {min(values):.3f} median {np.median(values):.3f}"
+              f"   (Jaccard median {np.median(base_j) if base_j else 0.0:.3f})")
+    pairs = {}
+    for outcome in outcomes:
+        if outcome.expected is None:
+            for key, j, a in outcome.candidates:
+                if j < threshold:
+                    pairs[tuple(sorted((outcome.key, key)))] = (j, a)
+    distinct = sorted(
+        ((a, j, pair) for pair, (j, a) in pairs.items() if not twins(*pair)), reverse=True
+    )
+    twin_pairs = sum(1 for pair in pairs if twins(*pair))
+    print(
+        f"distinct page pairs with Jaccard in [{lowest}, {threshold}): {len(pairs)} "
+        f"({twin_pairs} source twins); highest alignments of the non-twins:"
+    )
+    for a, j, (key_a, key_b) in distinct[:8]:
+        print(f"  {key_a} ~ {key_b}: J={j:.3f} alignment={a:.3f} "
+              f"content ratio={twins.ratio(key_a, key_b):.3f}")
+    header = "cand  align " + " ".join(f"{e:>8}" for e in EDIT_CLASSES)
+    print(header + "   FP same/cross  +twins  stage-2 matches")
+    for candidate_threshold in STAGE2_CANDIDATE_THRESHOLDS:
+        for alignment in STAGE2_ALIGNMENT_THRESHOLDS:
+            correct: dict[str, int] = defaultdict(int)
+            total: dict[str, int] = defaultdict(int)
+            same = cross = twin = second = 0
+            for outcome in outcomes:
+                key, by_stage2 = stage2_decision(
+                    outcome, threshold, candidate_threshold, alignment)
+                second += by_stage2
+                if outcome.expected is None:
+                    if key is None:
+                        continue
+                    if twins(key, outcome.key):
+                        twin += 1
+                    elif site_of[key] == outcome.site:
+                        same += 1
+                    else:
+                        cross += 1
+                    continue
+                total[outcome.edit] += 1
+                correct[outcome.edit] += key == outcome.expected
+            recalls = " ".join(f"{correct[e] / total[e]:8.3f}" for e in EDIT_CLASSES)
+            print(f"{candidate_threshold:<5.2f} {alignment:<5.2f} {recalls}   "
+                  f"{f'{same}/{cross}':>13}  {twin:6d}  {second:15d}")
+
+
 def evaluate_defaults(
     pages: list[Page],
     edits: list[EditedPage],
     twins: SourceTwins,
     threshold: float = DEFAULT_THRESHOLD,
-) -> NearDuplicateIndex:
+    candidate_threshold: float = DEFAULT_CANDIDATE_THRESHOLD,
+    alignment_threshold: float = DEFAULT_ALIGNMENT_THRESHOLD,
+) -> ContentSeenTest:
     site_of = {page.key: page.site for page in pages}
-    fingerprint = WinnowingFingerprint()
+    test = ContentSeenTest(
+        threshold=threshold,
+        candidate_threshold=candidate_threshold,
+        alignment_threshold=alignment_threshold,
+    )
+    fingerprint = test.winnowing
+    stage2 = (
+        f"second stage: Jaccard in [{candidate_threshold}, {threshold}) and word alignment "
+        f">= {alignment_threshold}" if test.second_stage else "no second stage"
+    )
     print(
         f"\n== 2. Defaults: K={fingerprint.k} W={fingerprint.w} hash={fingerprint.hash_name} "
-        f"threshold={threshold} (real NearDuplicateIndex) =="
+        f"threshold={threshold}, {stage2} (real ContentSeenTest) =="
     )
-    originals, edited = fingerprint_all(fingerprint, pages, edits)
-    index = NearDuplicateIndex(threshold=threshold)
+    prints = {page.key: test.fingerprint(page.text) for page in pages}
+    edited = [test.fingerprint(edit.text) for edit in edits]
     started = time.perf_counter()
-    index.add_many(originals.items())
+    for page in pages:
+        test.add(page.key, prints[page.key])
     add_seconds = time.perf_counter() - started
     print(
-        f"LSH bands b={index.bands[0]} rows r={index.bands[1]}; add_many of {len(index)} pages "
-        f"in {add_seconds:.2f} s ({add_seconds / len(index) * 1e3:.3f} ms/page)"
+        f"LSH bands b={test.index.bands[0]} rows r={test.index.bands[1]}; add of {len(test)} "
+        f"pages in {add_seconds:.2f} s ({add_seconds / len(test) * 1e3:.3f} ms/page)"
     )
     matched: dict[str, int] = defaultdict(int)
     correct: dict[str, int] = defaultdict(int)
     total: dict[str, int] = defaultdict(int)
-    for edit, minutiae in zip(edits, edited, strict=True):
-        match = index.query(minutiae)
+    by_stage2: dict[str, int] = defaultdict(int)
+    for number, (edit, page_fingerprint) in enumerate(zip(edits, edited, strict=True)):
+        match = test.find(f"edit:{number}", page_fingerprint)
         total[edit.edit] += 1
         if match is not None:
             matched[edit.edit] += 1
-            correct[edit.edit] += match.key == edit.base_key
+            correct[edit.edit] += match.original == edit.base_key
+            by_stage2[edit.edit] += match.alignment is not None
     same_site_fp = cross_site_fp = twins_flagged = 0
     flagged_examples = []
+    candidates = verified = 0
     for page in pages:
-        index.remove(page.key)
-        match = index.query(originals[page.key])
-        index.add(page.key, originals[page.key])
+        match = test.find(page.key, prints[page.key])  # never matches itself
+        candidates += len(test.candidates(page.key, prints[page.key]))
+        verified += len(test.similarities(page.key, prints[page.key]))
         if match is not None:
-            ratio = twins.ratio(page.key, match.key)
-            flagged_examples.append((page.key, match.key, match.similarity, ratio))
+            ratio = twins.ratio(page.key, match.original)
+            flagged_examples.append((page.key, match, ratio))
             if ratio >= SOURCE_TWIN_RATIO:
                 twins_flagged += 1
-            elif site_of[match.key] == page.site:
+            elif site_of[match.original] == page.site:
                 same_site_fp += 1
             else:
                 cross_site_fp += 1
     print(
-        f"{'edit class':<10} {'queries':>7} {'flagged':>7} {'precision':>9} {'recall':>7}  target"
+        f"{'edit class':<10} {'queries':>7} {'flagged':>7} {'precision':>9} {'recall':>7}  "
+        f"{'stage 2':>7}  target"
     )
     all_tp = all_flagged = 0
     for edit in EDIT_CLASSES:
@@ -283,7 +430,7 @@ def evaluate_defaults(
             verdict = "ok" if precision >= 0.99 and recall >= 0.95 else "MISSED"
         print(
             f"{edit:<10} {total[edit]:7d} {matched[edit]:7d} {precision:9.3f} {recall:7.3f}  "
-            f"{target} {verdict}"
+            f"{by_stage2[edit]:7d}  {target} {verdict}"
         )
     combined_precision = all_tp / (all_flagged + same_site_fp + cross_site_fp)
     print(
@@ -295,9 +442,16 @@ def evaluate_defaults(
         f"[target 0 {'ok' if same_site_fp == 0 else 'MISSED'}], cross site {cross_site_fp}; "
         f"source twins flagged (correctly) {twins_flagged}"
     )
-    for query_key, match_key, similarity, ratio in flagged_examples:
-        print(f"  flagged: {query_key} ~ {match_key} J={similarity:.3f} content ratio={ratio:.3f}")
-    return index
+    print(
+        f"LSH candidates per distinct-page query: mean {candidates / len(pages):.2f} "
+        f"({candidates / len(pages) / len(pages) * 1e3:.3f} per 1,000 indexed pages), "
+        f"of which verified Jaccard >= {candidate_threshold}: {verified / len(pages):.2f}"
+    )
+    for query_key, match, ratio in flagged_examples:
+        aligned = "" if match.alignment is None else f" alignment={match.alignment:.3f}"
+        print(f"  flagged: {query_key} ~ {match.original} J={match.similarity:.3f}{aligned} "
+              f"content ratio={ratio:.3f}")
+    return test
 
 
 def timeit_ms(function, repeat: int = 7, number: int = 20) -> float:
@@ -322,16 +476,17 @@ def sample_30kb_text(pages: list[Page]) -> tuple[str, str]:
     return page.key, page.text[:30000]
 
 
-def measure_costs(pages: list[Page], index: NearDuplicateIndex) -> None:
+def measure_costs(pages: list[Page], test: ContentSeenTest) -> None:
     print("\n== 3. Per-page cost, 30 KB of text (best of 7 x 20 runs, CPU time) ==")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    index = test.index
     key, text = sample_30kb_text(pages)
     fingerprint = WinnowingFingerprint()
     minutiae = fingerprint.minutiae_array(text)
     print(
         f"page {key}: 30000 chars, "
         f"{len(minutiae)} minutiae (K={fingerprint.k}, W={fingerprint.w}); "
-        f"index holds {len(index)} pages"
+        f"index holds {len(index)} pages, LSH {index.bands[0]} x {index.bands[1]}"
     )
     query_ms = timeit_ms(lambda: index.query(minutiae))
     for hash_name in ("karp_rabin", "xxh64", "md5"):
@@ -352,20 +507,54 @@ def measure_costs(pages: list[Page], index: NearDuplicateIndex) -> None:
         f"query(frozenset) {timeit_ms(lambda: index.query(as_set)):.3f} ms)"
     )
     # What the crawl's spider middleware does per page: exact digest, minutiae, MinHash
-    # signature (ContentSeenTest.fingerprint), then the exact and near tests (find).
-    test = ContentSeenTest(threshold=index.threshold)
-    for page in pages:
-        if page.key != key:
-            test.check(page.key, page.text)
+    # signature and word hashes (ContentSeenTest.fingerprint), then the exact and near
+    # tests (find: LSH, verified Jaccard, and the second stage for band candidates).
     page_ms = timeit_ms(lambda: test.fingerprint(text))
+    words_ms = timeit_ms(lambda: word_hashes(text))
     seen = test.fingerprint(text)
     find_ms = timeit_ms(lambda: test.find("query", seen))
     total = page_ms + find_ms
+    words = f"and word hashes {page_ms:.3f} ms" if test.second_stage else f"{page_ms:.3f} ms"
     print(
         f"crawl path (ContentSeenTest, karp_rabin, {len(test)} pages admitted): fingerprint "
-        f"with exact digest and signature {page_ms:.3f} ms + find {find_ms:.3f} ms = "
-        f"{total:.3f} ms   target <= 2 ms: {'ok' if total <= 2.0 else 'over'}"
+        f"with exact digest, signature {words} + find {find_ms:.3f} ms = {total:.3f} ms   "
+        f"target <= 2 ms: {'ok' if total <= 2.0 else 'over'}"
     )
+    if test.second_stage:
+        # the same text without word hashes, in the same run (the machine is shared)
+        first_only = ContentSeenTest(threshold=test.threshold,
+                                     candidate_threshold=test.threshold)
+        first_ms = timeit_ms(lambda: first_only.fingerprint(text))
+        print(
+            f"  (same run: fingerprint without word hashes {first_ms:.3f} ms; word_hashes() "
+            f"alone {words_ms:.3f} ms)"
+        )
+    if not test.second_stage:
+        return
+    # A page with a second-stage candidate: the 30 KB text admitted, a copy with 5 % of
+    # its words replaced (scattered) judged.
+    vocabulary = corpus_vocabulary(pages)
+    edited = replace_words(text, 0.05, vocabulary, random.Random(5))
+    test.add("original-30kb", seen)
+    edited_print = test.fingerprint(edited)
+    duplicate = test.find("edited-30kb", edited_print)
+    edited_ms = timeit_ms(lambda: test.fingerprint(edited))
+    band_ms = timeit_ms(lambda: test.find("edited-30kb", edited_print))
+    align_ms = timeit_ms(lambda: word_alignment(edited_print.words, seen.words))
+    found = duplicate.detail if duplicate else "not found"
+    print(
+        f"second-stage path (copy with 5 % of the words replaced: {found}):"
+        f" fingerprint {edited_ms:.3f} ms + find {band_ms:.3f} ms (alignment without cutoff of "
+        f"{edited_print.words.size} and {seen.words.size} words {align_ms:.3f} ms) = "
+        f"{edited_ms + band_ms:.3f} ms"
+    )
+    print(
+        f"word hashes of a stored 30 KB text (fetched from `pages` after a restart or in "
+        f"lookup mode): {words_ms:.3f} ms per candidate page, plus the query; verified "
+        f"Jaccard: {timeit_ms(lambda: test.similarities('edited-30kb', edited_print)):.3f} ms"
+        " for this page's candidates"
+    )
+    test.index.remove("original-30kb")
 
 
 def traced_bytes(build):
@@ -381,7 +570,7 @@ def traced_bytes(build):
     return built, held
 
 
-def measure_memory(pages: list[Page], inserted: int) -> None:
+def measure_memory(pages: list[Page], inserted: int, bands: tuple[int, int] | None) -> None:
     print(
         f"\n== 4. Memory (tracemalloc over {inserted} inserted pages, extrapolated "
         "linearly to 1M) =="
@@ -392,7 +581,7 @@ def measure_memory(pages: list[Page], inserted: int) -> None:
     empty = np.zeros(1, dtype=np.uint64)
 
     def build_index() -> NearDuplicateIndex:
-        index = NearDuplicateIndex(lookup=lambda key: empty)
+        index = NearDuplicateIndex(lookup=lambda key: empty, params=bands)
         index.add_many(
             (key, empty, signature) for key, signature in zip(keys, signatures, strict=True)
         )
@@ -420,6 +609,17 @@ def measure_memory(pages: list[Page], inserted: int) -> None:
         f"on this corpus, {per_set:,.0f} B/page -> "
         f"{per_set * 1e6 / 2**30:.2f} GiB per 1M such pages (extrapolated; keys not counted)"
     )
+    words = [word_hashes(page.text) for page in pages]
+    mean_words = float(np.mean([array.size for array in words]))
+    _, held = traced_bytes(
+        lambda: {f"k{number}": words[number % len(words)].copy() for number in range(count)}
+    )
+    per_words = held / count
+    print(
+        f"in-memory word hashes (second stage only, uint16): mean {mean_words:.0f} words/page on "
+        f"this corpus, {per_words:,.0f} B/page -> {per_words * 1e6 / 2**30:.2f} GiB per 1M "
+        "such pages (extrapolated; keys not counted)"
+    )
     _, text = sample_30kb_text(pages)
     print(
         f"(the 30 KB text of section 3 has {fingerprint.minutiae_array(text).size} minutiae: "
@@ -437,6 +637,13 @@ def main() -> None:
     )
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                         help="threshold of section 2")
+    parser.add_argument("--candidate-threshold", type=float,
+                        default=DEFAULT_CANDIDATE_THRESHOLD,
+                        help="second stage of section 2 from this Jaccard (= --threshold: off)")
+    parser.add_argument("--alignment-threshold", type=float,
+                        default=DEFAULT_ALIGNMENT_THRESHOLD,
+                        help="word alignment of the second stage of section 2")
+    parser.add_argument("--no-sweep", action="store_true", help="skip sections 1 and 1b")
     parser.add_argument("--thresholds", default=",".join(map(str, SWEEP_THRESHOLDS)),
                         help="comma-separated thresholds of the sweep")
     parser.add_argument("--no-memory", action="store_true", help="skip section 4")
@@ -463,14 +670,19 @@ def main() -> None:
         configs = [(k, DEFAULT_W) for k in (5, 8, 12, 16)]
         configs += [(DEFAULT_K, w) for w in (15, 50, 100) if w != DEFAULT_W]
         configs = list(dict.fromkeys(configs))
-    section_started = time.perf_counter()
-    sweep(pages, edits, configs, twins, thresholds)
-    print(f"(sweep: {time.perf_counter() - section_started:.0f} s)")
-    index = evaluate_defaults(pages, edits, twins, arguments.threshold)
-    measure_costs(pages, index)
+    if not arguments.no_sweep:
+        section_started = time.perf_counter()
+        sweep(pages, edits, configs, twins, thresholds)
+        second_stage_sweep(pages, edits, twins, arguments.threshold)
+        print(f"(sweeps: {time.perf_counter() - section_started:.0f} s)")
+    test = evaluate_defaults(
+        pages, edits, twins, arguments.threshold,
+        min(arguments.candidate_threshold, arguments.threshold), arguments.alignment_threshold,
+    )
+    measure_costs(pages, test)
     if not arguments.no_memory:
         section_started = time.perf_counter()
-        measure_memory(pages, 20000 if arguments.quick else 50000)
+        measure_memory(pages, 20000 if arguments.quick else 50000, test.index.bands)
         print(f"(memory: {time.perf_counter() - section_started:.0f} s)")
     print(
         f"\ntotal run time {time.perf_counter() - started:.0f} s wall, "

@@ -178,6 +178,11 @@ FRONTIER_RESUME_RECHECK = 600.0
 # Wait for PostgreSQL to flush each frontier commit to disk (False: a database crash can
 # lose the last fraction of a second of frontier changes; a crawler crash cannot).
 FRONTIER_SYNCHRONOUS_COMMIT = False
+# None: a free download slot goes to the best URL of a ready host. A number (score
+# units): no URL is handed out while the best URL waiting for a busy or delayed host
+# outranks it by more than this (or by priority); the slot stays idle instead. Politeness
+# is unchanged. The focused spider sets it (docs/focused.md).
+FRONTIER_HOLD_FOR_BETTER: float | None = None
 # Seconds between rows of `crawl_stats` (and the frontier's log line); 0: none.
 STATS_INTERVAL = 1800.0
 
@@ -193,10 +198,18 @@ DEDUP_HASH = "karp_rabin"
 # A page is a near duplicate when the Jaccard similarity of its minutiae with an earlier
 # page's is at least this (verified on the minutiae sets, not only the MinHash estimate).
 DEDUP_THRESHOLD = 0.8
+# Second stage: LSH candidates whose verified Jaccard is in [DEDUP_CANDIDATE_THRESHOLD,
+# DEDUP_THRESHOLD) are near duplicates if the alignment of the two pages' word sequences
+# (2 * LCS / total words) is at least DEDUP_ALIGNMENT_THRESHOLD: scattered edits keep a
+# high alignment, distinct pages sharing long passages do not.  The LSH banding follows
+# DEDUP_CANDIDATE_THRESHOLD; DEDUP_CANDIDATE_THRESHOLD = DEDUP_THRESHOLD turns it off.
+DEDUP_CANDIDATE_THRESHOLD = 0.55
+DEDUP_ALIGNMENT_THRESHOLD = 0.93
 # MinHash permutations of the LSH index (more: closer estimates, more memory).
 DEDUP_NUM_PERM = 128
 # Follow the links of a duplicate page anyway (they are dropped by default).
 DEDUP_FOLLOW_LINKS = False
-# Keep every admitted page's minutiae in memory (~3 KB per page) to verify LSH candidates;
-# False: fetch the candidates' minutiae from PostgreSQL (page_fingerprints) instead.
+# Keep every admitted page's minutiae (~3 KB per page) and word hashes (~3.5 KB) in memory
+# to verify LSH candidates; False: fetch the candidates' minutiae from PostgreSQL
+# (page_fingerprints) and the second stage's words from their `pages` rows instead.
 DEDUP_MINUTIAE_IN_MEMORY = True

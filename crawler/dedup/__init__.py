@@ -2,10 +2,12 @@
 
 ``exact_digest`` catches exact duplicates (up to white space, case and punctuation);
 ``WinnowingFingerprint.minutiae`` plus ``NearDuplicateIndex`` catch near duplicates;
-``ContentSeenTest`` combines both for a crawl (``crawler.dedup.store`` persists it in
-PostgreSQL). See docs/dedup.md.
+``word_hashes`` plus ``word_alignment`` decide the candidates just below the Jaccard
+threshold (second stage); ``ContentSeenTest`` combines them for a crawl
+(``crawler.dedup.store`` persists it in PostgreSQL). See docs/dedup.md.
 """
 
+from crawler.dedup.alignment import word_alignment, word_hashes
 from crawler.dedup.content_seen import (
     ContentSeenTest,
     Duplicate,
@@ -48,4 +50,6 @@ __all__ = [
     "kgram_hashes",
     "normalize_text",
     "winnow",
+    "word_alignment",
+    "word_hashes",
 ]

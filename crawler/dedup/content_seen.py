@@ -2,10 +2,26 @@
 
 A page is fingerprinted once (:meth:`ContentSeenTest.fingerprint`): the MD5 of its
 normalised text (exact duplicates: equal up to white space, case and punctuation), its
-winnowing minutiae and their MinHash signature (near duplicates).  :meth:`find` compares
-it with the pages already admitted; :meth:`add` admits it.  The first page seen with a
-content is the original: later copies are its duplicates, whichever of them is "the
-real one" on the web.
+winnowing minutiae and their MinHash signature (near duplicates), and its word hashes
+(second stage).  :meth:`find` compares it with the pages already admitted; :meth:`add`
+admits it.  The first page seen with a content is the original: later copies are its
+duplicates, whichever of them is "the real one" on the web.
+
+Near duplicates, two stages (docs/dedup.md):
+
+1. the LSH proposes earlier pages; the one with the highest verified minutiae Jaccard,
+   if it is >= ``threshold``, is the original (the issue's method);
+2. otherwise the candidates whose Jaccard is in ``[candidate_threshold, threshold)`` are
+   aligned word by word (:func:`~crawler.dedup.alignment.word_alignment`); the one with
+   the highest alignment, if it is >= ``alignment_threshold``, is the original.  This
+   catches scattered edits (5 % of the words replaced: Jaccard ~0.7, alignment 0.95)
+   without flagging distinct pages that share long passages (Jaccard up to 0.78,
+   alignment <= 0.90).  ``candidate_threshold == threshold`` turns it off.
+
+The word hashes of admitted pages are kept in memory with their minutiae (2 bytes per
+word); pages loaded from storage have none: :meth:`words_needed` names the candidates
+whose words the caller must fetch (e.g. re-derived from the stored page text) and pass
+to :meth:`find` as ``words``.
 
 Two ways to keep the minutiae needed to verify LSH candidates on their true Jaccard:
 
@@ -24,7 +40,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from crawler.dedup.near_duplicates import NearDuplicateIndex, best_match
+from crawler.dedup.alignment import WORD_HASH_DTYPE, word_alignment
+from crawler.dedup.near_duplicates import (
+    NearDuplicateIndex,
+    as_minutiae_array,
+    recall_oriented_bands,
+    sorted_jaccard,
+)
 from crawler.dedup.winnowing import WinnowingFingerprint, normalize_text
 
 __all__ = ["ContentSeenTest", "Duplicate", "PageFingerprint", "StoredFingerprint"]
@@ -37,6 +59,7 @@ class PageFingerprint:
     digest: str  # MD5 hex of the normalised text
     minutiae: np.ndarray  # sorted distinct uint64
     signature: np.ndarray  # MinHash values, uint32, num_perm of them
+    words: np.ndarray  # word hashes in text order, uint16 (second stage)
 
 
 @dataclass(frozen=True)
@@ -50,13 +73,23 @@ class StoredFingerprint:
     signature: np.ndarray | bytes | None
 
 
+def _truncated(value: float) -> str:
+    """3 decimals, truncated (never rounded up)."""
+    return f"{math.floor(value * 1000) / 1000:.3f}"
+
+
 @dataclass(frozen=True)
 class Duplicate:
-    """The page is a duplicate of ``original`` (exact: same normalised text)."""
+    """The page is a duplicate of ``original`` (exact: same normalised text).
+
+    ``similarity``: Jaccard of the minutiae (1.0 for an exact duplicate);
+    ``alignment``: the word alignment, when the second stage decided (else None).
+    """
 
     original: str
     similarity: float
     exact: bool
+    alignment: float | None = None
 
     @property
     def kind(self) -> str:
@@ -64,19 +97,31 @@ class Duplicate:
 
     @property
     def detail(self) -> str:
-        """``"<exact|near> duplicate of <URL> (similarity <J>)"``, J truncated (never
-        rounded up) to 3 decimals: parse it with :meth:`parse_detail`."""
-        truncated = math.floor(self.similarity * 1000) / 1000
-        return f"{self.kind} duplicate of {self.original} (similarity {truncated:.3f})"
+        """``"<exact|near> duplicate of <URL> (similarity <J>)"``, or ``"... (similarity
+        <J>, alignment <A>)"`` for the second stage; J and A truncated (never rounded up)
+        to 3 decimals: parse it with :meth:`parse_detail`."""
+        measures = f"similarity {_truncated(self.similarity)}"
+        if self.alignment is not None:
+            measures += f", alignment {_truncated(self.alignment)}"
+        return f"{self.kind} duplicate of {self.original} ({measures})"
 
     @staticmethod
     def parse_detail(detail: str) -> Duplicate:
-        """The inverse of :attr:`detail` (similarity as written, truncated)."""
-        kind, rest = detail.split(" duplicate of ", 1)
-        original, similarity = rest.rsplit(" (similarity ", 1)
-        if kind not in ("exact", "near") or not similarity.endswith(")"):
-            raise ValueError(f"not a duplicate detail: {detail!r}")
-        return Duplicate(original, float(similarity[:-1]), kind == "exact")
+        """The inverse of :attr:`detail` (similarities as written, truncated)."""
+        try:
+            kind, rest = detail.split(" duplicate of ", 1)
+            original, measures = rest.rsplit(" (similarity ", 1)
+            if kind not in ("exact", "near") or not measures.endswith(")"):
+                raise ValueError
+            similarity, _, alignment = measures[:-1].partition(", alignment ")
+            return Duplicate(
+                original,
+                float(similarity),
+                kind == "exact",
+                float(alignment) if alignment else None,
+            )
+        except ValueError:
+            raise ValueError(f"not a duplicate detail: {detail!r}") from None
 
 
 class ContentSeenTest:
@@ -84,7 +129,10 @@ class ContentSeenTest:
 
     ``fingerprint``: the winnowing configuration (K, W, hash); ``threshold``: the Jaccard
     of minutiae at or above which a page is a near duplicate; ``num_perm``: MinHash
-    permutations.  Keys are page URLs.
+    permutations; ``candidate_threshold`` (<= ``threshold``) and ``alignment_threshold``:
+    the second stage (module docstring).  The LSH banding is chosen for
+    ``candidate_threshold`` (it must propose the second stage's candidates too).  Keys
+    are page URLs.
     """
 
     def __init__(
@@ -94,17 +142,35 @@ class ContentSeenTest:
         num_perm: int = 128,
         *,
         keep_minutiae: bool = True,
+        candidate_threshold: float = 0.55,
+        alignment_threshold: float = 0.93,
     ) -> None:
+        if not 0.0 < candidate_threshold <= threshold:
+            raise ValueError("candidate_threshold must be in (0, threshold]")
+        if not 0.0 < alignment_threshold <= 1.0:
+            raise ValueError("alignment_threshold must be in (0, 1]")
         self.winnowing = fingerprint or WinnowingFingerprint()
         self.keep_minutiae = keep_minutiae
+        self.candidate_threshold = candidate_threshold
+        self.alignment_threshold = alignment_threshold
         self.index = NearDuplicateIndex(
-            threshold, num_perm, lookup=None if keep_minutiae else self._no_lookup
+            threshold,
+            num_perm,
+            lookup=None if keep_minutiae else self._no_lookup,
+            params=recall_oriented_bands(candidate_threshold, num_perm),
         )
         self._digests: dict[bytes, str] = {}  # MD5 (16 bytes) -> first URL with it
+        # word hashes of the pages admitted in this process (in-memory mode only)
+        self._words: dict[str, np.ndarray] = {}
 
     @property
     def threshold(self) -> float:
         return self.index.threshold
+
+    @property
+    def second_stage(self) -> bool:
+        """Whether candidates below ``threshold`` are aligned word by word."""
+        return self.candidate_threshold < self.threshold
 
     @property
     def scheme(self) -> str:
@@ -122,12 +188,16 @@ class ContentSeenTest:
     def fingerprint(self, text: str) -> PageFingerprint | None:
         """The fingerprint of a page's text; None if nothing is left after normalising
         (an empty page carries no evidence and is never a duplicate)."""
-        normalized = normalize_text(text)
+        if not self.second_stage:
+            normalized = normalize_text(text)
+            minutiae = self.winnowing.normalized_minutiae_array(normalized)
+            words = _NO_WORDS
+        else:  # normalised once, prefix sums shared by K-gram and word hashes
+            normalized, minutiae, words = self.winnowing.analyse(text)
         if not normalized:
             return None
         digest = hashlib.md5(normalized.encode("utf-8")).hexdigest()
-        minutiae = self.winnowing.normalized_minutiae_array(normalized)
-        return PageFingerprint(digest, minutiae, self.index.signature(minutiae))
+        return PageFingerprint(digest, minutiae, self.index.signature(minutiae), words)
 
     # ------------------------------------------------------------------ decisions
 
@@ -144,39 +214,110 @@ class ContentSeenTest:
         keys = self.index.candidates(fingerprint.minutiae, signature=fingerprint.signature)
         return sorted(key for key in keys if key != url)
 
+    def similarities(
+        self,
+        url: str,
+        fingerprint: PageFingerprint,
+        stored: Mapping[str, np.ndarray | Iterable[int]] | None = None,
+    ) -> dict[str, float]:
+        """Verified Jaccard of each LSH candidate that reaches ``candidate_threshold``.
+
+        ``stored``: the candidates' minutiae (required when minutiae are not kept in
+        memory; candidates missing from it are skipped).
+        """
+        if fingerprint.minutiae.size == 0:
+            return {}
+        keys = self.candidates(url, fingerprint)
+        if stored is None:
+            if not self.keep_minutiae:
+                raise ValueError("minutiae are not kept in memory: pass stored=")
+            pairs = ((key, self.index.stored_minutiae(key)) for key in keys)
+        else:
+            pairs = ((key, as_minutiae_array(stored[key])) for key in keys if key in stored)
+        found = {}
+        for key, minutiae in pairs:
+            similarity = sorted_jaccard(fingerprint.minutiae, minutiae)
+            if similarity >= self.candidate_threshold:
+                found[key] = similarity
+        return found
+
+    def words_needed(self, similarities: Mapping[str, float]) -> list[str]:
+        """Second-stage candidates (of :meth:`similarities`) whose word hashes are not in
+        memory (pages loaded from storage, or every page when minutiae are not kept in
+        memory): fetch them and pass them to :meth:`decide` as ``words``.  Empty when
+        the first stage decides."""
+        if not self.second_stage or any(j >= self.threshold for j in similarities.values()):
+            return []
+        return sorted(key for key in similarities if key not in self._words)
+
     def find(
         self,
         url: str,
         fingerprint: PageFingerprint,
         stored: Mapping[str, np.ndarray | Iterable[int]] | None = None,
+        words: Mapping[str, np.ndarray] | None = None,
     ) -> Duplicate | None:
         """The page ``url`` duplicates among the admitted pages, if any.
 
-        Exact duplicates first; else the near duplicate with the highest true Jaccard
-        >= threshold.  ``stored``: the minutiae of the :meth:`candidates` (required when
-        minutiae are not kept in memory; candidates missing from it are skipped).
+        Exact duplicates first; else the candidate with the highest true Jaccard >=
+        threshold; else the second stage.  ``stored``: the minutiae of the
+        :meth:`candidates` (required when minutiae are not kept in memory; candidates
+        missing from it are skipped); ``words``: word hashes of the :meth:`words_needed`
+        (candidates without words are not aligned).
         """
         duplicate = self.find_exact(url, fingerprint)
         if duplicate is not None:
             return duplicate
-        if self.keep_minutiae and stored is None:
-            match = self.index.query(
-                fingerprint.minutiae, signature=fingerprint.signature, exclude=url
-            )
-            return None if match is None else Duplicate(match.key, match.similarity, False)
-        if stored is None:
-            raise ValueError("minutiae are not kept in memory: pass stored=")
-        keys = self.candidates(url, fingerprint)
-        return self.verify(fingerprint, {key: stored[key] for key in keys if key in stored})
+        return self.decide(fingerprint, self.similarities(url, fingerprint, stored), words)
 
     def verify(
-        self, fingerprint: PageFingerprint, stored: Mapping[str, np.ndarray | Iterable[int]]
+        self,
+        fingerprint: PageFingerprint,
+        stored: Mapping[str, np.ndarray | Iterable[int]],
+        words: Mapping[str, np.ndarray] | None = None,
     ) -> Duplicate | None:
         """The near duplicate among ``stored`` (key -> minutiae, e.g. the fetched minutiae
-        of the :meth:`candidates`): highest true Jaccard >= threshold, ties to the
-        smallest key."""
-        match = best_match(fingerprint.minutiae, stored.items(), self.threshold)
-        return None if match is None else Duplicate(match.key, match.similarity, exact=False)
+        of the :meth:`candidates`), decided as :meth:`find` does."""
+        similarities = {}
+        for key, minutiae in stored.items():
+            similarity = sorted_jaccard(fingerprint.minutiae, as_minutiae_array(minutiae))
+            if similarity >= self.candidate_threshold:
+                similarities[key] = similarity
+        return self.decide(fingerprint, similarities, words)
+
+    def decide(
+        self,
+        fingerprint: PageFingerprint,
+        similarities: Mapping[str, float],
+        words: Mapping[str, np.ndarray] | None = None,
+    ) -> Duplicate | None:
+        """The near duplicate among the candidates' :meth:`similarities`: the highest
+        Jaccard if >= ``threshold``, else the highest word alignment (>=
+        ``alignment_threshold``) among them; ``words``: word hashes of candidates not
+        in memory (:meth:`words_needed`)."""
+        if fingerprint.minutiae.size == 0 or not similarities:
+            return None
+        # first stage: highest Jaccard, ties to the smallest key
+        key, similarity = min(similarities.items(), key=lambda item: (-item[1], item[0]))
+        if similarity >= self.threshold:
+            return Duplicate(key, similarity, exact=False)
+        if not self.second_stage:
+            return None
+        # second stage: highest alignment (then Jaccard, then smallest key)
+        aligned = []
+        for key, similarity in similarities.items():
+            other = self._words.get(key)
+            if other is None and words is not None:
+                other = words.get(key)
+            if other is None:
+                continue
+            alignment = word_alignment(fingerprint.words, other, self.alignment_threshold)
+            if alignment >= self.alignment_threshold:
+                aligned.append((alignment, similarity, key))
+        if not aligned:
+            return None
+        alignment, similarity, key = min(aligned, key=lambda a: (-a[0], -a[1], a[2]))
+        return Duplicate(key, similarity, exact=False, alignment=alignment)
 
     def add(self, url: str, fingerprint: PageFingerprint) -> None:
         """Admit a page (a page already admitted is re-indexed with its new content).
@@ -185,6 +326,10 @@ class ContentSeenTest:
         if url in self.index:
             self.index.remove(url)
         self.index.add(url, fingerprint.minutiae, signature=fingerprint.signature)
+        if self.keep_minutiae and self.second_stage:
+            self._words[url] = fingerprint.words
+        else:
+            self._words.pop(url, None)
 
     def check(self, url: str, text: str) -> tuple[PageFingerprint | None, Duplicate | None]:
         """Fingerprint ``text``, find what it duplicates, admit it if it is new (minutiae
@@ -234,6 +379,9 @@ class ContentSeenTest:
 
     def __contains__(self, url: object) -> bool:
         return url in self.index
+
+
+_NO_WORDS = np.zeros(0, dtype=WORD_HASH_DTYPE)
 
 
 def _as_uint64(value: np.ndarray | bytes | None) -> np.ndarray | None:

@@ -20,6 +20,8 @@ extrapolated linearly to 1M pages; the key strings themselves not counted):
   0.8): about 6.2 KB per page, ~5.7 GiB per 1M pages -- a set, a band key and a dict
   slot per band.  datasketch's own banding (9 x 13) would halve that, at the price of
   finding pairs at Jaccard 0.8 only 40 % of the time; pass ``params`` to choose.
+  ``ContentSeenTest`` bands for its second stage's lower candidate threshold (0.55:
+  32 x 4): about 10.5 KB per page, ~9.8 GiB per 1M pages.
 * verification sets, if kept here (``lookup=None``): sorted uint64 arrays, 8 bytes per
   minutia plus ~100 bytes per page: 3.2 KB for the mean documentation page (375
   minutiae at K=8, W=30), ~3 GiB per 1M such pages.  For large crawls pass ``lookup``
@@ -42,6 +44,7 @@ __all__ = [
     "candidate_probability",
     "jaccard",
     "recall_oriented_bands",
+    "sorted_jaccard",
 ]
 
 _SCHEME = "affine32"
@@ -79,8 +82,8 @@ def as_minutiae_array(minutiae: Iterable[int] | np.ndarray) -> np.ndarray:
     return array
 
 
-def _sorted_jaccard(a: np.ndarray, b: np.ndarray) -> float:
-    """Exact Jaccard of two sorted arrays of distinct values."""
+def sorted_jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    """Exact Jaccard of two sorted arrays of distinct values (minutiae arrays)."""
     if a.size == 0 and b.size == 0:
         return 1.0
     if a.size == 0 or b.size == 0:
@@ -117,7 +120,7 @@ def best_match(
         return None
     best: Match | None = None
     for key, other in stored:
-        similarity = _sorted_jaccard(array, as_minutiae_array(other))
+        similarity = sorted_jaccard(array, as_minutiae_array(other))
         if similarity < threshold:
             continue
         if best is None or (similarity, best.key) > (best.similarity, key):
@@ -296,7 +299,7 @@ class NearDuplicateIndex:
 
     def similarity(self, key: str, minutiae: Iterable[int] | np.ndarray) -> float:
         """True Jaccard between ``minutiae`` and the indexed page ``key``."""
-        return _sorted_jaccard(as_minutiae_array(minutiae), self._stored(key))
+        return sorted_jaccard(as_minutiae_array(minutiae), self._stored(key))
 
     def query(
         self,
@@ -321,12 +324,16 @@ class NearDuplicateIndex:
         for key in self._lsh.query(self._minhash_from_signature(signature)):
             if key == exclude:
                 continue
-            similarity = _sorted_jaccard(array, self._stored(key))
+            similarity = sorted_jaccard(array, self._stored(key))
             if similarity < self.threshold:
                 continue
             if best is None or (similarity, best.key) > (best.similarity, key):
                 best = Match(key, similarity)
         return best
+
+    def stored_minutiae(self, key: str) -> np.ndarray:
+        """The minutiae of the indexed page ``key`` (from memory, or ``lookup``)."""
+        return self._stored(key)
 
     def _stored(self, key: str) -> np.ndarray:
         if self._lookup is None:

@@ -5,7 +5,9 @@ keyed by (crawl id, URL), with the MD5 of the normalised text, the winnowing min
 and their MinHash signature.  Rows are buffered and written in batches (one statement
 per batch, array parameters), never one round trip per page; at the start of a crawl
 :meth:`FingerprintStore.load` rebuilds a :class:`ContentSeenTest` from them, so a
-resumed crawl still recognises the pages it admitted before.
+resumed crawl still recognises the pages it admitted before.  The second stage's word
+hashes are not stored here: :meth:`FingerprintStore.fetch_words` re-derives them from
+the candidates' ``pages`` rows when they are not in memory.
 
 Column formats: ``minutiae`` is the sorted distinct uint64 minutiae, little-endian,
 8 bytes each; ``signature`` the MinHash values (``num_perm`` uint32, little-endian);
@@ -26,6 +28,7 @@ import numpy as np
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from crawler.dedup.alignment import word_hashes
 from crawler.dedup.content_seen import ContentSeenTest, PageFingerprint, StoredFingerprint
 
 __all__ = ["FingerprintRow", "FingerprintStore"]
@@ -54,6 +57,14 @@ ORDER BY seq
 _MINUTIAE_SQL = """
 SELECT url, minutiae FROM page_fingerprints
 WHERE crawl_id = %s AND url = ANY(%s::text[]) AND scheme = %s
+"""
+
+
+# The texts the second stage aligns, when their word hashes are not in memory (pages
+# loaded at a restart, or lookup mode): the stored page itself, as the spider extracted
+# it (title and text: their words, whatever separates them, are the fingerprinted ones).
+_PAGE_TEXT_SQL = """
+SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%s::text[])
 """
 
 
@@ -136,6 +147,25 @@ class FingerprintStore:
                 cursor = await conn.execute(_MINUTIAE_SQL, (self.crawl_id, missing, self.scheme))
                 for url, minutiae in await cursor.fetchall():
                     found[url] = np.frombuffer(minutiae, dtype="<u8").astype(np.uint64)
+        return found
+
+    async def fetch_words(self, urls: list[str]) -> dict[str, np.ndarray]:
+        """Word hashes of these admitted pages: from waiting rows, else re-derived from
+        their ``pages`` row (one query).  A page whose row is not (yet) in ``pages`` is
+        missing from the result: the second stage then skips it."""
+        found: dict[str, np.ndarray] = {}
+        missing = []
+        for url in urls:
+            waiting = self.pending.get(url) or self._writing.get(url)
+            if waiting is not None and waiting.words.size:
+                found[url] = waiting.words
+            else:
+                missing.append(url)
+        if missing:
+            async with self.pool.connection() as conn:
+                cursor = await conn.execute(_PAGE_TEXT_SQL, (self.crawl_id, missing))
+                for url, title, text in await cursor.fetchall():
+                    found[url] = word_hashes(f"{title}\n{text}")
         return found
 
     # ------------------------------------------------------------------ writing

@@ -65,8 +65,9 @@ Django documentation pages, 300 base pages x 8 controlled edits, threshold 0.8):
 * Limit: 5 % of the words replaced at random (one word in 20) breaks ~30 % of the
   K-grams; the median Jaccard is 0.70 (K=8), below that of distinct pages sharing
   most of their text (0.78), so none of the swept (K, W, threshold) finds them
-  without flagging distinct pages.  5 % replaced in runs of 10 words (rewritten phrases) is found at
-  97 %.
+  without flagging distinct pages.  The content-seen test therefore adds a second
+  stage for candidates just below the threshold: an alignment of the pages' word
+  sequences (:func:`word_hashes`, ``crawler.dedup.alignment``).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ __all__ = [
     "normalize_text",
     "kgram_hashes",
     "winnow",
+    "word_hashes",
 ]
 
 DEFAULT_K = 8
@@ -221,6 +223,32 @@ def _normalized_code_points(text: str) -> np.ndarray:
     return code_points[keep]
 
 
+_ASCII_FOLD = np.array([b if chr(b).isalnum() else 0 for b in range(128)], dtype=np.uint8)
+
+
+def folded_code_points(text: str) -> np.ndarray:
+    """Code points of the NFKC-normalised, case-folded ``text`` (uint8 or uint32), every
+    dropped character (white space, punctuation, symbols) as 0: the non-zero ones are
+    ``normalize_text(text)``, and the zeros mark where words end (for word hashes)."""
+    if text.isascii():
+        lowered = np.frombuffer(text.encode("ascii").lower(), dtype=np.uint8)
+        return np.take(_ASCII_FOLD, lowered)
+    tables = _bmp_tables()
+    composed, code_points = _nfkc_code_points(text, tables)
+    if code_points.max() < 0x10000:
+        mapped = np.take(tables.fold, code_points)
+        if not (mapped == _FOLDS_TO_MANY).any():
+            return mapped
+    # Slow path (as _normalized_code_points): astral characters or multi-code-point folds.
+    code_points = _utf32_code_points(composed.casefold())
+    keep = np.zeros(code_points.shape, dtype=bool)
+    in_bmp = code_points < 0x10000
+    keep[in_bmp] = np.take(tables.fold, code_points[in_bmp]) != _DROPPED
+    for index in np.flatnonzero(~in_bmp):
+        keep[index] = _is_kept_char(chr(code_points[index]))
+    return np.where(keep, code_points, np.uint32(0))
+
+
 def _code_points_to_text(code_points: np.ndarray) -> str:
     if code_points.dtype == np.uint8:
         return code_points.tobytes().decode("ascii")
@@ -301,24 +329,75 @@ class _KarpRabinTables:
 _KARP_RABIN_TABLES = _KarpRabinTables()
 
 
-def _karp_rabin_hashes(code_points: np.ndarray, k: int) -> np.ndarray:
-    """Hashes of all K-grams (or of the whole text if shorter) of a code point array.
-
-    hash = fmix64(sum_j x_j * BASE**(K-1-j) mod 2**64) with x_j = c_j * M + C mod 2**64:
-    with prefix sums S_t of x_j * BASE**-j, the K-gram at i is (S_{i+K} - S_i) *
-    BASE**(i+K-1), so all K-grams cost a few vector operations.
-    """
+def _karp_rabin_prefix(code_points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(prefix sums S_t of x_j * BASE**-j for t <= m, BASE**j for j <= m), modulo 2**64,
+    with x_j = c_j * M + C: the span [s, e) hashes to (S_e - S_s) * BASE**(e - 1)."""
     m = code_points.size
-    span = min(k, m)
     powers, char_scales, char_offsets = _KARP_RABIN_TABLES.get(m + 1)
     weighted = np.multiply(code_points, char_scales[:m], dtype=np.uint64)
     np.add(weighted, char_offsets[:m], out=weighted)
     prefix = np.empty(m + 1, dtype=np.uint64)
     prefix[0] = 0
     np.cumsum(weighted, out=prefix[1:])
-    window_sums = np.subtract(prefix[span:], prefix[: m - span + 1])
+    return prefix, powers
+
+
+def _karp_rabin_hashes(
+    code_points: np.ndarray, k: int, prefix: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Hashes of all K-grams (or of the whole text if shorter) of a code point array.
+
+    hash = fmix64(sum_j x_j * BASE**(K-1-j) mod 2**64) with x_j = c_j * M + C mod 2**64:
+    with prefix sums S_t of x_j * BASE**-j, the K-gram at i is (S_{i+K} - S_i) *
+    BASE**(i+K-1), so all K-grams cost a few vector operations.  ``prefix``: the
+    :func:`_karp_rabin_prefix` of ``code_points`` if already computed.
+    """
+    m = code_points.size
+    span = min(k, m)
+    sums, powers = prefix if prefix is not None else _karp_rabin_prefix(code_points)
+    window_sums = np.subtract(sums[span:], sums[: m - span + 1])
     np.multiply(window_sums, powers[span - 1 : m], out=window_sums)
     return _fmix64_in_place(window_sums)
+
+
+WORD_HASH_DTYPE = np.uint16
+
+
+def _word_spans(folded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the words -- maximal runs of non-zero code points of a
+    :func:`folded_code_points` array -- as positions in the normalised text."""
+    kept = folded != 0
+    edges = np.flatnonzero(np.diff(kept.view(np.int8), prepend=0, append=0))
+    lengths = edges[1::2] - edges[0::2]
+    ends = np.cumsum(lengths)
+    return ends - lengths, ends
+
+
+def _word_hashes(
+    prefix: tuple[np.ndarray, np.ndarray], starts: np.ndarray, ends: np.ndarray
+) -> np.ndarray:
+    """Low 16 bits of the Karp-Rabin hash of each word span (equal words, equal hashes:
+    the hash of a span does not depend on where it is)."""
+    if starts.size == 0:
+        return np.zeros(0, dtype=WORD_HASH_DTYPE)
+    sums, powers = prefix
+    word_sums = np.subtract(sums[ends], sums[starts])
+    np.multiply(word_sums, powers[ends - 1], out=word_sums)
+    return _fmix64_in_place(word_sums).astype(WORD_HASH_DTYPE)
+
+
+def word_hashes(text: str) -> np.ndarray:
+    """16-bit hashes of the normalised words of ``text``, in order (uint16 array).
+
+    A word is a maximal run of the characters :func:`normalize_text` keeps (after NFKC
+    and case folding): ``"Don't  STOP!"`` has the words ``don``, ``t``, ``stop``; their
+    concatenation is ``normalize_text(text)``.  A word's hash is the low 16 bits of its
+    Karp-Rabin hash (the K-gram hash with K = its length).
+    """
+    folded = folded_code_points(text)
+    code_points = folded[folded != 0]
+    starts, ends = _word_spans(folded)
+    return _word_hashes(_karp_rabin_prefix(code_points), starts, ends)
 
 
 def _utf8_offsets(code_points: np.ndarray) -> list[int]:
@@ -493,6 +572,24 @@ class WinnowingFingerprint:
         """Minutiae as a sorted array of distinct uint64 (the fast form for indexing)."""
         hashes = self.hashes(text)
         return _sorted_distinct(hashes[_winnow_positions(hashes, self.w)])
+
+    def analyse(self, text: str) -> tuple[str, np.ndarray, np.ndarray]:
+        """(``normalize_text(text)``, :meth:`minutiae_array`, :func:`word_hashes`) of a
+        text, normalising it once and, with the Karp-Rabin hash, sharing the prefix sums
+        of the K-gram hashes with the word hashes."""
+        folded = folded_code_points(text)
+        code_points = folded[folded != 0]
+        prefix = _karp_rabin_prefix(code_points)
+        if code_points.size == 0:
+            hashes = np.zeros(0, dtype=np.uint64)
+        elif self.hash_name == "karp_rabin":
+            hashes = _karp_rabin_hashes(code_points, self.k, prefix)
+        else:
+            hashes = _kgram_hashes(code_points, self.k, self.hash_name)
+        minutiae = _sorted_distinct(hashes[_winnow_positions(hashes, self.w)])
+        starts, ends = _word_spans(folded)
+        words = _word_hashes(prefix, starts, ends)
+        return _code_points_to_text(code_points), minutiae, words
 
     def normalized_minutiae_array(self, normalized: str) -> np.ndarray:
         """:meth:`minutiae_array` of a text already normalised by :func:`normalize_text`

@@ -8,7 +8,8 @@ callback's output in order -- the PageItem, then the page's link requests.  Requ
 that come before the page's PageItem are held until it has been judged.
 
 A page whose text is an exact duplicate (same MD5 of the normalised text) or a near
-duplicate (Jaccard of winnowing minutiae >= DEDUP_THRESHOLD, verified) of a page
+duplicate (Jaccard of winnowing minutiae >= DEDUP_THRESHOLD, verified; or, from
+DEDUP_CANDIDATE_THRESHOLD, word alignment >= DEDUP_ALIGNMENT_THRESHOLD) of a page
 admitted earlier in the crawl is replaced by
 ``UncrawledItem(url, "duplicate_content", "<exact|near> duplicate of <URL> (similarity
 <J>)")`` and its link requests are dropped, unless DEDUP_FOLLOW_LINKS.  The fingerprint
@@ -19,7 +20,8 @@ asyncio loop, through an async connection pool); when the spider opens, the test
 crawl id is rebuilt from that table, so a resumed crawl still rejects copies of pages
 admitted before the restart.
 
-Stats: ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near``,
+Stats: ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near`` (of which
+``dedup/near_aligned`` by the second stage),
 ``dedup/fingerprint_seconds`` (fingerprint + index work), ``dedup/links_dropped``,
 ``dedup/loaded`` (fingerprints loaded at start), ``dedup/stored``.
 """
@@ -68,6 +70,10 @@ class ContentSeenMiddleware:
             str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
         )
         self.threshold = settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD)
+        self.candidate_threshold = min(self.threshold, settings.getfloat(
+            "DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD))
+        self.alignment_threshold = settings.getfloat(
+            "DEDUP_ALIGNMENT_THRESHOLD", defaults.DEDUP_ALIGNMENT_THRESHOLD)
         self.num_perm = settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM)
         self.follow_links = settings.getbool("DEDUP_FOLLOW_LINKS", defaults.DEDUP_FOLLOW_LINKS)
         self.in_memory = settings.getbool(
@@ -105,7 +111,9 @@ class ContentSeenMiddleware:
     async def spider_opened(self, spider: Any) -> None:
         crawl_id = self._crawl_id()
         test = ContentSeenTest(
-            self.winnowing, self.threshold, self.num_perm, keep_minutiae=self.in_memory
+            self.winnowing, self.threshold, self.num_perm, keep_minutiae=self.in_memory,
+            candidate_threshold=self.candidate_threshold,
+            alignment_threshold=self.alignment_threshold,
         )
         try:
             self.database.prepare()
@@ -213,25 +221,29 @@ class ContentSeenMiddleware:
             self._add_seconds(started)
             return item, True
         self.stats.inc_value("dedup/pages_checked")
-        if test.keep_minutiae:
-            duplicate = test.find(item.url, fingerprint)
+        # One page at a time across awaits (database lookups), so that a page is
+        # admitted before the next one is compared; without awaits the lock is free.
+        async with self._lookup_lock:
+            duplicate = test.find_exact(item.url, fingerprint)
             if duplicate is None:
-                test.add(item.url, fingerprint)
-            self._add_seconds(started)
-        else:
-            # the candidates' minutiae come from the database; one page at a time, so a
-            # page is admitted before the next one is compared
-            async with self._lookup_lock:
-                duplicate = test.find_exact(item.url, fingerprint)
-                if duplicate is None:
+                stored = None
+                if not test.keep_minutiae:  # the candidates' minutiae come from PostgreSQL
                     keys = test.candidates(item.url, fingerprint)
                     self._add_seconds(started)
                     stored = await store.fetch_minutiae(keys) if keys else {}
                     started = time.perf_counter()
-                    duplicate = test.verify(fingerprint, stored)
-                if duplicate is None:
-                    test.add(item.url, fingerprint)
-                self._add_seconds(started)
+                # second stage: words of candidates not in memory come from `pages`
+                similarities = test.similarities(item.url, fingerprint, stored)
+                missing = test.words_needed(similarities)
+                words = None
+                if missing:
+                    self._add_seconds(started)
+                    words = await store.fetch_words(missing)
+                    started = time.perf_counter()
+                duplicate = test.decide(fingerprint, similarities, words)
+            if duplicate is None:
+                test.add(item.url, fingerprint)
+            self._add_seconds(started)
         if duplicate is None:
             if store.add(item.url, fingerprint):
                 await store.flush()
@@ -241,6 +253,8 @@ class ContentSeenMiddleware:
 
     def _record(self, item: PageItem, duplicate: Duplicate) -> UncrawledItem:
         self.stats.inc_value(f"dedup/{duplicate.kind}")
+        if duplicate.alignment is not None:
+            self.stats.inc_value("dedup/near_aligned")
         logger.debug("duplicate content: %s is a %s", item.url, duplicate.detail)
         return UncrawledItem(item.url, "duplicate_content", duplicate.detail)
 

@@ -17,6 +17,7 @@ from crawler.dedup import (
     StoredFingerprint,
     WinnowingFingerprint,
     normalize_text,
+    word_hashes,
 )
 from crawler.dedup.store import FingerprintStore
 from crawler.storage.database import CrawlDatabase
@@ -213,3 +214,28 @@ def test_store_round_trip(prepared_database: str, db):
         "WHERE crawl_id = 'store-a' ORDER BY seq").fetchall()
     assert [row[0] for row in rows] == list(texts)  # in order of admission
     assert {row[1:] for row in rows} == {("winnow:k=8:w=30:karp_rabin", 0, 128 * 4)}
+
+
+def test_store_fetches_words_from_waiting_rows_and_stored_pages(prepared_database: str, db):
+    db.execute("DELETE FROM pages WHERE crawl_id = 'store-b'")
+    title, text = "Release notes", article(70)
+    db.execute(
+        "INSERT INTO pages (crawl_id, url, final_url, host, status, fetched_at, depth, "
+        "title, text, content_md5, size) VALUES ('store-b', 'http://a.test/stored', "
+        "'http://a.test/stored', 'a.test', 200, now(), 0, %s, %s, '', 0)", (title, text))
+
+    async def scenario() -> dict[str, np.ndarray]:
+        async with AsyncConnectionPool(prepared_database, min_size=1, open=False) as pool:
+            test = ContentSeenTest()
+            store = FingerprintStore(pool, "store-b", test.scheme)
+            store.add("http://a.test/waiting", test.fingerprint("Waiting page, two words."))
+            return await store.fetch_words(
+                ["http://a.test/stored", "http://a.test/waiting", "http://a.test/absent"])
+
+    found = asyncio.run(scenario())
+    assert sorted(found) == ["http://a.test/stored", "http://a.test/waiting"]
+    # the stored page's words are those of the text the spider fingerprinted
+    np.testing.assert_array_equal(found["http://a.test/stored"], word_hashes(f"{title}\n{text}"))
+    np.testing.assert_array_equal(found["http://a.test/waiting"],
+                                  word_hashes("waiting page two words"))
+    db.execute("DELETE FROM pages WHERE crawl_id = 'store-b'")
