@@ -136,6 +136,10 @@ _FIXED_SECTION_SIZES = {(_MIRRORED_HOST, 0): 19}
 _EXTRA_SECTIONS = {_MEMBERS_HOST: ("members", 6), _DRAFTS_HOST: ("drafts", 6)}
 _NAV_FORMS = ("root", "relative", "absolute")
 _PER_INDEX_PAGE = 10
+# About as many pages per section as a default site has (60-110 pages, 4 sections).
+_PAGES_PER_SECTION = 25
+#: smallest ``site_sizes`` value (the sections' minimum of 3 articles must fit)
+MIN_SITE_PAGES = 40
 
 _AUTHORS = ["Ann Miller", "Bo Chen", "Carla Ruiz", "Dev Patel", "Eva Novak", "Femi Okafor",
             "Greta Lund", "Hiro Sato", "Ines Costa", "Jon Berg"]
@@ -261,15 +265,37 @@ def _insert_link(page: _Page, link: _Link, rng: Random, third: int | None = None
 # -- structure -------------------------------------------------------------------------
 
 
-def _build_sites(rng: Random, site_topics: Mapping[str, str]) -> list[_Site]:
+def _section_names(topic: str, pages: int | None) -> list[str]:
+    """Section names of a site: the topic's own four, and for a site of ``pages`` pages
+    more sections (named after topic words) so each holds about as many articles as on a
+    default site: a big site is wider, not deeper."""
+    names = list(TOPIC_SECTIONS[topic])
+    if pages is not None:
+        wanted = max(len(names), round(pages / _PAGES_PER_SECTION))
+        for word in TOPIC_WORDS[topic]:
+            if len(names) >= wanted:
+                break
+            name = _slug(word)
+            if name not in names and name not in ("members", "drafts"):
+                names.append(name)
+    return names
+
+
+def _build_sites(
+    rng: Random, site_topics: Mapping[str, str], site_sizes: Mapping[str, int] | None = None
+) -> list[_Site]:
     sites = []
+    site_sizes = site_sizes or {}
     for position, (host, topic) in enumerate(site_topics.items()):
         ext = "" if host in _NO_EXTENSION_HOSTS else ".html"
         nav_form = _NAV_FORMS[position % len(_NAV_FORMS)]
-        names = list(TOPIC_SECTIONS[topic])
+        names = _section_names(topic, site_sizes.get(host))
         sizes: dict[str, int] = {}
         extra = _EXTRA_SECTIONS.get(host)
-        total_articles = rng.randint(60, 110) - 1 - len(names) - (1 if extra else 0)
+        # always drawn, so without site_sizes the web comes from the same random stream
+        drawn = rng.randint(60, 110)
+        pages = site_sizes.get(host, drawn)
+        total_articles = pages - 1 - len(names) - (1 if extra else 0)
         for index, name in enumerate(names):
             fixed = _FIXED_SECTION_SIZES.get((host, index))
             if fixed is not None:
@@ -376,6 +402,31 @@ def _link_sites(rng: Random, sites: list[_Site]) -> None:
             for index, link in enumerate(links):
                 link.style = rng.choice(_STYLES)
                 _insert_link(page, link, rng, third=index % 3)
+
+
+def _mention(rng: Random, topic: str) -> list[str]:
+    """A sentence of common words naming ``topic`` in passing: its first topic word (the
+    word a query for it would use, e.g. "java") and one more."""
+    words = rng.choices(COMMON_WORDS, k=rng.randint(6, 12))
+    for word in (TOPIC_WORDS[topic][0], rng.choice(TOPIC_WORDS[topic][1:])):
+        words.insert(rng.randint(0, len(words)), word.replace("-", " "))
+    words[0] = words[0].capitalize()
+    words[-1] += "."
+    return words
+
+
+def _add_mentions(rng: Random, sites: list[_Site], share: float) -> None:
+    """Let ``share`` of each site's articles mention another site's topic once, so
+    off-topic pages also contain a topic's query word now and then (as real pages do)."""
+    topics = sorted({site.topic for site in sites})
+    for site in sites:
+        others = [topic for topic in topics if topic != site.topic]
+        if not others:
+            continue
+        for page in site.articles:
+            if rng.random() < share:
+                paragraph = page.paragraphs[rng.randrange(len(page.paragraphs))]
+                paragraph.extend(_mention(rng, rng.choice(others)))
 
 
 # -- rendering -------------------------------------------------------------------------
@@ -706,15 +757,28 @@ def build_synthetic_web(
     mirrors: bool = True,
     robots: bool = True,
     topics: Mapping[str, str] | None = None,
+    site_sizes: Mapping[str, int] | None = None,
+    mentions: float = 0.0,
+    portal_order: Sequence[str] | None = None,
 ) -> SandboxWeb:
     """Build the deterministic synthetic web for ``seed``.
 
     Content hosts are the keys of :data:`DEFAULT_SITES`; ``topics`` overrides their topic
-    (values are keys of :data:`TOPIC_SECTIONS`). The switches remove the infinite calendar
-    trap (``trap``), the error/odd pages, query-string and session-id explosions and
-    the host with a 5xx robots.txt (``faults``), the exact and near-duplicate mirror hosts
-    (``mirrors``) and all robots.txt files (``robots``). ``web.seeds`` are the content
-    sites' home pages; ``web.portal`` links to all of them.
+    (values are keys of :data:`TOPIC_SECTIONS`). ``site_sizes`` sets a host's number of
+    home, section and article pages (at least :data:`MIN_SITE_PAGES`; the paginated
+    listings come on top) instead of a random 60-110; a bigger site gets more sections of
+    about the default size (:func:`_section_names`), so it is wider, not deeper.
+    ``mentions`` is the share of every site's articles that name another site's topic
+    once in passing (its first topic word, e.g. "java" on a cooking page).
+    ``portal_order`` lists the content hosts in the order the portal links them (default:
+    :data:`DEFAULT_SITES` order); a breadth-first crawl favours the first ones. Left at
+    their defaults, these three give the same web as without them.
+
+    The switches remove the infinite calendar trap (``trap``), the error/odd pages,
+    query-string and session-id explosions and the host with a 5xx robots.txt
+    (``faults``), the exact and near-duplicate mirror hosts (``mirrors``) and all
+    robots.txt files (``robots``). ``web.seeds`` are the content sites' home pages;
+    ``web.portal`` links to all of them.
     """
     site_topics = dict(DEFAULT_SITES)
     for host, topic in (topics or {}).items():
@@ -723,10 +787,22 @@ def build_synthetic_web(
         if topic not in TOPIC_SECTIONS:
             raise ValueError(f"unknown topic {topic!r}")
         site_topics[host] = topic
+    for host, pages in (site_sizes or {}).items():
+        if host not in site_topics:
+            raise ValueError(f"unknown content host {host!r}")
+        if not isinstance(pages, int) or pages < MIN_SITE_PAGES:
+            raise ValueError(f"site size of {host!r} must be an integer >= {MIN_SITE_PAGES}, "
+                             f"not {pages!r}")
+    if not 0.0 <= mentions <= 1.0:
+        raise ValueError(f"mentions must be a share between 0 and 1, not {mentions!r}")
+    if portal_order is not None and sorted(portal_order) != sorted(site_topics):
+        raise ValueError(f"portal_order must list each content host once: {sorted(site_topics)}")
 
     web = SandboxWeb()
-    site_list = _build_sites(Random(seed), site_topics)
+    site_list = _build_sites(Random(seed), site_topics, site_sizes)
     _link_sites(Random(f"{seed}:links"), site_list)
+    if mentions:
+        _add_mentions(Random(f"{seed}:mentions"), site_list, mentions)
     sites = {site.host: site for site in site_list}
     for site in site_list:
         web.host_topics[site.host] = site.topic
@@ -792,7 +868,8 @@ def build_synthetic_web(
         if faults:
             web.set_robots(ROBOTS_5XX_HOST, "Service unavailable", status=503)
 
-    portal_links = [(site.home.url, f"{site.topic.title()} at {site.host}") for site in site_list]
+    ordered = [sites[host] for host in portal_order] if portal_order else site_list
+    portal_links = [(site.home.url, f"{site.topic.title()} at {site.host}") for site in ordered]
     web.add_page(f"http://{PORTAL_HOST}/", _simple_page(
         "Sandbox portal", ["A directory of sites about many subjects."], portal_links))
     web.host_topics[PORTAL_HOST] = "portal"
