@@ -22,7 +22,11 @@ crawler/settings.py sets it) `general -a strategy=bfs`; otherwise Scrapy's own s
 with DEPTH_PRIORITY=1, FIFO queues and one global priority queue (ScrapyPriorityQueue,
 not the per-host DownloaderAwarePriorityQueue), which is breadth-first.
 Targets (issue 6): focused >= 2x the BFS harvest rate and >= 0.6 absolute; over the
-java-site@N scenarios, the lowest focused rate against the highest BFS rate.
+7 places of a set (java-site@N, neutral-host@N), the lowest focused rate against the
+highest BFS rate. ``neutral-host@N`` is the same web with the Java site served as
+www.beanery.test under word-free paths (``/s3/117``): no URL says "java", so neither
+its pages' weights nor its links' scores get the URL part. ``--scenario java-site`` or
+``--scenario neutral-host`` runs a whole set.
 ``--focused-set NAME=VALUE`` changes a setting of the focused crawl only (e.g.
 ``FRONTIER_HOLD_FOR_BETTER=None`` to compare without the frontier's hold option).
 """
@@ -89,6 +93,24 @@ SCENARIOS: dict[str, tuple[dict[str, object], str]] = {
     for place in range(1, len(DEFAULT_SITES) + 1)
 }
 DEFAULT_SCENARIOS = list(SCENARIOS)
+# The same webs with URLs that do not give the topic away: the Java site is served as
+# www.beanery.test, with section directories /s1/ ... and numbered articles, so the
+# focused crawl can only go by page content, anchor texts and its parents' weights.
+NEUTRAL_HOST = "www.beanery.test"
+SCENARIOS.update({
+    f"neutral-host@{place}": (
+        {"site_sizes": JAVA_SITE_SIZES, "mentions": JAVA_SITE_MENTIONS,
+         "portal_order": java_site_portal(place), "neutral_urls": {JAVA_SITE: NEUTRAL_HOST}},
+        f"java-site@{place} with neutral_urls={{{JAVA_SITE}: {NEUTRAL_HOST}}} "
+        "(no URL of the Java site says 'java')",
+    )
+    for place in range(1, len(DEFAULT_SITES) + 1)
+})
+# --scenario NAME runs every NAME@N
+SCENARIO_SETS = {
+    name: [scenario for scenario in SCENARIOS if scenario.startswith(f"{name}@")]
+    for name in ("java-site", "neutral-host")
+}
 SCENARIOS.update({
     "default": ({}, "build_synthetic_web(): one Java site (www.javadev.test) among 7"),
     # of the mappings giving the Java topic to more hosts, the one with >= 300 Java pages
@@ -222,8 +244,10 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=500, help="fetched pages measured")
-    parser.add_argument("--scenario", action="append", choices=list(SCENARIOS),
-                        help="scenarios to run (default: the java-site@N ones)")
+    parser.add_argument("--scenario", action="append",
+                        choices=[*SCENARIOS, *SCENARIO_SETS],
+                        help="scenarios to run, or a set of them (java-site, neutral-host: "
+                             "its 7 places); default: java-site")
     parser.add_argument("--scheduler", choices=("auto", "scrapy", "frontier"), default="auto",
                         help="auto: the SCHEDULER of crawler/settings.py")
     parser.add_argument("--database-url", help="server URL (default: CRAWLER_TEST_DATABASE_URL)")
@@ -278,7 +302,9 @@ def main() -> None:
     windows = sorted({w for w in (100, 250, options.pages) if w <= options.pages})
     results = {}
     try:
-        for name in options.scenario or DEFAULT_SCENARIOS:
+        chosen = [scenario for name in options.scenario or DEFAULT_SCENARIOS
+                  for scenario in SCENARIO_SETS.get(name, [name])]
+        for name in dict.fromkeys(chosen):
             web_args, description = SCENARIOS[name]
             print(f"\nscenario {name}: {description}")
             web = build_synthetic_web(**web_args)
@@ -317,21 +343,23 @@ def main() -> None:
                           .format(sql.Identifier(db_name)))
     print(f"\nsummary, harvest rate by ground truth, focused / BFS (targets over the first "
           f"{options.pages}: focused >= {TARGET_ABSOLUTE} and >= {TARGET_RATIO}x BFS)")
-    print(f"  {'scenario':<14}" + "".join(f"{'first ' + str(w):>17}" for w in windows)
+    print(f"  {'scenario':<16}" + "".join(f"{'first ' + str(w):>17}" for w in windows)
           + f"{'ratio':>8}  target")
     for name, (met, by_window) in results.items():
         cells = "".join(f"{f'{f:.3f} / {b:.3f}':>17}" for f, b in by_window.values())
         f, b = by_window[windows[-1]]
         ratio = f"{f / b:.2f}" if b else "inf"
-        print(f"  {name:<14}{cells}{ratio:>8}  {'MET' if met else 'NOT MET'}")
-    grouped = [by_window[windows[-1]] for name, (_, by_window) in results.items()
-               if name.startswith("java-site@")]
-    if len(grouped) > 1:
+        print(f"  {name:<16}{cells}{ratio:>8}  {'MET' if met else 'NOT MET'}")
+    for set_name in SCENARIO_SETS:
+        grouped = [by_window[windows[-1]] for name, (_, by_window) in results.items()
+                   if name.startswith(f"{set_name}@")]
+        if len(grouped) < 2:
+            continue
         worst_focused = min(f for f, _ in grouped)
         best_bfs = max(b for _, b in grouped)
         ratio = worst_focused / best_bfs if best_bfs else float("inf")
         ok = worst_focused >= TARGET_ABSOLUTE and ratio >= TARGET_RATIO
-        print(f"  java-site, all {len(grouped)} places: lowest focused {worst_focused:.3f}, "
+        print(f"  {set_name}, all {len(grouped)} places: lowest focused {worst_focused:.3f}, "
               f"highest BFS {best_bfs:.3f}, lowest/highest = {ratio:.2f}: "
               f"{'MET' if ok else 'NOT MET'}")
 

@@ -135,6 +135,7 @@ _NO_EXTENSION_HOSTS = frozenset({"www.javadev.test"})
 _FIXED_SECTION_SIZES = {(_MIRRORED_HOST, 0): 19}
 _EXTRA_SECTIONS = {_MEMBERS_HOST: ("members", 6), _DRAFTS_HOST: ("drafts", 6)}
 _NAV_FORMS = ("root", "relative", "absolute")
+_HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")
 _PER_INDEX_PAGE = 10
 # About as many pages per section as a default site has (60-110 pages, 4 sections).
 _PAGES_PER_SECTION = 25
@@ -282,27 +283,40 @@ def _section_names(topic: str, pages: int | None) -> list[str]:
 
 
 def _build_sites(
-    rng: Random, site_topics: Mapping[str, str], site_sizes: Mapping[str, int] | None = None
+    rng: Random,
+    site_topics: Mapping[str, str],
+    site_sizes: Mapping[str, int] | None = None,
+    neutral_urls: Mapping[str, str] | None = None,
 ) -> list[_Site]:
+    """Sites in ``site_topics`` order. ``neutral_urls`` (content host -> name it is served
+    under) gives those sites word-free directories and article paths; the random draws
+    are the same either way, so only the URLs differ."""
     sites = []
     site_sizes = site_sizes or {}
-    for position, (host, topic) in enumerate(site_topics.items()):
-        ext = "" if host in _NO_EXTENSION_HOSTS else ".html"
+    neutral_urls = neutral_urls or {}
+    for position, (key, topic) in enumerate(site_topics.items()):
+        host = neutral_urls.get(key, key)
+        neutral = key in neutral_urls
+        ext = "" if key in _NO_EXTENSION_HOSTS else ".html"
         nav_form = _NAV_FORMS[position % len(_NAV_FORMS)]
-        names = _section_names(topic, site_sizes.get(host))
+        names = _section_names(topic, site_sizes.get(key))
+        # topic sections get directories s1, s2, ... on a neutral site (the extra members
+        # and drafts sections keep theirs: robots.txt rules name them)
+        dirs = {name: f"s{index}" if neutral else name for index, name in enumerate(names, 1)}
         sizes: dict[str, int] = {}
-        extra = _EXTRA_SECTIONS.get(host)
+        extra = _EXTRA_SECTIONS.get(key)
         # always drawn, so without site_sizes the web comes from the same random stream
         drawn = rng.randint(60, 110)
-        pages = site_sizes.get(host, drawn)
+        pages = site_sizes.get(key, drawn)
         total_articles = pages - 1 - len(names) - (1 if extra else 0)
         for index, name in enumerate(names):
-            fixed = _FIXED_SECTION_SIZES.get((host, index))
+            fixed = _FIXED_SECTION_SIZES.get((key, index))
             if fixed is not None:
                 sizes[name] = fixed
         if extra:
             names.append(extra[0])
             sizes[extra[0]] = extra[1]
+            dirs[extra[0]] = extra[0]
         free = [name for name in names if name not in sizes]
         remaining = total_articles - sum(sizes.values())
         for name in free:
@@ -325,19 +339,20 @@ def _build_sites(
                 while slug in slugs:
                     slug = f"{slug}-{rng.randint(2, 99)}"
                 slugs.add(slug)
-                path = f"/{name}/{slug}{ext}"
+                # a neutral site numbers its articles (the slug is drawn all the same)
+                path = f"/{dirs[name]}/{len(slugs) if neutral else slug}{ext}"
                 in_section.append(_Page(f"http://{host}{path}", host, path, topic, "article",
                                         title, section=name))
             articles += in_section
             # Paginated listings make the web deeper than home -> section -> article.
             for number, start in enumerate(range(0, len(in_section), _PER_INDEX_PAGE), 1):
-                path = f"/{name}/" if number == 1 else f"/{name}/page-{number}{ext}"
+                path = f"/{dirs[name]}/" if number == 1 else f"/{dirs[name]}/page-{number}{ext}"
                 title = f"{label} - {host}" if number == 1 else f"{label} (page {number}) - {host}"
                 index = _Page(f"http://{host}{path}", host, path, topic, "section", title,
                               section=name, listed=in_section[start:start + _PER_INDEX_PAGE])
                 indexes.append(index)
                 sections.setdefault(name, index)
-        if host == _MIRRORED_HOST:
+        if key == _MIRRORED_HOST:
             for page in indexes + articles:
                 page.mirrored = page.section == names[0]
         sites.append(_Site(host, topic, home, sections, indexes, articles, nav_form))
@@ -589,8 +604,15 @@ def _add_faults(web: SandboxWeb, sites: dict[str, _Site], rng: Random) -> None:
     gamma, delta = sites["blog.gamma.test"], sites["www.delta.test"]
     epsilon, java = sites["shop.epsilon.test"], sites["www.javadev.test"]
     faults: dict[str, tuple[str, _Site]] = {}
+    served_as = {key: site.host for key, site in sites.items()}
+
+    def served(url: str) -> str:
+        """``url`` on the name its content host is served under (``neutral_urls``)."""
+        host = urlsplit(url).netloc
+        return url.replace(host, served_as.get(host, host), 1)
 
     def fault(kind: str, url: str, site: _Site, text: str) -> None:
+        url = served(url)
         faults[kind] = (url, site)
         _insert_link(_pick(site, rng), _Link(url, text, "absolute"), rng)
 
@@ -656,7 +678,8 @@ def _add_faults(web: SandboxWeb, sites: dict[str, _Site], rng: Random) -> None:
     web.add_page(faults["large"][0], "".join(parts))
 
     # Query-string explosion: 48 parameter combinations of one listing.
-    catalog, listing = "http://shop.epsilon.test/catalog/", "http://shop.epsilon.test/catalog/list.html"
+    catalog = served("http://shop.epsilon.test/catalog/")
+    listing = served("http://shop.epsilon.test/catalog/list.html")
     combos = [f"{listing}?sort={s}&view={v}&page={p}" for s in ("price", "name", "date", "rating")
               for v in ("grid", "list", "compact") for p in (1, 2, 3, 4)]
     web.add_page(catalog, _simple_page("Catalog", _text(rng, "photography", 1),
@@ -667,7 +690,7 @@ def _add_faults(web: SandboxWeb, sites: dict[str, _Site], rng: Random) -> None:
     faults["query_explosion"] = (listing, epsilon)
 
     # Session ids in URLs: distinct URLs, identical content.
-    login = "http://www.javadev.test/account/login"
+    login = served("http://www.javadev.test/account/login")
     web.add_page(login, _simple_page("Sign in", ["Sign in to comment on tutorials."],
                                      [(java.home.url, "home")]), any_query=True)
     used: list[_Page] = []
@@ -760,6 +783,7 @@ def build_synthetic_web(
     site_sizes: Mapping[str, int] | None = None,
     mentions: float = 0.0,
     portal_order: Sequence[str] | None = None,
+    neutral_urls: Mapping[str, str] | None = None,
 ) -> SandboxWeb:
     """Build the deterministic synthetic web for ``seed``.
 
@@ -771,8 +795,16 @@ def build_synthetic_web(
     ``mentions`` is the share of every site's articles that name another site's topic
     once in passing (its first topic word, e.g. "java" on a cooking page).
     ``portal_order`` lists the content hosts in the order the portal links them (default:
-    :data:`DEFAULT_SITES` order); a breadth-first crawl favours the first ones. Left at
-    their defaults, these three give the same web as without them.
+    :data:`DEFAULT_SITES` order); a breadth-first crawl favours the first ones.
+    ``neutral_urls`` maps content hosts to the host name each is served under instead
+    (e.g. ``{"www.javadev.test": "www.beanery.test"}``) and gives those sites URLs made
+    of no words of their topic: section directories ``/s1/``, ``/s2/``, ... and numbered
+    articles (``/s3/117``; the fault pages and the members / drafts sections keep their
+    paths), so a query can only match their pages' content, not their URLs (for the
+    Java site: no URL says "java"). Everything else (pages, titles, text, links, anchor
+    texts) is the same web; the other options still name hosts by their
+    :data:`DEFAULT_SITES` key. Left at their defaults, these four give the same web as
+    without them.
 
     The switches remove the infinite calendar trap (``trap``), the error/odd pages,
     query-string and session-id explosions and the host with a 5xx robots.txt
@@ -797,13 +829,26 @@ def build_synthetic_web(
         raise ValueError(f"mentions must be a share between 0 and 1, not {mentions!r}")
     if portal_order is not None and sorted(portal_order) != sorted(site_topics):
         raise ValueError(f"portal_order must list each content host once: {sorted(site_topics)}")
+    served_as = {host: host for host in site_topics}
+    for host, name in (neutral_urls or {}).items():
+        if host not in site_topics:
+            raise ValueError(f"unknown content host {host!r}")
+        if not isinstance(name, str) or not _HOST_NAME.fullmatch(name):
+            raise ValueError(f"neutral_urls: {name!r} is not a lower-case host name")
+        served_as[host] = name
+    taken = [*served_as.values(), PORTAL_HOST, MIRROR_HOST, NEAR_MIRROR_HOST, TRAP_HOST,
+             DEAD_HOST, ROBOTS_5XX_HOST]
+    for name in (neutral_urls or {}).values():
+        if taken.count(name) > 1:
+            raise ValueError(f"neutral_urls: host name {name!r} is already used")
 
     web = SandboxWeb()
-    site_list = _build_sites(Random(seed), site_topics, site_sizes)
+    site_list = _build_sites(Random(seed), site_topics, site_sizes, neutral_urls)
     _link_sites(Random(f"{seed}:links"), site_list)
     if mentions:
         _add_mentions(Random(f"{seed}:mentions"), site_list, mentions)
-    sites = {site.host: site for site in site_list}
+    # by DEFAULT_SITES key (a neutral_urls site is served under another name)
+    sites = dict(zip(site_topics, site_list, strict=True))
     for site in site_list:
         web.host_topics[site.host] = site.topic
 
@@ -818,14 +863,15 @@ def build_synthetic_web(
     _insert_link(_pick(gamma, feature_rng), _Link(allowed_draft.url, "a draft we published"),
                  feature_rng)
 
+    alpha = sites[_MIRRORED_HOST]
     if mirrors:
         rng = Random(f"{seed}:mirrors")
-        first = next(iter(sites[_MIRRORED_HOST].sections.values()))
-        _insert_link(sites[_MIRRORED_HOST].home,
-                     _Link(first.url.replace(_MIRRORED_HOST, MIRROR_HOST), "mirror site"), rng)
+        first = next(iter(alpha.sections.values()))
+        _insert_link(alpha.home, _Link(first.url.replace(alpha.host, MIRROR_HOST), "mirror site"),
+                     rng)
         _insert_link(_pick(delta, rng),
-                     _Link(first.url.replace(_MIRRORED_HOST, NEAR_MIRROR_HOST),
-                           "recipe archive"), rng)
+                     _Link(first.url.replace(alpha.host, NEAR_MIRROR_HOST), "recipe archive"),
+                     rng)
     if trap:
         _insert_link(_pick(delta, Random(f"{seed}:trap")), _Link(TRAP_ENTRY, "events calendar"),
                      Random(f"{seed}:trap-position"))
@@ -835,7 +881,7 @@ def build_synthetic_web(
     if faults:
         _add_faults(web, sites, Random(f"{seed}:faults"))
 
-    mirrored = {page.url for page in sites[_MIRRORED_HOST].pages if page.mirrored}
+    mirrored = {page.url for page in alpha.pages if page.mirrored}
     for site in site_list:
         for page in site.pages:
             web.add_page(page.url, _render(page, mirrored))
@@ -843,13 +889,13 @@ def build_synthetic_web(
 
     if mirrors:
         rng = Random(f"{seed}:near-duplicates")
-        for page in sites[_MIRRORED_HOST].pages:
+        for page in alpha.pages:
             if not page.mirrored:
                 continue
             body = web.resource(page.url).body  # type: ignore[union-attr]
-            copy = page.url.replace(_MIRRORED_HOST, MIRROR_HOST, 1)
+            copy = page.url.replace(alpha.host, MIRROR_HOST, 1)
             web.add_page(copy, body)
-            near = page.url.replace(_MIRRORED_HOST, NEAR_MIRROR_HOST, 1)
+            near = page.url.replace(alpha.host, NEAR_MIRROR_HOST, 1)
             shifted = datetime.date.fromisoformat(page.date) + datetime.timedelta(days=400)
             web.add_page(near, _render(
                 page, mirrored, mutate=rng, date=shifted.isoformat(),
@@ -857,13 +903,13 @@ def build_synthetic_web(
             for url, table in ((copy, web.duplicate_of), (near, web.near_duplicate_of)):
                 table[canonical(url)] = canonical(page.url)
                 web.topics[canonical(url)] = page.topic
-        web.host_topics[MIRROR_HOST] = web.host_topics[NEAR_MIRROR_HOST] = (
-            sites[_MIRRORED_HOST].topic)
+        web.host_topics[MIRROR_HOST] = web.host_topics[NEAR_MIRROR_HOST] = alpha.topic
 
     if robots:
-        for host, text in _ROBOTS.items():
-            web.set_robots(host, text)
-        web.set_robots(_DRAFTS_HOST,
+        for key, text in _ROBOTS.items():
+            host = sites[key].host
+            web.set_robots(host, text.replace(key, host))
+        web.set_robots(gamma.host,
                        f"User-agent: *\nAllow: {allowed_draft.path}\nDisallow: /drafts/\n")
         if faults:
             web.set_robots(ROBOTS_5XX_HOST, "Service unavailable", status=503)

@@ -1,4 +1,5 @@
-"""The synthetic web's benchmark options: site sizes, topic mentions, portal order."""
+"""The synthetic web's benchmark options: site sizes, topic mentions, portal order,
+neutral URLs."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from crawler.focus import document_text
+from crawler.focus import document_text, parse_query
 from crawler.sandbox import DEFAULT_SITES, SandboxWeb, build_synthetic_web
 
 JAVA = "www.javadev.test"
+BEANERY = "www.beanery.test"
 SIZES = {host: 450 if host == JAVA else 270 for host in DEFAULT_SITES}
 OFF_TOPIC = set(DEFAULT_SITES) - {JAVA}
 LISTING_PAGE = re.compile(r"/page-\d+(\.html)?$")
@@ -42,7 +44,8 @@ def test_the_options_left_at_their_defaults_change_nothing():
     expected = "c4e952c52e97258c4be77cac2e3336f78096e005b5ad7a9424f2581cdfb355da"
     assert digest(build_synthetic_web()) == expected
     assert digest(build_synthetic_web(site_sizes={}, mentions=0.0,
-                                      portal_order=list(DEFAULT_SITES))) == expected
+                                      portal_order=list(DEFAULT_SITES),
+                                      neutral_urls={})) == expected
 
 
 def test_site_sizes_count_home_section_and_article_pages(bench_web):
@@ -95,6 +98,72 @@ def test_portal_order():
     assert web.seeds == [f"http://{host}/" for host in DEFAULT_SITES]
 
 
+def test_neutral_urls_serve_the_same_web_under_urls_without_the_topic():
+    # the benchmark's web (bench/focused_harvest.py, neutral-host@N) without the trap
+    options = {"site_sizes": SIZES, "mentions": 0.3, "trap": False}
+    plain = build_synthetic_web(**options)
+    neutral = build_synthetic_web(**options, neutral_urls={JAVA: BEANERY},
+                                  portal_order=list(reversed(DEFAULT_SITES)))
+    # pages are added in the same order: the i-th URL of one web is the i-th of the other
+    assert len(plain.urls()) == len(neutral.urls()) == 2290
+    renamed = dict(zip(plain.urls(), neutral.urls(), strict=True))
+    changed = {old: new for old, new in renamed.items() if old != new}
+    # 481 pages and listings, the login page and its 5 jsessionid copies, the release
+    # notes (text/plain fault page), robots.txt
+    assert len(changed) == 489
+    assert {urlsplit(old).hostname for old in changed} == {JAVA}
+    assert {urlsplit(new).hostname for new in changed.values()} == {BEANERY}
+    assert not any(JAVA in url for url in neutral.urls())
+    assert changed["http://www.javadev.test/"] == "http://www.beanery.test/"
+    assert changed["http://www.javadev.test/tutorials/"] == "http://www.beanery.test/s1/"
+    assert changed["http://www.javadev.test/java/page-2"] == "http://www.beanery.test/s5/page-2"
+    assert (changed["http://www.javadev.test/files/release-notes.txt"]
+            == "http://www.beanery.test/files/release-notes.txt")
+
+    # no URL of the topic site says "java", not even glued into a word as the crawler's
+    # URL match sees it; in the plain web every one does (its host name)
+    query = parse_query("java")
+    reachable = neutral.reachable([neutral.portal])
+    topic_urls = [url for url in reachable if neutral.topic_of(url) == "java"]
+    assert len(topic_urls) == 497  # 481 + the release notes + 15 session-id login URLs
+    assert all(urlsplit(url).hostname == BEANERY for url in topic_urls)
+    assert not [url for url in [*neutral.urls(), *reachable] if query.fraction_in_url(url)]
+    assert all(query.fraction_in_url(url) == 1.0 for url in changed)
+    # the other sites keep their URLs (and their links to the topic site are renamed)
+    assert {old for old in renamed if old == renamed[old]} == set(plain.urls()) - set(changed)
+
+    def moved(url: str) -> str:
+        # URLs that are no static page (the login's query-string variants) change host only
+        return renamed.get(url, url.replace(f"//{JAVA}/", f"//{BEANERY}/"))
+
+    # the same link graph, topics and text; the pages of the topic site keep their titles
+    # and anchor texts, which say "java" as before
+    for old, new in renamed.items():
+        assert neutral.topic_of(new) == plain.topic_of(old)
+        if old == plain.portal:
+            continue
+        assert neutral.outlinks(new) == [moved(link) for link in plain.outlinks(old)], old
+        before, after = plain.resource(old), neutral.resource(new)
+        assert after.status == before.status and after.content_type == before.content_type
+        if before.is_html and before.status == 200:
+            text = document_text(before.body, html=True, url=old, encoding="utf-8")
+            assert document_text(after.body, html=True, url=new, encoding="utf-8") == (
+                text.replace(JAVA, BEANERY)), old
+    assert sorted(neutral.outlinks(neutral.portal)) == sorted(
+        moved(link) for link in plain.outlinks(plain.portal))
+    assert neutral.outlinks(neutral.portal)[0] == "http://www.beanery.test/"
+    assert Counter(reachable.values()) == Counter(plain.reachable([plain.portal]).values())
+    # the topic site: home, 18 sections /s1/ ... /s18/, numbered articles (450 pages as
+    # site_sizes asks) and 31 more listing pages, as on www.javadev.test
+    paths = Counter(
+        re.sub(r"\d+", "N", urlsplit(url).path.split(";")[0]) for url in neutral.urls()
+        if urlsplit(url).hostname == BEANERY and neutral.is_html_ok(url)
+    )
+    assert paths == {"/": 1, "/sN/": 18, "/sN/N": 431, "/sN/page-N": 31, "/account/login": 6}
+    assert neutral.resource("http://www.beanery.test/robots.txt").body.endswith(
+        b"Sitemap: http://www.beanery.test/sitemap.xml\n")
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -104,6 +173,16 @@ def test_portal_order():
         ({"mentions": 1.5}, "mentions must be a share between 0 and 1, not 1.5"),
         ({"portal_order": [JAVA]}, "portal_order must list each content host once"),
         ({"portal_order": [*DEFAULT_SITES, JAVA]}, "portal_order must list each content host"),
+        ({"neutral_urls": {"www.nowhere.test": BEANERY}},
+         "unknown content host 'www.nowhere.test'"),
+        ({"neutral_urls": {JAVA: "Beanery"}},
+         "neutral_urls: 'Beanery' is not a lower-case host name"),
+        ({"neutral_urls": {JAVA: "www.beta.test"}},
+         "neutral_urls: host name 'www.beta.test' is already used"),
+        ({"neutral_urls": {JAVA: BEANERY, "www.beta.test": BEANERY}},
+         "neutral_urls: host name 'www.beanery.test' is already used"),
+        ({"neutral_urls": {JAVA: "www.portal.test"}},
+         "neutral_urls: host name 'www.portal.test' is already used"),
     ],
 )
 def test_bad_options_are_refused(kwargs, message):
