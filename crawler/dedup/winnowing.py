@@ -213,14 +213,20 @@ def _normalized_code_points(text: str) -> np.ndarray:
         mapped = np.take(tables.fold, code_points)
         if not (mapped == _FOLDS_TO_MANY).any():
             return mapped[mapped != _DROPPED]
-    # Slow path: astral characters or multi-code-point case folds.
+    code_points, keep = _slow_fold(composed, tables)
+    return code_points[keep]
+
+
+def _slow_fold(composed: str, tables: _BmpTables) -> tuple[np.ndarray, np.ndarray]:
+    """Slow path: astral characters or multi-code-point case folds. The case-folded code
+    points and which of them are kept."""
     code_points = _utf32_code_points(composed.casefold())
     keep = np.zeros(code_points.shape, dtype=bool)
     in_bmp = code_points < 0x10000
     keep[in_bmp] = np.take(tables.fold, code_points[in_bmp]) != _DROPPED
     for index in np.flatnonzero(~in_bmp):
         keep[index] = _is_kept_char(chr(code_points[index]))
-    return code_points[keep]
+    return code_points, keep
 
 
 _ASCII_FOLD = np.array([b if chr(b).isalnum() else 0 for b in range(128)], dtype=np.uint8)
@@ -239,13 +245,7 @@ def folded_code_points(text: str) -> np.ndarray:
         mapped = np.take(tables.fold, code_points)
         if not (mapped == _FOLDS_TO_MANY).any():
             return mapped
-    # Slow path (as _normalized_code_points): astral characters or multi-code-point folds.
-    code_points = _utf32_code_points(composed.casefold())
-    keep = np.zeros(code_points.shape, dtype=bool)
-    in_bmp = code_points < 0x10000
-    keep[in_bmp] = np.take(tables.fold, code_points[in_bmp]) != _DROPPED
-    for index in np.flatnonzero(~in_bmp):
-        keep[index] = _is_kept_char(chr(code_points[index]))
+    code_points, keep = _slow_fold(composed, tables)
     return np.where(keep, code_points, np.uint32(0))
 
 

@@ -33,6 +33,18 @@ def uncrawled(db_url: str, crawl_id: str) -> dict[str, tuple[str, str]]:
         )}
 
 
+async def drain(frontier) -> list[str]:
+    """Pop and ack every queued URL (refilling from the store); the URLs in order."""
+    order = []
+    while frontier.has_pending():
+        if frontier.needs_refill():
+            await frontier.refill()
+        entry = frontier.pop(always_ready)
+        order.append(entry.url)
+        frontier.done(entry)
+    return order
+
+
 def random_stats(rng: random.Random) -> UrlStats:
     return UrlStats(rng.randint(0, 9), rng.randint(0, 50), rng.random() * 2, rng.random() * 20,
                     rng.random(), rng.random() * 3)
@@ -128,13 +140,7 @@ def test_resume_after_an_unclean_stop(migrated, crawl_row):
     async def second_run():
         frontier = make_frontier("bfs", PostgresStore(migrated, crawl_id), buffer_size=3)
         state = await frontier.open()
-        order = []
-        while frontier.has_pending():
-            if frontier.needs_refill():
-                await frontier.refill()
-            entry = frontier.pop(always_ready)
-            order.append(entry.url)
-            frontier.done(entry)
+        order = await drain(frontier)
         await frontier.close()
         return state, order
 
@@ -186,13 +192,7 @@ def test_an_unclean_resume_does_not_refetch_urls_whose_result_was_saved(
         frontier = make_frontier("bfs", PostgresStore(migrated, crawl_id), buffer_size=3)
         state = await frontier.open()
         again = add(frontier, unwritten)
-        order = []
-        while frontier.has_pending():
-            if frontier.needs_refill():
-                await frontier.refill()
-            entry = frontier.pop(always_ready)
-            order.append(entry.url)
-            frontier.done(entry)
+        order = await drain(frontier)
         await frontier.close()
         return state, order, again
 
