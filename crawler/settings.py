@@ -77,6 +77,8 @@ EXTENSIONS = {
     "crawler.extensions.harvest_rate.HarvestRate": 0,
     # frontier statistics every STATS_INTERVAL in the log and crawl_stats (docs/frontier.md)
     "crawler.extensions.frontier_stats.FrontierStats": 0,
+    # fewer cyclic-GC passes over the crawl's long-lived objects (docs/frontier.md)
+    "crawler.extensions.gc_tuning.GarbageCollectorTuning": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"
