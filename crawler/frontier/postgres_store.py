@@ -198,7 +198,7 @@ class PostgresStore:
         resumed_unclean = not clean
         async with conn.transaction():
             if not clean:
-                state.finished_leases = await self._finish_saved_leases(float(row[2]))
+                state.finished_leases = await self._finish_saved_rows(float(row[2]))
             cur = await conn.execute(
                 "UPDATE frontier SET state = %s WHERE crawl = %s AND state = %s",
                 (QUEUED, self.key, LEASED),
@@ -236,7 +236,7 @@ class PostgresStore:
                 state.queued_intra = int(count)
         return state
 
-    async def _finish_saved_leases(self, clock: float) -> int:
+    async def _finish_saved_rows(self, clock: float) -> int:
         """After an unclean stop: a queued or leased URL whose page or failure row reached
         the database was fetched (the item pipeline and the frontier write separately, so
         the frontier's lease or ack may be what was lost); it is done, not fetched again."""

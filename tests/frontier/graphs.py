@@ -60,6 +60,18 @@ def make_frontier(strategy: str, store: FrontierStore | None = None, **kwargs) -
     )
 
 
+async def drain(frontier: Frontier) -> list[str]:
+    """Pop and ack every queued URL (refilling from the store); the URLs in order."""
+    order = []
+    while frontier.has_pending():
+        if frontier.needs_refill():
+            await frontier.refill()
+        entry = frontier.pop(always_ready)
+        order.append(entry.url)
+        frontier.done(entry)
+    return order
+
+
 def add_seed(frontier: Frontier, url: str, priority: int = 1) -> bool:
     return frontier.add(
         url_fingerprint(url), url, host(url), priority, seed_stats(), True, url

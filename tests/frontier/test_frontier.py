@@ -11,7 +11,7 @@ from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.frontier.scores import link_event, seed_stats
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import MemoryStore
-from tests.frontier.graphs import add_links, always_ready, host, make_frontier
+from tests.frontier.graphs import add_links, always_ready, drain, host, make_frontier
 
 
 class FakeClock:
@@ -114,7 +114,7 @@ def test_urls_waiting_longer_than_max_wait_are_evicted_lowest_score_first():
     assert all("FRONTIER_MAX_WAIT" in detail for detail in store.uncrawled.values())
     assert frontier.counters.evicted_age == 4
     assert frontier.queued == 2
-    assert asyncio.run(_drain(frontier)) == ["http://h.test/young", "http://h.test/new"]
+    assert asyncio.run(drain(frontier)) == ["http://h.test/young", "http://h.test/new"]
 
 
 def test_the_size_cap_evicts_the_lowest_ranked_urls():
@@ -219,19 +219,8 @@ def test_resume_requeues_leases_and_unsaved_results_after_an_unclean_stop():
     assert (state.requeued_leases, state.requeued_unsaved) == (3, 1)
     assert len(frontier.seen) == 6 and frontier.queued == 4
     assert frontier.clock() >= 1003.0 - 1000.0  # the crawl clock goes on
-    assert asyncio.run(_drain(frontier)) == [popped[1], popped[3], *urls[4:]]
+    assert asyncio.run(drain(frontier)) == [popped[1], popped[3], *urls[4:]]
     assert store.rows[url_fingerprint(popped[0])].state == DONE
-
-
-async def _drain(frontier) -> list[str]:
-    out: list[str] = []
-    while frontier.has_pending():
-        if frontier.needs_refill():
-            await frontier.refill()
-        entry = frontier.pop(always_ready)
-        out.append(entry.url)
-        frontier.done(entry)
-    return out
 
 
 def test_a_graceful_close_puts_the_buffer_back_and_keeps_seen_and_scores():
@@ -249,7 +238,7 @@ def test_a_graceful_close_puts_the_buffer_back_and_keeps_seen_and_scores():
         state = await again.open()
         assert (state.requeued_leases, state.requeued_unsaved) == (0, 0)
         assert not add(again, "http://h.test/b")  # seen
-        return entry.url, await _drain(again)
+        return entry.url, await drain(again)
 
     first, rest = asyncio.run(run())
     assert first == "http://h.test/b" and rest == ["http://h.test/c", "http://h.test/a"]

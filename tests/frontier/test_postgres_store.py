@@ -14,7 +14,7 @@ from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
 from crawler.frontier.scores import STRATEGIES, UrlStats, make_strategy
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import NewRow, WriteBatch
-from tests.frontier.graphs import always_ready, host, make_frontier
+from tests.frontier.graphs import always_ready, drain, host, make_frontier
 from tests.frontier.test_frontier import FakeClock, add
 
 
@@ -31,18 +31,6 @@ def uncrawled(db_url: str, crawl_id: str) -> dict[str, tuple[str, str]]:
         return {r[0]: (r[1], r[2]) for r in conn.execute(
             "SELECT url, category, detail FROM uncrawled WHERE crawl_id = %s", (crawl_id,)
         )}
-
-
-async def drain(frontier) -> list[str]:
-    """Pop and ack every queued URL (refilling from the store); the URLs in order."""
-    order = []
-    while frontier.has_pending():
-        if frontier.needs_refill():
-            await frontier.refill()
-        entry = frontier.pop(always_ready)
-        order.append(entry.url)
-        frontier.done(entry)
-    return order
 
 
 def random_stats(rng: random.Random) -> UrlStats:
