@@ -557,6 +557,15 @@ def measure_costs(pages: list[Page], test: ContentSeenTest) -> None:
     test.index.remove("original-30kb")
 
 
+def bytes_per_held_array(arrays: list[np.ndarray], count: int) -> float:
+    """Memory per entry of a dict of ``count`` copies of these arrays (cycled), as a
+    crawl keeps one per admitted page."""
+    _, held = traced_bytes(
+        lambda: {f"k{number}": arrays[number % len(arrays)].copy() for number in range(count)}
+    )
+    return held / count
+
+
 def traced_bytes(build):
     """(object built, bytes allocated and still held according to tracemalloc)."""
     gc.collect()
@@ -600,10 +609,7 @@ def measure_memory(pages: list[Page], inserted: int, bands: tuple[int, int] | No
     arrays = [fingerprint.minutiae_array(page.text) for page in pages]
     mean_size = float(np.mean([array.size for array in arrays]))
     count = min(inserted, 20000)
-    _, held = traced_bytes(
-        lambda: {f"k{number}": arrays[number % len(arrays)].copy() for number in range(count)}
-    )
-    per_set = held / count
+    per_set = bytes_per_held_array(arrays, count)
     print(
         f"in-memory verification sets (lookup=None): mean {mean_size:.0f} minutiae/page "
         f"on this corpus, {per_set:,.0f} B/page -> "
@@ -611,10 +617,7 @@ def measure_memory(pages: list[Page], inserted: int, bands: tuple[int, int] | No
     )
     words = [word_hashes(page.text) for page in pages]
     mean_words = float(np.mean([array.size for array in words]))
-    _, held = traced_bytes(
-        lambda: {f"k{number}": words[number % len(words)].copy() for number in range(count)}
-    )
-    per_words = held / count
+    per_words = bytes_per_held_array(words, count)
     print(
         f"in-memory word hashes (second stage only, uint16): mean {mean_words:.0f} words/page on "
         f"this corpus, {per_words:,.0f} B/page -> {per_words * 1e6 / 2**30:.2f} GiB per 1M "
