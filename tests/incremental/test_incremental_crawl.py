@@ -1,0 +1,76 @@
+"""End to end: a general crawl of the changing sandbox site, then `scrapy crawl
+incremental` on the same crawl id, with real PostgreSQL, sandbox server and Whoosh index."""
+
+from __future__ import annotations
+
+import pytest
+from whoosh import index as whoosh_index
+
+from crawler.sandbox import SandboxWeb
+from crawler.sandbox.changing import ChangingSite
+
+# page 0: boilerplate footer; 1: never changes (-> 304); 2: changed by the test;
+# 3: gone (410) by the test; 4, 5: never change
+RATES = [0.0] * 6
+FAST = {"INCREMENTAL_MIN_INTERVAL": 0.5, "INCREMENTAL_MAX_INTERVAL": 1.0,
+        "INCREMENTAL_REPLAN_INTERVAL": 0.5, "INCREMENTAL_POLL_INTERVAL": 0.2}
+
+
+def _site() -> tuple[SandboxWeb, ChangingSite]:
+    web = SandboxWeb()
+    site = ChangingSite(RATES, boilerplate_every=0)
+    site.add_to(web)
+    return web, site
+
+
+def _search_urls(tmp_path) -> set[str]:
+    ix = whoosh_index.open_dir(str(tmp_path / ".crawl" / "index"), indexname="pages")
+    with ix.searcher() as searcher:
+        urls = {doc["url"] for doc in searcher.all_stored_fields()}
+    ix.close()
+    return urls
+
+
+@pytest.mark.slow
+def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp_path):
+    web, site = _site()
+    server = sandbox(web)
+    first = run_crawl("general", proxy=server.proxy_url,
+                      args={"seed_urls": "http://changing.test/"}).check()
+    crawl = first.crawl_id
+    assert len(_search_urls(tmp_path) & set(site.urls)) == 6
+    site.touch(2)
+    site.gone["/p/003"] = 410
+    server.clear_log()
+    run_crawl("incremental", proxy=server.proxy_url, args={"crawl_id": crawl},
+              settings={**FAST, "CLOSESPIDER_TIMEOUT": 6}).check()
+
+    rows = db.execute(
+        "SELECT url, outcome, status FROM page_changes WHERE crawl_id = %s ORDER BY id",
+        (crawl,)).fetchall()
+    outcomes = {}
+    for url, outcome, status in rows:
+        outcomes.setdefault(url, []).append((outcome, status))
+    # a never-changing page: 304s only, and its version in `pages` untouched
+    assert {o for o in outcomes[site.url(1)]} == {("not_modified", 304)}
+    assert outcomes[site.url(2)][0] == ("changed", 200)
+    assert outcomes[site.url(3)] == [("removed", 410)]
+    # conditional GETs: the server saw If-None-Match and answered 304
+    statuses = {(r.path, r.status) for r in server.requests_for("changing.test")}
+    assert ("/p/001", 304) in statuses and ("/p/003", 410) in statuses
+    # the removed page: marked, recorded, out of the search index; the others stay
+    state = db.execute("SELECT state FROM revisit_schedule WHERE crawl_id = %s AND url = %s",
+                       (crawl, site.url(3))).fetchone()
+    assert state == ("removed",)
+    assert db.execute("SELECT reason FROM collection_removals WHERE crawl_id = %s",
+                      (crawl,)).fetchall() == [("gone_410",)]
+    removed_at = db.execute("SELECT removed_at IS NOT NULL FROM pages WHERE crawl_id = %s "
+                            "AND url = %s", (crawl, site.url(3))).fetchone()
+    assert removed_at == (True,)
+    urls = _search_urls(tmp_path)
+    assert site.url(3) not in urls and site.url(2) in urls
+    # the changed page's new text is stored; the unchanged page kept its fetch time
+    text = db.execute("SELECT text FROM pages WHERE crawl_id = %s AND url = %s",
+                      (crawl, site.url(2))).fetchone()[0]
+    version, _ = site.version(2, site.clock())
+    assert site.body(2, version, None).decode().split("<p>")[1].split("</p>")[0] in text
