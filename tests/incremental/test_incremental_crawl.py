@@ -3,11 +3,17 @@ incremental` on the same crawl id, with real PostgreSQL, sandbox server and Whoo
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+
 import pytest
 from whoosh import index as whoosh_index
 
 from crawler.sandbox import SandboxWeb
 from crawler.sandbox.changing import ChangingSite
+from tests.conftest import PROJECT_DIR
 
 # page 0: boilerplate footer; 1: never changes (-> 304); 2: changed by the test;
 # 3: gone (410) by the test; 4, 5: never change
@@ -23,6 +29,13 @@ def _site() -> tuple[SandboxWeb, ChangingSite]:
     return web, site
 
 
+def scrapy_command(database_url: str, cwd, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
 def _search_urls(tmp_path) -> set[str]:
     ix = whoosh_index.open_dir(str(tmp_path / ".crawl" / "index"), indexname="pages")
     with ix.searcher() as searcher:
@@ -32,9 +45,11 @@ def _search_urls(tmp_path) -> set[str]:
 
 
 @pytest.mark.slow
-def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp_path):
+def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp_path,
+                                                    database_url):
     web, site = _site()
     server = sandbox(web)
+    started = datetime.now(UTC)
     first = run_crawl("general", proxy=server.proxy_url,
                       args={"seed_urls": "http://changing.test/"}).check()
     crawl = first.crawl_id
@@ -74,3 +89,24 @@ def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp
                       (crawl, site.url(2))).fetchone()[0]
     version, _ = site.version(2, site.clock())
     assert site.body(2, version, None).decode().split("<p>")[1].split("</p>")[0] in text
+
+    # a 304 adds no version: the never-changing page keeps the general crawl's fetch
+    fetched = db.execute("SELECT fetched_at FROM pages WHERE crawl_id = %s AND url = %s",
+                         (crawl, site.url(1))).fetchone()[0]
+    first_seen = db.execute("SELECT min(fetched_at) FROM page_changes WHERE crawl_id = %s",
+                            (crawl,)).fetchone()[0]
+    assert started <= fetched < first_seen
+
+    report = scrapy_command(database_url, tmp_path, "freshness", "--crawl-id", crawl)
+    assert report.returncode == 0, report.stderr
+    not_modified = sum(o == ("not_modified", 304) for v in outcomes.values() for o in v)
+    assert f"answered 304 Not Modified          {not_modified} (" in report.stdout
+    assert "6 pages in the collection, 1 removed (404/410), 0 evicted" in report.stdout
+
+
+def test_freshness_command_bad_input(database_url, tmp_path):
+    missing = scrapy_command(database_url, tmp_path, "freshness")
+    assert (missing.returncode, missing.stderr) == (2, "error: give the crawl with --crawl-id ID\n")
+    unknown = scrapy_command(database_url, tmp_path, "freshness", "--crawl-id", "nope")
+    assert unknown.returncode == 2
+    assert unknown.stderr.startswith("error: crawl 'nope' has no revisit schedule")
