@@ -108,6 +108,9 @@ class IncrementalSpider(CrawlerSpider):
         spider.host_plans: dict[str, HostPlan] = {}
         spider.pool = None
         spider.importance_source = "depth"
+        # responses wait for the schedule: the frontier may hand out queued URLs of the
+        # crawl before start() has bootstrapped it
+        spider.ready = asyncio.Event()
         crawler.signals.connect(spider._close_pool, signal=scrapy.signals.spider_closed)
         return spider
 
@@ -127,6 +130,8 @@ class IncrementalSpider(CrawlerSpider):
             added = await self.store.bootstrap(conn, self.importance_source)
         stats = self.crawler.stats
         stats.set_value("incremental/bootstrapped", added)
+        await self._fit_capacity()
+        self.ready.set()
         self.logger.info("incremental crawl %s: %d pages added to the revisit schedule, "
                          "importance by %s, policy %s, %.3g revisits/s per host",
                          self.crawl_id, added, self.importance_source, self.planner.policy,
@@ -153,6 +158,16 @@ class IncrementalSpider(CrawlerSpider):
                 if due is not None:
                     wait = min(wait, max((due - now).total_seconds(), 0.05))
                 await asyncio.sleep(wait)
+
+    async def _fit_capacity(self) -> None:
+        """A collection larger than COLLECTION_MAX_PAGES (set lower since the last run)
+        loses its least important pages."""
+        while self.capacity > 0:
+            async with self.pool.connection() as conn:
+                size, least = await self.store.collection(conn)
+            if size <= self.capacity or least is None:
+                return
+            await self.remove(least[0], "refinement", datetime.now(UTC))
 
     def revisit_request(self, page: Claimed) -> scrapy.Request:
         headers = {}
@@ -191,6 +206,7 @@ class IncrementalSpider(CrawlerSpider):
 
     # --- responses ------------------------------------------------------------------------
     async def parse(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
+        await self.ready.wait()
         page: Claimed | None = response.meta.get("revisit")
         if page is None:
             async for output in self.first_visit(response):
@@ -251,8 +267,11 @@ class IncrementalSpider(CrawlerSpider):
                     fetched_at=fetched, etag=item.etag, last_modified=item.last_modified,
                     digests=text_digests(item.title, item.text), size=item.size,
                     page=self.planner.replan_page(loglik, importance, plan), loglik=loglik)
+            if decision.evict:  # in the same locked transaction: no two evict one page
+                await self.store.remove(conn, decision.evict, reason="refinement",
+                                        at=fetched, replaced_by=item.url)
         if decision.evict:
-            await self.remove(decision.evict, "refinement", fetched, replaced_by=item.url)
+            await self.unindex(decision.evict, "refinement")
         if not decision.admit:
             self.crawler.stats.inc_value("incremental/not_admitted")
             async with self.pool.connection() as conn:
@@ -285,6 +304,10 @@ class IncrementalSpider(CrawlerSpider):
         async with self.pool.connection() as conn:
             await self.store.remove(conn, url, reason=reason, at=at, status=status,
                                     replaced_by=replaced_by)
+        await self.unindex(url, reason)
+
+    async def unindex(self, url: str, reason: str) -> None:
+        """Take a removed page out of the search index."""
         try:
             await asyncio.to_thread(remove_from_search_index, self.index_dir, [url])
         except Exception:  # the page is marked removed in PostgreSQL: reindex recovers
@@ -292,6 +315,7 @@ class IncrementalSpider(CrawlerSpider):
         self.crawler.stats.inc_value(f"incremental/removed/{reason}")
 
     async def on_error(self, failure: Failure) -> AsyncIterator[Any]:
+        await self.ready.wait()
         page: Claimed | None = failure.request.meta.get("revisit")  # type: ignore[attr-defined]
         if page is None:
             for output in super().on_error(failure):

@@ -110,3 +110,41 @@ def test_freshness_command_bad_input(database_url, tmp_path):
     unknown = scrapy_command(database_url, tmp_path, "freshness", "--crawl-id", "nope")
     assert unknown.returncode == 2
     assert unknown.stderr.startswith("error: crawl 'nope' has no revisit schedule")
+
+
+@pytest.mark.slow
+def test_fixed_capacity_collection_refinement(sandbox, run_crawl, db):
+    web = SandboxWeb()
+    site = ChangingSite([0.0] * 12, boilerplate_every=0)
+    site.add_to(web)
+    server = sandbox(web)
+    crawl = run_crawl("general", proxy=server.proxy_url,
+                      args={"seed_urls": "http://changing.test/"},
+                      settings={"CLOSESPIDER_PAGECOUNT": 4,
+                                "CONCURRENT_REQUESTS_PER_DOMAIN": 1}).check().crawl_id
+    stored = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s", (crawl,)).fetchone()[0]
+    assert 2 <= stored < 13  # robots.txt counts towards CLOSESPIDER_PAGECOUNT
+    run_crawl("incremental", proxy=server.proxy_url, args={"crawl_id": crawl},
+              settings={**FAST, "COLLECTION_MAX_PAGES": stored, "CLOSESPIDER_TIMEOUT": 6}
+              ).check()
+    # the rest of the site was found through the frontier: every page was fetched
+    fetched = {r.path for r in server.requests_for("changing.test") if r.status == 200}
+    assert {site.path(i) for i in range(12)} <= fetched
+    active = db.execute("SELECT count(*) FROM revisit_schedule WHERE crawl_id = %s "
+                        "AND state = 'active'", (crawl,)).fetchone()[0]
+    assert active == stored
+    admitted = db.execute("SELECT count(*) FROM page_changes WHERE crawl_id = %s "
+                          "AND outcome = 'new'", (crawl,)).fetchone()[0]
+    removals = db.execute(
+        "SELECT r.reason, r.importance, s.importance, r.replaced_by FROM collection_removals r "
+        "LEFT JOIN revisit_schedule s ON s.crawl_id = r.crawl_id AND s.url = r.replaced_by "
+        "WHERE r.crawl_id = %s", (crawl,)).fetchall()
+    evicted = [r for r in removals if r[0] == "refinement"]
+    refused = [r for r in removals if r[0] == "not_admitted"]
+    # full from the start: each admitted page replaced one, each other new page was refused
+    assert len(evicted) == admitted
+    assert admitted + len(refused) == 13 - stored
+    assert all(old < new for _, old, new, _ in evicted)
+    evicted_rows = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s "
+                              "AND removed_at IS NOT NULL", (crawl,)).fetchone()[0]
+    assert evicted_rows == len(evicted)
