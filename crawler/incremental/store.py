@@ -55,12 +55,14 @@ IMPORTANCE_SQL = {
 }
 
 _CLAIM_SQL = """
+WITH due AS MATERIALIZED (
+    SELECT url FROM revisit_schedule
+    WHERE crawl_id = %(crawl)s AND state = 'active' AND next_due <= %(now)s
+      AND (claimed_until IS NULL OR claimed_until < %(now)s)
+    ORDER BY next_due LIMIT %(limit)s FOR UPDATE SKIP LOCKED
+)
 UPDATE revisit_schedule s SET claimed_until = %(until)s
-FROM (SELECT url FROM revisit_schedule
-      WHERE crawl_id = %(crawl)s AND state = 'active' AND next_due <= %(now)s
-        AND (claimed_until IS NULL OR claimed_until < %(now)s)
-      ORDER BY next_due LIMIT %(limit)s FOR UPDATE SKIP LOCKED) due
-WHERE s.crawl_id = %(crawl)s AND s.url = due.url
+FROM due WHERE s.crawl_id = %(crawl)s AND s.url = due.url
 RETURNING s.url, s.host, s.importance, s.etag, s.last_modified, s.digest, s.core_digest,
           s.last_fetched_at, s.loglik, s.size
 """
