@@ -71,7 +71,7 @@ def run_policy(name: str, site: ChangingSite, clock: Clock, budget: float, durat
     logliks = []
     for i in range(n):  # the crawl's Last-Modified ages: the first evidence
         _, modified = site.version(i, 0.0)
-        logliks.append(grid.loglik([Visit(-modified, True, -modified)]))
+        logliks.append(grid.first_fetch(-modified))
     f_min, f_max = 1.0 / planner.max_interval, 1.0 / planner.min_interval
     if name == "uniform":
         intervals = np.full(n, n / budget)

@@ -153,6 +153,13 @@ class RateGrid:
             return self.log_rates - r * visit.since_modified
         return np.log(-np.expm1(-r * max(visit.interval, 1e-9)))
 
+    def first_fetch(self, age: float | None) -> np.ndarray:
+        """The evidence of a first fetch whose Last-Modified was ``age`` seconds old: no
+        change since, and a change then (none when the age is unknown or negative)."""
+        if age is None or age < 0:
+            return self.empty()
+        return self.visit_loglik(Visit(age, True, age))
+
     def loglik(self, visits: Iterable[Visit]) -> np.ndarray:
         total = self.empty()
         for visit in visits:

@@ -16,7 +16,7 @@ import numpy as np
 import psycopg
 
 from crawler.incremental.change import TextDigests, text_digests
-from crawler.incremental.estimators import RateGrid, Visit
+from crawler.incremental.estimators import RateGrid
 from crawler.incremental.policy import HostPlan, PlannedPage, RevisitPlanner
 
 
@@ -112,10 +112,8 @@ class RevisitStore:
             scores = {url: float(score) for url, score in await cur.fetchall()}
         values = []
         for url, host, fetched, modified, etag, title, text, size, depth in rows:
-            loglik = self.grid.empty()
-            if modified is not None and modified <= fetched:
-                age = (fetched - modified).total_seconds()
-                loglik += self.grid.visit_loglik(Visit(age, True, age))
+            loglik = self.grid.first_fetch(
+                None if modified is None else (fetched - modified).total_seconds())
             digests = text_digests(title, text)
             importance = scores.get(url, 0.0) if scores else 1.0 / (1 + depth)
             values.append((url, host, importance, fetched, etag, modified, digests.digest,

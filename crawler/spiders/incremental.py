@@ -257,10 +257,8 @@ class IncrementalSpider(CrawlerSpider):
             decision = refinement_decision(size, self.capacity, importance, least)
             if decision.admit:
                 grid = self.planner.grid
-                loglik = grid.empty()
-                if item.last_modified is not None and item.last_modified <= fetched:
-                    age = (fetched - item.last_modified).total_seconds()
-                    loglik += grid.visit_loglik(Visit(age, True, age))
+                loglik = grid.first_fetch(None if item.last_modified is None else
+                                          (fetched - item.last_modified).total_seconds())
                 plan = self.host_plans.get(item.host) or HostPlan(grid.site_prior([]))
                 await self.store.admit(
                     conn, url=item.url, host=item.host, importance=importance,

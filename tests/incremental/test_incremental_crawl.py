@@ -56,6 +56,7 @@ def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp
     assert len(_search_urls(tmp_path) & set(site.urls)) == 6
     site.touch(2)
     site.gone["/p/003"] = 410
+    web.set_robots("changing.test", "User-agent: *\nDisallow: /p/005\n")
     server.clear_log()
     run_crawl("incremental", proxy=server.proxy_url, args={"crawl_id": crawl},
               settings={**FAST, "CLOSESPIDER_TIMEOUT": 6}).check()
@@ -70,6 +71,10 @@ def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp
     assert {o for o in outcomes[site.url(1)]} == {("not_modified", 304)}
     assert outcomes[site.url(2)][0] == ("changed", 200)
     assert outcomes[site.url(3)] == [("removed", 410)]
+    # robots.txt holds for revisits: the disallowed page is not fetched again
+    assert not server.requests_for("changing.test") or all(
+        r.path != "/p/005" for r in server.requests_for("changing.test"))
+    assert {o for o in outcomes[site.url(5)]} == {("error", 0)}
     # conditional GETs: the server saw If-None-Match and answered 304
     statuses = {(r.path, r.status) for r in server.requests_for("changing.test")}
     assert ("/p/001", 304) in statuses and ("/p/003", 410) in statuses
