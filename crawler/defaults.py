@@ -243,8 +243,8 @@ INCREMENTAL_CLAIM_BATCH = 50
 INCREMENTAL_CLAIM_LEASE = 300.0
 # Longest sleep, seconds, when no page is due.
 INCREMENTAL_POLL_INTERVAL = 1.0
-# Request.priority of revisits (the frontier's first key; links get 0): due revisits are
-# budgeted, so they go before new URLs.
+# Request.priority of revisits (the frontier's first key; links get 0), plus 0-2 by the
+# page's importance: due revisits are budgeted, so they go before new URLs.
 INCREMENTAL_REVISIT_PRIORITY = 1
 # Capacity of the collection (the survey's refinement decision); 0: unbounded.
 COLLECTION_MAX_PAGES = 0

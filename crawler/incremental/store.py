@@ -90,43 +90,48 @@ class RevisitStore:
                 return source
         return "depth"
 
-    async def bootstrap(self, conn: psycopg.AsyncConnection, source: str) -> int:
+    async def bootstrap(self, conn: psycopg.AsyncConnection, source: str,
+                        batch: int = 2000) -> int:
         """Put the crawl's stored pages not yet scheduled into the schedule (due at
-        once); their Last-Modified age is the first evidence of their rate. Returns how
-        many were added."""
-        cur = await conn.execute(
-            """SELECT p.url, p.host, p.fetched_at, p.last_modified, p.etag, p.title, p.text,
-                      p.size, p.depth
-               FROM pages p LEFT JOIN revisit_schedule s
-                 ON s.crawl_id = p.crawl_id AND s.url = p.url
-               WHERE p.crawl_id = %s AND p.status = 200 AND p.removed_at IS NULL
-                 AND s.url IS NULL""",
-            (self.crawl_id,),
-        )
-        rows = await cur.fetchall()
-        if not rows:
-            return 0
-        scores: dict[str, float] = {}
-        if source in IMPORTANCE_SQL:
-            cur = await conn.execute(IMPORTANCE_SQL[source], (self.crawl_id,))
-            scores = {url: float(score) for url, score in await cur.fetchall()}
-        values = []
-        for url, host, fetched, modified, etag, title, text, size, depth in rows:
-            loglik = self.grid.first_fetch(
-                None if modified is None else (fetched - modified).total_seconds())
-            digests = text_digests(title, text)
-            importance = scores.get(url, 0.0) if scores else 1.0 / (1 + depth)
-            values.append((url, host, importance, fetched, etag, modified, digests.digest,
-                           digests.core_digest, size, fetched, pack(loglik)))
-        async with conn.cursor() as cur:
-            await cur.executemany(
-                """INSERT INTO revisit_schedule (crawl_id, url, host, importance, next_due,
-                       etag, last_modified, digest, core_digest, size, last_fetched_at, loglik)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
-                   ON CONFLICT (crawl_id, url) DO NOTHING""",
-                [(self.crawl_id, *v) for v in values],
+        once); their Last-Modified age is the first evidence of their rate. Read and
+        written in batches (server-side cursor). Returns how many were added."""
+        importance = {
+            "pagerank": "(SELECT score FROM pagerank r WHERE r.crawl_id = p.crawl_id"
+                        " AND r.url = p.url)",
+            "opic": "(SELECT f.cash FROM frontier f JOIN frontier_crawls c ON c.key = f.crawl"
+                    " WHERE c.crawl_id = p.crawl_id AND f.url = p.url LIMIT 1)",
+        }.get(source, "1.0 / (1 + p.depth)")
+        added = 0
+        async with conn.transaction(), conn.cursor(name="revisit_bootstrap") as rows:
+            await rows.execute(
+                f"""SELECT p.url, p.host, p.fetched_at, p.last_modified, p.etag, p.title,
+                           p.text, p.size, coalesce({importance}, 0)
+                    FROM pages p LEFT JOIN revisit_schedule s
+                      ON s.crawl_id = p.crawl_id AND s.url = p.url
+                    WHERE p.crawl_id = %s AND p.status = 200 AND p.removed_at IS NULL
+                      AND s.url IS NULL""",
+                (self.crawl_id,),
             )
-        return len(values)
+            while chunk := await rows.fetchmany(batch):
+                values = []
+                for url, host, fetched, modified, etag, title, text, size, weight in chunk:
+                    loglik = self.grid.first_fetch(
+                        None if modified is None else (fetched - modified).total_seconds())
+                    digests = text_digests(title, text)
+                    values.append((self.crawl_id, url, host, float(weight), fetched, etag,
+                                   modified, digests.digest, digests.core_digest, size,
+                                   fetched, pack(loglik)))
+                async with conn.cursor() as cur:
+                    await cur.executemany(
+                        """INSERT INTO revisit_schedule (crawl_id, url, host, importance,
+                               next_due, etag, last_modified, digest, core_digest, size,
+                               last_fetched_at, loglik)
+                           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                           ON CONFLICT (crawl_id, url) DO NOTHING""",
+                        values,
+                    )
+                added += len(values)
+        return added
 
     async def plan(self, conn: psycopg.AsyncConnection, planner: RevisitPlanner,
                    budget: float) -> dict[str, HostPlan]:
@@ -289,6 +294,13 @@ class RevisitStore:
         )
         least = await cur.fetchone()
         return int(size), (least[0], float(least[1])) if least else None
+
+    async def max_importance(self, conn: psycopg.AsyncConnection) -> float:
+        cur = await conn.execute(
+            """SELECT coalesce(max(importance), 0) FROM revisit_schedule
+               WHERE crawl_id = %s AND state = 'active'""", (self.crawl_id,),
+        )
+        return float((await cur.fetchone())[0])
 
     async def importance_of(self, conn: psycopg.AsyncConnection, url: str) -> float | None:
         cur = await conn.execute(

@@ -101,7 +101,7 @@ class IncrementalSpider(CrawlerSpider):
                                                defaults.INCREMENTAL_CLAIM_LEASE)
         spider.poll_interval = settings.getfloat("INCREMENTAL_POLL_INTERVAL",
                                                  defaults.INCREMENTAL_POLL_INTERVAL)
-        spider.revisit_priority = settings.getint("INCREMENTAL_REVISIT_PRIORITY",
+        spider.base_priority = settings.getint("INCREMENTAL_REVISIT_PRIORITY",
                                                   defaults.INCREMENTAL_REVISIT_PRIORITY)
         spider.index_dir = index_path(settings)
         spider.store = RevisitStore(spider.crawl_id, spider.planner.grid)
@@ -111,6 +111,7 @@ class IncrementalSpider(CrawlerSpider):
         # responses wait for the schedule: the frontier may hand out queued URLs of the
         # crawl before start() has bootstrapped it
         spider.ready = asyncio.Event()
+        spider.max_importance = 0.0
         crawler.signals.connect(spider._close_pool, signal=scrapy.signals.spider_closed)
         return spider
 
@@ -141,6 +142,7 @@ class IncrementalSpider(CrawlerSpider):
             if time.monotonic() - planned_at >= self.replan_interval:
                 async with self.pool.connection() as conn:
                     self.host_plans = await self.store.plan(conn, self.planner, self.budget)
+                    self.max_importance = await self.store.max_importance(conn)
                 planned_at = time.monotonic()
                 stats.inc_value("incremental/plans")
             if self.crawler.engine.needs_backout():
@@ -169,6 +171,13 @@ class IncrementalSpider(CrawlerSpider):
                 return
             await self.remove(least[0], "refinement", datetime.now(UTC))
 
+    def revisit_priority(self, importance: float) -> int:
+        """INCREMENTAL_REVISIT_PRIORITY, plus 0-2 by importance relative to the most
+        important collected page: among due revisits the important go first."""
+        if self.max_importance <= 0:
+            return self.base_priority
+        return self.base_priority + round(2 * max(importance, 0.0) / self.max_importance)
+
     def revisit_request(self, page: Claimed) -> scrapy.Request:
         headers = {}
         if page.etag:
@@ -178,7 +187,7 @@ class IncrementalSpider(CrawlerSpider):
                 page.last_modified.astimezone(UTC), usegmt=True)
         return scrapy.Request(
             page.url, headers=headers, dont_filter=True, callback=self.parse,
-            errback=self.on_error, priority=self.revisit_priority,
+            errback=self.on_error, priority=self.revisit_priority(page.importance),
             meta={"revisit": page, "handle_httpstatus_list": [304, *GONE]},
         )
 
