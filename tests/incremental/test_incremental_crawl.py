@@ -158,10 +158,11 @@ def test_fixed_capacity_collection_refinement(sandbox, run_crawl, db):
 def test_incremental_spider_bad_arguments(database_url, tmp_path):
     missing = scrapy_command(database_url, tmp_path, "crawl", "incremental")
     assert missing.returncode == 2
-    assert missing.stderr.strip().splitlines() == [
-        "error: the incremental spider keeps an existing crawl fresh: give it -a crawl_id=ID"]
+    assert missing.stderr.strip().splitlines()[-1] == (
+        "error: the incremental spider keeps an existing crawl fresh: give it -a crawl_id=ID")
+    assert "Traceback" not in missing.stderr
     policy = scrapy_command(database_url, tmp_path, "crawl", "incremental",
                             "-a", "crawl_id=x", "-a", "policy=fastest")
     assert policy.returncode == 2
-    assert policy.stderr.strip().splitlines() == [
-        "error: unknown policy 'fastest' (one of optimal, uniform, proportional)"]
+    assert policy.stderr.strip().splitlines()[-1] == (
+        "error: unknown policy 'fastest' (one of optimal, uniform, proportional)")
