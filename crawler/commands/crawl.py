@@ -1,7 +1,8 @@
 """`scrapy crawl` with a pre-flight check.
 
-Bad seeds or an unreachable external database end the command with one clear error
-line and exit status 2, before the engine starts and before anything is fetched.
+Bad seeds, an unreachable external database or an unwritable WARC_DIR end the command
+with one clear error line and exit status 2, before the engine starts and before anything
+is fetched.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from scrapy.exceptions import UsageError
 
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
+from crawler.warc import WarcDirError, check_warc_dir
 
 
 class Command(ScrapyCrawlCommand):
@@ -21,7 +23,7 @@ class Command(ScrapyCrawlCommand):
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 self._preflight(args[0], opts)
-            except (SeedError, DatabaseUnavailable) as exc:
+            except (SeedError, DatabaseUnavailable, WarcDirError) as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 self.exitcode = 2
                 return
@@ -40,3 +42,5 @@ class Command(ScrapyCrawlCommand):
         url = configured_url(settings)
         if url:
             check_connection(url, settings.getfloat("CRAWLER_DB_CONNECT_TIMEOUT", 5))
+        if settings.get("WARC_DIR"):  # an archive that cannot be written stops the crawl
+            check_warc_dir(settings["WARC_DIR"])
