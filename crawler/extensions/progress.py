@@ -113,8 +113,9 @@ class CrawlProgress:
             await asyncio.sleep(self.interval)
             self.show()
 
-    def show(self) -> None:
-        line = format_progress(*self.snapshot())
+    def show(self, final: bool = False) -> None:
+        snapshot, eta = self.snapshot()
+        line = format_progress(snapshot, None if final else eta)
         if self._live is not None:
             self._live.update(line, refresh=True)
         else:
@@ -124,7 +125,7 @@ class CrawlProgress:
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        self.show()
+        self.show(final=True)
         self._stop_live()
 
     # ------------------------------------------------------------------ terminal
