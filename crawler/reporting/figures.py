@@ -76,7 +76,7 @@ def pages_crawled(series: list[CrawlSeries]) -> Figure | None:
     if not any(i.pages for s in series for i in s.intervals):
         return None
     sub = series[0].sub_interval
-    figure, ax = _figure("Pages crawled (paper Fig. 4)", f"pages per {sub:g} s", series)
+    figure, ax = _figure("Pages crawled (paper Fig. 4)", f"pages per {sub:.3g} s", series)
     _min_avg_max_lines(ax, series, lambda s, i: [float(v) for v in i.per_sub])
     return figure
 
