@@ -62,7 +62,7 @@ class CrawlCollector(Collector):
             uncrawled.add_metric([*values, category], n)
         yield uncrawled
         frontier = GaugeMetricFamily("crawler_frontier_size", "URLs queued", labels=labels)
-        scheduler = getattr(m.crawler.engine, "scheduler", None) if m.crawler.engine else None
+        scheduler = getattr(m.crawler.engine, "scheduler", None)  # served once open
         try:
             frontier.add_metric(values, len(scheduler))  # type: ignore[arg-type]
         except TypeError:
@@ -80,8 +80,8 @@ class CrawlMetrics:
         self.spider = ""
         self.pages = 0
         self.uncrawled: Counter[str] = Counter()
-        self.registry = CollectorRegistry(auto_describe=True)
-        self.registry.register(CrawlCollector(self))
+        self.registry = CollectorRegistry()
+        self.registry.register(CrawlCollector(self))  # collected at scrape time only
         self._server: Any = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)

@@ -117,7 +117,9 @@ class CrawlProgress:
         snapshot, eta = self.snapshot()
         line = format_progress(snapshot, None if final else eta)
         if self._live is not None:
-            self._live.update(line, refresh=True)
+            from rich.text import Text
+
+            self._live.update(Text(line), refresh=True)  # plain text: no number colouring
         else:
             logger.info("progress: %s", line)
 
