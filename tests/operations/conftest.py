@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from crawler.storage.database import CrawlDatabase
+from tests.search.test_web_ui import browser  # noqa: F401 (headless Chromium, shared)
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -74,20 +74,6 @@ def serve_url(crawls, database_url, tmp_path: Path) -> Iterator[str]:
         proc.wait(timeout=20)
 
 
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync"],
-        )
-        yield chromium
-        chromium.close()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
 def test_browser_crawl_pages_load_their_charts(browser, serve_url: str, tmp_path: Path,
