@@ -15,6 +15,8 @@ Every series carries the labels ``crawl_id`` and ``spider``.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +31,25 @@ from crawler import defaults
 from crawler.items import PageItem, UncrawledItem
 
 logger = logging.getLogger(__name__)
+
+
+class MetricsPortError(OSError):
+    """METRICS_PORT is out of range or cannot be listened on."""
+
+
+def check_metrics_port(address: str, port: int) -> None:
+    """MetricsPortError unless ``address:port`` can be listened on now (the crawl's
+    pre-flight check; the port is released again at once)."""
+    if not 0 < port < 65536:
+        raise MetricsPortError(f"METRICS_PORT must be in 1-65535, not {port}")
+    try:
+        with socket.create_server((address, port)):
+            pass
+    except OSError as exc:
+        raise MetricsPortError(
+            f"METRICS_PORT {port} on {address} cannot be used: "
+            f"{os.strerror(exc.errno) if exc.errno else exc}"
+        ) from None
 
 
 class CrawlCollector(Collector):
@@ -93,8 +114,8 @@ class CrawlMetrics:
         port = settings.getint("METRICS_PORT", defaults.METRICS_PORT)
         if port == 0:
             raise NotConfigured  # no message: off by default
-        if not 0 < port < 65536:
-            raise ValueError(f"METRICS_PORT must be in 1-65535, not {port}")
+        if not 0 < port < 65536:  # `scrapy crawl` checks it first (pre-flight)
+            raise MetricsPortError(f"METRICS_PORT must be in 1-65535, not {port}")
         return cls(crawler, str(settings.get("METRICS_ADDRESS", defaults.METRICS_ADDRESS)),
                    port)
 

@@ -140,3 +140,21 @@ def test_progress_redrawn_in_place_on_a_terminal(sandbox, database_url, tmp_path
     assert "[crawler.extensions.progress]" not in text  # no log lines on a terminal
     assert re.search(r"\| 7 pages \| [\d.]+ pages/s \| 8 requests \| frontier 0", text)
     assert "Spider closed (finished)" in text  # the log still scrolls above it
+
+
+@pytest.mark.slow
+def test_unusable_metrics_port_stops_the_crawl_before_fetching(sandbox, run_crawl):
+    server = sandbox(slow_web(1))
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        busy = run_crawl(proxy=server.proxy_url, args={"seed_urls": "http://slow.test/"},
+                         settings={"METRICS_PORT": port})
+    bad = run_crawl(proxy=server.proxy_url, args={"seed_urls": "http://slow.test/"},
+                    settings={"METRICS_PORT": 70000})
+    for result, error in (
+        (busy, f"error: METRICS_PORT {port} on 127.0.0.1 cannot be used: Address already in use"),
+        (bad, "error: METRICS_PORT must be in 1-65535, not 70000"),
+    ):
+        assert result.returncode == 2
+        assert [line for line in result.stderr.splitlines() if "rror" in line] == [error]
+    assert server.log == []
