@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -190,3 +191,50 @@ def test_kill_9_leaves_whole_records_but_the_last(sandbox, database_url, tmp_pat
     assert summary.records["response"] > 10
     assert all("last record incomplete" in p for p in summary.problems)
     assert len(summary.problems) <= 1
+
+
+def scrapy_warc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scrapy", "warc", *args], cwd=PROJECT_DIR,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_scrapy_warc_list_and_check(tmp_path: Path) -> None:
+    writer = RotatingWarcWriter(tmp_path, "listed", max_size=10**9, info={})
+    writer.write(exchange("http://a.test/", b"<p>one</p>"))
+    writer.write(exchange("http://a.test/again", b"<p>one</p>"))
+    writer.close()
+    (closed,) = tmp_path.iterdir()
+    writer.write(exchange("http://a.test/2", os.urandom(3000)))
+    cut = writer.current_path
+    assert cut is not None
+    writer._stream.flush()
+    with open(cut, "r+b") as f:
+        f.truncate(cut.stat().st_size - 100)
+    listing = scrapy_warc("list", str(tmp_path))
+    assert listing.returncode == 0, listing.stderr
+    assert listing.stdout.splitlines() == [
+        f"{closed}  closed  {closed.stat().st_size} bytes  crawl listed  2 request, "
+        "1 response, 1 revisit, 1 warcinfo",
+        # the request record lost its last 100 bytes: warcio stops before it
+        f"{cut}  open  {cut.stat().st_size} bytes  crawl listed  1 response, 1 warcinfo",
+    ]
+    check = scrapy_warc("check", str(tmp_path))
+    assert check.returncode == 1
+    lines = check.stdout.splitlines()
+    assert lines[0] == f"{closed}: ok (5 records)"
+    assert lines[1] == f"{cut}: 1 problems"
+    assert re.fullmatch(r"  offset \d+: last record incomplete \(\d+ bytes of a record cut "
+                        r"short, e\.g\. by kill -9; the records before it are whole\)", lines[2])
+    assert scrapy_warc("check", str(closed)).returncode == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args, error in (
+        ((), "error: warc needs a subcommand: list or check"),
+        (("show",), "error: warc needs a subcommand: list or check"),
+        (("list",), "error: no PATH given and WARC_DIR is not set"),
+        (("check", str(tmp_path / "nope")), f"error: no such file or directory: "
+                                           f"{tmp_path / 'nope'}"),
+        (("list", str(empty)), f"error: no WARC files (*.warc.gz) in {empty}"),
+    ):
+        result = scrapy_warc(*args)
+        assert (result.returncode, result.stderr, result.stdout) == (2, error + "\n", "")
