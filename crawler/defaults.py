@@ -248,3 +248,23 @@ INCREMENTAL_POLL_INTERVAL = 1.0
 INCREMENTAL_REVISIT_PRIORITY = 1
 # Capacity of the collection (the survey's refinement decision); 0: unbounded.
 COLLECTION_MAX_PAGES = 0
+# --- operator's view: archives, progress, reports, metrics (docs/operations.md) ----------
+# Directory of the crawl's WARC/1.1 files (request and response records of every fetch);
+# unset or "": no WARC output. Created if missing; a crawl that cannot write it stops
+# before anything is fetched.
+WARC_DIR = ""
+# A WARC file is closed (renamed from .warc.gz.open to .warc.gz) and a new one started
+# once it reaches this many bytes (compressed). 1 GB as Heritrix's default.
+WARC_MAX_SIZE = 1_000_000_000
+# A response whose body has the SHA-1 of one already archived by the crawl is written as
+# a revisit record (identical-payload-digest) pointing at the original; False: always
+# full response records.
+WARC_REVISITS = True
+# Seconds between the progress line's updates: redrawn in place on a terminal (stderr),
+# else one log line (scrapyd, CI, a log file); 0: no progress output.
+PROGRESS_INTERVAL = 10.0
+# Port of the Prometheus metrics endpoint (/metrics, on METRICS_ADDRESS);
+# 0 or unset: no endpoint.
+METRICS_PORT = 0
+# Address the metrics endpoint listens on (loopback unless opened on purpose).
+METRICS_ADDRESS = "127.0.0.1"

@@ -79,6 +79,11 @@ EXTENSIONS = {
     "crawler.extensions.frontier_stats.FrontierStats": 0,
     # fewer cyclic-GC passes over the crawl's long-lived objects (docs/frontier.md)
     "crawler.extensions.gc_tuning.GarbageCollectorTuning": 0,
+    # operator's view (docs/operations.md): WARC files (WARC_DIR), progress line
+    # (PROGRESS_INTERVAL), Prometheus metrics (METRICS_PORT)
+    "crawler.extensions.warc_archive.WarcArchive": 0,
+    "crawler.extensions.progress.CrawlProgress": 0,
+    "crawler.extensions.metrics.CrawlMetrics": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"
