@@ -221,3 +221,15 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
+
+# --- search indexer, outbox and shared content-seen test (docs/search.md, docs/dedup.md) --
+# The one indexer of an index folder applies the search outbox (SEARCH_BATCH_SIZE
+# operations per commit at most; polled every SEARCH_COMMIT_INTERVAL seconds when idle).
+# Memory (MB) of the Whoosh writer's segment pool before it spills to disk.
+SEARCH_WRITER_LIMITMB = 128
+# Every this many commits one merges small segments (Whoosh's merge policy); the others
+# only write a new segment (commit(merge=False)). 1: every commit merges.
+SEARCH_MERGE_EVERY = 1
+# Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
+# that the crawl gets the CPU first and the indexer catches up when it is idle.
+SEARCH_INDEXER_NICE = 0

@@ -232,6 +232,33 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             ADD COLUMN harvest_interval_seconds double precision;
         """,
     ),
+    (
+        8,
+        "search outbox: index operations written in the page's transaction (docs/search.md)",
+        # search_outbox: one row per index operation ('upsert': index the URL's current
+        # pages row, 'delete': remove its document), written by the storage pipeline in
+        # the transaction that stores the page; ids commit in id order per crawl (an
+        # advisory transaction lock, crawler/search/outbox.py), so a reader never sees
+        # id n+1 before id n. search_index_positions: the last outbox id applied to one
+        # Whoosh index folder, committed after the Whoosh commit.
+        """
+        CREATE TABLE search_outbox (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            op text NOT NULL CHECK (op IN ('upsert', 'delete')),
+            at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX search_outbox_crawl_id ON search_outbox (crawl_id, id);
+        CREATE TABLE search_index_positions (
+            index_key text NOT NULL,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            position bigint NOT NULL DEFAULT 0,
+            updated_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (index_key, crawl_id)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)
