@@ -233,3 +233,8 @@ SEARCH_MERGE_EVERY = 1
 # Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
 # that the crawl gets the CPU first and the indexer catches up when it is idle.
 SEARCH_INDEXER_NICE = 0
+# The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
+# page_fingerprints; checked and admitted in one transaction per page): "true", "false"
+# (the in-memory test), or "auto": shared when the spider is one agent of several
+# (spider.agents > 1 or spider.dedup_shared). All agents of a crawl must agree.
+DEDUP_SHARED = "auto"

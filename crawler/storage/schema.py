@@ -234,13 +234,16 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (
         8,
-        "search outbox: index operations written in the page's transaction (docs/search.md)",
+        "search outbox and index positions (docs/search.md); LSH band keys of the shared "
+        "content-seen test (docs/dedup.md)",
         # search_outbox: one row per index operation ('upsert': index the URL's current
         # pages row, 'delete': remove its document), written by the storage pipeline in
         # the transaction that stores the page; ids commit in id order per crawl (an
         # advisory transaction lock, crawler/search/outbox.py), so a reader never sees
         # id n+1 before id n. search_index_positions: the last outbox id applied to one
-        # Whoosh index folder, committed after the Whoosh commit.
+        # Whoosh index folder, committed after the Whoosh commit. dedup_bands: the LSH
+        # band keys (band number folded in) of the pages admitted by the shared
+        # content-seen test of a crawl with several agents (crawler/dedup/shared.py).
         """
         CREATE TABLE search_outbox (
             id bigserial PRIMARY KEY,
@@ -250,6 +253,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             at timestamptz NOT NULL DEFAULT now()
         );
         CREATE INDEX search_outbox_crawl_id ON search_outbox (crawl_id, id);
+        CREATE TABLE dedup_bands (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            key bigint NOT NULL,
+            url text NOT NULL
+        );
+        CREATE INDEX dedup_bands_key ON dedup_bands (crawl_id, key);
+        CREATE INDEX dedup_bands_url ON dedup_bands (crawl_id, url);
         CREATE TABLE search_index_positions (
             index_key text NOT NULL,
             crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
