@@ -20,13 +20,14 @@ import pytest
 from crawler.items import PageItem
 from crawler.pipelines.postgres import write_batch
 from crawler.sandbox import SandboxWeb, html_page
-from crawler.search import open_index
+from crawler.search import SearchEngine, open_index
 from crawler.search.indexer import (
     IndexerConfig,
     IndexerHandle,
     IndexerReport,
     index_key,
     positions,
+    register_crawls,
     run_indexer,
     try_lock_index,
 )
@@ -251,3 +252,31 @@ def test_kill_9_of_the_indexer_then_restart_indexes_every_page_once(
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(f"indexed {count} pages of crawl {crawl.crawl_id}")
     assert len(documents(index_dir)) == count
+
+
+def test_merge_policy_changes_segments_not_results(
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    crawl_id = new_crawl(prepared_db)
+    words = ["alpha beta", "beta gamma", "gamma delta", "alpha alpha", "delta", "beta",
+             "alpha gamma", "epsilon"]
+    store(database_url, crawl_id,
+          [page(f"http://h.test/{i}", w) for i, w in enumerate(words)])
+    results = {}
+    for merge_every in (1, 3, 100):  # all registered first: the outbox is kept for each
+        register_crawls(prepared_db, index_key(tmp_path / f"index-{merge_every}"), [crawl_id])
+    for merge_every in (1, 3, 100):
+        path = tmp_path / f"index-{merge_every}"
+        config = IndexerConfig(database_url, str(path), batch_size=2, poll_interval=0.05,
+                               merge_every=merge_every)
+        reports: list[IndexerReport] = []
+        run_indexer(config, [crawl_id], follow=False, stop=threading.Event(),
+                    report=reports.append)
+        assert sum(r.commits for r in reports) == 4 and sum(r.pages for r in reports) == 8
+        engine = SearchEngine(path, pagerank_weight=0.0)
+        results[merge_every] = {q: [h.url for h in engine.search(q).hits]
+                                for q in ("alpha", "beta", "gamma OR delta", "epsilon")}
+        assert engine.doc_count() == 8
+        engine.close()
+    assert results[3] == results[1] == results[100]
+    assert results[1]["epsilon"] == ["http://h.test/7"]
