@@ -8,7 +8,8 @@ order: the in-memory ``ContentSeenTest.check``, and ``SharedContentSeen.check`` 
 transaction per page: advisory locks on digest and band keys, exact and candidate
 queries, inserts) from one agent, then from ``--agents`` concurrent agents (separate
 connections) splitting the pages. Fingerprinting is timed apart (both paths share it).
-Both paths must reach the same decisions with one agent.
+Both paths must reach the same decisions with one agent (the pages rows, whose words the
+second stage aligns, are stored beforehand, as a crawl stores them).
 
 Target: the shared path costs a few ms per page of database round trips; an agent keeps
 well above the crawl's per-agent page rate (tens of pages/s in the sandbox crawls).
@@ -119,6 +120,13 @@ def main() -> None:
         with psycopg.connect(url, autocommit=True) as conn:
             for crawl in ("one", "many"):
                 conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'bench')", (crawl,))
+                # the pages rows the second stage reads its candidates' words from (in a
+                # crawl they are stored within STORE_FLUSH_INTERVAL of admission)
+                conn.execute(
+                    "INSERT INTO pages (crawl_id, url, final_url, host, status, fetched_at,"
+                    " depth, text, content_md5, size) SELECT %s, u, u, 'h', 200, now(), 0,"
+                    " t, 'x', 1 FROM unnest(%s::text[], %s::text[]) AS x(u, t)",
+                    (crawl, list(texts), [texts[k] for k in texts]))
         seconds, shared = asyncio.run(shared_run(url, "one", prints, 1))
         same = "same decisions" if shared == memory else "DECISIONS DIFFER"
         print(f"shared in PostgreSQL, 1 agent:  {seconds * 1000 / n:7.3f} ms/page "

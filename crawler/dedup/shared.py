@@ -44,11 +44,17 @@ WHERE crawl_id = %s AND exact_digest = %s AND url <> %s
 ORDER BY seq LIMIT 1
 """
 
-_CANDIDATES_SQL = """
-SELECT f.url, f.minutiae FROM page_fingerprints f
-WHERE f.crawl_id = %(crawl)s AND f.scheme = %(scheme)s AND f.url <> %(url)s
-  AND f.url IN (SELECT b.url FROM dedup_bands b
-                WHERE b.crawl_id = %(crawl)s AND b.key = ANY(%(keys)s::bigint[]))
+# Two queries rather than a join: the band keys first (index dedup_bands_key), then the
+# candidates' minutiae by primary key; each plan stays an index lookup whatever the
+# statistics of the young tables say.
+_CANDIDATE_URLS_SQL = """
+SELECT DISTINCT url FROM dedup_bands
+WHERE crawl_id = %s AND key = ANY(%s::bigint[]) AND url <> %s
+"""
+
+_MINUTIAE_SQL = """
+SELECT url, minutiae FROM page_fingerprints
+WHERE crawl_id = %s AND url = ANY(%s::text[]) AND scheme = %s
 """
 
 _PAGE_TEXT_SQL = """
@@ -124,9 +130,11 @@ class SharedContentSeen:
             return Duplicate(row[0], 1.0, exact=True)
         if fingerprint.minutiae.size == 0:
             return None
-        cursor = await conn.execute(_CANDIDATES_SQL, {
-            "crawl": self.crawl_id, "scheme": self.test.scheme, "url": url, "keys": keys,
-        })
+        cursor = await conn.execute(_CANDIDATE_URLS_SQL, (self.crawl_id, keys, url))
+        candidates = [row[0] for row in await cursor.fetchall()]
+        if not candidates:
+            return None
+        cursor = await conn.execute(_MINUTIAE_SQL, (self.crawl_id, candidates, self.test.scheme))
         similarities = {}
         for key, minutiae in await cursor.fetchall():
             array = np.frombuffer(minutiae, dtype="<u8").astype(np.uint64)
