@@ -128,7 +128,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=3000)
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration")
+    parser.add_argument(
+        "--config", action="append", default=[], metavar="BATCH:MERGE_EVERY:LIMITMB",
+        help="configurations to run instead of the default list (repeatable)",
+    )
     args = parser.parse_args()
+    configs = CONFIGS
+    if args.config:
+        configs = []
+        for spec in args.config:
+            batch, merge_every, limitmb = (int(v) for v in spec.split(":"))
+            configs.append((f"batch {batch}, merge every {merge_every}, limitmb {limitmb}",
+                            batch, merge_every, limitmb))
     server = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not server:
         sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
@@ -152,7 +163,7 @@ def main() -> None:
         print(f"input: {len(pages)} pages, {chars / len(pages):.0f} characters of text each "
               f"on average; load average {os.getloadavg()}")
         with tempfile.TemporaryDirectory(prefix="bench-indexer-") as tmp:
-            runs = [(c, r) for r in range(args.repeat) for c in CONFIGS]
+            runs = [(c, r) for r in range(args.repeat) for c in configs]
             folders = [Path(tmp) / f"index-{i}" for i in range(len(runs))]
             with psycopg.connect(url, autocommit=True) as conn:
                 for folder in folders:  # every folder registered first: nothing pruned
