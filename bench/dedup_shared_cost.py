@@ -26,34 +26,22 @@ import asyncio
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_DIR))
 
+from scratch import debian_doc_texts, scratch_database  # noqa: E402
+
 from crawler.dedup import ContentSeenTest  # noqa: E402
 from crawler.dedup.shared import SharedContentSeen  # noqa: E402
-from crawler.sandbox.corpora import DEBIAN_DOC_SITES  # noqa: E402
-from crawler.storage.database import CrawlDatabase  # noqa: E402
 
 
 def doc_texts(limit: int) -> dict[str, str]:
-    from w3lib.html import remove_tags, remove_tags_with_content, replace_entities
-
-    texts: dict[str, str] = {}
-    for host, folder in DEBIAN_DOC_SITES.items():
-        for path in sorted(Path(folder).rglob("*.html")):
-            html = path.read_text(errors="replace")
-            text = replace_entities(remove_tags(remove_tags_with_content(
-                html, ("script", "style", "head"))))
-            texts[f"http://{host}/{path.relative_to(folder)}"] = " ".join(text.split())
-            if len(texts) >= limit:
-                break
+    texts = {url: text for url, _title, text in debian_doc_texts(limit)}
     originals = list(texts.items())
     for i, (url, text) in enumerate(originals):
         if i % 10 == 0:
@@ -85,15 +73,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=2000, help="original pages")
     parser.add_argument("--agents", type=int, default=2)
     args = parser.parse_args()
-    server = os.environ.get("CRAWLER_TEST_DATABASE_URL")
-    if not server:
-        sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
-    name = f"bench_dedup_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = psycopg.conninfo.make_conninfo(server, dbname=name)
-    try:
-        CrawlDatabase(url=url).prepare()
+    with scratch_database("bench_dedup") as url:
         texts = doc_texts(args.pages)
         test = ContentSeenTest()
         started = time.perf_counter()
@@ -137,10 +117,6 @@ def main() -> None:
               f"of wall time for the crawl ({n / seconds:.0f} pages/s together, "
               f"{sum(d is not None for d in shared.values())} duplicates); "
               f"load average {os.getloadavg()[0]:.2f}")
-    finally:
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(name)))
 
 
 if __name__ == "__main__":

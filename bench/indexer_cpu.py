@@ -30,19 +30,18 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_DIR))
 
+from scratch import debian_doc_texts, scratch_database  # noqa: E402
+
 from crawler.items import PageItem  # noqa: E402
 from crawler.pipelines.postgres import write_batch  # noqa: E402
-from crawler.sandbox.corpora import DEBIAN_DOC_SITES  # noqa: E402
 from crawler.search import SearchEngine  # noqa: E402
 from crawler.search.indexer import (  # noqa: E402
     IndexerConfig,
@@ -50,7 +49,6 @@ from crawler.search.indexer import (  # noqa: E402
     register_crawls,
     run_indexer,
 )
-from crawler.storage.database import CrawlDatabase  # noqa: E402
 
 QUERIES = ["json dumps", "create index", "transaction isolation", "queryset filter",
            "template", "vacuum", "unicode string", "middleware"]
@@ -66,25 +64,13 @@ CONFIGS = [
 
 
 def doc_pages(limit: int) -> list[PageItem]:
-    from w3lib.html import remove_tags, remove_tags_with_content, replace_entities
-
-    pages = []
     now = datetime.now(UTC)
-    for host, folder in DEBIAN_DOC_SITES.items():
-        for path in sorted(Path(folder).rglob("*.html")):
-            html = path.read_text(errors="replace")
-            title = html.split("<title>", 1)[-1].split("</title>", 1)[0] if "<title>" in html \
-                else ""
-            text = replace_entities(remove_tags(remove_tags_with_content(
-                html, ("script", "style", "head"))))
-            url = f"http://{host}/{path.relative_to(folder)}"
-            pages.append(PageItem(url=url, final_url=url, host=host, status=200,
-                                  content_type="text/html", fetched_at=now, depth=1,
-                                  size=len(html), content_md5="x", title=title.strip(),
-                                  text=" ".join(text.split())))
-            if len(pages) >= limit:
-                return pages
-    return pages
+    return [
+        PageItem(url=url, final_url=url, host=url.split("/")[2], status=200,
+                 content_type="text/html", fetched_at=now, depth=1, size=len(text),
+                 content_md5="x", title=title, text=text)
+        for url, title, text in debian_doc_texts(limit)
+    ]
 
 
 def _index(config: IndexerConfig, crawl_id: str) -> None:
@@ -140,15 +126,7 @@ def main() -> None:
             batch, merge_every, limitmb = (int(v) for v in spec.split(":"))
             configs.append((f"batch {batch}, merge every {merge_every}, limitmb {limitmb}",
                             batch, merge_every, limitmb))
-    server = os.environ.get("CRAWLER_TEST_DATABASE_URL")
-    if not server:
-        sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
-    name = f"bench_indexer_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = psycopg.conninfo.make_conninfo(server, dbname=name)
-    try:
-        CrawlDatabase(url=url).prepare()
+    with scratch_database("bench_indexer") as url:
         pages = doc_pages(args.pages)
         crawl_id = "bench-indexer"
         with psycopg.connect(url, autocommit=True) as conn:
@@ -181,10 +159,6 @@ def main() -> None:
                 same = "same results" if results == baseline else "RESULTS DIFFER"
                 print(f"{label:45} {cpu:7.2f} {cpu * 1000 / len(pages):17.2f} {wall:7.1f} "
                       f"{segments(folder):8d}  {os.getloadavg()[0]:.2f}  {same}")
-    finally:
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(name)))
 
 
 if __name__ == "__main__":
