@@ -268,3 +268,19 @@ PROGRESS_INTERVAL = 10.0
 METRICS_PORT = 0
 # Address the metrics endpoint listens on (loopback unless opened on purpose).
 METRICS_ADDRESS = "127.0.0.1"
+# --- search indexer, outbox and shared content-seen test (docs/search.md, docs/dedup.md) --
+# The one indexer of an index folder applies the search outbox (SEARCH_BATCH_SIZE
+# operations per commit at most; polled every SEARCH_COMMIT_INTERVAL seconds when idle).
+# Memory (MB) of the Whoosh writer's segment pool before it spills to disk.
+SEARCH_WRITER_LIMITMB = 128
+# Every this many commits one merges small segments (Whoosh's merge policy); the others
+# only write a new segment (commit(merge=False)). 1: every commit merges.
+SEARCH_MERGE_EVERY = 1
+# Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
+# that the crawl gets the CPU first and the indexer catches up when it is idle.
+SEARCH_INDEXER_NICE = 0
+# The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
+# page_fingerprints; checked and admitted in one transaction per page): "true", "false"
+# (the in-memory test), or "auto": shared when the spider is one agent of several
+# (spider.agents > 1 or spider.dedup_shared). All agents of a crawl must agree.
+DEDUP_SHARED = "auto"

@@ -22,6 +22,7 @@ from scrapy import Request, signals
 
 from crawler import defaults
 from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
+from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import crawl_database
 from crawler.storage.spill import append_items, spill_path
 from crawler.urls import canonical_url
@@ -79,7 +80,9 @@ async def write_batch(
     uncrawled: list[UncrawledItem],
 ) -> int:
     """Upsert one batch of pages (with their links) and uncrawled URLs of a crawl in one
-    transaction and one round trip; returns the number of links upserted. Idempotent: the
+    transaction and one round trip, with one search outbox ``upsert`` per page (the
+    indexer indexes what this transaction stored); returns the number of links
+    upserted. Idempotent (the outbox operations too, when applied): the
     pipeline's writes and the replay of spill files (`scrapy replayspill`) go through here.
     """
     links: dict[tuple[str, str], tuple[str, int, int, int]] = {}
@@ -139,6 +142,9 @@ async def write_batch(
                     [u.at for u in uncrawled],
                 ),
             )
+        if pages:
+            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py)
+            await enqueue_index_operations(conn, crawl_id, [p.url for p in pages], UPSERT)
     return len(links)
 
 

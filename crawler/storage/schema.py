@@ -233,6 +233,43 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (
+        8,
+        "search outbox and index positions (docs/search.md); LSH band keys of the shared "
+        "content-seen test (docs/dedup.md)",
+        # search_outbox: one row per index operation ('upsert': index the URL's current
+        # pages row, 'delete': remove its document), written by the storage pipeline in
+        # the transaction that stores the page; ids commit in id order per crawl (an
+        # advisory transaction lock, crawler/search/outbox.py), so a reader never sees
+        # id n+1 before id n. search_index_positions: the last outbox id applied to one
+        # Whoosh index folder, committed after the Whoosh commit. dedup_bands: the LSH
+        # band keys (band number folded in) of the pages admitted by the shared
+        # content-seen test of a crawl with several agents (crawler/dedup/shared.py).
+        """
+        CREATE TABLE search_outbox (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            op text NOT NULL CHECK (op IN ('upsert', 'delete')),
+            at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX search_outbox_crawl_id ON search_outbox (crawl_id, id);
+        CREATE TABLE dedup_bands (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            key bigint NOT NULL,
+            url text NOT NULL
+        );
+        CREATE INDEX dedup_bands_key ON dedup_bands (crawl_id, key);
+        CREATE INDEX dedup_bands_url ON dedup_bands (crawl_id, url);
+        CREATE TABLE search_index_positions (
+            index_key text NOT NULL,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            position bigint NOT NULL DEFAULT 0,
+            updated_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (index_key, crawl_id)
+        );
+        """,
+    ),
+    (
         11,
         "incremental crawler: revisit schedule, change history, collection removals",
         # docs/incremental.md. revisit_schedule is the survey's CollUrls: one row per
