@@ -18,6 +18,7 @@ import psycopg
 from crawler.incremental.change import TextDigests, text_digests
 from crawler.incremental.estimators import RateGrid
 from crawler.incremental.policy import HostPlan, PlannedPage, RevisitPlanner
+from crawler.search.outbox import DELETE, enqueue_index_operations
 
 
 def pack(loglik: np.ndarray) -> bytes:
@@ -250,7 +251,8 @@ class RevisitStore:
                      replaced_by: str | None = None) -> None:
         """Take a page out of the collection: ``removed`` (404/410 on revisit) or
         ``evicted`` (refinement); its page row is marked, its near-duplicate
-        fingerprint dropped, the removal recorded."""
+        fingerprint dropped, its search document deleted (through the search outbox), the
+        removal recorded."""
         state = "evicted" if reason == "refinement" else "removed"
         async with conn.transaction():
             cur = await conn.execute(
@@ -277,6 +279,8 @@ class RevisitStore:
                     _INSERT_CHANGE_SQL,
                     (self.crawl_id, url, at, status, "removed", True, None, None, None, 0),
                 )
+            # the search indexer takes its document out (last: it locks the outbox)
+            await enqueue_index_operations(conn, self.crawl_id, [url], DELETE)
 
     async def collection(
         self, conn: psycopg.AsyncConnection

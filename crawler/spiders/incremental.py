@@ -33,12 +33,10 @@ from twisted.python.failure import Failure
 from crawler import defaults
 from crawler.incremental.change import BOILERPLATE, CONTENT, classify_change, text_digests
 from crawler.incremental.estimators import RateGrid, Visit
-from crawler.incremental.index_updates import remove_from_search_index
 from crawler.incremental.policy import POLICIES, HostPlan, RevisitPlanner
 from crawler.incremental.refinement import one_step_pagerank, refinement_decision
 from crawler.incremental.store import Claimed, RevisitStore, unpack
 from crawler.items import PageItem
-from crawler.search.index import index_path
 from crawler.seeds import SeedError
 from crawler.spiders.base import CrawlerSpider
 from crawler.storage.database import crawl_database
@@ -103,7 +101,6 @@ class IncrementalSpider(CrawlerSpider):
                                                  defaults.INCREMENTAL_POLL_INTERVAL)
         spider.base_priority = settings.getint("INCREMENTAL_REVISIT_PRIORITY",
                                                   defaults.INCREMENTAL_REVISIT_PRIORITY)
-        spider.index_dir = index_path(settings)
         spider.store = RevisitStore(spider.crawl_id, spider.planner.grid)
         spider.host_plans: dict[str, HostPlan] = {}
         spider.pool = None
@@ -278,7 +275,7 @@ class IncrementalSpider(CrawlerSpider):
                 await self.store.remove(conn, decision.evict, reason="refinement",
                                         at=fetched, replaced_by=item.url)
         if decision.evict:
-            await self.unindex(decision.evict, "refinement")
+            self.unindex(decision.evict, "refinement")
         if not decision.admit:
             self.crawler.stats.inc_value("incremental/not_admitted")
             async with self.pool.connection() as conn:
@@ -311,14 +308,11 @@ class IncrementalSpider(CrawlerSpider):
         async with self.pool.connection() as conn:
             await self.store.remove(conn, url, reason=reason, at=at, status=status,
                                     replaced_by=replaced_by)
-        await self.unindex(url, reason)
+        self.unindex(url, reason)
 
-    async def unindex(self, url: str, reason: str) -> None:
-        """Take a removed page out of the search index."""
-        try:
-            await asyncio.to_thread(remove_from_search_index, self.index_dir, [url])
-        except Exception:  # the page is marked removed in PostgreSQL: reindex recovers
-            self.logger.exception("cannot remove %s from the search index", url)
+    def unindex(self, url: str, reason: str) -> None:
+        """Count a page taken out of the collection (its search document is deleted by
+        the search outbox row written with the removal)."""
         self.crawler.stats.inc_value(f"incremental/removed/{reason}")
 
     async def on_error(self, failure: Failure) -> AsyncIterator[Any]:
