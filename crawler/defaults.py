@@ -253,7 +253,7 @@ SMART_SITE_THRESHOLD = 0.5
 SMART_SITE_MIN_HITS = 2
 # Naive Bayes is trained once this many home pages of each label were seen, and again
 # after every SMART_SITE_RETRAIN_EVERY new ones.
-SMART_SITE_MIN_EXAMPLES = 3
+SMART_SITE_MIN_EXAMPLES = 5
 SMART_SITE_RETRAIN_EVERY = 10
 # Reverse searching (links table of this and earlier crawls) when fewer sites than this
 # wait in the site frontier; at most this many center pages and links per search.

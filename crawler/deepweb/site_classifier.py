@@ -36,7 +36,7 @@ class SiteClassifier:
         off_topic: Sequence[str] = (),
         threshold: float = 0.5,
         min_hits: int = 2,
-        min_examples: int = 3,
+        min_examples: int = 5,
         retrain_every: int = 10,
     ) -> None:
         if query is None and not on_topic:
@@ -66,9 +66,10 @@ class SiteClassifier:
             self.bayes = TopicClassifier(on, off)
             self._since_training = 0
 
-    def classify(self, home_text: str) -> SiteVerdict:
-        """The verdict on a site from its home page's title and text."""
-        if not self.fixed and self.query is not None:
+    def classify(self, home_text: str, *, learn: bool = True) -> SiteVerdict:
+        """The verdict on a site from its home page's title and text; ``learn=False``
+        keeps the page out of the online training set (a seed: a directory or portal)."""
+        if learn and not self.fixed and self.query is not None:
             label = self.keyword_hits(home_text) >= self.min_hits
             self.examples[label].append(home_text)
             self._since_training += 1

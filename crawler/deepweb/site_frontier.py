@@ -46,7 +46,8 @@ class SiteCandidate:
     features: Features = field(default_factory=Features)
     linked_from: set[str] = field(default_factory=set)  # sites with a link to it
     entries: dict[str, tuple[str, str]] = field(default_factory=dict)  # url -> anchor, around
-    high: bool = False
+    high: bool = False  # in the high-priority queue
+    offered_high: bool = False  # put there by a form site's link (not by promotion)
 
     def __post_init__(self) -> None:
         if not self.features.url:
@@ -131,6 +132,7 @@ class SiteFrontier:
         if url != candidate.home:
             candidate.entries.setdefault(url, (anchor, around))
         candidate.high = candidate.high or high
+        candidate.offered_high = candidate.offered_high or high
         return True
 
     def offer_links(

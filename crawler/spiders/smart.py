@@ -237,7 +237,7 @@ class SmartSpider(CrawlerSpider):
         stats = self.crawler.stats
         stats.inc_value("smart/sites_started")
         if not seed:
-            stats.inc_value("smart/sites_high" if candidate.high else "smart/sites_low")
+            stats.inc_value("smart/sites_high" if candidate.offered_high else "smart/sites_low")
         return self.page_request(candidate.home, candidate.site, 0, None)
 
     def finish(self, exploration: SiteExploration) -> None:
@@ -363,11 +363,12 @@ class SmartSpider(CrawlerSpider):
         stats = self.crawler.stats
         if depth == 0:
             assert self.classifier is not None
-            verdict = self.classifier.classify(f"{page.title}\n{page.text}")
+            seed = getattr(exploration, "seed", False)
+            verdict = self.classifier.classify(f"{page.title}\n{page.text}", learn=not seed)
             exploration.relevant = verdict.relevant
             exploration.relevance = verdict.score
             stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
-            if getattr(exploration, "seed", False):
+            if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
