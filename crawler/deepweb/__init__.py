@@ -3,7 +3,7 @@ imports. Stage 1, site locating: site frontier, site ranking, site classifier, r
 searching. Stage 2, in-site exploring: link ranking, link tree, stop rules. Forms:
 extraction and the searchable-form classifier."""
 
-from crawler.deepweb.exploration import SiteExploration, StopRules
+from crawler.deepweb.exploration import SiteExploration, StopRules, release_out_links
 from crawler.deepweb.forms import (
     FORM_FEATURE_WEIGHTS,
     Form,
@@ -47,6 +47,7 @@ __all__ = [
     "link_contexts",
     "link_features",
     "parse_html",
+    "release_out_links",
     "reverse_search",
     "site_of",
     "text_vector",

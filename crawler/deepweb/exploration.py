@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from crawler.deepweb.forms import Form
 from crawler.deepweb.link_tree import LinkRanker, LinkTree
 from crawler.deepweb.similarity import Features
+from crawler.deepweb.site_frontier import SiteFrontier
 
 
 @dataclass(frozen=True)
@@ -108,3 +109,14 @@ class SiteExploration:
             out.append((url, depth, rank))
             self.in_flight += 1
         return out
+
+
+def release_out_links(exploration: SiteExploration, frontier: SiteFrontier) -> int:
+    """A site is done: its out-of-site links go to the frontier's high-priority queue if
+    searchable forms were found on it, else to the low-priority queue. Returns how many
+    sites were queued."""
+    return frontier.offer_links(
+        ((url, anchor, around) for url, (anchor, around) in exploration.out_links.items()),
+        source_site=exploration.site,
+        high=exploration.searchable_forms > 0,
+    )

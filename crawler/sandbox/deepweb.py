@@ -37,6 +37,10 @@ _NAMES = """amber birch cedar delta ember fjord garnet harbor indigo juniper kes
     zephyr aspen bramble cobalt dune""".split()
 
 
+#: a page being built: title, parts of its body (links to other sites are appended), forms
+_StoredPage = tuple[str, list[str], str]
+
+
 @dataclass
 class SiteSpec:
     host: str
@@ -140,13 +144,14 @@ def build_deepweb(seed: int = 11, sites_per_topic: int = 9) -> DeepWeb:
             specs.append(SiteSpec(f"www.{name}.test", topic, depth, named, None, None))
     # one site's search program lives under /cgi-bin/, which its robots.txt disallows
     cgi = next(s for s in specs[1:] if s.form_depth is not None)
+    stored: dict[str, _StoredPage] = {}
     for spec in specs:
-        _build_site(web, spec, rng, cgi_bin=spec is cgi)
+        _build_site(web, spec, rng, stored, cgi_bin=spec is cgi)
         if spec is cgi:
             web.set_robots(spec.host, "User-agent: *\nDisallow: /cgi-bin/\n")
-    _link_sites(web, specs, rng)
+    _link_sites(stored, specs, rng)
     directory = f"http://{DIRECTORY_HOST}/"
-    _build_directory(web, specs, rng)
+    _build_directory(web, stored, specs, rng)
     return DeepWeb(web, directory, specs)
 
 
@@ -154,7 +159,10 @@ def _page(web: SandboxWeb, url: str, title: str, body: str) -> None:
     web.add_page(url, html_page(html.escape(title), body))
 
 
-def _build_site(web: SandboxWeb, spec: SiteSpec, rng: Random, cgi_bin: bool = False) -> None:
+def _build_site(
+    web: SandboxWeb, spec: SiteSpec, rng: Random, stored: dict[str, _StoredPage],
+    cgi_bin: bool = False,
+) -> None:
     """Home, two sections of three articles, a 'more' chain, login and contact pages;
     the searchable form where ``form_depth`` puts it. Links between sites are added to the
     bodies later (``{{OUT}}`` placeholders)."""
@@ -177,10 +185,11 @@ def _build_site(web: SandboxWeb, spec: SiteSpec, rng: Random, cgi_bin: bool = Fa
     else:
         chain, anchors = [], []
     sections = ["s1", "s3"] + ([] if chain and chain[0] == "/s2/" else ["s2"])
-    pages: dict[str, tuple[str, list[str], str]] = {}  # path -> title, body parts, form
+    pages: dict[str, _StoredPage] = {}  # path -> title, body parts, forms
     home_links = [f'<a href="/{s}/">{label} {words[k % len(words)]}</a>'
                   for k, s in enumerate(sections)]
-    home_links += ['<a href="/account/login.html">Sign in</a>', '<a href="/contact.html">Contact</a>']
+    home_links += ['<a href="/account/login.html">Sign in</a>',
+                   '<a href="/contact.html">Contact</a>']
     if chain:
         home_links.append(f'<a href="{chain[0]}">{anchors[0]}</a>')
     home_forms = _NEWSLETTER + (form_html if spec.form_depth == 0 else "")
@@ -211,14 +220,12 @@ def _build_site(web: SandboxWeb, spec: SiteSpec, rng: Random, cgi_bin: bool = Fa
         web.add_dynamic(host, results, _results_handler(topic, host))
     spec.pages = [canonical(base + path) for path in pages]
     web.host_topics[host] = topic
-    web._deepweb_pages = getattr(web, "_deepweb_pages", {})  # type: ignore[attr-defined]
-    for path, (title, parts, form) in pages.items():
-        web._deepweb_pages[canonical(base + path)] = (title, parts, form)  # type: ignore[attr-defined]
+    for path, page in pages.items():
+        stored[canonical(base + path)] = page
 
 
-def _link_sites(web: SandboxWeb, specs: list[SiteSpec], rng: Random) -> None:
+def _link_sites(stored: dict[str, _StoredPage], specs: list[SiteSpec], rng: Random) -> None:
     """Each site links two others from one of its pages (two in three of its own topic)."""
-    stored = web._deepweb_pages  # type: ignore[attr-defined]
     for spec in specs:
         same = [s for s in specs if s.topic == spec.topic and s is not spec]
         other = [s for s in specs if s.topic != spec.topic]
@@ -236,9 +243,11 @@ def _link_sites(web: SandboxWeb, specs: list[SiteSpec], rng: Random) -> None:
                          f"{target.host}</a> for more.</p>")
 
 
-def _build_directory(web: SandboxWeb, specs: list[SiteSpec], rng: Random) -> None:
-    """The directory lists every third site, and every site not reachable otherwise."""
-    stored = web._deepweb_pages  # type: ignore[attr-defined]
+def _build_directory(
+    web: SandboxWeb, stored: dict[str, _StoredPage], specs: list[SiteSpec], rng: Random
+) -> None:
+    """The directory lists every third site, and every site not reachable otherwise;
+    then every page is served."""
     listed = [s for k, s in enumerate(specs) if k % 3 == 0]
     edges: dict[str, set[str]] = {s.host: set() for s in specs}
     for url, (_, parts, _) in stored.items():
@@ -259,7 +268,8 @@ def _build_directory(web: SandboxWeb, specs: list[SiteSpec], rng: Random) -> Non
             break
         listed.append(missing[0])
     items = "".join(
-        f'<li><a href="http://{s.host}/">{s.host}</a> {html.escape(" ".join(rng.sample(DEEPWEB_TOPIC_WORDS[s.topic], 2)))}</li>'
+        f'<li><a href="http://{s.host}/">{s.host}</a> '
+        f'{html.escape(" ".join(rng.sample(DEEPWEB_TOPIC_WORDS[s.topic], 2)))}</li>'
         for s in listed
     )
     web.add_page(f"http://{DIRECTORY_HOST}/", html_page(

@@ -41,6 +41,7 @@ from crawler.deepweb import (
     reverse_search,
     site_of,
 )
+from crawler.deepweb.exploration import release_out_links
 from crawler.deepweb.site_frontier import SiteCandidate
 from crawler.focus import ExamplesError, QueryError, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
@@ -241,16 +242,11 @@ class SmartSpider(CrawlerSpider):
         return self.page_request(candidate.home, candidate.site, 0, None)
 
     def finish(self, exploration: SiteExploration) -> None:
-        """A site is done: its out-of-site links go to the high queue if it held
-        searchable forms, else to the low queue."""
+        """A site is done: its out-of-site links go to the site frontier."""
         self.active.pop(exploration.site, None)
         reason = exploration.stopped or "exhausted"
         self.crawler.stats.inc_value(f"smart/sites_ended/{reason}")
-        high = exploration.searchable_forms > 0
-        self.frontier.offer_links(
-            ((url, a, t) for url, (a, t) in exploration.out_links.items()),
-            source_site=exploration.site, high=high,
-        )
+        release_out_links(exploration, self.frontier)
         self.logger.debug("site %s done (%s): %d pages, %d searchable forms", exploration.site,
                           reason, exploration.pages, exploration.searchable_forms)
 
