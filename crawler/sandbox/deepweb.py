@@ -276,3 +276,29 @@ def _build_directory(
         "Site directory", f"<h1>Site directory</h1><p>Sites we know of.</p><ul>{items}</ul>"))
     for url, (title, parts, form) in stored.items():
         _page(web, url, title, "".join(parts) + form)
+
+
+def smart_visits(deepweb: DeepWeb, topic: str) -> dict[str, list[str]]:
+    """Ground truth of a smart crawl of ``topic`` whose stop rules let every on-topic site
+    be explored to the end: site -> canonical URLs fetched (robots.txt left out). The
+    directory and the sites of the topic are fetched whole (robots.txt obeyed), other
+    sites' home pages only; a site is reached through the links of the pages fetched."""
+    web = deepweb.web
+    home = deepweb.directory
+    queue = deque([home])
+    visits: dict[str, list[str]] = {}
+    while queue:
+        start = queue.popleft()
+        host = start.split("/")[2]
+        if host in visits:
+            continue
+        whole = start == home or web.host_topics.get(host) == topic
+        pages = [u for u in web.reachable([start]) if u.split("/")[2] == host
+                 and web.robots_allows(u)] if whole else [start]
+        visits[host] = sorted(pages)
+        for page in pages:
+            for link in web.outlinks(page):
+                target = link.split("/")[2]
+                if target != host and target not in visits:
+                    queue.append(f"http://{target}/")
+    return visits
