@@ -46,9 +46,9 @@ TARGET = 3.0
 
 
 def crawl(spider: str, args: dict[str, str], proxy: str, server_url: str,
-          settings: dict[str, object]) -> tuple[float, int]:
-    """Run one crawl in a fresh database; returns seconds and, for smart, its relevant
-    searchable rows of `forms` (-1 otherwise)."""
+          settings: dict[str, object]) -> tuple[float, list[str]]:
+    """Run one crawl in a fresh database; returns seconds and the page URLs of its
+    relevant searchable rows of `forms` (smart; none for general)."""
     name = f"bench_deepweb_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
@@ -72,10 +72,9 @@ def crawl(spider: str, args: dict[str, str], proxy: str, server_url: str,
                 sys.exit(f"error: {spider} crawl failed ({proc.returncode}):\n"
                          f"{proc.stderr[-4000:]}")
         with psycopg.connect(db_url) as conn:
-            own = -1
-            if spider == "smart":
-                own = conn.execute("SELECT count(*) FROM forms WHERE crawl_id = %s AND "
-                                   "searchable AND relevant", (crawl_id,)).fetchone()[0]
+            own = [row[0] for row in conn.execute(
+                "SELECT page_url FROM forms WHERE crawl_id = %s AND searchable AND relevant",
+                (crawl_id,))]
         return seconds, own
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
@@ -128,7 +127,8 @@ def main() -> int:
                   f"  relevant searchable forms {len(found)}/{len(forms)}"
                   f"  per 1,000 requests {per_1000:.2f}"
                   f"  deep-web sites {len({u.split('/')[2] for u in found})}"
-                  + (f"  own verdict {own}" if own >= 0 else "")
+                  + (f"  own verdict {len(own)} ({len(set(own) & set(forms))} right)"
+                     if spider == "smart" else "")
                   + f"  {seconds:.1f} s  load average {load}")
     ratio = results["smart"] / results["general"] if results["general"] else float("inf")
     met = ratio >= TARGET

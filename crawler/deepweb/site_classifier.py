@@ -8,7 +8,10 @@ stop words removed. It is the focused crawl's :class:`~crawler.focus.TopicClassi
 - with a topic by keywords alone, online: every home page seen is labelled by the topic
   terms it holds (at least ``min_hits`` occurrences of the topic's stems), and once
   ``min_examples`` home pages of each label exist Naive Bayes is trained on them (again
-  every ``retrain_every`` new home pages) and decides from then on.
+  every ``retrain_every`` new home pages) and decides from then on, among the home pages
+  that hold a topic word at all: Naive Bayes has no evidence on a page of words it has
+  not seen yet (a topic none of whose sites was met so far) and scores it about 0.5,
+  either side of the threshold.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ class SiteClassifier:
                 self._train()
         if self.bayes is not None:
             score = self.bayes.score(home_text)
-            return SiteVerdict(score > self.threshold, round(score, 6), self.bayes.model)
+            relevant = score > self.threshold
+            if relevant and not self.fixed and self.query is not None:
+                relevant = self.keyword_hits(home_text) > 0
+            return SiteVerdict(relevant, round(score, 6), self.bayes.model)
         hits = self.keyword_hits(home_text)
         return SiteVerdict(hits >= self.min_hits, min(1.0, hits / self.min_hits), "keywords")
