@@ -166,3 +166,13 @@ def test_reverse_search_in_the_links_table(db):
         ("http://hub.test/list", "http://third.test/x", "third"),
     ]
     assert reverse_search(db, []) == []
+
+
+def test_online_naive_bayes_needs_a_topic_word_on_the_home_page():
+    classifier = SiteClassifier(parse_query("books", "any"), min_hits=1, min_examples=1)
+    classifier.classify(home("books novel author"))
+    classifier.classify(home("recipe oven flour"))
+    assert classifier.bayes is not None
+    # words Naive Bayes never saw (only the common ones count): no topic word, no verdict
+    unseen = classifier.classify(home("striker goalkeeper penalty"), learn=False)
+    assert unseen.model == "naive_bayes" and not unseen.relevant
