@@ -5,10 +5,11 @@ sites of each topic. About a third of the sites hold a searchable form (a site s
 an advanced search) 0 to 3 links from their home page, behind links that name it
 ("Advanced search", ``/search/``) or behind links that do not (``/s2/more-3.html``); every
 site also has forms that are not searchable: a login, a newsletter sign-up, comment forms
-under articles, a contact form. The directory links a part of the sites; the sites link
-sparsely to each other (mostly within their topic); every site is reachable from the
-directory. One site of the first topic keeps its search program under ``/cgi-bin/``,
-which its robots.txt disallows. The ground truth is in :class:`DeepWeb`.
+under articles, a contact form. The directory links a third of the sites, drawn whatever
+their forms; the sites link sparsely to each other (mostly within their topic); every
+site is reachable from the directory. One site of the first topic keeps its search
+program under ``/cgi-bin/``, which its robots.txt disallows.
+The ground truth is in :class:`DeepWeb`.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def _results_handler(topic: str, host: str):  # type: ignore[no-untyped-def]
     return handler
 
 
-def build_deepweb(seed: int = 11, sites_per_topic: int = 9) -> DeepWeb:
+def build_deepweb(seed: int = 1, sites_per_topic: int = 9) -> DeepWeb:
     """The sandbox deep web (see the module docstring); only depends on its arguments."""
     rng = Random(seed)
     web = SandboxWeb()
@@ -246,9 +247,9 @@ def _link_sites(stored: dict[str, _StoredPage], specs: list[SiteSpec], rng: Rand
 def _build_directory(
     web: SandboxWeb, stored: dict[str, _StoredPage], specs: list[SiteSpec], rng: Random
 ) -> None:
-    """The directory lists every third site, and every site not reachable otherwise;
-    then every page is served."""
-    listed = [s for k, s in enumerate(specs) if k % 3 == 0]
+    """The directory lists a third of the sites, drawn whatever their forms, and every site
+    not reachable otherwise; then every page is served."""
+    listed = sorted(rng.sample(specs, len(specs) // 3), key=specs.index)
     edges: dict[str, set[str]] = {s.host: set() for s in specs}
     for url, (_, parts, _) in stored.items():
         host = url.split("/")[2]

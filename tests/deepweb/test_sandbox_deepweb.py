@@ -21,11 +21,11 @@ def test_deterministic_and_shaped_as_documented():
     assert {s.form_depth for s in with_form} == {0, 1, 2, 3}
     assert {(s.form_named, s.form_depth > 0) for s in with_form} >= {(True, True), (False, True)}
     assert deepweb.searchable_forms("books") == {
-        "http://www.tundra.test/": "http://www.tundra.test/search/results",
-        "http://www.maple.test/s2/more-2.html": "http://www.maple.test/cgi-bin/search",
-        "http://www.cobalt.test/search/help.html": "http://www.cobalt.test/search/results",
+        "http://www.aspen.test/": "http://www.aspen.test/search/results",
+        "http://www.kestrel.test/s2/more-2.html": "http://www.kestrel.test/cgi-bin/search",
+        "http://www.fjord.test/search/help.html": "http://www.fjord.test/search/results",
     }
-    assert not deepweb.web.robots_allows("http://www.maple.test/cgi-bin/search?q=x")
+    assert not deepweb.web.robots_allows("http://www.kestrel.test/cgi-bin/search?q=x")
 
 
 def test_forms_of_every_page_match_the_ground_truth():

@@ -84,17 +84,17 @@ def test_probe_submits_relevant_get_forms_politely(sandbox, run_crawl, db):
     # the two allowed actions were submitted with the topic's word; the third action is
     # under /cgi-bin/, disallowed by its site's robots.txt: never requested, recorded
     assert probes == [
-        "http://www.cobalt.test/search/results?category=&keywords=books",
-        "http://www.tundra.test/search/results?q=books",
+        "http://www.aspen.test/search/results?category=&keywords=books",
+        "http://www.fjord.test/search/results?q=books",
     ]
     stored = db.execute("SELECT url, title FROM pages WHERE crawl_id = %s AND url LIKE "
                         "'%%/search/results?%%' ORDER BY url", (result.crawl_id,)).fetchall()
-    assert stored == [(probes[0], "Search results - www.cobalt.test"),
-                      (probes[1], "Search results - www.tundra.test")]
+    assert stored == [(probes[0], "Search results - www.aspen.test"),
+                      (probes[1], "Search results - www.fjord.test")]
     refused = db.execute("SELECT url, category FROM uncrawled WHERE crawl_id = %s AND url "
                          "LIKE '%%/cgi-bin/%%'", (result.crawl_id,)).fetchall()
     assert refused == [(
-        "http://www.maple.test/cgi-bin/search?category=&keywords=books", "robots_disallowed")]
+        "http://www.kestrel.test/cgi-bin/search?q=books", "robots_disallowed")]
 
 
 def test_smart_spider_without_topic_is_a_usage_error(run_crawl):
