@@ -102,3 +102,29 @@ def test_smart_spider_without_topic_is_a_usage_error(run_crawl):
     assert result.returncode == 2
     assert "error: the smart spider needs -a topic=WORDS" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_topic_by_example_sites(sandbox, run_crawl, db, tmp_path):
+    deepweb = build_deepweb()
+    server = sandbox(deepweb.web)
+    examples = tmp_path / "examples.txt"
+    # two books sites (one a known deep-web site), one off-topic site of each other topic
+    examples.write_text("http://www.aspen.test/\nhttp://www.quartz.test/\n"
+                        "- http://www.juniper.test/\n- http://www.vesper.test/\n"
+                        "- http://www.sierra.test/\n- http://www.dune1.test/\n")
+    output = tmp_path / "forms.jsonl"
+    result = run_crawl(
+        "smart", proxy=server.proxy_url,
+        args={"examples": str(examples), "seed_urls": deepweb.directory},
+        settings={**WHOLE_SITES, "FEEDS": json.dumps({str(output): {"format": "jsonlines"}})},
+    ).check()
+    exported = sorted((f["page_url"], f["action_url"]) for f in map(
+        json.loads, output.read_text().splitlines()))
+    # Naive Bayes trained on the six example home pages finds the books sites' forms
+    assert exported == sorted(deepweb.searchable_forms("books").items())
+    # the example URLs were fetched to train it; the books ones are crawled as seeds
+    requested = {(r.host, r.path) for r in server.log}
+    assert {("www.aspen.test", "/"), ("www.juniper.test", "/"), ("www.dune1.test", "/")} <= (
+        requested)
+    stats = db.execute("SELECT stats FROM crawls WHERE id = %s", (result.crawl_id,)).fetchone()[0]
+    assert stats["smart/forms_relevant"] == 3
