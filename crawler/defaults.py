@@ -238,8 +238,8 @@ SMART_SITE_MAX_PAGES_WITHOUT_FORM = 6
 # ... distinct searchable forms found (0: no limit).
 SMART_SITE_MAX_FORMS = 0
 # Link tree: a link's priority is LT(l) minus this times the links already taken from
-# its directory (balanced coverage of a site's directories).
-SMART_LINK_TREE_PENALTY = 0.5
+# its directory (balanced coverage of a site's directories); small next to LT's cosines.
+SMART_LINK_TREE_PENALTY = 0.1
 # Words the in-site link ranker starts from, before it has learned from links that led
 # to searchable forms.
 SMART_LINK_PRIOR_WORDS = "search advanced find catalog query lookup browse"

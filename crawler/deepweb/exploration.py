@@ -33,6 +33,7 @@ class SiteExploration:
     home: str
     rules: StopRules
     tree: LinkTree
+    seed: bool = False  # a seed's site is explored whatever the site classifier says
     relevant: bool | None = None  # the site classifier's verdict on the home page
     relevance: float = 0.0
     pages: int = 0
@@ -46,8 +47,8 @@ class SiteExploration:
 
     @classmethod
     def start(cls, site: str, home: str, rules: StopRules, ranker: LinkRanker,
-              penalty: float = 0.5) -> SiteExploration:
-        return cls(site, home, rules, LinkTree(ranker, penalty))
+              penalty: float = 0.1, seed: bool = False) -> SiteExploration:
+        return cls(site, home, rules, LinkTree(ranker, penalty), seed=seed)
 
     def add_link(self, url: str, depth: int, anchor: str = "", around: str = "") -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth

@@ -65,7 +65,7 @@ class LinkTree:
     """A site's links waiting to be fetched, taken best first with directory balance."""
 
     ranker: LinkRanker
-    penalty: float = 0.5
+    penalty: float = 0.1
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)

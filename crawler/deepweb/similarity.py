@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from crawler.focus.query import terms
 
-_URL_SPLIT = re.compile(r"[^A-Za-z]+")
+_URL_SPLIT = re.compile(r"[^A-Za-z0-9]+")
 # URL words that name no topic
 _URL_NOISE = frozenset({"http", "https", "www", "html", "htm", "php", "asp", "aspx", "jsp",
                         "index", "test", "com", "org", "net"})
@@ -30,12 +30,14 @@ def text_vector(text: str) -> Counter[str]:
 
 
 def url_vector(url: str, *, path_only: bool = False) -> Counter[str]:
-    """Term counts of a URL: its words (split at non-letters, camel case kept together)
-    stemmed like text; ``path_only`` drops scheme and host (in-site links)."""
+    """Term counts of a URL: its words (split at anything but letters and digits; single
+    characters and numbers dropped: ``/s2/`` is ``s2``, not ``s``) stemmed like text;
+    ``path_only`` drops scheme and host (in-site links)."""
     if path_only:
         parts = urlsplit(url)
         url = parts.path + " " + parts.query
-    words = [w for w in _URL_SPLIT.split(unquote(url).lower()) if w and w not in _URL_NOISE]
+    words = [w for w in _URL_SPLIT.split(unquote(url).lower())
+             if len(w) > 1 and not w.isdigit() and w not in _URL_NOISE]
     return Counter(terms(" ".join(words)))
 
 

@@ -1,7 +1,9 @@
 """The smart spider's forms: stored in the `forms` table, and its output items.
 
-FormStorePipeline (after page storage) writes every FormItem in batches, idempotently
-(upsert on crawl id, page URL, form index). FormOutputPipeline (last) drops every item of
+FormStorePipeline (after page storage) writes every FormItem in batches (STORE_BATCH_SIZE
+forms, or the forms waiting when one arrives STORE_FLUSH_INTERVAL after the last write,
+and the rest when the spider closes), idempotently (upsert on crawl id, page URL, form
+index). FormOutputPipeline (last) drops every item of
 a spider whose class sets ``forms_output_only = True`` except the relevant searchable
 forms, so ``-o forms.jsonl`` gets those alone (pages and uncrawled URLs are still stored).
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -35,8 +38,10 @@ ON CONFLICT (crawl_id, page_url, form_index) DO UPDATE SET
 
 
 class FormStorePipeline:
-    def __init__(self, crawler: Any, batch_size: int) -> None:
+    def __init__(self, crawler: Any, batch_size: int, flush_interval: float) -> None:
         self.crawler = crawler
+        self.flush_interval = flush_interval
+        self._last_flush = time.monotonic()
         self.stats = crawler.stats
         self.database = crawl_database(crawler)
         self.batch_size = max(1, batch_size)
@@ -48,7 +53,12 @@ class FormStorePipeline:
     def from_crawler(cls, crawler: Any) -> FormStorePipeline:
         if not getattr(crawler.spidercls, "forms_output_only", False):
             raise NotConfigured
-        return cls(crawler, crawler.settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE))
+        settings = crawler.settings
+        return cls(
+            crawler,
+            settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE),
+            settings.getfloat("STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL),
+        )
 
     async def open_spider(self) -> None:
         self.database.prepare()
@@ -64,12 +74,14 @@ class FormStorePipeline:
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, FormItem):
             self.forms.append(item)
-            if len(self.forms) >= self.batch_size:
+            if (len(self.forms) >= self.batch_size
+                    or time.monotonic() - self._last_flush >= self.flush_interval):
                 await self.flush()
         return item
 
     async def flush(self) -> None:
         async with self._lock:
+            self._last_flush = time.monotonic()
             forms, self.forms = self.forms, []
             if not forms or self.pool is None:
                 return

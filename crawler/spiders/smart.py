@@ -227,9 +227,9 @@ class SmartSpider(CrawlerSpider):
 
     def activate(self, candidate: SiteCandidate, seed: bool) -> scrapy.Request:
         exploration = SiteExploration.start(
-            candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty
+            candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty,
+            seed=seed,
         )
-        exploration.seed = seed  # type: ignore[attr-defined]
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
         self.active[candidate.site] = exploration
@@ -359,7 +359,7 @@ class SmartSpider(CrawlerSpider):
         stats = self.crawler.stats
         if depth == 0:
             assert self.classifier is not None
-            seed = getattr(exploration, "seed", False)
+            seed = exploration.seed
             verdict = self.classifier.classify(f"{page.title}\n{page.text}", learn=not seed)
             exploration.relevant = verdict.relevant
             exploration.relevance = verdict.score
@@ -395,6 +395,7 @@ class SmartSpider(CrawlerSpider):
         if new_searchable:
             if features is not None:
                 self.link_ranker.learn(features)  # adaptive link learning
+                self.logger.debug("link to %s learned: %s", page.url, features)
             if on_topic:
                 candidate = self.candidates.get(exploration.site)
                 if candidate is not None and self.ranker.add_known(
