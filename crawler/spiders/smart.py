@@ -43,7 +43,7 @@ from crawler.deepweb import (
 )
 from crawler.deepweb.exploration import release_out_links
 from crawler.deepweb.site_frontier import SiteCandidate
-from crawler.focus import ExamplesError, QueryError, parse_query, read_examples
+from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
 from crawler.items import FormItem, PageItem
 from crawler.spiders.base import CrawlerSpider
@@ -207,8 +207,8 @@ class SmartSpider(CrawlerSpider):
         except Exception as exc:  # an unreachable example is left out, with a warning
             self.logger.warning("example %s not fetched: %s", url, exc)
             return ""
-        doc = parse_html(response.body, response.url)
-        return "" if doc is None else " ".join(doc.text_content().split())
+        return document_text(response.body, html=True, url=response.url,
+                             encoding=getattr(response, "encoding", None))
 
     def fill(self) -> Iterator[scrapy.Request]:
         """Start sites until SMART_CONCURRENT_SITES are explored at once: seeds first,
@@ -355,6 +355,10 @@ class SmartSpider(CrawlerSpider):
         self, exploration: SiteExploration, response: Response, page: PageItem, depth: int,
         features: Features | None,
     ) -> Iterator[Any]:
+        """One HTML page of a site being explored: the site classifier's verdict (home
+        page), its forms (FormItems; learning from the link that led to a new searchable
+        form), its links (in-site ones into the link tree, others kept for the frontier),
+        the stop rules."""
         doc = parse_html(response.body, response.url)
         stats = self.crawler.stats
         if depth == 0:
