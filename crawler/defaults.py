@@ -284,3 +284,41 @@ SEARCH_INDEXER_NICE = 0
 # (the in-memory test), or "auto": shared when the spider is one agent of several
 # (spider.agents > 1 or spider.dedup_shared). All agents of a crawl must agree.
 DEDUP_SHARED = "auto"
+# --- deep-web crawl (`scrapy crawl smart -a topic=...`, docs/deepweb.md) ---------------
+# Rank(s) = alpha * ST(s) + (1 - alpha) * log(1 + SF(s)) of a site in the site frontier.
+SMART_ALPHA = 0.5
+# Sites explored at the same time (each one's pages are still fetched politely).
+SMART_CONCURRENT_SITES = 8
+# Requests of one site in flight at a time (the rest wait in its link tree, best first).
+SMART_SITE_REQUESTS = 2
+# Stop rules of a site: links followed from its home page ...
+SMART_SITE_MAX_DEPTH = 3
+# ... pages fetched ...
+SMART_SITE_MAX_PAGES = 20
+# ... pages in a row without a new searchable form ...
+SMART_SITE_MAX_PAGES_WITHOUT_FORM = 6
+# ... distinct searchable forms found (0: no limit).
+SMART_SITE_MAX_FORMS = 0
+# Link tree: a link's priority is LT(l) minus this times the links already taken from
+# its directory (balanced coverage of a site's directories); small next to LT's cosines.
+SMART_LINK_TREE_PENALTY = 0.1
+# Words the in-site link ranker starts from, before it has learned from links that led
+# to searchable forms.
+SMART_LINK_PRIOR_WORDS = "search advanced find catalog query lookup browse"
+# The frontier score term `link_rank` of an in-site request is LT(l) (0..3) times this.
+SMART_LINK_RANK_SCALE = 10.0
+# Site classifier: a site is on topic when the Naive Bayes probability of its home page
+# is above this ...
+SMART_SITE_THRESHOLD = 0.5
+# ... and, with a topic by keywords, until Naive Bayes is trained: when its home page
+# holds the topic's stems at least this many times (also the label Naive Bayes learns).
+SMART_SITE_MIN_HITS = 2
+# Naive Bayes is trained once this many home pages of each label were seen, and again
+# after every SMART_SITE_RETRAIN_EVERY new ones.
+SMART_SITE_MIN_EXAMPLES = 5
+SMART_SITE_RETRAIN_EVERY = 10
+# Reverse searching (links table of this and earlier crawls) when fewer sites than this
+# wait in the site frontier; at most this many center pages and links per search.
+SMART_REVERSE_SEARCH_BELOW = 4
+SMART_REVERSE_MAX_PAGES = 100
+SMART_REVERSE_MAX_LINKS = 2000

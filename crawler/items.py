@@ -73,3 +73,20 @@ class UncrawledItem:
     def __post_init__(self) -> None:
         if self.category not in UNCRAWLED_CATEGORIES:
             raise ValueError(f"unknown uncrawled category {self.category!r}")
+
+
+@dataclass
+class FormItem:
+    """A form seen by the smart crawler (docs/deepweb.md): stored in `forms`; the relevant
+    searchable ones are its output items."""
+
+    site: str
+    page_url: str
+    form_index: int  # position among the page's forms, from 0
+    action_url: str  # absolute
+    method: str  # GET or POST
+    fields: list[dict[str, object]]  # {"name", "type", "options"}
+    searchable: bool
+    searchable_score: float
+    relevant: bool  # searchable and on a site of the topic
+    relevance_score: float  # the site classifier's score of the site's home page

@@ -66,6 +66,10 @@ ITEM_PIPELINES = {
     "crawler.pipelines.search_index.SearchIndexPipeline": 900,
     # last: a focused crawl's output (-o) is its relevant pages only (docs/focused.md)
     "crawler.pipelines.relevant_output.RelevantOutputPipeline": 1000,
+    # the smart spider's forms into `forms`, then its output (-o) is the relevant
+    # searchable forms only (docs/deepweb.md)
+    "crawler.pipelines.forms.FormStorePipeline": 850,
+    "crawler.pipelines.forms.FormOutputPipeline": 1010,
 }
 
 EXTENSIONS = {

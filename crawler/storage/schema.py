@@ -270,6 +270,29 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (
+        9,
+        "forms seen by the smart (deep-web) crawler",
+        # One row per form of a page (crawler.pipelines.forms, docs/deepweb.md).
+        """
+        CREATE TABLE forms (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            site text NOT NULL,
+            page_url text NOT NULL,
+            form_index integer NOT NULL,
+            action_url text NOT NULL,
+            method text NOT NULL,
+            fields jsonb NOT NULL DEFAULT '[]',
+            searchable boolean NOT NULL,
+            searchable_score double precision NOT NULL,
+            relevant boolean NOT NULL,
+            relevance_score double precision NOT NULL,
+            found_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (crawl_id, page_url, form_index)
+        );
+        CREATE INDEX forms_relevant ON forms (crawl_id, site) WHERE relevant;
+        """,
+    ),
+    (
         11,
         "incremental crawler: revisit schedule, change history, collection removals",
         # docs/incremental.md. revisit_schedule is the survey's CollUrls: one row per
