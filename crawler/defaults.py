@@ -221,3 +221,10 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
+
+# --- crawl hygiene: robots verdicts, dead hosts, URL-parameter rules, authority --------
+# (docs/politeness.md, docs/dedup.md)
+# Keep robots.txt verdicts (rules, unreachable, dead) per crawl in PostgreSQL
+# (robots_verdicts) and ask the table before a host: a resumed crawl or another agent
+# does not fetch robots.txt again while a verdict lives. False: per process only.
+ROBOTSTXT_SHARE_VERDICTS = True

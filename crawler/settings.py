@@ -68,6 +68,13 @@ ITEM_PIPELINES = {
     "crawler.pipelines.relevant_output.RelevantOutputPipeline": 1000,
 }
 
+# HTTP/1.1 without twisted's hidden second attempt: RETRY_TIMES counts every retry, a
+# dead host's robots.txt costs one request (crawler/downloader/handlers.py)
+DOWNLOAD_HANDLERS = {
+    "http": "crawler.downloader.handlers.ExplicitRetryHTTPDownloadHandler",
+    "https": "crawler.downloader.handlers.ExplicitRetryHTTPDownloadHandler",
+}
+
 EXTENSIONS = {
     "crawler.extensions.crawl_record.CrawlRecord": 0,
     # AutoThrottle that keeps robots.txt Crawl-delay as a floor
@@ -79,6 +86,9 @@ EXTENSIONS = {
     "crawler.extensions.frontier_stats.FrontierStats": 0,
     # fewer cyclic-GC passes over the crawl's long-lived objects (docs/frontier.md)
     "crawler.extensions.gc_tuning.GarbageCollectorTuning": 0,
+    # robots.txt Crawl-delay as the host slot's delay; robots.txt sitemaps (docs/politeness.md)
+    "crawler.extensions.crawl_delay.CrawlDelay": 0,
+    "crawler.extensions.sitemaps.RobotsSitemaps": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"
