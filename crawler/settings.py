@@ -40,6 +40,8 @@ DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.robots.RobotsExclusionMiddleware": 100,
+    # learned URL-parameter rules: a URL queued before its rule (crawler/urlrules)
+    "crawler.middlewares.url_rules.UrlParameterRulesDownloaderMiddleware": 95,
     # TRAP_HOST_PAGE_BUDGET (off unless set), counted after the robots decision
     "crawler.middlewares.budget.HostBudgetMiddleware": 110,
     # USER_AGENT with CRAWLER_CONTACT_URL as its contact
@@ -58,6 +60,8 @@ SPIDER_MIDDLEWARES = {
     # content-seen test next to the spider: a duplicate page's links never reach the
     # frontier, nor the depth and trap checks (docs/dedup.md)
     "crawler.middlewares.content_seen.ContentSeenMiddleware": 950,
+    # learns URL-parameter rules from its verdicts, rewrites links (crawler/urlrules)
+    "crawler.middlewares.url_rules.UrlParameterRulesMiddleware": 920,
 }
 
 ITEM_PIPELINES = {

@@ -7,6 +7,10 @@ truth the tests assert exactly.
 
 from __future__ import annotations
 
+import itertools
+import random
+
+from crawler.sandbox.synthetic import TOPIC_WORDS
 from crawler.sandbox.web import Resource, SandboxWeb, html_page
 
 
@@ -47,4 +51,87 @@ def dead_hosts_web() -> SandboxWeb:
         BAD_GATEWAY_HOST, "/",
         lambda path, query: Resource(html_page("Bad Gateway", "<h1>502</h1>"), status=502),
     )
+    return web
+
+
+# --- parameter explosion and paging -----------------------------------------------------
+
+GALLERY_HOST = "gallery.test"
+GALLERIES = 20
+#: Four presentation parameters: every combination (2 x 2 x 3 x 4 = 48 views) shows the
+#: same gallery.
+GALLERY_VIEWS: dict[str, tuple[str, ...]] = {
+    "view": ("grid", "list"),
+    "sort": ("name", "date"),
+    "size": ("s", "m", "l"),
+    "theme": ("light", "dark", "contrast", "print"),
+}
+PAGING_HOST = "paging.test"
+PAGING_PAGES = 8
+
+
+def _words(seed: int, count: int = 220) -> str:
+    """A deterministic text of ``count`` words unlike any other seed's."""
+    vocabulary = sorted({w for words in TOPIC_WORDS.values() for w in words})
+    rng = random.Random(seed)
+    return " ".join(rng.choice(vocabulary) for _ in range(count))
+
+
+def gallery_views() -> list[str]:
+    """The 48 query strings, ordered so that each differs from the previous one in every
+    parameter where possible (a site's view switcher lists them so)."""
+    combos = [dict(zip(GALLERY_VIEWS, values, strict=True))
+              for values in itertools.product(*GALLERY_VIEWS.values())]
+    ordered = [combos.pop(0)]
+    while combos:
+        last = ordered[-1]
+        best = max(combos, key=lambda c: sum(c[k] != last[k] for k in c))
+        combos.remove(best)
+        ordered.append(best)
+    return ["&".join(f"{k}={v}" for k, v in sorted(c.items())) for c in ordered]
+
+
+def gallery_url(n: int, view: str | None = None) -> str:
+    return f"http://{GALLERY_HOST}/gallery/{n}" + (f"?{view}" if view else "")
+
+
+def paging_url(page: int, view: str | None = None) -> str:
+    query = f"page={page}" + (f"&view={view}" if view else "")
+    return f"http://{PAGING_HOST}/list?{query}"
+
+
+def parameter_web() -> SandboxWeb:
+    """A parameter-explosion site and a paging site.
+
+    ``http://gallery.test/`` links each of :data:`GALLERIES` galleries in its default
+    view; every gallery page (any query string: the parameters change nothing) links
+    its 48 views and the home page. ``http://paging.test/list?page=N`` (N = 1..8) are 8
+    distinct pages linked in a chain from ``http://paging.test/``; each also links itself
+    in two presentation views (``&view=compact``, ``&view=full``: the same content)."""
+    web = SandboxWeb()
+    views = gallery_views()
+    default = views[0]
+    web.add_page(f"http://{GALLERY_HOST}/", html_page("Galleries", _links(
+        *(gallery_url(n, default) for n in range(1, GALLERIES + 1)))))
+    for n in range(1, GALLERIES + 1):
+        body = (f"<h1>Gallery {n}</h1><p>{_words(1000 + n)}</p>"
+                + _links(*(gallery_url(n, v) for v in views), "/"))
+        web.add_page(gallery_url(n), html_page(f"Gallery {n}", body), any_query=True)
+    web.add_page(f"http://{PAGING_HOST}/", html_page("Paging", _links(paging_url(1))))
+
+    def list_page(path: str, query: str) -> Resource | None:
+        params = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+        try:
+            page = int(params.get("page", "1"))
+        except ValueError:
+            return None
+        if not 1 <= page <= PAGING_PAGES:
+            return None
+        links = [paging_url(page, "compact"), paging_url(page, "full")]
+        if page < PAGING_PAGES:
+            links.append(paging_url(page + 1))
+        body = f"<h1>Page {page}</h1><p>{_words(2000 + page)}</p>" + _links(*links)
+        return Resource(html_page(f"List page {page}", body))
+
+    web.add_dynamic(PAGING_HOST, "/list", list_page)
     return web
