@@ -245,3 +245,7 @@ URLRULES_REFRESH_INTERVAL = 10.0
 URLRULES_MAX_PENDING_VARIANTS = 2
 # Seconds a held variant waits for those verdicts at most before it is requested anyway.
 URLRULES_WAIT_TIMEOUT = 5.0
+# When a duplicate is more important than the copy admitted before (rel=canonical,
+# in-links from other hosts, backlinks, OPIC cash, host's pages: crawler/dedup/
+# authority.py), keep it instead and record the earlier copy as its duplicate.
+DEDUP_KEEP_AUTHORITATIVE = True

@@ -35,6 +35,9 @@ class PageItem:
     # focused crawl (docs/focused.md): page weight and weight > threshold; None elsewhere
     weight: float | None = None
     relevant: bool | None = None
+    # <link rel="canonical"> of an HTML page (evidence for the content-seen test's choice
+    # of the copy to keep, docs/dedup.md); not stored
+    canonical: str | None = None
 
 
 # Categories of URLs that were scheduled and not stored as pages.

@@ -135,3 +135,35 @@ def parameter_web() -> SandboxWeb:
 
     web.add_dynamic(PAGING_HOST, "/list", list_page)
     return web
+
+
+# --- a mirror reached before its original -------------------------------------------
+
+ORIGINAL_HOST = "original.test"
+MIRROR_HOST = "copy.test"
+MIRROR_PAGES = 12
+HUB_HOSTS = ("hub1.test", "hub2.test", "hub3.test")
+
+
+def mirror_web() -> SandboxWeb:
+    """``http://copy.test/`` serves an exact copy of ``http://original.test/`` (a home
+    page and :data:`MIRROR_PAGES` articles linked in a chain, each page's links pointing
+    into its own host). The original is linked from three hub hosts, reached from
+    ``http://portal.test/``; the mirror from nowhere but the seed list. Seeded with the
+    mirror first, a crawl reaches every mirror page before the original's."""
+    web = SandboxWeb()
+    for host in (ORIGINAL_HOST, MIRROR_HOST):
+        articles = [f"http://{host}/article/{n}.html" for n in range(1, MIRROR_PAGES + 1)]
+        web.add_page(f"http://{host}/", html_page(
+            "Field notes", f"<p>{_words(3000)}</p>" + _links(*articles[:3])))
+        for n, url in enumerate(articles, start=1):
+            following = articles[n:n + 2]
+            web.add_page(url, html_page(f"Note {n}", f"<p>{_words(3000 + n)}</p>"
+                                        + _links(*following, f"http://{host}/")))
+    web.add_page("http://portal.test/", html_page("Portal", _links(
+        *(f"http://{hub}/" for hub in HUB_HOSTS))))
+    for n, hub in enumerate(HUB_HOSTS):
+        links = _links(f"http://{ORIGINAL_HOST}/", f"http://{ORIGINAL_HOST}/article/1.html")
+        web.add_page(f"http://{hub}/", html_page(f"Hub {hub}", f"<p>{_words(4000 + n)}</p>"
+                                                 + links))
+    return web
