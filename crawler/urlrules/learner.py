@@ -79,7 +79,7 @@ def _differing(a: dict[str, str], b: dict[str, str]) -> set[str]:
     return {name for name in a.keys() | b.keys() if a.get(name, _ABSENT) != b.get(name, _ABSENT)}
 
 
-@dataclass
+@dataclass(slots=True)
 class _PathEvidence:
     # original URL -> (URL, query) of the pages known to have its content
     clusters: dict[str, list[tuple[str, dict[str, str]]]] = field(default_factory=dict)
@@ -204,6 +204,8 @@ class ParameterRules:
         same path that is the same page under the current rules (then ``url`` need not
         be fetched), else None."""
         host, path, query = _query(url)
+        if not query and (host, path) not in self._evidence:
+            return None  # only paths with query variants are tracked (memory)
         evidence = self._path(host, path)
         names = self.irrelevant(host, path)
         if names and query.keys() & names:
@@ -287,6 +289,8 @@ class ParameterRules:
         """The content-seen test admitted ``url`` as a new content: compare it with the
         distinct pages of its path admitted before."""
         host, path, query = _query(url)
+        if not query and (host, path) not in self._evidence:
+            return []  # only paths with query variants are tracked (memory)
         evidence = self._path(host, path)
         changes: list[RuleChange] = []
         for other in evidence.admitted:

@@ -79,11 +79,12 @@ def test_paging_keeps_every_page():
 
 def test_requested_finds_the_same_page_under_the_rules():
     rules = ParameterRules()
-    assert rules.requested(G) is None
+    assert rules.requested(G) is None  # no query: its path is not tracked (memory)
     assert rules.requested(f"{G}?view=grid") is None
     rules.duplicate(f"{G}?view=grid", G)
     rules.duplicate(f"{G}?view=list", G)
-    assert rules.requested(f"{G}?view=tiles") == G
+    assert rules.requested(f"{G}?view=tiles") == f"{G}?view=grid"
+    assert rules.requested(G) is None  # nothing to drop: the canonical form itself
     assert rules.requested("http://g.test/gallery/9?view=tiles") is None
 
 
