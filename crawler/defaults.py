@@ -322,3 +322,30 @@ SMART_SITE_RETRAIN_EVERY = 10
 SMART_REVERSE_SEARCH_BELOW = 4
 SMART_REVERSE_MAX_PAGES = 100
 SMART_REVERSE_MAX_LINKS = 2000
+# --- crawl hygiene: robots verdicts, dead hosts, URL-parameter rules, authority --------
+# (docs/politeness.md, docs/dedup.md)
+# Keep robots.txt verdicts (rules, unreachable, dead) per crawl in PostgreSQL
+# (robots_verdicts) and ask the table before a host: a resumed crawl or another agent
+# does not fetch robots.txt again while a verdict lives. False: per process only.
+ROBOTSTXT_SHARE_VERDICTS = True
+# URL-parameter rules learned from the content-seen test (crawler/urlrules): on/off.
+URLRULES_ENABLED = True
+# Duplicate pages (pairs) per parameter and path before it is learned irrelevant there
+# (at least 2: never from a single pair).
+URLRULES_MIN_PAIRS = 2
+# Paths of a host that must have learned a parameter before it is irrelevant host-wide.
+URLRULES_HOST_MIN_PATHS = 3
+# Host+paths whose evidence is kept in memory, least recently used forgotten first.
+URLRULES_TRACKED_PATHS = 100_000
+# Seconds between reloads of the crawl's rules from PostgreSQL (other agents' rules);
+# 0: loaded at the start only.
+URLRULES_REFRESH_INTERVAL = 10.0
+# Query variants of one path requested before the earlier ones are judged by the
+# content-seen test; later ones wait (so a rule can remove them). 0: never wait.
+URLRULES_MAX_PENDING_VARIANTS = 2
+# Seconds a held variant waits for those verdicts at most before it is requested anyway.
+URLRULES_WAIT_TIMEOUT = 5.0
+# When a duplicate is more important than the copy admitted before (rel=canonical,
+# in-links from other hosts, backlinks, OPIC cash, host's pages: crawler/dedup/
+# authority.py), keep it instead and record the earlier copy as its duplicate.
+DEDUP_KEEP_AUTHORITATIVE = True

@@ -47,6 +47,7 @@ class ExtractedPage:
     title: str = ""
     text: str = ""
     links: list[ExtractedLink] = field(default_factory=list)
+    canonical: str | None = None  # <link rel="canonical" href>, canonicalised
 
 
 def _collapse(text: str) -> str:
@@ -172,6 +173,11 @@ def extract_page(
     base_el = root.find(".//base[@href]")
     if base_el is not None:
         base_url = urljoin(page_url, base_el.get("href", "").strip())
+    canonical = None
+    for el in root.iterfind(".//link[@href]"):
+        if "canonical" in (el.get("rel") or "").lower().split():
+            canonical = canonical_url(urljoin(base_url, el.get("href", "").strip()))
+            break
     text, offsets = _visible_text_with_offsets(
         body if body is not None else root, link_elements
     )
@@ -195,4 +201,4 @@ def extract_page(
                 distance=1 if url_host(target) == page_host else 5,
             )
         )
-    return ExtractedPage(title=title, text=text, links=links)
+    return ExtractedPage(title=title, text=text, links=links, canonical=canonical)

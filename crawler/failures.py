@@ -1,4 +1,9 @@
-"""Mapping download failures to the `uncrawled` categories."""
+"""Mapping download failures to the `uncrawled` categories.
+
+The project's own refusals (robots.txt, traps, budgets, URL rules) are IgnoreRequest
+subclasses tagged with an ``uncrawled_category`` attribute: this module imports none of
+them.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,6 @@ from scrapy.exceptions import (
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet import error as twisted_error
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
-
-from crawler.middlewares.robots import RobotsDisallowed
 
 _TIMEOUTS = (
     DownloadTimeoutError,
@@ -49,8 +52,6 @@ def categorize_failure(exc: BaseException) -> tuple[str, str]:
     if isinstance(exc, HttpError):
         status = exc.response.status
         return categorize_status(status), f"HTTP {status}"
-    if isinstance(exc, RobotsDisallowed):
-        return "robots_disallowed", str(exc)
     category = getattr(exc, "uncrawled_category", None)
     if category:
         # middlewares of this project tag their refusals with a category

@@ -37,6 +37,9 @@ class PageItem:
     relevant: bool | None = None
     # ETag of the response (incremental crawler: conditional GETs, docs/incremental.md)
     etag: str | None = None
+    # <link rel="canonical"> of an HTML page (evidence for the content-seen test's choice
+    # of the copy to keep, docs/dedup.md); not stored
+    canonical: str | None = None
 
 
 # Categories of URLs that were scheduled and not stored as pages.

@@ -40,6 +40,8 @@ DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.robots.RobotsExclusionMiddleware": 100,
+    # learned URL-parameter rules: a URL queued before its rule (crawler/urlrules)
+    "crawler.middlewares.url_rules.UrlParameterRulesDownloaderMiddleware": 95,
     # TRAP_HOST_PAGE_BUDGET (off unless set), counted after the robots decision
     "crawler.middlewares.budget.HostBudgetMiddleware": 110,
     # USER_AGENT with CRAWLER_CONTACT_URL as its contact
@@ -58,6 +60,8 @@ SPIDER_MIDDLEWARES = {
     # content-seen test next to the spider: a duplicate page's links never reach the
     # frontier, nor the depth and trap checks (docs/dedup.md)
     "crawler.middlewares.content_seen.ContentSeenMiddleware": 950,
+    # learns URL-parameter rules from its verdicts, rewrites links (crawler/urlrules)
+    "crawler.middlewares.url_rules.UrlParameterRulesMiddleware": 920,
 }
 
 ITEM_PIPELINES = {
@@ -70,6 +74,13 @@ ITEM_PIPELINES = {
     # searchable forms only (docs/deepweb.md)
     "crawler.pipelines.forms.FormStorePipeline": 850,
     "crawler.pipelines.forms.FormOutputPipeline": 1010,
+}
+
+# HTTP/1.1 without twisted's hidden second attempt: RETRY_TIMES counts every retry, a
+# dead host's robots.txt costs one request (crawler/downloader/handlers.py)
+DOWNLOAD_HANDLERS = {
+    "http": "crawler.downloader.handlers.ExplicitRetryHTTPDownloadHandler",
+    "https": "crawler.downloader.handlers.ExplicitRetryHTTPDownloadHandler",
 }
 
 EXTENSIONS = {
@@ -88,6 +99,9 @@ EXTENSIONS = {
     "crawler.extensions.warc_archive.WarcArchive": 0,
     "crawler.extensions.progress.CrawlProgress": 0,
     "crawler.extensions.metrics.CrawlMetrics": 0,
+    # robots.txt Crawl-delay as the host slot's delay; robots.txt sitemaps (docs/politeness.md)
+    "crawler.extensions.crawl_delay.CrawlDelay": 0,
+    "crawler.extensions.sitemaps.RobotsSitemaps": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"

@@ -107,7 +107,9 @@ class Duplicate:
 
     @staticmethod
     def parse_detail(detail: str) -> Duplicate:
-        """The inverse of :attr:`detail` (similarities as written, truncated)."""
+        """The inverse of :attr:`detail` (similarities as written, truncated); a reason
+        appended after ``"; "`` (the copy kept by authority) is ignored."""
+        detail = detail.partition("; ")[0]  # "; kept ...": why the copy was kept
         try:
             kind, rest = detail.split(" duplicate of ", 1)
             original, measures = rest.rsplit(" (similarity ", 1)
@@ -330,6 +332,17 @@ class ContentSeenTest:
             self._words[url] = fingerprint.words
         else:
             self._words.pop(url, None)
+
+    def replace_original(self, old: str, new: str, fingerprint: PageFingerprint) -> None:
+        """Admit ``new`` in place of the admitted ``old`` (the copy kept for its
+        importance, crawler/dedup/authority.py): ``old`` leaves the index and the exact
+        test, whose digests now name ``new``."""
+        for digest in [d for d, url in self._digests.items() if url == old]:
+            self._digests[digest] = new
+        if old in self.index:
+            self.index.remove(old)
+        self._words.pop(old, None)
+        self.add(new, fingerprint)
 
     def check(self, url: str, text: str) -> tuple[PageFingerprint | None, Duplicate | None]:
         """Fingerprint ``text``, find what it duplicates, admit it if it is new (minutiae

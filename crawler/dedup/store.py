@@ -175,6 +175,17 @@ class FingerprintStore:
         self.pending[url] = fingerprint
         return len(self.pending) >= self.batch_size
 
+    async def remove(self, url: str) -> None:
+        """Forget an admitted page's row (it became a duplicate of a more important copy,
+        crawler/dedup/authority.py): buffered rows are written first, so none comes back."""
+        self.pending.pop(url, None)
+        await self.flush()
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "DELETE FROM page_fingerprints WHERE crawl_id = %s AND url = %s",
+                (self.crawl_id, url),
+            )
+
     async def flush(self) -> None:
         async with self._lock:
             if not self.pending:

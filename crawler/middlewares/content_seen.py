@@ -48,6 +48,7 @@ from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 
 from crawler import defaults
+from crawler.dedup.authority import LinkEvidence
 from crawler.dedup.content_seen import ContentSeenTest, Duplicate
 from crawler.dedup.shared import SharedContentSeen
 from crawler.dedup.store import FingerprintStore
@@ -102,6 +103,12 @@ class ContentSeenMiddleware:
             )
         self.database = crawl_database(crawler)
         self.shared: dict[str, SharedContentSeen] = {}
+        # keep the more important copy of a content (crawler/dedup/authority.py)
+        self.authority: dict[str, LinkEvidence] | None = (
+            {} if settings.getbool("DEDUP_KEEP_AUTHORITATIVE", defaults.DEDUP_KEEP_AUTHORITATIVE)
+            else None
+        )
+        self.demoted: list[UncrawledItem] = []  # admitted copies replaced by a better one
         # one test per crawl id (a process runs one crawl, but state is keyed all the same)
         self.tests: dict[str, ContentSeenTest] = {}
         self.stores: dict[str, FingerprintStore] = {}
@@ -223,8 +230,10 @@ class ContentSeenMiddleware:
         held: list[Request] = []
         async for output in result:
             if isinstance(output, PageItem):
-                output, follow = await self.judge(output)
+                output, follow = await self.judge(output, response)
                 yield output
+                while self.demoted:
+                    yield self.demoted.pop(0)
                 for request in held if follow else ():
                     yield request
                 if held and not follow:
@@ -240,9 +249,12 @@ class ContentSeenMiddleware:
         for request in held:  # no PageItem in this output: nothing to judge
             yield request
 
-    async def judge(self, item: PageItem) -> tuple[PageItem | UncrawledItem, bool]:
+    async def judge(
+        self, item: PageItem, response: Response | None = None
+    ) -> tuple[PageItem | UncrawledItem, bool]:
         """The item to pass on (the page, or its duplicate_content record) and whether
-        the page's links are followed."""
+        the page's links are followed. A duplicate more important than the admitted copy
+        replaces it (``self.demoted`` then holds the admitted copy's record)."""
         await self._ready.wait()
         crawl_id = self._crawl_id()
         shared = self.shared.get(crawl_id)
@@ -277,10 +289,19 @@ class ContentSeenMiddleware:
                     words = await store.fetch_words(missing)
                     started = time.perf_counter()
                 duplicate = test.decide(fingerprint, similarities, words)
+            demoted = None
             if duplicate is None:
                 test.add(item.url, fingerprint)
+            elif self.authority is not None:
+                demoted = self._keep_authoritative(item, response, duplicate, fingerprint, test)
             self._add_seconds(started)
+        if demoted is not None:
+            await store.remove(demoted.url)
+            self.demoted.append(demoted)
+            duplicate = None
         if duplicate is None:
+            if self.authority is not None:
+                self._admitted(item, response)
             if store.add(item.url, fingerprint):
                 await store.flush()
                 self.stats.set_value("dedup/stored", store.written)
@@ -306,6 +327,39 @@ class ContentSeenMiddleware:
             return item, True
         return self._record(item, duplicate), self.follow_links
 
+    def _evidence(self) -> LinkEvidence:
+        assert self.authority is not None
+        return self.authority.setdefault(self._crawl_id(), LinkEvidence())
+
+    def _admitted(self, item: PageItem, response: Response | None) -> None:
+        evidence = self._evidence()
+        for link in item.links:
+            evidence.link(item.url, link.target_url)
+        evidence.admitted(item.url, _cash(response), _declared_canonical(item))
+
+    def _keep_authoritative(
+        self, item: PageItem, response: Response | None, duplicate: Duplicate,
+        fingerprint: Any, test: ContentSeenTest,
+    ) -> UncrawledItem | None:
+        """If ``item`` is more important than the copy admitted before, admit it in its
+        place and return the admitted copy's duplicate record."""
+        evidence = self._evidence()
+        if item.final_url != item.url:  # a redirect links its source to its target
+            evidence.link(item.url, item.final_url)
+        keep_new, why = evidence.choose(
+            item.url, _cash(response), _declared_canonical(item), duplicate.original)
+        if not keep_new:
+            return None
+        test.replace_original(duplicate.original, item.url, fingerprint)
+        evidence.demoted(duplicate.original)
+        self.stats.inc_value("dedup/authority_replaced")
+        logger.info("%s replaces %s as the admitted copy: %s",
+                    item.url, duplicate.original, why)
+        swapped = Duplicate(item.url, duplicate.similarity, duplicate.exact,
+                            duplicate.alignment)
+        return UncrawledItem(duplicate.original, "duplicate_content",
+                             f"{swapped.detail}; {why}")
+
     def _record(self, item: PageItem, duplicate: Duplicate) -> UncrawledItem:
         self.stats.inc_value(f"dedup/{duplicate.kind}")
         if duplicate.alignment is not None:
@@ -315,3 +369,16 @@ class ContentSeenMiddleware:
 
     def _add_seconds(self, started: float) -> None:
         self.stats.inc_value("dedup/fingerprint_seconds", time.perf_counter() - started)
+
+
+def _cash(response: Response | None) -> float:
+    frontier = response.meta.get("frontier") if response is not None else None
+    return float((frontier or {}).get("cash", 0.0))
+
+
+def _declared_canonical(item: PageItem) -> str | None:
+    """The page's own claim to where it belongs: ``<link rel="canonical">``, else the
+    target of the redirect that delivered it."""
+    if item.canonical:
+        return item.canonical
+    return item.final_url if item.final_url != item.url else None

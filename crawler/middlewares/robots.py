@@ -1,4 +1,4 @@
-"""Robots exclusion (RFC 9309) and Crawl-delay as a downloader middleware.
+"""Robots exclusion (RFC 9309) as a downloader middleware: one job, the decision.
 
 A subclass of Scrapy's RobotsTxtMiddleware with the semantics of
 :mod:`crawler.politeness.robots`: 2xx parsed (first ROBOTSTXT_MAX_SIZE bytes), 4xx allow
@@ -8,65 +8,73 @@ scheme+host+port kept ROBOTSTXT_CACHE_TTL seconds, matching with the product tok
 the User-Agent. Every request waits for its origin's rules before it reaches the
 downloader, so nothing but robots.txt leaves the process for a host before the decision.
 
+robots.txt is fetched once per verdict lifetime: the request is never retried by
+RetryMiddleware, and a host whose fetch failed with a connection error, a refused proxy
+tunnel or HTTP 502/503/504 is *dead*: its URLs are refused without a request until the
+retry interval is over (stat ``dead_host``). Verdicts are kept per crawl in PostgreSQL
+(:mod:`crawler.politeness.verdict_store`): a resumed crawl or another agent asks the
+table before the host.
+
 Refusals raise :class:`RobotsDisallowed` (recorded as ``robots_disallowed``) or, when the
 host could not be reached at all, :class:`RobotsUnreachable` carrying the failure's
 category (``connection``, ``timeout``).
 
-``Crawl-delay`` and ``Request-rate`` (capped by ROBOTSTXT_MAX_CRAWL_DELAY) become the
-delay of the host's downloader slot, live and in ``Downloader.per_slot_settings`` so a
-slot re-created after garbage collection keeps it. Such slots get no jitter, and their
-``slot.lastseen`` also moves to the arrival of each response: the delay is a minimum gap
-between the requests as the server sees them. Schedulers read
-``slot.delay``/``slot.lastseen``.
-
-With ROBOTS_FOLLOW_SITEMAPS the sitemaps named in robots.txt are fetched (through the
-downloader middlewares, so robots rules and delays apply) and their URLs scheduled.
+Other components act on the verdicts through signals: :data:`robots_rules_known` (sent
+synchronously for every verdict, before the waiting requests resume: Crawl-delay,
+crawler/extensions/crawl_delay.py) and Scrapy's ``robots_parsed`` (sitemaps,
+crawler/extensions/sitemaps.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from datetime import UTC, datetime
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
+from psycopg_pool import AsyncConnectionPool
 from scrapy import Request, signals
+from scrapy.core.downloader.handlers.http11 import TunnelError
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
-from scrapy.utils.defer import deferred_from_coro
-from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.httpobj import urlparse_cached
-from scrapy.utils.sitemap import Sitemap
 
 from crawler import defaults
+from crawler.failures import categorize_failure
 from crawler.middlewares.useragent import crawler_user_agent
 from crawler.politeness.robots import (
     PARSED,
     UNREACHABLE,
     RobotsCache,
     RobotsRules,
-    capped_delay,
+    dead_scope_of_failure,
     product_token,
+    restore_rules,
     robots_origin,
     robots_url,
     rules_after_failure,
     rules_from_response,
 )
-from crawler.urls import canonical_url
+from crawler.politeness.verdict_store import RobotsVerdictStore, StoredVerdict
+from crawler.storage.database import crawl_database
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
 
-# Sitemap index files nest at most this deep (an index naming indexes naming sitemaps).
-_SITEMAP_MAX_NESTING = 2
+#: Sent (synchronously, ``rules=``, ``request=``) when an origin's rules are decided,
+#: before the requests waiting for them resume.
+robots_rules_known = object()
 
 
 class RobotsDisallowed(IgnoreRequest):
     """The URL is disallowed for this crawler by its host's robots.txt."""
+
+    uncrawled_category = "robots_disallowed"
 
 
 class RobotsUnreachable(IgnoreRequest):
@@ -78,43 +86,88 @@ class RobotsUnreachable(IgnoreRequest):
         self.uncrawled_category = category
 
 
+def _wall(monotonic_time: float) -> float:
+    """A monotonic instant as a ``time.time()`` value."""
+    return time.time() + (monotonic_time - monotonic())
+
+
+def _utc(monotonic_time: float) -> str:
+    return datetime.fromtimestamp(_wall(monotonic_time), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 class RobotsExclusionMiddleware(RobotsTxtMiddleware):
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(
+        self,
+        crawler: Crawler,
+        *,
+        product_token: str,
+        ttl: float,
+        retry_interval: float,
+        parse_limit: int,
+        max_redirects: int,
+        share_verdicts: bool,
+    ) -> None:
         super().__init__(crawler)
-        settings = crawler.settings
-        self.product_token = product_token(
-            settings.get("ROBOTSTXT_USER_AGENT") or crawler_user_agent(settings)
-        )
-        self.ttl = settings.getfloat("ROBOTSTXT_CACHE_TTL", defaults.ROBOTSTXT_CACHE_TTL)
-        self.retry_interval = settings.getfloat(
-            "ROBOTSTXT_RETRY_INTERVAL", defaults.ROBOTSTXT_RETRY_INTERVAL
-        )
-        self.parse_limit = settings.getint("ROBOTSTXT_MAX_SIZE", defaults.ROBOTSTXT_MAX_SIZE)
-        self.max_redirects = settings.getint(
-            "ROBOTSTXT_MAX_REDIRECTS", defaults.ROBOTSTXT_MAX_REDIRECTS
-        )
-        self.max_crawl_delay = settings.getfloat(
-            "ROBOTSTXT_MAX_CRAWL_DELAY", defaults.ROBOTSTXT_MAX_CRAWL_DELAY
-        )
-        self.follow_sitemaps = settings.getbool(
-            "ROBOTS_FOLLOW_SITEMAPS", defaults.ROBOTS_FOLLOW_SITEMAPS
-        )
-        self.sitemap_max_urls = settings.getint(
-            "ROBOTS_SITEMAP_MAX_URLS", defaults.ROBOTS_SITEMAP_MAX_URLS
-        )
-        self.base_delay = settings.getfloat("DOWNLOAD_DELAY")
-        self.autothrottle = settings.getbool("AUTOTHROTTLE_ENABLED")
+        self.product_token = product_token
+        self.ttl = ttl
+        self.retry_interval = retry_interval
+        self.parse_limit = parse_limit
+        self.max_redirects = max_redirects
+        self.share_verdicts = share_verdicts
         self.cache = RobotsCache()
         self._pending: dict[str, asyncio.Future[RobotsRules]] = {}
-        # slot key (host name) -> origin -> delay asked by that origin's robots.txt
-        self._host_delays: dict[str, dict[str, float]] = {}
-        # slot key -> the DOWNLOAD_SLOTS entry it had before a Crawl-delay was applied
-        self._original_slot_settings: dict[str, dict[str, Any] | None] = {}
-        self._sitemaps_seen: set[str] = set()
-        self._sitemap_urls = 0
-        # slots whose delay comes from robots.txt: timed from each response too
-        self._crawl_delay_slots: set[str] = set()
-        crawler.signals.connect(self._response_downloaded, signal=signals.response_downloaded)
+        self.pool: AsyncConnectionPool | None = None
+        self.stores: dict[str, RobotsVerdictStore] = {}  # per crawl id
+        self._writes: set[asyncio.Task[None]] = set()
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RobotsExclusionMiddleware:
+        settings = crawler.settings
+        return cls(
+            crawler,
+            product_token=product_token(
+                settings.get("ROBOTSTXT_USER_AGENT") or crawler_user_agent(settings)
+            ),
+            ttl=settings.getfloat("ROBOTSTXT_CACHE_TTL", defaults.ROBOTSTXT_CACHE_TTL),
+            retry_interval=settings.getfloat(
+                "ROBOTSTXT_RETRY_INTERVAL", defaults.ROBOTSTXT_RETRY_INTERVAL
+            ),
+            parse_limit=settings.getint("ROBOTSTXT_MAX_SIZE", defaults.ROBOTSTXT_MAX_SIZE),
+            max_redirects=settings.getint(
+                "ROBOTSTXT_MAX_REDIRECTS", defaults.ROBOTSTXT_MAX_REDIRECTS
+            ),
+            share_verdicts=settings.getbool(
+                "ROBOTSTXT_SHARE_VERDICTS", defaults.ROBOTSTXT_SHARE_VERDICTS
+            ),
+        )
+
+    def _crawl_id(self) -> str:
+        spider = self.crawler.spider
+        return str(getattr(spider, "crawl_id", "") or getattr(spider, "name", ""))
+
+    # --- life cycle: the verdict table ------------------------------------------------
+    async def spider_opened(self, spider: Any) -> None:
+        if not self.share_verdicts:
+            return
+        try:
+            database = crawl_database(self.crawler)
+            database.prepare()
+            self.pool = AsyncConnectionPool(database.url, min_size=1, max_size=2, open=False)
+            await self.pool.open(wait=True)
+        except Exception:  # the crawl goes on; verdicts are then kept in memory only
+            logger.exception("robots verdicts: database unavailable, kept in memory only")
+            self.pool = None
+            return
+        self.stores[self._crawl_id()] = RobotsVerdictStore(self.pool, self._crawl_id())
+
+    async def spider_closed(self, spider: Any, reason: str) -> None:
+        if self._writes:
+            await asyncio.gather(*self._writes, return_exceptions=True)
+        if self.pool is not None:
+            await self.pool.close()
+            self.pool = None
 
     # --- decisions -------------------------------------------------------------------
     async def process_request(self, request: Request) -> None:  # type: ignore[override]
@@ -130,7 +183,14 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             return
         if rp.state == UNREACHABLE:
             self._stats.inc_value("robotstxt/refused_unreachable")
-            message = f"{rp.describe()}: host fully disallowed until robots.txt can be fetched"
+            if rp.dead:
+                self._stats.inc_value("dead_host/refused")
+                message = (
+                    f"{rp.describe()}: dead host (robots.txt fetch at {_utc(rp.fetched_at)} "
+                    f"failed), no request until {_utc(rp.expires_at)}"
+                )
+            else:
+                message = f"{rp.describe()}: host fully disallowed until robots.txt can be fetched"
             if rp.refusal_category != "robots_disallowed":
                 raise RobotsUnreachable(message, rp.refusal_category)
             raise RobotsDisallowed(message)
@@ -148,8 +208,12 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             return await asyncio.shield(pending)
         future: asyncio.Future[RobotsRules] = asyncio.get_running_loop().create_future()
         self._pending[origin] = future
+        fetched = False
         try:
-            rules = await self._fetch_rules(origin, request)
+            rules = await self._stored_rules(origin)
+            if rules is None:
+                fetched = True
+                rules = await self._fetch_rules(origin, request)
         except Exception as exc:  # never leave waiting requests hanging
             logger.exception("robots.txt of %s: unexpected error", origin)
             rules = rules_after_failure(
@@ -162,23 +226,83 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         finally:
             del self._pending[origin]
         self.cache.put(rules)
+        if fetched:
+            self._save(rules)
+            if rules.dead:
+                self._stats.inc_value("dead_host")
+                logger.info(
+                    "%s: dead host, its URLs are refused without a request for %.0f s",
+                    rules.describe(), self.retry_interval,
+                )
         try:
             # before the waiting requests resume: their slot must already be slowed down
-            self._apply_crawl_delay(rules, urlparse_cached(request).hostname or "")
+            self.crawler.signals.send_catch_log(
+                signal=robots_rules_known, rules=rules, request=request
+            )
         finally:
             future.set_result(rules)
-        if rules.state == PARSED and not rules.stale:
+        if fetched and rules.state == PARSED and not rules.stale:
             await self.crawler.signals.send_catch_log_async(
                 signal=signals.robots_parsed, robotparser=rules, request=request
             )
-            self._follow_sitemaps(rules)
         return rules
+
+    async def _stored_rules(self, origin: str) -> RobotsRules | None:
+        """A live verdict of this crawl from the database (a resumed crawl, another
+        agent), or None."""
+        store = self.stores.get(self._crawl_id())
+        if store is None:
+            return None
+        host = origin.split("://", 1)[1].rsplit(":", 1)[0]
+        try:
+            stored = await store.lookup(origin, host)
+        except Exception:
+            logger.exception("robots verdict of %s: database lookup failed", origin)
+            return None
+        if stored is None:
+            return None
+        self._stats.inc_value("robotstxt/verdicts_reused")
+        if stored.dead_scope:
+            self._stats.inc_value("dead_host/from_database")
+        return self._restore(origin, stored)
+
+    def _restore(self, origin: str, stored: StoredVerdict) -> RobotsRules:
+        now_wall, now = time.time(), monotonic()
+        rules = restore_rules(
+            stored.origin, stored.state, now - (now_wall - stored.fetched_at),
+            now + (stored.expires_at - now_wall), status=stored.status,
+            reason=stored.reason, refusal_category=stored.refusal_category,
+            dead_scope=stored.dead_scope, body=stored.body, stale=stored.stale,
+        )
+        if stored.origin != origin:  # a host-wide dead verdict of another origin
+            self.cache.put(rules)
+            cached = self.cache.get(origin, now)
+            assert cached is not None
+            return cached
+        return rules
+
+    def _save(self, rules: RobotsRules) -> None:
+        store = self.stores.get(self._crawl_id())
+        if store is None:
+            return
+
+        async def write() -> None:
+            try:
+                await store.save(rules, _wall(rules.fetched_at), _wall(rules.expires_at))
+            except Exception:
+                logger.exception("robots verdict of %s not stored", rules.origin)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
 
     async def _fetch_rules(self, origin: str, request: Request) -> RobotsRules:
         robots_request = Request(
             robots_url(request.url),
             priority=self.DOWNLOAD_PRIORITY,
-            meta={"dont_obey_robotstxt": True, "redirect_ttl": self.max_redirects},
+            # one request per verdict: a failure waits for ROBOTSTXT_RETRY_INTERVAL
+            meta={"dont_obey_robotstxt": True, "redirect_ttl": self.max_redirects,
+                  "dont_retry": True},
             callback=NO_CALLBACK,
             dont_filter=True,
         )
@@ -195,8 +319,6 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
                 retry_interval=self.retry_interval,
             )
         except Exception as exc:
-            from crawler.failures import categorize_failure  # imports this module
-
             category, detail = categorize_failure(exc)
             self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
             if category == "too_large":
@@ -205,11 +327,15 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
                     origin, 404, b"", monotonic(), ttl=self.ttl,
                     retry_interval=self.retry_interval,
                 )
+            tunnel_refused = isinstance(exc, TunnelError)
+            if tunnel_refused:
+                detail = f"{type(exc).__name__}: {exc}"[:500]
+            dead_scope = dead_scope_of_failure(category, tunnel_refused)
             if category not in ("connection", "timeout"):
                 category = "robots_disallowed"
             rules = rules_after_failure(
                 origin, detail, monotonic(), retry_interval=self.retry_interval,
-                category=category, previous=previous,
+                category=category, previous=previous, dead_scope=dead_scope,
             )
             logger.info(
                 "robots.txt of %s unreachable (%s): host disallowed for %.0f s",
@@ -237,145 +363,3 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
                 origin, response.status, self.retry_interval,
             )
         return rules
-
-    # --- Crawl-delay -----------------------------------------------------------------
-    def _apply_crawl_delay(self, rules: RobotsRules, slot_key: str) -> None:
-        requested = rules.requested_delay(self.product_token)
-        delay = capped_delay(requested, self.max_crawl_delay)
-        if requested is not None and delay is not None and delay < requested:
-            logger.info(
-                "%s asks for %.1f s between requests: capped to %.1f s "
-                "(ROBOTSTXT_MAX_CRAWL_DELAY)", rules.describe(), requested, delay,
-            )
-        delays = self._host_delays.setdefault(slot_key, {})
-        if delay is None and rules.origin not in delays:
-            return
-        if delay is None:
-            del delays[rules.origin]
-        else:
-            delays[rules.origin] = delay
-        self.set_slot_delay(slot_key, max(delays.values(), default=None))
-
-    def set_slot_delay(self, slot_key: str, crawl_delay: float | None) -> None:
-        """Make ``crawl_delay`` the minimum delay of the downloader slot ``slot_key``
-        (None: back to the slot's configured delay)."""
-        downloader = self.crawler.engine.downloader
-        if slot_key not in self._original_slot_settings:
-            original = downloader.per_slot_settings.get(slot_key)
-            self._original_slot_settings[slot_key] = dict(original) if original else None
-        original = self._original_slot_settings[slot_key]
-        base = float((original or {}).get("delay", self.base_delay))
-        slot = downloader.slots.get(slot_key)
-        if crawl_delay is None:
-            self._crawl_delay_slots.discard(slot_key)
-            if original is None:
-                downloader.per_slot_settings.pop(slot_key, None)
-            else:
-                downloader.per_slot_settings[slot_key] = dict(original)
-            if slot is not None:
-                slot.delay = base
-                slot.jitter = float((original or {}).get("jitter", downloader._jitter))
-            return
-        floor = max(base, crawl_delay)
-        downloader.per_slot_settings[slot_key] = {
-            **(original or {}), "delay": floor, "jitter": 0.0,
-        }
-        if slot is not None:
-            slot.delay = max(slot.delay, floor) if self.autothrottle else floor
-            slot.jitter = 0.0
-            # the robots.txt response just arrived: time the first page from it
-            slot.lastseen = max(slot.lastseen, monotonic())
-        self._crawl_delay_slots.add(slot_key)
-        self._stats.set_value(f"robotstxt/crawl_delay/{slot_key}", floor)
-        logger.debug("slot %s: delay %.2f s from robots.txt", slot_key, floor)
-
-    def _response_downloaded(self, response: Response, request: Request) -> None:
-        """Time a Crawl-delay slot's gap from the response too, not only from the moment
-        the request was dispatched. The downloader marks ``slot.lastseen`` when it hands a
-        request over, which can be well before the request reaches the wire (connection
-        set-up, a busy event loop); the response, though, arrives after the server saw the
-        request. So the next request, sent a delay after both, reaches the server at least
-        a delay after the previous one whatever the latency. Runs before the downloader
-        picks the slot's next request."""
-        key = request.meta.get("download_slot")
-        if key in self._crawl_delay_slots:
-            slot = self.crawler.engine.downloader.slots.get(key)
-            if slot is not None:
-                slot.lastseen = max(slot.lastseen, monotonic())
-
-    # --- sitemaps --------------------------------------------------------------------
-    def _follow_sitemaps(self, rules: RobotsRules) -> None:
-        if not self.follow_sitemaps:
-            return
-        for url in rules.sitemaps:
-            sitemap = canonical_url(url)
-            if sitemap and sitemap not in self._sitemaps_seen:
-                self._sitemaps_seen.add(sitemap)
-                fetching = deferred_from_coro(self._fetch_sitemap(sitemap, 0))
-                fetching.addErrback(
-                    lambda failure, url=sitemap: logger.error(
-                        "sitemap %s: %s", url, failure.getErrorMessage()
-                    )
-                )
-
-    async def _fetch_sitemap(self, url: str, nesting: int) -> None:
-        if self._sitemap_urls >= self.sitemap_max_urls:
-            return
-        request = Request(
-            url, priority=self.DOWNLOAD_PRIORITY - 1, callback=NO_CALLBACK, dont_filter=True
-        )
-        try:
-            response = await self.crawler.engine.download_async(request)
-        except Exception as exc:
-            logger.info("sitemap %s not fetched: %s", url, exc)
-            self._stats.inc_value("robotstxt/sitemap_errors")
-            return
-        body = self._sitemap_body(response)
-        if response.status != 200 or body is None:
-            logger.info("sitemap %s: HTTP %d, not a sitemap", url, response.status)
-            self._stats.inc_value("robotstxt/sitemap_errors")
-            return
-        try:
-            sitemap = Sitemap(body)
-        except Exception as exc:  # lxml gives up on some garbage
-            logger.info("sitemap %s unreadable: %s", url, exc)
-            self._stats.inc_value("robotstxt/sitemap_errors")
-            return
-        self._stats.inc_value("robotstxt/sitemap_count")
-        locations = [entry["loc"] for entry in sitemap if entry.get("loc")]
-        if sitemap.type == "sitemapindex":
-            if nesting >= _SITEMAP_MAX_NESTING:
-                return
-            for loc in locations:
-                child = canonical_url(loc)
-                if child and child not in self._sitemaps_seen:
-                    self._sitemaps_seen.add(child)
-                    await self._fetch_sitemap(child, nesting + 1)
-            return
-        if sitemap.type != "urlset":
-            return
-        spider = self.crawler.spider
-        make_request = getattr(spider, "seed_request", None)
-        for loc in locations:
-            if self._sitemap_urls >= self.sitemap_max_urls:
-                logger.info("ROBOTS_SITEMAP_MAX_URLS (%d) reached", self.sitemap_max_urls)
-                return
-            target = canonical_url(loc)
-            if target is None:
-                continue
-            page_request = make_request(target) if make_request else Request(target)
-            page_request.meta.setdefault("depth", 1)
-            page_request.meta["sitemap"] = url
-            self._sitemap_urls += 1
-            self._stats.inc_value("robotstxt/sitemap_urls")
-            self.crawler.engine.crawl(page_request)
-
-    def _sitemap_body(self, response: Response) -> bytes | None:
-        if gzip_magic_number(response):
-            try:
-                return gunzip(
-                    response.body, max_size=self.crawler.settings.getint("DOWNLOAD_MAXSIZE")
-                )
-            except Exception:
-                return None
-        return response.body

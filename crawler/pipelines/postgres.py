@@ -57,6 +57,9 @@ ON CONFLICT (crawl_id, source_url, target_url) DO UPDATE SET
 
 # A URL stored as a page is no longer uncrawled (e.g. it failed once, then succeeded).
 _CLEAR_UNCRAWLED_SQL = "DELETE FROM uncrawled WHERE crawl_id = %s AND url = ANY(%s::text[])"
+# A stored page that became a duplicate of a more important copy is no longer a page
+# (crawler/dedup/authority.py): pages and uncrawled never share a URL.
+_CLEAR_DEMOTED_PAGES_SQL = "DELETE FROM pages WHERE crawl_id = %s AND url = ANY(%s::text[])"
 
 _UNCRAWLED_SQL = """
 INSERT INTO uncrawled (crawl_id, url, category, detail, at)
@@ -142,9 +145,14 @@ async def write_batch(
                     [u.at for u in uncrawled],
                 ),
             )
-        if pages:
-            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py)
-            await enqueue_index_operations(conn, crawl_id, [p.url for p in pages], UPSERT)
+        duplicates = [u.url for u in uncrawled if u.category == "duplicate_content"]
+        if duplicates:
+            await conn.execute(_CLEAR_DEMOTED_PAGES_SQL, (crawl_id, duplicates))
+        if pages or duplicates:
+            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py);
+            # a demoted copy's page row is gone, so its upsert takes its document out
+            await enqueue_index_operations(
+                conn, crawl_id, [p.url for p in pages] + duplicates, UPSERT)
     return len(links)
 
 

@@ -12,6 +12,12 @@ outcome                   rules                          kept for
 timeout, network error    "unreachable": disallow all    ``retry_interval``
 ========================  =============================  ==============================
 
+A **dead host** is one whose robots.txt fetch failed with a connection error (DNS,
+refused, dropped), a refused proxy tunnel or HTTP 502/503/504: its "unreachable" rules
+carry ``dead=True`` and a ``dead_scope``: ``"host"`` (every origin of the host name is
+refused without a request until the retry) or ``"origin"`` (a refused CONNECT: only the
+https origin; the host may still answer plain http).
+
 When a later fetch fails (5xx, 429 or network error) while an expired parsed copy
 exists, that copy stays in force until the next retry (RFC 9309 section 2.4: a cached
 copy may be used beyond 24 hours when the file is unreachable).
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -35,6 +41,11 @@ ROBOTS_PARSE_LIMIT = 500 * 1024
 PARSED = "parsed"
 UNAVAILABLE = "unavailable"  # allow everything
 UNREACHABLE = "unreachable"  # disallow everything
+
+#: robots.txt answers that make a host dead (no retry inside the retry interval).
+DEAD_STATUSES = frozenset({502, 503, 504})
+DEAD_HOST = "host"  # every origin of the host name
+DEAD_ORIGIN = "origin"  # this scheme+host+port only (a refused https tunnel)
 
 _PRODUCT_TOKEN = re.compile(r"\s*([A-Za-z_-]+)")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -100,6 +111,15 @@ def parse_robots(body: bytes, limit: int = ROBOTS_PARSE_LIMIT) -> tuple[Protego,
     return Protego.parse(text.decode("utf-8-sig", errors="ignore")), truncated
 
 
+def dead_scope_of_failure(category: str, tunnel_refused: bool) -> str:
+    """Whether a robots.txt fetch that failed without a response makes its host dead:
+    a connection failure (DNS, refused, dropped) kills the host name, a refused proxy
+    tunnel only its https origin; anything else (a timeout) does not ("")."""
+    if tunnel_refused:
+        return DEAD_ORIGIN
+    return DEAD_HOST if category == "connection" else ""
+
+
 @dataclass
 class RobotsRules:
     """What one origin's robots.txt says, and until when that answer is trusted."""
@@ -116,6 +136,17 @@ class RobotsRules:
     refusal_category: str = "robots_disallowed"
     sitemaps: list[str] = field(default_factory=list)
     stale: bool = False  # an expired parsed copy kept because the refresh failed
+    dead_scope: str = ""  # DEAD_HOST or DEAD_ORIGIN for a dead host, else ""
+    body: bytes = b""  # the parsed part of the file (PARSED only), kept to persist it
+
+    @property
+    def dead(self) -> bool:
+        return bool(self.dead_scope)
+
+    @property
+    def host(self) -> str:
+        """The host name of the origin (``[::1]`` kept in brackets)."""
+        return self.origin.split("://", 1)[1].rsplit(":", 1)[0]
 
     def allowed(self, url: str, token: str) -> bool:
         if self.state == UNAVAILABLE:
@@ -177,11 +208,13 @@ def rules_from_response(
         return RobotsRules(
             origin, PARSED, now, now + ttl, parser=parser, status=status,
             truncated=truncated, sitemaps=list(parser.sitemaps),
+            body=truncate_robots(body, parse_limit)[0],
         )
     if status >= 500 or status == 429:
         return rules_after_failure(
             origin, f"HTTP {status}", now, retry_interval=retry_interval,
             status=status, previous=previous,
+            dead_scope=DEAD_HOST if status in DEAD_STATUSES else "",
         )
     # 4xx ("unavailable"), or a redirect left over after too many hops.
     return RobotsRules(origin, UNAVAILABLE, now, now + ttl, status=status, reason=f"HTTP {status}")
@@ -196,27 +229,62 @@ def rules_after_failure(
     category: str = "robots_disallowed",
     status: int | None = None,
     previous: RobotsRules | None = None,
+    dead_scope: str = "",
 ) -> RobotsRules:
     """Rules when robots.txt is unreachable (5xx, 429, timeout, network error).
 
     Everything is disallowed until ``now + retry_interval``, unless an earlier parsed
     copy exists: it stays in force until then. ``category`` is what refused URLs are
     recorded as (a dead host's URLs are ``connection`` failures, not robots refusals).
+    ``dead_scope``: the failure makes the host dead (DEAD_HOST or DEAD_ORIGIN).
     """
     if previous is not None and previous.state == PARSED:
         return RobotsRules(
             origin, PARSED, previous.fetched_at, now + retry_interval, parser=previous.parser,
             status=previous.status, reason=f"stale copy kept, refresh failed: {reason}",
             truncated=previous.truncated, sitemaps=previous.sitemaps, stale=True,
+            body=previous.body,
         )
     return RobotsRules(
         origin, UNREACHABLE, now, now + retry_interval, status=status, reason=reason,
-        refusal_category=category,
+        refusal_category=category, dead_scope=dead_scope,
+    )
+
+
+def rules_for_origin(rules: RobotsRules, origin: str) -> RobotsRules:
+    """A host-wide dead verdict applied to another origin of the same host name."""
+    return replace(rules, origin=origin, reason=f"host dead since {rules.origin}: {rules.reason}")
+
+
+def restore_rules(
+    origin: str,
+    state: str,
+    fetched_at: float,
+    expires_at: float,
+    *,
+    status: int | None,
+    reason: str,
+    refusal_category: str,
+    dead_scope: str,
+    body: bytes,
+    stale: bool = False,
+) -> RobotsRules:
+    """Rules as persisted (``crawler.politeness.verdict_store``), times already on the
+    caller's clock; a parsed file is parsed again from its stored body."""
+    parser = sitemaps = None
+    if state == PARSED:
+        parser = Protego.parse(body.decode("utf-8-sig", errors="ignore"))
+        sitemaps = list(parser.sitemaps)
+    return RobotsRules(
+        origin, state, fetched_at, expires_at, parser=parser, status=status, reason=reason,
+        refusal_category=refusal_category, sitemaps=sitemaps or [], stale=stale,
+        dead_scope=dead_scope, body=body,
     )
 
 
 class RobotsCache:
-    """Rules per origin (scheme+host+port), each valid until its ``expires_at``.
+    """Rules per origin (scheme+host+port), each valid until its ``expires_at``, and the
+    host names found dead (a host-wide dead verdict answers for every origin of its host).
 
     Bounded: beyond ``max_origins`` entries the least recently stored one is dropped.
     """
@@ -224,19 +292,42 @@ class RobotsCache:
     def __init__(self, max_origins: int = 100_000) -> None:
         self.max_origins = max(1, max_origins)
         self._rules: OrderedDict[str, RobotsRules] = OrderedDict()
+        self._dead_hosts: OrderedDict[str, RobotsRules] = OrderedDict()
 
     def get(self, origin: str, now: float) -> RobotsRules | None:
         """Fresh rules for ``origin``, or None when missing or expired."""
         rules = self._rules.get(origin)
-        if rules is None or rules.expired(now):
+        if rules is not None and not rules.expired(now):
+            return rules
+        dead = self.dead_host(origin, now)
+        if dead is not None:
+            if dead.origin != origin:
+                dead = rules_for_origin(dead, origin)
+                self._store(dead)
+            return dead
+        return None
+
+    def dead_host(self, origin: str, now: float) -> RobotsRules | None:
+        """The unexpired host-wide dead verdict of ``origin``'s host name, if any."""
+        host = origin.split("://", 1)[-1].rsplit(":", 1)[0]
+        dead = self._dead_hosts.get(host)
+        if dead is None or dead.expired(now):
             return None
-        return rules
+        return dead
 
     def previous(self, origin: str) -> RobotsRules | None:
         """The stored rules for ``origin`` even if expired (to keep a stale copy)."""
         return self._rules.get(origin)
 
     def put(self, rules: RobotsRules) -> None:
+        self._store(rules)
+        if rules.dead_scope == DEAD_HOST:
+            self._dead_hosts.pop(rules.host, None)
+            self._dead_hosts[rules.host] = rules
+            while len(self._dead_hosts) > self.max_origins:
+                self._dead_hosts.popitem(last=False)
+
+    def _store(self, rules: RobotsRules) -> None:
         self._rules.pop(rules.origin, None)
         self._rules[rules.origin] = rules
         while len(self._rules) > self.max_origins:

@@ -177,7 +177,7 @@ class CrawlerSpider(scrapy.Spider):
                     "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
                 ),
             )
-            item.title, item.text = page.title, page.text
+            item.title, item.text, item.canonical = page.title, page.text, page.canonical
             item.links = [
                 LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
                 for ln in page.links

@@ -357,6 +357,47 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX collection_removals_crawl ON collection_removals (crawl_id, removed_at);
         """,
     ),
+    (
+        12,
+        "crawl hygiene: robots verdicts and URL-parameter rules per crawl (docs/politeness.md)",
+        # robots_verdicts: the last robots.txt verdict per origin (scheme://host:port) of a
+        # crawl, so that a resumed crawl or another agent does not ask again before
+        # expires_at; body is the parsed part of a 2xx file; dead_scope 'host' makes every
+        # origin of the host name dead. url_parameter_rules: query parameters learned to be
+        # irrelevant (path '' = every path of the host), with why and when; undone rules
+        # stay, with undone_at and why.
+        """
+        CREATE TABLE IF NOT EXISTS robots_verdicts (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            origin text NOT NULL,
+            host text NOT NULL,
+            state text NOT NULL,
+            status integer,
+            reason text NOT NULL DEFAULT '',
+            refusal_category text NOT NULL,
+            dead_scope text NOT NULL DEFAULT '',
+            stale boolean NOT NULL DEFAULT false,
+            body bytea NOT NULL DEFAULT '',
+            fetched_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL,
+            PRIMARY KEY (crawl_id, origin)
+        );
+        CREATE INDEX IF NOT EXISTS robots_verdicts_dead_hosts
+            ON robots_verdicts (crawl_id, host) WHERE dead_scope = 'host';
+        CREATE TABLE IF NOT EXISTS url_parameter_rules (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            host text NOT NULL,
+            path text NOT NULL,
+            parameter text NOT NULL,
+            active boolean NOT NULL,
+            evidence text NOT NULL,
+            learned_at timestamptz NOT NULL DEFAULT now(),
+            undone_at timestamptz,
+            undone_because text,
+            PRIMARY KEY (crawl_id, host, path, parameter)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

@@ -1,0 +1,1 @@
+"""Download handlers of the project (Scrapy glue)."""
