@@ -221,3 +221,9 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
+
+# --- proxies (README, "The sandbox web") ---------------------------------------------------
+# With http_proxy set and https_proxy unset, https URLs would bypass the proxy and be
+# fetched from the network directly (a sandbox crawl would reach the real web): `scrapy
+# crawl` refuses to start. False: crawl anyway, with a warning.
+CRAWLER_REQUIRE_HTTPS_PROXY = True

@@ -20,8 +20,11 @@ from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
     fail,
+    int_in_range,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 from crawler.ranking.pagerank import weighted_pagerank
 from crawler.ranking.store import load_link_graph, resolve_crawl_id, store_scores, top_pages
@@ -43,6 +46,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         assert self.settings is not None
         add_crawl_id_option(parser, "rank")
         parser.add_argument(
@@ -56,13 +60,15 @@ class Command(ScrapyCommand):
             help="stop when the L1 change falls below this (default: %(default)s)",
         )
         parser.add_argument(
-            "--max-iterations", type=int,
+            "--max-iterations", type=int_in_range(1),
             default=self.settings.getint(
                 "PAGERANK_MAX_ITERATIONS", defaults.PAGERANK_MAX_ITERATIONS
             ),
             help="iteration cap (default: %(default)s)",
         )
-        parser.add_argument("--top", type=int, default=10, help="pages to print (default 10)")
+        parser.add_argument(
+            "--top", type=int_in_range(0), default=10, help="pages to print (default 10)"
+        )
         parser.add_argument(
             "--no-index", action="store_true",
             help="store the scores in PostgreSQL only, leave the search index alone",
@@ -70,8 +76,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if args:
-            raise UsageError("pagerank takes no arguments", print_help=True)
+        reject_arguments("pagerank", args)
         if not 0 <= opts.damping < 1:
             raise UsageError("--damping must be in [0, 1)", print_help=False)
         if opts.tolerance <= 0:
