@@ -22,6 +22,8 @@ from typing import Any, NoReturn
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.settings import SETTINGS_PRIORITIES
+from scrapy.utils.log import configure_logging
 
 from crawler.search.index import SearchIndexError
 from crawler.storage.database import CrawlDatabase, DatabaseUnavailable
@@ -76,6 +78,21 @@ def reject_arguments(command: str, args: list[str]) -> None:
         if options:
             raise UsageError(f"unrecognized option {options[0]} (see scrapy {command} -h)")
         raise UsageError(f"{command} takes no arguments, got {args[0]!r}")
+
+
+def configure_command_logging(command: ScrapyCommand) -> None:
+    """Start logging at the command's own level (its ``default_settings`` LOG_LEVEL).
+
+    The project's LOG_LEVEL (INFO, for crawls) outranks a command's default settings, so
+    it is set again here, below the command line's priority: ``-L`` or ``-s LOG_LEVEL=``
+    still win.
+    """
+    settings = command.settings
+    assert settings is not None
+    level = command.default_settings.get("LOG_LEVEL")
+    if level and settings.getpriority("LOG_LEVEL") < SETTINGS_PRIORITIES["cmdline"]:
+        settings.set("LOG_LEVEL", level, priority=SETTINGS_PRIORITIES["cmdline"] - 1)
+    configure_logging(settings)
 
 
 def add_crawl_id_option(parser: argparse.ArgumentParser, verb: str) -> None:

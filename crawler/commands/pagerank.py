@@ -13,12 +13,12 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
+    configure_command_logging,
     fail,
     int_in_range,
     one_line_errors,
@@ -81,7 +81,7 @@ class Command(ScrapyCommand):
             raise UsageError("--damping must be in [0, 1)", print_help=False)
         if opts.tolerance <= 0:
             raise UsageError("--tolerance must be > 0", print_help=False)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         try:
             with prepared_database(self.settings) as database, quiet_when_output_closed():
                 self._run(database, opts)

@@ -12,12 +12,12 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
+    configure_command_logging,
     fail,
     one_line_errors,
     prepared_database,
@@ -54,7 +54,7 @@ class Command(ScrapyCommand):
         reject_arguments("reindex", args)
         if opts.all_crawls and opts.crawl_id:
             raise UsageError("use --crawl-id or --all-crawls, not both", print_help=False)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         settings = self.settings
         path = index_path(settings)
         try:

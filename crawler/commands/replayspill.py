@@ -25,11 +25,11 @@ from typing import Any, ClassVar
 import psycopg
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
+    configure_command_logging,
     fail,
     int_in_range,
     one_line_errors,
@@ -148,7 +148,7 @@ class Command(ScrapyCommand):
         unknown = [arg for arg in args if arg.startswith("-")]
         if unknown:
             raise UsageError(f"unrecognized option {unknown[0]} (see scrapy replayspill -h)")
-        configure_logging(self.settings)
+        configure_command_logging(self)
         if args:
             paths = [Path(arg) for arg in args]
         else:

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
-from scrapy.utils.log import configure_logging
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from crawler.commands._shared import fail, int_in_range, one_line_errors, reject_arguments
+from crawler.commands._shared import (
+    configure_command_logging,
+    fail,
+    int_in_range,
+    one_line_errors,
+    reject_arguments,
+)
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.web.app import create_app
 
@@ -55,7 +61,7 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         reject_arguments("serve", args)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         path = opts.index or index_path(self.settings)
         try:
             ix = open_index(path, create=False)
@@ -68,7 +74,8 @@ class Command(ScrapyCommand):
             listener = socket.create_server((opts.host, opts.port), family=family)
         except OSError as exc:  # port taken, no permission, unknown address
             ix.close()
-            fail(self, f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}")
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            fail(self, f"cannot listen on {opts.host}:{opts.port}: {reason}")
             return
         app = create_app(self.settings, ix)
         handler = type("Handler", (RequestLogHandler,), {
