@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -116,15 +113,6 @@ def test_a_users_crawl_keeps_the_error(sandbox, run_crawl, tmp_path: Path) -> No
     finally:
         ix.close()
 
-
-@pytest.fixture
-def open_tmp_path() -> Iterator[Path]:
-    """A folder the embedded server's own user can enter (pgserver runs PostgreSQL as
-    user 'pgserver' when started by root; pytest's tmp_path is root's alone)."""
-    path = Path(tempfile.mkdtemp(prefix="crawler-demo-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_demo_ends_with_the_next_commands_and_they_work(open_tmp_path: Path) -> None:

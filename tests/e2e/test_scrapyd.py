@@ -10,11 +10,9 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -161,15 +159,6 @@ def _port_closed(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
-
-@pytest.fixture
-def open_tmp_path() -> Iterator[Path]:
-    """A folder the embedded server's own user can enter (pgserver runs PostgreSQL as
-    user 'pgserver' when started by root; pytest's tmp_path is root's alone)."""
-    path = Path(tempfile.mkdtemp(prefix="crawler-deploy-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_readme_deployment_sequence_works_as_written(open_tmp_path: Path) -> None:

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -175,15 +172,6 @@ def test_invalid_seed_lines_are_warned_once(tmp_path: Path, run_crawl, sandbox) 
     warning = f"ignoring invalid seed URL at {seeds}:2: 'not a url'"
     assert result.stderr.count(warning) == 1, result.stderr[-3000:]
 
-
-@pytest.fixture
-def open_tmp_path() -> Iterator[Path]:
-    """A folder the embedded server's own user can enter (pgserver runs PostgreSQL as
-    user 'pgserver' when started by root; pytest's tmp_path is root's alone)."""
-    path = Path(tempfile.mkdtemp(prefix="crawler-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_embedded_database_commands_are_quiet(open_tmp_path: Path) -> None:
