@@ -1,7 +1,8 @@
 """The offline demo (README quick start): crawl the sandbox web into the embedded database.
 
 Starts the sandbox web on 127.0.0.1, runs ``scrapy crawl general`` through it as a proxy
-with the embedded PostgreSQL under ``.crawl/``, then prints what was stored.
+with the embedded PostgreSQL under ``.crawl/``, then prints what was stored and the next
+three commands to try on it (search, serve, report), ready to paste.
 
 Everything under the data folder is the demo's own: a search index left there by an older
 version of the project (another schema) is rebuilt from the demo's database before the

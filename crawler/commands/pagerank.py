@@ -52,12 +52,12 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--damping", type=float,
             default=self.settings.getfloat("PAGERANK_DAMPING", defaults.PAGERANK_DAMPING),
-            help="probability of following a link (default: PAGERANK_DAMPING, %(default)s)",
+            help="probability of following a link (default %(default)s, PAGERANK_DAMPING)",
         )
         parser.add_argument(
             "--tolerance", type=float,
             default=self.settings.getfloat("PAGERANK_TOLERANCE", defaults.PAGERANK_TOLERANCE),
-            help="stop when the L1 change falls below this (default: %(default)s)",
+            help="stop when the L1 change falls below this (default %(default)s)",
         )
         parser.add_argument(
             "--max-iterations", type=int_in_range(1),

@@ -48,8 +48,8 @@ class Command(ScrapyCommand):
             default=self.settings.getint(
                 "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
             ),
-            help=f"results per page, 1 to {MAX_PER_PAGE} (default: SEARCH_RESULTS_PER_PAGE, "
-            "%(default)s)",
+            help=f"results per page, at most {MAX_PER_PAGE} (default %(default)s, "
+            "SEARCH_RESULTS_PER_PAGE)",
         )
         parser.add_argument(
             "--page", type=int_in_range(1), default=1, help="result page (default 1)"
