@@ -88,3 +88,18 @@ def test_sandbox_crawl_script_crawls_the_sandbox_only(
     # every request, https ones too (CONNECT), arrived at the sandbox's proxy
     requested = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(requested) >= pages
+
+
+def test_docs_never_set_http_proxy_alone() -> None:
+    """A doc line pointing http_proxy at the sandbox without https_proxy would send a
+    reader's https requests to the real network."""
+    pages = [PROJECT_DIR / "README.md", *sorted((PROJECT_DIR / "docs").glob("*.md"))]
+    alone = [f"{page.name}:{number}: {line}"
+             for page in pages
+             for number, line in enumerate(page.read_text().splitlines(), 1)
+             if "http_proxy=" in line and "https_proxy" not in line]
+    assert alone == []
+    readme = (PROJECT_DIR / "README.md").read_text()
+    assert "scripts/sandbox-crawl.sh scrapy crawl" in readme
+    assert "scripts/sandbox-crawl.sh scrapy crawl focused" in (
+        PROJECT_DIR / "docs" / "focused.md").read_text()
