@@ -222,6 +222,33 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
 
+# --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
+# Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
+# by importance), uniform (round robin) or proportional (to the estimated change rate).
+INCREMENTAL_POLICY = "optimal"
+# Bounds of a page's revisit interval, seconds.
+INCREMENTAL_MIN_INTERVAL = 60.0
+INCREMENTAL_MAX_INTERVAL = 7 * 86400.0
+# Revisits per second per host the plan may spend; 0: INCREMENTAL_REVISIT_SHARE of what
+# DOWNLOAD_DELAY allows (1 / DOWNLOAD_DELAY, the delay taken as at least 0.1 s), the rest
+# left for newly found pages.
+INCREMENTAL_HOST_BUDGET = 0.0
+INCREMENTAL_REVISIT_SHARE = 0.8
+# Seconds between full re-plans (site priors, allocation); between them a revisited page
+# is planned alone at its host's last allocation.
+INCREMENTAL_REPLAN_INTERVAL = 60.0
+# Due pages claimed per query, and how long a claim is held before another agent may
+# take the page (a crashed agent's claims expire).
+INCREMENTAL_CLAIM_BATCH = 50
+INCREMENTAL_CLAIM_LEASE = 300.0
+# Longest sleep, seconds, when no page is due.
+INCREMENTAL_POLL_INTERVAL = 1.0
+# Request.priority of revisits (the frontier's first key; links get 0), plus 0-2 by the
+# page's importance: due revisits are budgeted, so they go before new URLs.
+INCREMENTAL_REVISIT_PRIORITY = 1
+# Capacity of the collection (the survey's refinement decision); 0: unbounded.
+COLLECTION_MAX_PAGES = 0
+
 # --- proxies (README, "The sandbox web") ---------------------------------------------------
 # With http_proxy set and https_proxy unset, https URLs would bypass the proxy and be
 # fetched from the network directly (a sandbox crawl would reach the real web): `scrapy

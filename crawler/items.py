@@ -35,6 +35,8 @@ class PageItem:
     # focused crawl (docs/focused.md): page weight and weight > threshold; None elsewhere
     weight: float | None = None
     relevant: bool | None = None
+    # ETag of the response (incremental crawler: conditional GETs, docs/incremental.md)
+    etag: str | None = None
 
 
 # Categories of URLs that were scheduled and not stored as pages.

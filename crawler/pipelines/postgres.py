@@ -30,16 +30,19 @@ logger = logging.getLogger(__name__)
 
 _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
-                   last_modified, depth, title, text, content_md5, size, weight, relevant)
+                   last_modified, depth, title, text, content_md5, size, weight, relevant,
+                   etag)
 SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::text[],
                          %s::timestamptz[], %s::timestamptz[], %s::int[], %s::text[],
-                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[])
+                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[],
+                         %s::text[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
     last_modified = EXCLUDED.last_modified, depth = LEAST(pages.depth, EXCLUDED.depth),
     title = EXCLUDED.title, text = EXCLUDED.text, content_md5 = EXCLUDED.content_md5,
-    size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant
+    size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant,
+    etag = EXCLUDED.etag, removed_at = NULL
 """
 
 _LINKS_SQL = """
@@ -106,6 +109,7 @@ async def write_batch(
                     [p.size for p in pages],
                     [p.weight for p in pages],
                     [p.relevant for p in pages],
+                    [p.etag for p in pages],
                 ),
             )
             await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl_id, [p.url for p in pages]))

@@ -232,6 +232,71 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             ADD COLUMN harvest_interval_seconds double precision;
         """,
     ),
+    (
+        11,
+        "incremental crawler: revisit schedule, change history, collection removals",
+        # docs/incremental.md. revisit_schedule is the survey's CollUrls: one row per
+        # collected page with its validators (ETag, Last-Modified), text digests, rate
+        # estimate (loglik: float64 log-likelihood over the estimator's rate grid) and next
+        # due time; claimed_until leases a row to one agent (claims use SKIP LOCKED).
+        """
+        ALTER TABLE pages ADD COLUMN IF NOT EXISTS etag text,
+            ADD COLUMN IF NOT EXISTS removed_at timestamptz;
+        CREATE TABLE revisit_schedule (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            host text NOT NULL,
+            state text NOT NULL DEFAULT 'active',
+            importance double precision NOT NULL DEFAULT 0,
+            rate double precision,
+            rate_low double precision,
+            rate_high double precision,
+            interval_seconds double precision,
+            next_due timestamptz NOT NULL,
+            claimed_until timestamptz,
+            etag text,
+            last_modified timestamptz,
+            digest text,
+            core_digest text,
+            size integer,
+            last_fetched_at timestamptz NOT NULL,
+            last_changed_at timestamptz,
+            visits integer NOT NULL DEFAULT 0,
+            changes integer NOT NULL DEFAULT 0,
+            not_modified integer NOT NULL DEFAULT 0,
+            loglik bytea,
+            PRIMARY KEY (crawl_id, url)
+        );
+        CREATE INDEX revisit_schedule_due ON revisit_schedule (crawl_id, next_due)
+            WHERE state = 'active';
+        CREATE INDEX revisit_schedule_importance ON revisit_schedule (crawl_id, importance)
+            WHERE state = 'active';
+        CREATE TABLE page_changes (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            fetched_at timestamptz NOT NULL,
+            status integer NOT NULL,
+            outcome text NOT NULL,
+            changed boolean NOT NULL,
+            digest text,
+            interval_seconds double precision,
+            last_modified timestamptz,
+            bytes integer NOT NULL DEFAULT 0
+        );
+        CREATE INDEX page_changes_url ON page_changes (crawl_id, url, fetched_at);
+        CREATE INDEX page_changes_at ON page_changes (crawl_id, fetched_at);
+        CREATE TABLE collection_removals (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            removed_at timestamptz NOT NULL DEFAULT now(),
+            reason text NOT NULL,
+            importance double precision,
+            replaced_by text
+        );
+        CREATE INDEX collection_removals_crawl ON collection_removals (crawl_id, removed_at);
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)
