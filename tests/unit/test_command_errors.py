@@ -77,6 +77,9 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["replayspill", "--bogus"],
          "error: unrecognized option --bogus (see scrapy replayspill -h)"),
         (["crawl", "general", "-a", "seeds"], "error: Invalid -a value, use -a NAME=VALUE"),
+        (["freshness", "--bogus"],
+         "error: unrecognized option --bogus (see scrapy freshness -h)"),
+        (["freshness"], "error: give the crawl with --crawl-id ID"),
     ],
 )
 def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], line: str) -> None:
