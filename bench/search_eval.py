@@ -125,7 +125,9 @@ def crawl(database_url: str, data_dir: Path, crawl_id: str, index: bool) -> tupl
         env = {k: v for k, v in os.environ.items()
                if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
         env.update(
-            http_proxy=server.proxy_url, SCRAPY_SETTINGS_MODULE="crawler.settings",
+            # both: https links must not bypass the sandbox (scrapy crawl refuses otherwise)
+            http_proxy=server.proxy_url, https_proxy=server.proxy_url,
+            SCRAPY_SETTINGS_MODULE="crawler.settings",
             PYTHONPATH=str(PROJECT_DIR), CRAWLER_DATABASE_URL=database_url,
         )
         cmd = [

@@ -349,3 +349,9 @@ URLRULES_WAIT_TIMEOUT = 5.0
 # in-links from other hosts, backlinks, OPIC cash, host's pages: crawler/dedup/
 # authority.py), keep it instead and record the earlier copy as its duplicate.
 DEDUP_KEEP_AUTHORITATIVE = True
+
+# --- proxies (README, "The sandbox web") ---------------------------------------------------
+# With http_proxy set and https_proxy unset, https URLs would bypass the proxy and be
+# fetched from the network directly (a sandbox crawl would reach the real web): `scrapy
+# crawl` refuses to start. False: crawl anyway, with a warning.
+CRAWLER_REQUIRE_HTTPS_PROXY = True

@@ -1,7 +1,8 @@
 """The offline demo (README quick start): crawl the sandbox web into the embedded database.
 
 Starts the sandbox web on 127.0.0.1, runs ``scrapy crawl general`` through it as a proxy
-with the embedded PostgreSQL under ``.crawl/``, then prints what was stored.
+with the embedded PostgreSQL under ``.crawl/``, then prints what was stored and the next
+three commands to try on it (search, serve, report), ready to paste.
 
 Everything under the data folder is the demo's own: a search index left there by an older
 version of the project (another schema) is rebuilt from the demo's database before the
@@ -12,17 +13,30 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from scrapy.settings import Settings
 from whoosh import index as whoosh_index
 
 from crawler.sandbox import SandboxServer, add_debian_docs, build_synthetic_web
+from crawler.sandbox.run import sandbox_env
+from crawler.search.engine import SearchEngine
 from crawler.search.index import INDEX_NAME, SearchIndexError, open_index, rebuild_index
 from crawler.search.source import iter_page_documents
-from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
+from crawler.storage.database import ENV_DATABASE_URL, CrawlDatabase, EmbeddedPostgres
+
+#: Queries the next-steps search is picked from: the first with results in the demo's
+#: index (the Debian documentation when installed, else a synthetic site's topic).
+NEXT_QUERIES = ("python json", "java", "recipe")
+EXPECTED_ERRORS = (
+    "demo: the sandbox web has deliberately faulty pages (server errors, dropped "
+    "connections, slow pages, a calendar trap, robots.txt rules): log lines about them "
+    "below are expected; the summary counts them under 'not crawled'"
+)
 
 
 def summary(db: CrawlDatabase, crawl_id: str) -> str:
@@ -84,6 +98,45 @@ def rebuild_outdated_index(db: CrawlDatabase, path: Path) -> int | None:
     return count
 
 
+def searchable_query(index_dir: Path) -> str:
+    """The first of NEXT_QUERIES with results in the index (the last one otherwise)."""
+    try:
+        ix = open_index(index_dir, create=False)
+    except SearchIndexError:
+        return NEXT_QUERIES[-1]
+    engine = SearchEngine.from_settings(Settings(), ix)
+    try:
+        for query in NEXT_QUERIES:
+            if engine.search(query, per_page=1).total:
+                return query
+        return NEXT_QUERIES[-1]
+    finally:
+        engine.close()
+        ix.close()
+
+
+def next_steps(data_dir: str, crawl_id: str, query: str) -> str:
+    """The commands to try on the demo's data, ready to paste in the current folder."""
+    scrapy = Path(sys.executable).with_name("scrapy")
+    if scrapy.is_file():
+        program = [os.path.relpath(scrapy) if scrapy.is_relative_to(Path.cwd()) else str(scrapy)]
+    else:
+        program = [sys.executable, "-m", "scrapy"]
+    # the demo's data: its embedded database and index, whatever the environment says
+    env = f"{ENV_DATABASE_URL}= " if os.environ.get(ENV_DATABASE_URL) else ""
+    data = [] if Path(data_dir) == Path(".crawl") else ["-s", f"CRAWLER_DATA_DIR={data_dir}"]
+
+    def command(*words: str) -> str:
+        return env + shlex.join([*program, *words, *data])
+
+    return "\n".join([
+        "next: search, browse and report on the demo's data (paste these here):",
+        f"  {command('search', query)}",
+        f"  {command('serve')}    # then open http://127.0.0.1:8080/ (Ctrl-C stops it)",
+        f"  {command('report', '--crawl-id', crawl_id)}",
+    ])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", default=".crawl", help="crawl state folder")
@@ -106,9 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         with SandboxServer(web) as server:
             print(f"sandbox web on {server.proxy_url}: {len(web.hosts)} hosts, "
                   f"{len(seeds)} seeds", flush=True)
-            env = {k: v for k, v in os.environ.items() if k != "CRAWLER_DATABASE_URL"}
-            env.update(http_proxy=server.proxy_url, https_proxy=server.proxy_url,
-                       SCRAPY_SETTINGS_MODULE="crawler.settings")
+            print(EXPECTED_ERRORS, flush=True)
+            env = sandbox_env(server.proxy_url)
+            env.pop(ENV_DATABASE_URL, None)
             cmd = [
                 sys.executable, "-m", "scrapy", "crawl", "general",
                 "-a", f"seed_urls={','.join(seeds)}", "-a", f"crawl_id={crawl_id}",
@@ -122,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
             code = subprocess.call(cmd, env=env, cwd=Path.cwd())
         print(summary(db, crawl_id))
+        print(next_steps(args.data_dir, crawl_id, searchable_query(index_dir)))
         return code
     finally:
         db.close()

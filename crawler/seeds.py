@@ -60,11 +60,15 @@ def parse_seed_lines(lines: list[str], origin: str) -> Seeds:
     return seeds
 
 
-def load_seeds(seeds: str | None = None, seed_urls: str | None = None) -> list[str]:
+def load_seeds(
+    seeds: str | None = None, seed_urls: str | None = None, *, warn: bool = True
+) -> list[str]:
     """Seed URLs from a file (``seeds``) and/or a comma-separated list (``seed_urls``).
 
-    Invalid lines are logged as warnings naming file and line; raises SeedError when
-    nothing valid is left or the file is missing.
+    Invalid lines are logged as warnings naming file and line (unless ``warn`` is False:
+    the pre-flight check of `scrapy crawl` reads the seeds before the spider does, and
+    only the spider warns); raises SeedError when nothing valid is left or the file is
+    missing.
     """
     if not seeds and not seed_urls:
         raise SeedError("no seeds given: use -a seeds=FILE or -a seed_urls=URL1,URL2")
@@ -75,7 +79,7 @@ def load_seeds(seeds: str | None = None, seed_urls: str | None = None) -> list[s
         extra = parse_seed_lines(seed_urls.split(","), "seed_urls")
         result.urls.extend(u for u in extra.urls if u not in result.urls)
         result.invalid.extend(extra.invalid)
-    for bad in result.invalid:
+    for bad in result.invalid if warn else ():
         logger.warning("ignoring invalid seed URL at %s", bad)
     if not result.urls:
         where = seeds or "seed_urls"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates .venv and installs the project (and, with --test, everything the tests need,
-# including Debian packages: documentation corpora for the sandbox web and Chromium).
+# including Debian packages: documentation corpora for the sandbox web and Chromium;
+# with --deploy, scrapyd and scrapyd-client: the README's "Deploying to scrapyd").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -22,8 +23,9 @@ fi
 
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-if [ "${1:-}" = "--test" ]; then
-  .venv/bin/python -m pip install -q -e '.[test]'
-else
-  .venv/bin/python -m pip install -q -e .
-fi
+case "${1:-}" in
+  --test) .venv/bin/python -m pip install -q -e '.[test]' ;;
+  --deploy) .venv/bin/python -m pip install -q -e '.[deploy]' ;;
+  "") .venv/bin/python -m pip install -q -e . ;;
+  *) echo "error: unknown option $1 (scripts/setup.sh [--test | --deploy])" >&2; exit 2 ;;
+esac

@@ -8,6 +8,7 @@ databases), else an embedded PostgreSQL (pgserver) in a temporary folder.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -165,3 +166,14 @@ def sandbox():
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def open_tmp_path() -> Iterator[Path]:
+    """A temporary folder the embedded PostgreSQL's own user can enter: pgserver runs the
+    server as user 'pgserver' when started by root, and pytest's tmp_path is root's alone.
+    For tests whose command starts the embedded database under its data folder."""
+    path = Path(tempfile.mkdtemp(prefix="crawler-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

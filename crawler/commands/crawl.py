@@ -1,37 +1,63 @@
 """`scrapy crawl` with a pre-flight check.
 
-Bad seeds, an unreachable external database, an unwritable WARC_DIR or an unusable
-METRICS_PORT end the command with one clear error line and exit status 2, before the
-engine starts and before anything is fetched.
+Bad seeds, an unreachable external database, a proxy that covers http but not https,
+an unwritable WARC_DIR or an unusable METRICS_PORT end the command with one clear error
+line and exit status 2, before the engine starts and before anything is fetched.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+import logging
+from urllib.request import getproxies
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from crawler import defaults
+from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
 from crawler.warc import WarcDirError, check_warc_dir
 
+logger = logging.getLogger(__name__)
+
+HTTPS_PROXY_MISSING = (
+    "http_proxy is set but https_proxy is not: https URLs would bypass the proxy and be "
+    "fetched from the network directly"
+)
+
+
+def https_bypasses_proxy(proxies: dict[str, str]) -> bool:
+    """Whether http URLs go through a proxy and https URLs would not (the proxies of the
+    environment, as urllib and Scrapy's HttpProxyMiddleware read them)."""
+    return bool(proxies.get("http")) and not proxies.get("https")
+
 
 class Command(ScrapyCrawlCommand):
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        one_line_errors(parser)
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        options = [arg for arg in args if arg.startswith("-")]
+        if options:
+            raise UsageError(f"unrecognized option {options[0]} (see scrapy crawl -h)")
+        if not args:
+            raise UsageError("give a spider to run: scrapy crawl SPIDER (scrapy list shows them)")
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 self._preflight(args[0], opts)
             except (SeedError, DatabaseUnavailable, WarcDirError, MetricsPortError) as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                self.exitcode = 2
+                fail(self, exc)
                 return
         super().run(args, opts)
 
     def _preflight(self, spider_name: str, opts: argparse.Namespace) -> None:
         assert self.crawler_process is not None
+        settings = self.settings
+        self._check_proxies()
         try:
             spidercls = self.crawler_process.spider_loader.load(spider_name)
         except KeyError as exc:
@@ -39,7 +65,6 @@ class Command(ScrapyCrawlCommand):
         preflight = getattr(spidercls, "preflight", None)
         if preflight is not None:
             preflight(dict(opts.spargs))
-        settings = self.settings
         url = configured_url(settings)
         if url:
             check_connection(url, settings.getfloat("CRAWLER_DB_CONNECT_TIMEOUT", 5))
@@ -48,3 +73,17 @@ class Command(ScrapyCrawlCommand):
         port = settings.getint("METRICS_PORT")
         if port:
             check_metrics_port(str(settings.get("METRICS_ADDRESS", "127.0.0.1")), port)
+
+    def _check_proxies(self) -> None:
+        settings = self.settings
+        if not settings.getbool("HTTPPROXY_ENABLED") or not https_bypasses_proxy(getproxies()):
+            return
+        if settings.getbool(
+            "CRAWLER_REQUIRE_HTTPS_PROXY", defaults.CRAWLER_REQUIRE_HTTPS_PROXY
+        ):
+            raise UsageError(
+                f"{HTTPS_PROXY_MISSING}; set https_proxy too (scripts/sandbox-crawl.sh sets "
+                "both for the sandbox web), or -s CRAWLER_REQUIRE_HTTPS_PROXY=False to "
+                "crawl https URLs directly"
+            )
+        logger.warning("%s (CRAWLER_REQUIRE_HTTPS_PROXY=False)", HTTPS_PROXY_MISSING)

@@ -12,8 +12,10 @@ from scrapy.commands import ScrapyCommand
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 
 
@@ -30,6 +32,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         parser.add_argument("--crawl-id", dest="crawl_id", default=None,
                             help="crawl kept fresh by `scrapy crawl incremental`")
 
@@ -37,6 +40,7 @@ class Command(ScrapyCommand):
         from crawler.incremental.report import format_freshness, freshness_report
 
         assert self.settings is not None
+        reject_arguments("freshness", args)
         if not opts.crawl_id:
             fail(self, "give the crawl with --crawl-id ID")
             return

@@ -13,15 +13,18 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
+    configure_command_logging,
     fail,
+    int_in_range,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 from crawler.ranking.pagerank import weighted_pagerank
 from crawler.ranking.store import load_link_graph, resolve_crawl_id, store_scores, top_pages
@@ -43,26 +46,29 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         assert self.settings is not None
         add_crawl_id_option(parser, "rank")
         parser.add_argument(
             "--damping", type=float,
             default=self.settings.getfloat("PAGERANK_DAMPING", defaults.PAGERANK_DAMPING),
-            help="probability of following a link (default: PAGERANK_DAMPING, %(default)s)",
+            help="probability of following a link (default %(default)s, PAGERANK_DAMPING)",
         )
         parser.add_argument(
             "--tolerance", type=float,
             default=self.settings.getfloat("PAGERANK_TOLERANCE", defaults.PAGERANK_TOLERANCE),
-            help="stop when the L1 change falls below this (default: %(default)s)",
+            help="stop when the L1 change falls below this (default %(default)s)",
         )
         parser.add_argument(
-            "--max-iterations", type=int,
+            "--max-iterations", type=int_in_range(1),
             default=self.settings.getint(
                 "PAGERANK_MAX_ITERATIONS", defaults.PAGERANK_MAX_ITERATIONS
             ),
             help="iteration cap (default: %(default)s)",
         )
-        parser.add_argument("--top", type=int, default=10, help="pages to print (default 10)")
+        parser.add_argument(
+            "--top", type=int_in_range(0), default=10, help="pages to print (default 10)"
+        )
         parser.add_argument(
             "--no-index", action="store_true",
             help="store the scores in PostgreSQL only, leave the search index alone",
@@ -70,13 +76,12 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if args:
-            raise UsageError("pagerank takes no arguments", print_help=True)
+        reject_arguments("pagerank", args)
         if not 0 <= opts.damping < 1:
             raise UsageError("--damping must be in [0, 1)", print_help=False)
         if opts.tolerance <= 0:
             raise UsageError("--tolerance must be > 0", print_help=False)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         try:
             with prepared_database(self.settings) as database, quiet_when_output_closed():
                 self._run(database, opts)

@@ -12,15 +12,17 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
+    configure_command_logging,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 from crawler.ranking.store import resolve_crawl_id
 from crawler.search.index import index_path, rebuild_index
@@ -41,6 +43,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         add_crawl_id_option(parser, "index")
         parser.add_argument(
             "--all-crawls", action="store_true",
@@ -49,11 +52,10 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if args:
-            raise UsageError("reindex takes no arguments", print_help=True)
+        reject_arguments("reindex", args)
         if opts.all_crawls and opts.crawl_id:
             raise UsageError("use --crawl-id or --all-crawls, not both", print_help=False)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         settings = self.settings
         path = index_path(settings)
         try:

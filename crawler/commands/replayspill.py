@@ -25,10 +25,16 @@ from typing import Any, ClassVar
 import psycopg
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
-from crawler.commands._shared import COMMAND_ERRORS, fail, prepared_database
+from crawler.commands._shared import (
+    COMMAND_ERRORS,
+    configure_command_logging,
+    fail,
+    int_in_range,
+    one_line_errors,
+    prepared_database,
+)
 from crawler.pipelines.postgres import write_batch
 from crawler.storage.database import DatabaseUnavailable
 from crawler.storage.spill import SPILL_SUFFIX, batches, read_chunk, retire
@@ -129,18 +135,20 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         assert self.settings is not None
         parser.add_argument(
-            "--batch-size", type=int,
+            "--batch-size", type=int_in_range(1),
             default=self.settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE),
             help="items per transaction (default: STORE_BATCH_SIZE, %(default)s)",
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if opts.batch_size < 1:
-            raise UsageError("--batch-size must be >= 1", print_help=False)
-        configure_logging(self.settings)
+        unknown = [arg for arg in args if arg.startswith("-")]
+        if unknown:
+            raise UsageError(f"unrecognized option {unknown[0]} (see scrapy replayspill -h)")
+        configure_command_logging(self)
         if args:
             paths = [Path(arg) for arg in args]
         else:

@@ -16,8 +16,13 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawler import defaults
-from crawler.commands._shared import fail, quiet_when_output_closed
-from crawler.search.engine import SearchEngine
+from crawler.commands._shared import (
+    fail,
+    int_in_range,
+    one_line_errors,
+    quiet_when_output_closed,
+)
+from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.search.terminal import printable, terminal_snippet
 
@@ -35,22 +40,30 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         assert self.settings is not None
         parser.add_argument("--json", action="store_true", help="print JSON for scripts")
         parser.add_argument(
-            "-n", "--results", type=int,
+            "-n", "--results", type=int_in_range(1, MAX_PER_PAGE),
             default=self.settings.getint(
                 "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
             ),
-            help="results per page (default: SEARCH_RESULTS_PER_PAGE, %(default)s)",
+            help=f"results per page, at most {MAX_PER_PAGE} (default %(default)s, "
+            "SEARCH_RESULTS_PER_PAGE)",
         )
-        parser.add_argument("--page", type=int, default=1, help="result page (default 1)")
+        parser.add_argument(
+            "--page", type=int_in_range(1), default=1, help="result page (default 1)"
+        )
         parser.add_argument(
             "--index", help="index folder (default: SEARCH_INDEX_DIR, else CRAWLER_DATA_DIR/index)"
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
+        # Scrapy passes unknown options on as words; "-word" is the query's NOT, "--x" no word
+        unknown = [arg for arg in args if arg.startswith("--")]
+        if unknown:
+            raise UsageError(f"unrecognized option {unknown[0]} (see scrapy search -h)")
         text = " ".join(args).strip()
         if not text:
             raise UsageError("give a query, e.g. scrapy search 'python json'")
@@ -65,6 +78,10 @@ class Command(ScrapyCommand):
         finally:
             engine.close()
             ix.close()
+        if not results.error and results.page > max(1, results.pages):
+            fail(self, f"--page {results.page} is past the last page of results "
+                       f"({results.total} results, {results.pages} pages of {results.per_page})")
+            return
         with quiet_when_output_closed():
             if opts.json:
                 json.dump(results.as_dict(), sys.stdout, ensure_ascii=False, indent=1)

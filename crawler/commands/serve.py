@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
-from scrapy.utils.log import configure_logging
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
+from crawler.commands._shared import (
+    configure_command_logging,
+    fail,
+    int_in_range,
+    one_line_errors,
+    reject_arguments,
+)
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.web.app import create_app
+
+
+class RequestLogHandler(WSGIRequestHandler):
+    """Werkzeug colours its request log lines with ANSI codes whatever the output; this
+    handler keeps the colours for a terminal and writes plain lines to a file or pipe."""
+
+    colour = False  # set by the command: whether the log goes to a terminal
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        if self.colour:
+            super().log_request(code, size)
+        else:
+            self.log("info", '"%s" %s %s', self.requestline, code, size)
 
 
 class Command(ScrapyCommand):
@@ -27,26 +48,44 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         parser.add_argument(
             "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
         )
         parser.add_argument(
-            "--port", type=int, default=8080, help="port (default 8080; 0: any free port)"
+            "--port", type=int_in_range(0, 65535), default=8080,
+            help="port (default 8080; 0: any free port)",
         )
         parser.add_argument("--index", help="index folder (default: SEARCH_INDEX_DIR)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        configure_logging(self.settings)
+        reject_arguments("serve", args)
+        configure_command_logging(self)
         path = opts.index or index_path(self.settings)
         try:
             ix = open_index(path, create=False)
         except SearchIndexError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 2
+            fail(self, exc)
+            return
+        # bound here, not by werkzeug, which prints its own message and exits 1
+        family = socket.AF_INET6 if ":" in opts.host else socket.AF_INET
+        try:
+            listener = socket.create_server((opts.host, opts.port), family=family)
+        except OSError as exc:  # port taken, no permission, unknown address
+            ix.close()
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            fail(self, f"cannot listen on {opts.host}:{opts.port}: {reason}")
             return
         app = create_app(self.settings, ix)
-        server = make_server(opts.host, opts.port, app, threaded=True)
+        handler = type("Handler", (RequestLogHandler,), {
+            "colour": sys.stderr.isatty() and not self.settings.get("LOG_FILE"),
+        })
+        server = make_server(
+            opts.host, opts.port, app, threaded=True, request_handler=handler,
+            fd=listener.fileno(),
+        )
+        listener.close()  # the server holds its own duplicate of the socket
         host, port = server.server_address[:2]
         print(f"search UI on http://{host}:{port}/ (index {path}); Ctrl-C stops it", flush=True)
         try:

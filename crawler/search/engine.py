@@ -421,7 +421,9 @@ def _positive_terms(q: wq.Query) -> Iterator[tuple[str, Any]]:
         yield from _positive_terms(q.a)
         return
     if q.is_leaf():
-        yield from q.terms()
+        # phrases=True: a phrase's words too (Whoosh's Phrase yields none by default, so
+        # a quoted query or a split word such as json.dumps had no word marked)
+        yield from q.terms(phrases=True)
         return
     for child in q.children():
         yield from _positive_terms(child)

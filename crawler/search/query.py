@@ -25,7 +25,8 @@ documents were. Words without a field prefix are searched in the title, text and
 words of the page at once (the ``content`` field, title and URL words weighted). The
 parser is lenient: a dangling operator or an unbalanced parenthesis or quote is ignored
 or closed; only errors that would silently change the meaning (NEAR across different
-fields or around a group, an unknown updated: period) raise :class:`QuerySyntaxError`.
+fields or around a group, NEAR/ without a number, an unknown updated: period) raise
+:class:`QuerySyntaxError`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ DEFAULT_TITLE_BOOST = 2.0
 #: NEAR/n with a larger n is read as this (parts of a page are POSITION_GAP apart).
 MAX_NEAR_DISTANCE = 500
 
-_NEAR_N = re.compile(r"NEAR/(\d{1,4})")
+_NEAR_N = re.compile(r"NEAR/(\d+)")
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
 _FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
@@ -112,6 +113,10 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token("op", word, i, j))
             elif near:
                 tokens.append(Token("op", "NEAR", i, j, distance=int(near.group(1))))
+            elif word.startswith("NEAR/"):  # searched as a word, it would match nothing
+                raise QuerySyntaxError(
+                    f"{word}: NEAR/ takes a number of words, e.g. python NEAR/5 json"
+                )
             elif ":" in word and word.split(":", 1)[0].lower() in (
                 TEXT_PREFIXES.keys() | FILTER_PREFIXES
             ):

@@ -91,9 +91,10 @@ class CrawlerSpider(scrapy.Spider):
 
     @classmethod
     def preflight(cls, spider_args: dict[str, Any]) -> None:
-        """Validate arguments before a crawl starts; raise SeedError with one clear line."""
+        """Validate arguments before a crawl starts; raise SeedError with one clear line.
+        Invalid seed lines are warned about once, by the spider itself."""
         seeds, seed_urls = spider_args.get("seeds"), spider_args.get("seed_urls")
-        load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls)
+        load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls, warn=False)
 
     # --- requests --------------------------------------------------------------------
     def seed_request(self, url: str) -> scrapy.Request:

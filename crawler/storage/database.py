@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,21 +66,28 @@ class EmbeddedPostgres:
     _server: Any = field(default=None, repr=False)
 
     def start(self) -> str:
-        try:
-            import pgserver
-        except ImportError as exc:  # pragma: no cover - installed with the project
-            raise DatabaseUnavailable(
-                "CRAWLER_DATABASE_URL is not set and the embedded PostgreSQL (pgserver) "
-                "is not installed"
-            ) from exc
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            # 'stop': the server stops when the last process that asked for it exits.
-            self._server = pgserver.get_server(str(self.data_dir), cleanup_mode="stop")
-        except Exception as exc:
-            raise DatabaseUnavailable(
-                f"cannot start the embedded PostgreSQL in {self.data_dir}: {exc}"
-            ) from exc
+        # pgserver logs every initdb/pg_ctl call with its whole output at INFO, and
+        # platformdirs warns (at pgserver's import) that XDG_RUNTIME_DIR is unset, where
+        # it then uses /tmp/runtime-UID: noise around every command's own output. Its
+        # warnings and errors still show.
+        logging.getLogger("pgserver").setLevel(logging.WARNING)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+            try:
+                import pgserver
+            except ImportError as exc:  # pragma: no cover - installed with the project
+                raise DatabaseUnavailable(
+                    "CRAWLER_DATABASE_URL is not set and the embedded PostgreSQL (pgserver) "
+                    "is not installed"
+                ) from exc
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            try:
+                # 'stop': the server stops when the last process that asked for it exits.
+                self._server = pgserver.get_server(str(self.data_dir), cleanup_mode="stop")
+            except Exception as exc:
+                raise DatabaseUnavailable(
+                    f"cannot start the embedded PostgreSQL in {self.data_dir}: {exc}"
+                ) from exc
         return self._server.get_uri()
 
     def stop(self) -> None:

@@ -430,7 +430,8 @@ def migrate(conn: psycopg.Connection) -> int:
         for number, description, sql in sorted(MIGRATIONS):
             if number in done:
                 continue
-            logger.info("applying schema migration %d: %s", number, description)
+            # one INFO line for all of them comes from the caller (CrawlDatabase.prepare)
+            logger.debug("applying schema migration %d: %s", number, description)
             conn.execute(sql)
             conn.execute(
                 "INSERT INTO schema_version (version, description) VALUES (%s, %s)",

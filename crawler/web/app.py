@@ -74,6 +74,11 @@ def create_app(settings: Any, index: Any) -> Flask:
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        # browsers ask for /favicon.ico whatever the page links to
+        return app.send_static_file("favicon.svg")
+
     @app.get("/")
     def home() -> str:
         return render_template("home.html", documents=engine.doc_count())

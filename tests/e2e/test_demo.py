@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, TEXT, Schema
 
+from crawler.demo import NEXT_QUERIES
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.search.index import INDEX_NAME, open_index
 from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
@@ -109,3 +112,49 @@ def test_a_users_crawl_keeps_the_error(sandbox, run_crawl, tmp_path: Path) -> No
         assert ix.doc_count() == 1
     finally:
         ix.close()
+
+
+
+def test_demo_ends_with_the_next_commands_and_they_work(open_tmp_path: Path) -> None:
+    data_dir = open_tmp_path / ".crawl"
+    demo = run_demo(PROJECT_DIR, data_dir)  # from the project folder, as scripts/demo.sh
+    assert demo.returncode == 0, demo.stderr[-4000:]
+    assert ("demo: the sandbox web has deliberately faulty pages (server errors, dropped "
+            "connections, slow pages, a calendar trap, robots.txt rules): log lines about "
+            "them below are expected; the summary counts them under 'not crawled'"
+            ) in demo.stdout.splitlines()
+    crawl_id = re.search(r"^crawl (demo-\S+) \(general\): ", demo.stdout, re.M)[1]
+    lines = demo.stdout.splitlines()
+    assert lines[-4] == "next: search, browse and report on the demo's data (paste these here):"
+    search, serve, report = (line.strip() for line in lines[-3:])
+    scrapy = os.path.relpath(Path(sys.executable).with_name("scrapy"), PROJECT_DIR)
+    # the demo's data, whatever CRAWLER_DATABASE_URL says (run_demo sets one)
+    prefix, suffix = f"CRAWLER_DATABASE_URL= {scrapy} ", f" -s CRAWLER_DATA_DIR={data_dir}"
+    query = re.fullmatch(re.escape(prefix) + r"search (\S+)" + re.escape(suffix), search)
+    assert query and query[1] in NEXT_QUERIES, search
+    assert serve == (f"{prefix}serve{suffix}    # then open http://127.0.0.1:8080/ (Ctrl-C "
+                     "stops it)")
+    assert report == f"{prefix}report --crawl-id {crawl_id}{suffix}"
+
+    env = {**os.environ, "CRAWLER_DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"}
+    for command in (search, report):  # pasted into a shell in the project folder
+        done = subprocess.run(["bash", "-c", command], cwd=PROJECT_DIR, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (command, done.stderr[-3000:])
+        assert done.stdout.strip()
+    found = subprocess.run(["bash", "-c", search], cwd=PROJECT_DIR, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert re.match(r"1-\d+ of \d+ results", found.stdout), found.stdout[:500]
+
+    server = subprocess.Popen(["bash", "-c", serve], cwd=PROJECT_DIR, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              start_new_session=True)
+    try:
+        line = server.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("search UI on http://127.0.0.1:8080/ "), line
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open("http://127.0.0.1:8080/search?q=" + query[1], timeout=30) as page:
+            assert 'id="count">' in page.read().decode()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -17,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from crawler.sandbox import SandboxWeb
+from crawler.search.index import open_index
+from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -141,3 +144,73 @@ def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
 def _read_log(home: Path, jobid: str) -> str:
     logs = list((home / "logs").rglob(f"{jobid}.log"))
     return logs[0].read_text()[-4000:] if logs else "(no job log)"
+
+
+def readme_deploy_block() -> list[str]:
+    """The lines of the README's deployment sequence (its first shell block)."""
+    text = (PROJECT_DIR / "README.md").read_text()
+    section = text.split("\n## Deploying to scrapyd\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block, "no shell block in the README's deployment section"
+    return block[1].splitlines()
+
+
+def _port_closed(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+
+def test_readme_deployment_sequence_works_as_written(open_tmp_path: Path) -> None:
+    lines = readme_deploy_block()
+    # the set-up lines install into .venv: here the test's own environment stands in
+    assert lines[:2] == ["scripts/setup.sh --deploy", ". .venv/bin/activate"]
+    assert _port_closed(6800) and _port_closed(8899)
+    project = open_tmp_path / "project"
+    shutil.copytree(
+        PROJECT_DIR, project,
+        ignore=shutil.ignore_patterns(".venv", ".git", ".crawl", ".scrapyd", "tests", "bench",
+                                      "build", "*.egg-info", "__pycache__", ".pytest_cache"),
+    )
+    bindir = Path(sys.executable).parent
+    env = {k: v for k, v in os.environ.items()
+           if not k.lower().endswith("_proxy")
+           and k not in ("CRAWLER_DATABASE_URL", "SCRAPY_SETTINGS_MODULE", "PYTHONPATH")}
+    env.update(PATH=f"{bindir}:{env['PATH']}", VIRTUAL_ENV=str(bindir.parent))
+    script = "set -euo pipefail\n" + "\n".join(lines[2:]) + '\necho "job=$job"\n'
+    try:
+        done = subprocess.run(["bash", "-c", script], cwd=project, env=env,
+                              capture_output=True, text=True, timeout=500)
+    finally:
+        deadline = time.monotonic() + 30
+        while not (_port_closed(6800) and _port_closed(8899)):
+            assert time.monotonic() < deadline, "scrapyd or the sandbox still runs"
+            time.sleep(0.2)
+    home = project / ".scrapyd"
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:],
+                                  (home / "scrapyd.log").read_text()[-3000:])
+    job = re.search(r"^job=(\w+)$", done.stdout, re.M)[1]
+    assert (home / "sandbox.txt").read_text().splitlines()[0] == "proxy http://127.0.0.1:8899"
+    assert (home / "logs" / "crawler" / "general" / f"{job}.log").is_file()
+    # the report of the crawl, from the data scrapyd's job left in .scrapyd/.crawl
+    assert re.search(rf"(?i)\bcrawl {job}\b", done.stdout), done.stdout[-3000:]
+    assert (home / ".crawl" / "pgdata" / "PG_VERSION").is_file()
+
+    database = CrawlDatabase(url="", embedded=EmbeddedPostgres(home / ".crawl" / "pgdata"))
+    database.prepare()
+    try:
+        with database.connect() as conn:
+            hosts = [host for (host,) in conn.execute(
+                "SELECT host FROM pages WHERE crawl_id = %s", (job,))]
+            finish = conn.execute("SELECT spider, finish_reason FROM crawls WHERE id = %s",
+                                  (job,)).fetchone()
+    finally:
+        database.close()
+    assert finish == ("general", "closespider_pagecount")
+    # CLOSESPIDER_PAGECOUNT=50 counts responses (robots.txt, duplicates too), not pages
+    assert 25 <= len(hosts) <= 50 + 16 and all(host.endswith(".test") for host in hosts)
+    indexed = open_index(home / ".crawl" / "index", create=False)
+    try:
+        assert indexed.doc_count() == len(hosts)
+    finally:
+        indexed.close()

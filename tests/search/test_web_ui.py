@@ -210,3 +210,82 @@ def test_browser_simple_and_advanced_search(browser, ui_url: str) -> None:
     assert page.evaluate("window.__xss === undefined")
     assert dialogs == []
     page.close()
+
+
+def test_favicon(client) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200
+    assert icon.mimetype == "image/svg+xml" and icon.data.startswith(b"<svg")
+    assert ('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+            in client.get("/").get_data(as_text=True))
+
+
+def test_snippets_mark_the_words_of_a_phrase(client) -> None:
+    # Whoosh's Phrase yields no terms unless asked: quoted queries had nothing marked
+    html = client.get('/search?q=%22python+guide%22&n=1').get_data(as_text=True)
+    assert ("Chapter 23 of the <mark>python</mark> <mark>guide</mark> explains modules and "
+            "packages.") in html
+
+
+# --- layout at phone and desktop widths, by element geometry -------------------------------
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def box(page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).bounding_box()
+    assert found is not None, f"{selector} is not displayed"
+    return found
+
+
+def assert_fits(page, *selectors: str) -> None:
+    """No horizontal scrolling, and each element wholly inside the viewport's width."""
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for selector in selectors:
+        found = box(page, selector)
+        assert found["x"] >= 0 and found["x"] + found["width"] <= width, (selector, found)
+
+
+@pytest.mark.slow
+def test_layout_at_phone_width(browser, ui_url: str) -> None:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(ui_url)
+    assert_fits(page, "#q", "#search-button", ".brand", ".advanced-link")
+    query, button = box(page, "#q"), box(page, "#search-button")
+    assert query["width"] >= 200  # the box shrinks to the screen, it does not vanish
+    assert abs(query["y"] - button["y"]) < 10  # the button stays beside the box
+
+    page.goto(ui_url + "search?q=python+guide")
+    page.wait_for_selector("#results")
+    assert_fits(page, "#q", "#search-button", ".brand", ".advanced-link", "#results",
+                "#pagination")
+    query, brand = box(page, "#q"), box(page, ".brand")
+    assert query["y"] >= brand["y"] + brand["height"]  # the form wraps below the brand
+    assert query["width"] >= 250
+
+    page.goto(ui_url + "advanced")
+    assert_fits(page, "#all", "#site", "#occur", "#advanced-search-button")
+    page.close()
+
+
+@pytest.mark.slow
+def test_layout_at_desktop_width(browser, ui_url: str) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(ui_url)
+    assert_fits(page, "#q", "#search-button")
+    form, heading = box(page, "#search-form"), box(page, ".home h1")
+    middle = DESKTOP["width"] / 2
+    assert abs(form["x"] + form["width"] / 2 - middle) <= 2, form  # centred
+    assert abs(heading["x"] + heading["width"] / 2 - middle) <= 2, heading
+    assert box(page, "#q")["width"] >= 400
+
+    page.goto(ui_url + "search?q=python+guide")
+    page.wait_for_selector("#results")
+    assert_fits(page, "#q", "#search-button", "#results")
+    query, brand, link = box(page, "#q"), box(page, ".brand"), box(page, ".advanced-link")
+    # one header line: brand, search box, advanced link, left to right
+    assert brand["x"] + brand["width"] <= query["x"] < link["x"]
+    assert abs((query["y"] + query["height"] / 2) - (brand["y"] + brand["height"] / 2)) < 10
+    page.close()
