@@ -221,3 +221,11 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
+
+# --- search relevance (docs/search.md, Ranking) --------------------------------------------
+# Words as typed (unstemmed, lower case) in a page's title or URL name (last path
+# segment) add their BM25F there times this: "Paths" ranks the Paths page above Path's.
+SEARCH_EXACT_BOOST = 4.0
+# The query's plain words close together and in order (each consecutive pair and all of
+# them, within 3 words) add their BM25F times this (Solr's pf2/pf); 0 = no proximity.
+SEARCH_PROXIMITY_BOOST = 1.0

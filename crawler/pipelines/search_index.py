@@ -103,6 +103,7 @@ class SearchIndexPipeline:
                 depth=item.depth,
                 crawl_id=str(getattr(spider, "crawl_id", "") or ""),
                 max_body_chars=self.max_body_chars,
+                anchors=[link.anchor_text for link in item.links],
             )
             if len(self.pending) >= self.batch_size:
                 await self.flush()

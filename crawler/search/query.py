@@ -52,6 +52,14 @@ DEFAULT_NEAR_DISTANCE = 10
 #: Pages whose title holds words of the query (words without prefix, not negated) get
 #: the title field's BM25F score of those words, times this, added to their score.
 DEFAULT_TITLE_BOOST = 2.0
+#: Pages whose unstemmed title or URL name (last path segment) holds the words as typed
+#: get their BM25F score in those fields times this, added: "Paths" beats "Path".
+DEFAULT_EXACT_BOOST = 4.0
+#: Pages holding the query's words close together and in order (consecutive pairs, and
+#: all of them) get the BM25F of those words times this, added (Solr's pf/pf2).
+DEFAULT_PROXIMITY_BOOST = 1.0
+#: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
+PROXIMITY_SLOP = 3
 #: NEAR/n with a larger n is read as this (parts of a page are POSITION_GAP apart).
 MAX_NEAR_DISTANCE = 500
 
@@ -371,10 +379,14 @@ class QueryCompiler:
         *,
         near_distance: int = DEFAULT_NEAR_DISTANCE,
         title_boost: float = DEFAULT_TITLE_BOOST,
+        exact_boost: float = DEFAULT_EXACT_BOOST,
+        proximity_boost: float = DEFAULT_PROXIMITY_BOOST,
         now: datetime | None = None,
     ) -> None:
         self.schema = schema
         self.title_boost = title_boost
+        self.exact_boost = exact_boost
+        self.proximity_boost = proximity_boost
         self.near_distance = near_distance
         self.now = now
 
@@ -385,22 +397,63 @@ class QueryCompiler:
         if tree is None:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.bonus = self._title_bonus(tree)
+        parts = self._title_bonus(tree) + self._exact_bonus(tree) + self._proximity_bonus(tree)
+        if parts:
+            parsed.bonus = parts[0] if len(parts) == 1 else wq.Or(parts)
         return parsed
 
-    def _title_bonus(self, tree: Node) -> wq.Query | None:
+    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
+        """The query's words and phrases without prefix, outside NOT."""
+        return [leaf for leaf in positive_leaves(tree) if leaf.field is None]
+
+    def _title_bonus(self, tree: Node) -> list[wq.Query]:
         """Title-field terms of the query's words without prefix, outside NOT."""
         if self.title_boost <= 0:
-            return None
+            return []
         parts: list[wq.Query] = []
-        for leaf in positive_leaves(tree):
-            if leaf.field is None:
-                q = self._text_query("title", leaf.text, self.title_boost)
+        for leaf in self._bonus_leaves(tree):
+            q = self._text_query("title", leaf.text, self.title_boost)
+            if q is not None and q not in parts:
+                parts.append(q)
+        return parts
+
+    def _exact_bonus(self, tree: Node) -> list[wq.Query]:
+        """The words as typed (lower case, unstemmed) in the exact title and URL name."""
+        if self.exact_boost <= 0 or "title_exact" not in self.schema:
+            return []
+        parts: list[wq.Query] = []
+        for leaf in self._bonus_leaves(tree):
+            for fieldname in ("title_exact", "url_name"):
+                q = self._text_query(fieldname, leaf.text, self.exact_boost)
                 if q is not None and q not in parts:
                     parts.append(q)
-        if not parts:
-            return None
-        return parts[0] if len(parts) == 1 else wq.Or(parts)
+        return parts
+
+    def _proximity_bonus(self, tree: Node) -> list[wq.Query]:
+        """Each consecutive pair of the query's plain words within PROXIMITY_SLOP words in
+        any order, and all of them in order (Solr's pf2 and pf, sloppy): a page with the
+        words close together scores above one with the same words scattered, and in the
+        query's order above reversed."""
+        if self.proximity_boost <= 0:
+            return []
+        terms: list[str] = []
+        for leaf in self._bonus_leaves(tree):
+            if not leaf.phrase:
+                terms += self.analyze(TEXT_FIELDS[0], leaf.text)
+        if len(terms) < 2:
+            return []
+        parts: list[wq.Query] = []
+        field_name = TEXT_FIELDS[0]
+        for first, second in zip(terms, terms[1:], strict=False):
+            boost = self.proximity_boost  # (a span scores as its terms)
+            q = SpanNear2([wq.Term(field_name, first, boost=boost),
+                           wq.Term(field_name, second, boost=boost)],
+                          slop=PROXIMITY_SLOP, ordered=False)
+            if first != second and q not in parts:
+                parts.append(q)
+        parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
+                               boost=self.proximity_boost))
+        return parts
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         """The indexed terms of ``text`` in a field (stemmed, stop words removed)."""
