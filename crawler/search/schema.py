@@ -248,7 +248,7 @@ def build_schema() -> Schema:
         url_text=TEXT(analyzer=url_analyzer()),
         title=TEXT(analyzer=text, stored=True),
         # the title and the URL's last path segment unstemmed (scored above stemmed
-        # matches: the exact bonus of crawler.search.query)
+        # matches: the exact bonus of crawler.search.query.compiler)
         title_exact=TEXT(analyzer=exact_analyzer()),
         url_name=TEXT(analyzer=exact_analyzer()),
         # hub score (crawler.search.fields.hub_score) and the page's link texts, kept to
