@@ -181,6 +181,8 @@ def main() -> int:
     parser.add_argument("--code", help="import crawler from this checkout (before numbers)")
     parser.add_argument("--work-dir", help="keep the index here (default: a temporary folder)")
     parser.add_argument("--show-misses", type=int, default=15)
+    parser.add_argument("--reuse-index", action="store_true",
+                        help="search the index already in --work-dir (query-time changes)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.code).resolve() if args.code else PROJECT_DIR))
     root = Path(args.doc_root)
@@ -208,11 +210,12 @@ def run(root: Path, work: Path, args: argparse.Namespace) -> int:
     ranks = pagerank(pages)
     rels = [url[len(BASE_URL):] for url in urls]
     queries = build_queries(root, rels, args.queries, args.seed)
-    started = time.perf_counter()
-    count = rebuild_index(work / "index", documents(pages, ranks))
-    seconds = time.perf_counter() - started
-    print(f"index: {count} pages in {seconds:.1f} s ({count / seconds:.1f} pages/s); "
-          f"load average {os.getloadavg()[0]:.2f}")
+    if not (args.reuse_index and (work / "index").is_dir()):
+        started = time.perf_counter()
+        count = rebuild_index(work / "index", documents(pages, ranks))
+        seconds = time.perf_counter() - started
+        print(f"index: {count} pages in {seconds:.1f} s ({count / seconds:.1f} pages/s); "
+              f"load average {os.getloadavg()[0]:.2f}")
     ix = open_index(work / "index", create=False)
     engines = {"BM25F": SearchEngine(ix, pagerank_weight=0.0), "blend": SearchEngine(ix)}
     results = {name: evaluate(engine, queries) for name, engine in engines.items()}

@@ -38,6 +38,7 @@ from crawler import defaults
 from crawler.search.index import open_index
 from crawler.search.query import (
     DEFAULT_EXACT_BOOST,
+    DEFAULT_LEAD_BOOST,
     DEFAULT_NEAR_DISTANCE,
     DEFAULT_PROXIMITY_BOOST,
     DEFAULT_TITLE_BOOST,
@@ -222,6 +223,7 @@ class SearchEngine:
         title_boost: float = DEFAULT_TITLE_BOOST,
         exact_boost: float = DEFAULT_EXACT_BOOST,
         proximity_boost: float = DEFAULT_PROXIMITY_BOOST,
+        lead_boost: float = DEFAULT_LEAD_BOOST,
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
     ) -> None:
         self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
@@ -230,6 +232,7 @@ class SearchEngine:
         self.title_boost = title_boost
         self.exact_boost = exact_boost
         self.proximity_boost = proximity_boost
+        self.lead_boost = lead_boost
         self.snippet_chars = snippet_chars
         if pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(pagerank_weight)
@@ -253,6 +256,7 @@ class SearchEngine:
             proximity_boost=settings.getfloat(
                 "SEARCH_PROXIMITY_BOOST", defaults.SEARCH_PROXIMITY_BOOST
             ),
+            lead_boost=settings.getfloat("SEARCH_LEAD_BOOST", defaults.SEARCH_LEAD_BOOST),
             snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
         )
 
@@ -277,6 +281,7 @@ class SearchEngine:
         return QueryCompiler(
             self.ix.schema, near_distance=self.near_distance, title_boost=self.title_boost,
             exact_boost=self.exact_boost, proximity_boost=self.proximity_boost,
+            lead_boost=self.lead_boost,
         )
 
     def doc_count(self) -> int:

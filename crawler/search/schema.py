@@ -52,6 +52,9 @@ CONTENT_WEIGHTS = {"title": 3.0, "body": 1.0, "url": 2.0}
 #: parts, so phrases and NEAR never join the end of the title to the start of the text.
 PART_SEPARATOR = "\x1f"
 POSITION_GAP = 1000
+#: Words of the page text from its start that make its ``lead`` field (the first
+#: paragraph, as far as the flat stored text tells: navigation comes first on many pages).
+LEAD_WORDS = 150
 #: Weight factor of a text word found only in link text (anchor share 1), in ``content``.
 ANCHOR_WEIGHT = 0.3
 #: A hub page's text words weigh ``1 - HUB_DEMOTION * hub score`` (title and URL: full).
@@ -205,6 +208,42 @@ class ContentAnalyzer(Analyzer):
         }
 
 
+class LeadAnalyzer(Analyzer):
+    """Analyses "hub<US>text" with the text analyzer, each token weighing
+    ``1 - HUB_DEMOTION * hub`` (the start of a list page is no summary of a topic); a
+    value without separator (a query) is plain text."""
+
+    def __init__(self) -> None:
+        self.inner = text_analyzer()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LeadAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(LeadAnalyzer)
+
+    def has_morph(self) -> bool:
+        return True
+
+    def __call__(self, value: str, **kwargs: Any) -> Any:
+        head, separator, text = value.partition(PART_SEPARATOR)
+        if not separator:
+            yield from self.inner(value, **kwargs)
+            return
+        hub, _ = _split_links_part(head)
+        kwargs.pop("boost", None)
+        for token in self.inner(text, **kwargs):
+            token.boost = 1.0 - HUB_DEMOTION * hub
+            yield token
+
+
+def lead_value(body: str, hub: float) -> str:
+    """The value indexed in the ``lead`` field: the first LEAD_WORDS words of the text."""
+    words = body.split(maxsplit=LEAD_WORDS)
+    return f"{hub:.4f}{PART_SEPARATOR}" + " ".join(words[:LEAD_WORDS]).replace(
+        PART_SEPARATOR, " ")
+
+
 def index_schema_version(analyzer: Any) -> int:
     """The INDEX_SCHEMA_VERSION an index's content analyzer was built with (1: before
     versions were recorded)."""
@@ -251,6 +290,8 @@ def build_schema() -> Schema:
         # matches: the exact bonus of crawler.search.query.compiler)
         title_exact=TEXT(analyzer=exact_analyzer()),
         url_name=TEXT(analyzer=exact_analyzer()),
+        # the first words of the text (see LEAD_WORDS): the lead bonus
+        lead=TEXT(analyzer=LeadAnalyzer()),
         # hub score (crawler.search.fields.hub_score) and the page's link texts, kept to
         # rebuild the content field from stored fields (scrapy pagerank)
         hub=FloatColumnNumeric(stored=True, sortable=True),
@@ -328,6 +369,7 @@ def page_document(
         "title": title,
         "title_exact": title,
         "url_name": url_name(url),
+        "lead": lead_value(body, hub),
         "hub": hub,
         "anchor_text": joined,
         "body": body,

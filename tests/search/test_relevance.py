@@ -3,12 +3,24 @@ lists quoting them, words close together beat scattered ones (exact rank orders)
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from crawler.search import IndexWriter, SearchEngine, open_index, page_document
+import pytest
+from whoosh import index as whoosh_index
+
+from crawler.search import (
+    IndexWriter,
+    SearchEngine,
+    SearchIndexError,
+    build_schema,
+    open_index,
+    page_document,
+)
 from crawler.search.fields import hub_score, url_name
+from crawler.search.index import INDEX_NAME
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 API = "http://api.test/java/nio/file/"
@@ -133,13 +145,14 @@ def test_hub_score() -> None:
     assert hub_score(text_words=0, anchor_words=0, links=50) == 0.0
 
 
-FILLER = " ".join(f"word{n}" for n in range(60))
+# longer than a lead (LEAD_WORDS): the pages differ only in where the words are
+FILLER = " ".join(f"word{n}" for n in range(160))
 
 
 def test_words_close_together_beat_scattered_ones(tmp_path: Path) -> None:
     pages = [
         ("http://docs.test/scattered.html", "Settings",
-         f"The connection settings. {FILLER} The pool of workers. {FILLER} "
+         f"{FILLER} The connection settings. {FILLER} The pool of workers. {FILLER} "
          "A request timeout.", 20.0, []),
         ("http://docs.test/together.html", "Settings",
          f"{FILLER} Set the connection pool timeout here. {FILLER}", 1.0, []),
@@ -153,3 +166,15 @@ def test_words_close_together_beat_scattered_ones(tmp_path: Path) -> None:
         "together.html", "reversed.html", "scattered.html", "two.html"]
     plain = SearchEngine(engine.ix, proximity_boost=0.0)
     assert ranked(plain, "connection pool timeout")[0] == "scattered.html"
+
+
+def test_index_of_an_older_layout_is_refused(tmp_path: Path) -> None:
+    """Same field names, older content layout (version 1: no anchor/hub weights)."""
+    schema = build_schema()
+    del schema["content"].analyzer.version  # as pickled before versions were recorded
+    whoosh_index.create_in(str(tmp_path), schema, indexname=INDEX_NAME).close()
+    with pytest.raises(SearchIndexError, match="rebuild it with `scrapy reindex`"):
+        open_index(tmp_path)
+    shutil.rmtree(tmp_path)
+    open_index(tmp_path).close()  # a current index opens
+    open_index(tmp_path, create=False).close()

@@ -31,6 +31,7 @@ fields or around a group, an unknown updated: period) raise :class:`QuerySyntaxE
 from crawler.search.query.advanced import OCCURRENCE_PREFIXES, advanced_query
 from crawler.search.query.compiler import (
     DEFAULT_EXACT_BOOST,
+    DEFAULT_LEAD_BOOST,
     DEFAULT_PROXIMITY_BOOST,
     DEFAULT_TITLE_BOOST,
     PROXIMITY_SLOP,
@@ -56,7 +57,7 @@ from crawler.search.query.tree import (
 )
 
 __all__ = [
-    "DEFAULT_EXACT_BOOST", "DEFAULT_NEAR_DISTANCE", "DEFAULT_PROXIMITY_BOOST",
+    "DEFAULT_EXACT_BOOST", "DEFAULT_LEAD_BOOST", "DEFAULT_NEAR_DISTANCE", "DEFAULT_PROXIMITY_BOOST",
     "DEFAULT_TITLE_BOOST", "FILTER_PREFIXES", "MAX_NEAR_DISTANCE", "OCCURRENCE_PREFIXES",
     "OPERATORS", "PROXIMITY_SLOP", "TEXT_PREFIXES", "And", "Leaf", "Near", "Node", "Not",
     "Or", "ParsedQuery", "QueryCompiler", "QuerySyntaxError", "Token", "Xor",

@@ -36,6 +36,10 @@ DEFAULT_EXACT_BOOST = 4.0
 #: Pages holding the query's words close together and in order (consecutive pairs, and
 #: all of them) get the BM25F of those words times this, added (Solr's pf/pf2).
 DEFAULT_PROXIMITY_BOOST = 1.0
+#: Pages whose lead (the first words of the text) holds words of the query get the lead
+#: field's BM25F score of those words times this, added: a page's own summary sentence
+#: counts more than the same words deep in a list page.
+DEFAULT_LEAD_BOOST = 1.0
 #: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
 PROXIMITY_SLOP = 3
 
@@ -82,12 +86,14 @@ class QueryCompiler:
         title_boost: float = DEFAULT_TITLE_BOOST,
         exact_boost: float = DEFAULT_EXACT_BOOST,
         proximity_boost: float = DEFAULT_PROXIMITY_BOOST,
+        lead_boost: float = DEFAULT_LEAD_BOOST,
         now: datetime | None = None,
     ) -> None:
         self.schema = schema
         self.title_boost = title_boost
         self.exact_boost = exact_boost
         self.proximity_boost = proximity_boost
+        self.lead_boost = lead_boost
         self.near_distance = near_distance
         self.now = now
 
@@ -98,7 +104,9 @@ class QueryCompiler:
         if tree is None:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parts = self._title_bonus(tree) + self._exact_bonus(tree) + self._proximity_bonus(tree)
+        parts = (self._field_bonus(tree, "title", self.title_boost)
+                 + self._field_bonus(tree, "lead", self.lead_boost)
+                 + self._exact_bonus(tree) + self._proximity_bonus(tree))
         if parts:
             parsed.bonus = parts[0] if len(parts) == 1 else wq.Or(parts)
         return parsed
@@ -107,13 +115,13 @@ class QueryCompiler:
         """The query's words and phrases without prefix, outside NOT."""
         return [leaf for leaf in positive_leaves(tree) if leaf.field is None]
 
-    def _title_bonus(self, tree: Node) -> list[wq.Query]:
-        """Title-field terms of the query's words without prefix, outside NOT."""
-        if self.title_boost <= 0:
+    def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
+        """Terms of the query's words without prefix (outside NOT) in one field."""
+        if boost <= 0 or fieldname not in self.schema:
             return []
         parts: list[wq.Query] = []
         for leaf in self._bonus_leaves(tree):
-            q = self._text_query("title", leaf.text, self.title_boost)
+            q = self._text_query(fieldname, leaf.text, boost)
             if q is not None and q not in parts:
                 parts.append(q)
         return parts
