@@ -8,6 +8,8 @@ automatically, one target page each:
 
 - ``name``: a class's simple name (``Paths``, ``Arrays``, ``Map.Entry``) -> its class page,
   for the classes whose simple name is unique in the corpus;
+- ``stem``: the same for every class whose simple name stems like another class's
+  (``Paths`` and ``Path``, ``Executors`` and ``Executor``): the exact name must win;
 - ``sentence``: the first sentence of a class's description (javadoc's summary sentence,
   which the package summary and the indexes repeat) -> the class page.
 
@@ -42,6 +44,7 @@ from pathlib import Path
 
 import lxml.html
 import numpy as np
+from whoosh.lang.porter import stem
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 DOC_ROOT = "/usr/share/doc/openjdk-17-jre-headless/api"
@@ -91,6 +94,11 @@ def build_queries(root: Path, rels: list[str], per_kind: int, seed: int
     rng = random.Random(seed)
     queries = [("name", name, BASE_URL + names[name][0])
                for name in rng.sample(unique, min(per_kind, len(unique)))]
+    stems: dict[str, list[str]] = {}
+    for name in unique:
+        stems.setdefault(stem(name.lower()), []).append(name)
+    queries += [("stem", name, BASE_URL + names[name][0])
+                for group in stems.values() if len(group) > 1 for name in sorted(group)]
     sentences: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for rel in rng.sample(classes, len(classes)):

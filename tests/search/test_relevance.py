@@ -21,6 +21,7 @@ from crawler.search import (
 )
 from crawler.search.fields import hub_score, url_name
 from crawler.search.index import INDEX_NAME
+from crawler.search.schema import document_from_stored
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 API = "http://api.test/java/nio/file/"
@@ -178,3 +179,22 @@ def test_index_of_an_older_layout_is_refused(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path)
     open_index(tmp_path).close()  # a current index opens
     open_index(tmp_path, create=False).close()
+
+
+def test_document_rebuilt_from_stored_fields_keeps_the_signals(tmp_path: Path) -> None:
+    """`scrapy pagerank` re-adds documents from their stored fields: the hub score, the
+    anchor texts and so the content weights and the lead must come out the same."""
+    url, title, text, rank, anchors = summary_page()
+    doc = page_document(url=url, title=title, text=text, host="api.test",
+                        content_type="text/html", fetched_at=NOW, pagerank=rank,
+                        anchors=anchors)
+    assert 0 < doc["hub"] < 1
+    ix = open_index(tmp_path)
+    IndexWriter(ix).write([doc])
+    with ix.searcher() as searcher:
+        stored = searcher.stored_fields(0)
+    again = document_from_stored(stored, pagerank=5.0)
+    assert {k: v for k, v in again.items() if k != "pagerank"} == {
+        k: v for k, v in doc.items() if k != "pagerank"}
+    assert again["pagerank"] == 5.0
+    ix.close()
