@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import os
 import random
 import re
@@ -189,6 +190,9 @@ def main() -> int:
     parser.add_argument("--code", help="import crawler from this checkout (before numbers)")
     parser.add_argument("--work-dir", help="keep the index here (default: a temporary folder)")
     parser.add_argument("--show-misses", type=int, default=15)
+    for name in ("exact", "lead", "proximity", "title"):
+        parser.add_argument(f"--{name}-boost", type=float,
+                            help=f"SEARCH_{name.upper()}_BOOST (default: the setting's)")
     parser.add_argument("--reuse-index", action="store_true",
                         help="search the index already in --work-dir (query-time changes)")
     args = parser.parse_args()
@@ -210,22 +214,33 @@ def run(root: Path, work: Path, args: argparse.Namespace) -> int:
     code = args.code or str(PROJECT_DIR)
     print(f"search relevance benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, code {code}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
-    files = corpus_files(root, args.modules.split(","))
-    started = time.perf_counter()
-    pages, urls = load_pages(root, files)
-    print(f"corpus: {len(pages)} pages of {root} ({args.modules} + top-level pages), "
-          f"extracted in {time.perf_counter() - started:.1f} s")
-    ranks = pagerank(pages)
-    rels = [url[len(BASE_URL):] for url in urls]
-    queries = build_queries(root, rels, args.queries, args.seed)
-    if not (args.reuse_index and (work / "index").is_dir()):
+    cached = work / "queries.json"
+    if args.reuse_index and (work / "index").is_dir() and cached.is_file():
+        queries = [tuple(q) for q in json.loads(cached.read_text())]
+        print(f"reused index and queries in {work}")
+    else:
+        files = corpus_files(root, args.modules.split(","))
         started = time.perf_counter()
-        count = rebuild_index(work / "index", documents(pages, ranks))
-        seconds = time.perf_counter() - started
-        print(f"index: {count} pages in {seconds:.1f} s ({count / seconds:.1f} pages/s); "
-              f"load average {os.getloadavg()[0]:.2f}")
+        pages, urls = load_pages(root, files)
+        print(f"corpus: {len(pages)} pages of {root} ({args.modules} + top-level pages), "
+              f"extracted in {time.perf_counter() - started:.1f} s")
+        ranks = pagerank(pages)
+        rels = [url[len(BASE_URL):] for url in urls]
+        queries = build_queries(root, rels, args.queries, args.seed)
+        if not (args.reuse_index and (work / "index").is_dir()):
+            started = time.perf_counter()
+            count = rebuild_index(work / "index", documents(pages, ranks))
+            seconds = time.perf_counter() - started
+            print(f"index: {count} pages in {seconds:.1f} s ({count / seconds:.1f} "
+                  f"pages/s); load average {os.getloadavg()[0]:.2f}")
+        cached.write_text(json.dumps(queries))
     ix = open_index(work / "index", create=False)
-    engines = {"BM25F": SearchEngine(ix, pagerank_weight=0.0), "blend": SearchEngine(ix)}
+    options = {name: value for name, value in (
+        ("exact_boost", args.exact_boost), ("lead_boost", args.lead_boost),
+        ("proximity_boost", args.proximity_boost), ("title_boost", args.title_boost),
+    ) if value is not None}
+    engines = {"BM25F": SearchEngine(ix, pagerank_weight=0.0, **options),
+               "blend": SearchEngine(ix, **options)}
     results = {name: evaluate(engine, queries) for name, engine in engines.items()}
     kinds = sorted({kind for kind, _, _ in queries})
     met = True
