@@ -344,7 +344,7 @@ class SearchEngine:
                 # its own pages are its matches minus those already counted.
                 total = sum(1 for _ in tier.docs(searcher))
                 continue
-            hits = self._top(searcher, parsed.scored(q), wanted - total)
+            hits = self._top(searcher, parsed.scored(q, number == 0), wanted - total)
             count = len(hits)
             start = max(0, first - total)
             for i in range(start, min(len(hits), wanted - total)):

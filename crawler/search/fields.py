@@ -16,6 +16,7 @@ the anchor share is per term, not per occurrence.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -25,6 +26,11 @@ HUB_MIN_LINKS = 20
 HUB_FULL_LINKS = 100
 #: Share of anchor words at which a page with many links is a hub through and through.
 HUB_FULL_SHARE = 0.5
+#: A page with this many distinct out-links is a list whatever its text (an alphabetical
+#: index, an all-classes page: each link followed by a one-line description keeps the
+#: anchor share low); from LIST_MIN_LINKS on the score grows with log(links).
+LIST_MIN_LINKS = 60
+LIST_FULL_LINKS = 600
 #: Separates the anchor texts of a page in the stored ``anchor_text`` field.
 ANCHOR_SEPARATOR = "\n"
 
@@ -51,15 +57,20 @@ def join_anchors(anchors: Iterable[str], max_chars: int | None = None) -> str:
 def hub_score(text_words: int, anchor_words: int, links: int) -> float:
     """0 for a page about one thing, up to 1 for a page that is mostly a list of links.
 
-    ``anchor_words / text_words`` is the share of the text that is link text; it counts
-    from HUB_MIN_LINKS out-links on (a page with a short menu is no hub) and in full from
-    HUB_FULL_LINKS on.
+    The larger of two signs: the text is mostly link text (``anchor_words / text_words``,
+    counted from HUB_MIN_LINKS out-links on, so a page with a short menu is no hub, and in
+    full from HUB_FULL_LINKS on), or the page simply has very many links (LIST_MIN_LINKS
+    to LIST_FULL_LINKS, on a log scale).
     """
     if text_words <= 0 or links < HUB_MIN_LINKS:
         return 0.0
     share = min(1.0, anchor_words / text_words)
     many = min(1.0, (links - HUB_MIN_LINKS) / (HUB_FULL_LINKS - HUB_MIN_LINKS))
-    return min(1.0, share / HUB_FULL_SHARE) * many
+    listing = 0.0
+    if links > LIST_MIN_LINKS:
+        listing = min(1.0, math.log(links / LIST_MIN_LINKS)
+                      / math.log(LIST_FULL_LINKS / LIST_MIN_LINKS))
+    return max(min(1.0, share / HUB_FULL_SHARE) * many, listing)
 
 
 def anchor_share(body_terms: Counter[str], anchor_terms: Counter[str]) -> dict[str, float]:

@@ -58,7 +58,7 @@ LEAD_WORDS = 150
 #: Weight factor of a text word found only in link text (anchor share 1), in ``content``.
 ANCHOR_WEIGHT = 0.3
 #: A hub page's text words weigh ``1 - HUB_DEMOTION * hub score`` (title and URL: full).
-HUB_DEMOTION = 0.6
+HUB_DEMOTION = 0.8
 
 #: Friendly file-format names (the `format:` prefix, the advanced search's file format)
 #: for content types; other types are named by their subtype (application/pdf -> pdf).

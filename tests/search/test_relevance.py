@@ -143,6 +143,10 @@ def test_hub_score() -> None:
     assert hub_score(text_words=1000, anchor_words=250, links=100) == 0.5
     assert hub_score(text_words=1000, anchor_words=900, links=19) == 0.0  # a menu
     assert hub_score(text_words=1000, anchor_words=500, links=60) == 0.5
+    # very many links: a list (an index with one-line descriptions) whatever the share
+    assert hub_score(text_words=100_000, anchor_words=4000, links=600) == 1.0
+    assert hub_score(text_words=100_000, anchor_words=4000, links=190) == pytest.approx(
+        0.5, abs=0.01)
     assert hub_score(text_words=0, anchor_words=0, links=50) == 0.0
 
 

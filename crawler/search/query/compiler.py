@@ -42,10 +42,18 @@ DEFAULT_PROXIMITY_BOOST = 1.0
 DEFAULT_LEAD_BOOST = 1.0
 #: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
 PROXIMITY_SLOP = 3
+#: Queries with more consecutive word pairs get the whole-phrase bonus only.
+MAX_PROXIMITY_PAIRS = 4
 
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
 _FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
+
+
+def _any(parts: list[wq.Query]) -> wq.Query | None:
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else wq.Or(parts)
 
 
 class QuerySyntaxError(ValueError):
@@ -65,14 +73,21 @@ class ParsedQuery:
     # by the content field (which holds the title); a title holding the words adds its
     # BM25F score (times the title boost), probed for matching pages only.
     bonus: wq.Query | None = None
+    # Scored in the first tier only (the pages holding all the words, where the order
+    # is decided): the exact, lead and proximity bonuses. Probing them for every page of
+    # the any-word tier of a long query would cost seconds.
+    first_bonus: wq.Query | None = None
 
     @property
     def empty(self) -> bool:
         return not self.tiers
 
-    def scored(self, q: wq.Query) -> wq.Query:
-        """``q`` with the title bonus."""
-        return q if self.bonus is None else wq.AndMaybe(q, self.bonus)
+    def scored(self, q: wq.Query, first: bool = True) -> wq.Query:
+        """``q`` with the bonuses (those of the first tier only if ``first``)."""
+        parts = [b for b in (self.bonus, self.first_bonus if first else None) if b is not None]
+        if not parts:
+            return q
+        return wq.AndMaybe(q, parts[0] if len(parts) == 1 else wq.Or(parts))
 
 
 class QueryCompiler:
@@ -104,11 +119,9 @@ class QueryCompiler:
         if tree is None:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parts = (self._field_bonus(tree, "title", self.title_boost)
-                 + self._field_bonus(tree, "lead", self.lead_boost)
-                 + self._exact_bonus(tree) + self._proximity_bonus(tree))
-        if parts:
-            parsed.bonus = parts[0] if len(parts) == 1 else wq.Or(parts)
+        parsed.bonus = _any(self._field_bonus(tree, "title", self.title_boost))
+        parsed.first_bonus = _any(self._field_bonus(tree, "lead", self.lead_boost)
+                                  + self._exact_bonus(tree) + self._proximity_bonus(tree))
         return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
@@ -153,15 +166,22 @@ class QueryCompiler:
             return []
         parts: list[wq.Query] = []
         field_name = TEXT_FIELDS[0]
-        for first, second in zip(terms, terms[1:], strict=False):
+        pairs = list(zip(terms, terms[1:], strict=False))
+        # pairs matter for short queries; a sentence is served by the whole phrase (and
+        # a span per pair on every matching page would cost more than the search)
+        for first, second in pairs if len(pairs) <= MAX_PROXIMITY_PAIRS else []:
             boost = self.proximity_boost  # (a span scores as its terms)
             q = SpanNear2([wq.Term(field_name, first, boost=boost),
                            wq.Term(field_name, second, boost=boost)],
                           slop=PROXIMITY_SLOP, ordered=False)
             if first != second and q not in parts:
                 parts.append(q)
-        parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
-                               boost=self.proximity_boost))
+        # all the words in order, in the page and in its lead (a page's own first
+        # sentence, not a list quoting it far down)
+        for name in (field_name, "lead"):
+            if name in self.schema:
+                parts.append(wq.Phrase(name, terms, slop=PROXIMITY_SLOP,
+                                       boost=self.proximity_boost))
         return parts
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
