@@ -235,10 +235,15 @@ def run(root: Path, work: Path, args: argparse.Namespace) -> int:
                   f"pages/s); load average {os.getloadavg()[0]:.2f}")
         cached.write_text(json.dumps(queries))
     ix = open_index(work / "index", create=False)
-    options = {name: value for name, value in (
-        ("exact_boost", args.exact_boost), ("lead_boost", args.lead_boost),
-        ("proximity_boost", args.proximity_boost), ("title_boost", args.title_boost),
+    changed = {name: value for name, value in (
+        ("exact", args.exact_boost), ("lead", args.lead_boost),
+        ("proximity", args.proximity_boost), ("title", args.title_boost),
     ) if value is not None}
+    options = {}
+    if changed:  # (only the current code has them)
+        from crawler.search.query import Boosts
+
+        options["boosts"] = Boosts(**changed)
     engines = {"BM25F": SearchEngine(ix, pagerank_weight=0.0, **options),
                "blend": SearchEngine(ix, **options)}
     results = {name: evaluate(engine, queries) for name, engine in engines.items()}

@@ -37,11 +37,8 @@ from whoosh.searching import Results, Searcher
 from crawler import defaults
 from crawler.search.index import open_index
 from crawler.search.query import (
-    DEFAULT_EXACT_BOOST,
-    DEFAULT_LEAD_BOOST,
     DEFAULT_NEAR_DISTANCE,
-    DEFAULT_PROXIMITY_BOOST,
-    DEFAULT_TITLE_BOOST,
+    Boosts,
     ParsedQuery,
     QueryCompiler,
     QuerySyntaxError,
@@ -220,19 +217,13 @@ class SearchEngine:
         *,
         pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
         near_distance: int = DEFAULT_NEAR_DISTANCE,
-        title_boost: float = DEFAULT_TITLE_BOOST,
-        exact_boost: float = DEFAULT_EXACT_BOOST,
-        proximity_boost: float = DEFAULT_PROXIMITY_BOOST,
-        lead_boost: float = DEFAULT_LEAD_BOOST,
+        boosts: Boosts | None = None,
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
     ) -> None:
         self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
         self.pagerank_weight = pagerank_weight
         self.near_distance = near_distance
-        self.title_boost = title_boost
-        self.exact_boost = exact_boost
-        self.proximity_boost = proximity_boost
-        self.lead_boost = lead_boost
+        self.boosts = boosts or Boosts()
         self.snippet_chars = snippet_chars
         if pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(pagerank_weight)
@@ -251,12 +242,14 @@ class SearchEngine:
             near_distance=settings.getint(
                 "SEARCH_NEAR_DISTANCE", defaults.SEARCH_NEAR_DISTANCE
             ),
-            title_boost=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
-            exact_boost=settings.getfloat("SEARCH_EXACT_BOOST", defaults.SEARCH_EXACT_BOOST),
-            proximity_boost=settings.getfloat(
-                "SEARCH_PROXIMITY_BOOST", defaults.SEARCH_PROXIMITY_BOOST
+            boosts=Boosts(
+                title=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
+                exact=settings.getfloat("SEARCH_EXACT_BOOST", defaults.SEARCH_EXACT_BOOST),
+                lead=settings.getfloat("SEARCH_LEAD_BOOST", defaults.SEARCH_LEAD_BOOST),
+                proximity=settings.getfloat(
+                    "SEARCH_PROXIMITY_BOOST", defaults.SEARCH_PROXIMITY_BOOST
+                ),
             ),
-            lead_boost=settings.getfloat("SEARCH_LEAD_BOOST", defaults.SEARCH_LEAD_BOOST),
             snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
         )
 
@@ -279,9 +272,7 @@ class SearchEngine:
 
     def compiler(self) -> QueryCompiler:
         return QueryCompiler(
-            self.ix.schema, near_distance=self.near_distance, title_boost=self.title_boost,
-            exact_boost=self.exact_boost, proximity_boost=self.proximity_boost,
-            lead_boost=self.lead_boost,
+            self.ix.schema, near_distance=self.near_distance, boosts=self.boosts
         )
 
     def doc_count(self) -> int:

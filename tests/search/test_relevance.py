@@ -21,14 +21,15 @@ from crawler.search import (
 )
 from crawler.search.fields import hub_score, url_name
 from crawler.search.index import INDEX_NAME
+from crawler.search.query import Boosts
 from crawler.search.schema import document_from_stored
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 API = "http://api.test/java/nio/file/"
 
 
-def build(path: Path, pages: Sequence[tuple[str, str, str, float, Sequence[str]]],
-          **engine_options: float) -> SearchEngine:
+def build(path: Path, pages: Sequence[tuple[str, str, str, float, Sequence[str]]]
+          ) -> SearchEngine:
     """An engine over pages (url, title, text, PageRank, anchor texts of its links)."""
     ix = open_index(path)
     IndexWriter(ix).write(
@@ -37,7 +38,7 @@ def build(path: Path, pages: Sequence[tuple[str, str, str, float, Sequence[str]]
                       anchors=anchors)
         for url, title, text, rank, anchors in pages
     )
-    return SearchEngine(ix, **engine_options)
+    return SearchEngine(ix)
 
 
 def ranked(engine: SearchEngine, query: str) -> list[str]:
@@ -72,7 +73,7 @@ def test_exact_title_and_url_name_beat_stemmed_cousins(tmp_path: Path) -> None:
     assert ranked(engine, "Arrays") == ["Arrays.html", "Array.html"]
     assert ranked(engine, "array") == ["Array.html", "Arrays.html"]
     # without the exact fields' bonus the popular cousin wins (the bug of issue 17)
-    plain = SearchEngine(engine.ix, exact_boost=0.0)
+    plain = SearchEngine(engine.ix, boosts=Boosts(exact=0.0))
     assert ranked(plain, "Paths") == ["Path.html", "Paths.html"]
     assert ranked(plain, "Arrays") == ["Array.html", "Arrays.html"]
 
@@ -134,7 +135,7 @@ def test_module_index_does_not_outrank_the_module_page(tmp_path: Path) -> None:
     assert ranked(engine, "python json") == ["json.html", "py-modindex.html"]
     plain = SearchEngine(build(tmp_path / "old", [
         (url, title, text, rank, []) for url, title, text, rank, _ in pages]).ix,
-        exact_boost=0.0, proximity_boost=0.0)
+        boosts=Boosts(exact=0.0, proximity=0.0))
     assert ranked(plain, "python json") == ["py-modindex.html", "json.html"]
 
 
@@ -169,7 +170,7 @@ def test_words_close_together_beat_scattered_ones(tmp_path: Path) -> None:
     engine = build(tmp_path / "near", pages)
     assert ranked(engine, "connection pool timeout") == [
         "together.html", "reversed.html", "scattered.html", "two.html"]
-    plain = SearchEngine(engine.ix, proximity_boost=0.0)
+    plain = SearchEngine(engine.ix, boosts=Boosts(proximity=0.0))
     assert ranked(plain, "connection pool timeout")[0] == "scattered.html"
 
 

@@ -35,6 +35,7 @@ from crawler.search.query.compiler import (
     DEFAULT_PROXIMITY_BOOST,
     DEFAULT_TITLE_BOOST,
     PROXIMITY_SLOP,
+    Boosts,
     ParsedQuery,
     QueryCompiler,
     QuerySyntaxError,
@@ -59,7 +60,7 @@ from crawler.search.query.tree import (
 __all__ = [
     "DEFAULT_EXACT_BOOST", "DEFAULT_LEAD_BOOST", "DEFAULT_NEAR_DISTANCE", "DEFAULT_PROXIMITY_BOOST",
     "DEFAULT_TITLE_BOOST", "FILTER_PREFIXES", "MAX_NEAR_DISTANCE", "OCCURRENCE_PREFIXES",
-    "OPERATORS", "PROXIMITY_SLOP", "TEXT_PREFIXES", "And", "Leaf", "Near", "Node", "Not",
+    "OPERATORS", "PROXIMITY_SLOP", "TEXT_PREFIXES", "And", "Boosts", "Leaf", "Near", "Node", "Not",
     "Or", "ParsedQuery", "QueryCompiler", "QuerySyntaxError", "Token", "Xor",
     "advanced_query", "leaves", "parse", "positive_leaves", "tokenize", "updated_period",
 ]

@@ -60,6 +60,17 @@ class QuerySyntaxError(ValueError):
     """A query the parser refuses, with a message for the user."""
 
 
+@dataclass(frozen=True)
+class Boosts:
+    """Weights of the scored-only bonuses (SEARCH_TITLE_BOOST, SEARCH_EXACT_BOOST,
+    SEARCH_LEAD_BOOST, SEARCH_PROXIMITY_BOOST); 0 turns one off."""
+
+    title: float = DEFAULT_TITLE_BOOST
+    exact: float = DEFAULT_EXACT_BOOST
+    lead: float = DEFAULT_LEAD_BOOST
+    proximity: float = DEFAULT_PROXIMITY_BOOST
+
+
 @dataclass
 class ParsedQuery:
     """A compiled query: result tiers searched in order (each without the pages of the
@@ -98,17 +109,11 @@ class QueryCompiler:
         schema: Schema,
         *,
         near_distance: int = DEFAULT_NEAR_DISTANCE,
-        title_boost: float = DEFAULT_TITLE_BOOST,
-        exact_boost: float = DEFAULT_EXACT_BOOST,
-        proximity_boost: float = DEFAULT_PROXIMITY_BOOST,
-        lead_boost: float = DEFAULT_LEAD_BOOST,
+        boosts: Boosts | None = None,
         now: datetime | None = None,
     ) -> None:
         self.schema = schema
-        self.title_boost = title_boost
-        self.exact_boost = exact_boost
-        self.proximity_boost = proximity_boost
-        self.lead_boost = lead_boost
+        self.boosts = boosts or Boosts()
         self.near_distance = near_distance
         self.now = now
 
@@ -119,8 +124,8 @@ class QueryCompiler:
         if tree is None:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.bonus = _any(self._field_bonus(tree, "title", self.title_boost))
-        parsed.first_bonus = _any(self._field_bonus(tree, "lead", self.lead_boost)
+        parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
+        parsed.first_bonus = _any(self._field_bonus(tree, "lead", self.boosts.lead)
                                   + self._exact_bonus(tree) + self._proximity_bonus(tree))
         return parsed
 
@@ -141,12 +146,12 @@ class QueryCompiler:
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
         """The words as typed (lower case, unstemmed) in the exact title and URL name."""
-        if self.exact_boost <= 0 or "title_exact" not in self.schema:
+        if self.boosts.exact <= 0 or "title_exact" not in self.schema:
             return []
         parts: list[wq.Query] = []
         for leaf in self._bonus_leaves(tree):
             for fieldname in ("title_exact", "url_name"):
-                q = self._text_query(fieldname, leaf.text, self.exact_boost)
+                q = self._text_query(fieldname, leaf.text, self.boosts.exact)
                 if q is not None and q not in parts:
                     parts.append(q)
         return parts
@@ -156,7 +161,7 @@ class QueryCompiler:
         any order, and all of them in order (Solr's pf2 and pf, sloppy): a page with the
         words close together scores above one with the same words scattered, and in the
         query's order above reversed."""
-        if self.proximity_boost <= 0:
+        if self.boosts.proximity <= 0:
             return []
         terms: list[str] = []
         for leaf in self._bonus_leaves(tree):
@@ -170,7 +175,7 @@ class QueryCompiler:
         # pairs matter for short queries; a sentence is served by the whole phrase (and
         # a span per pair on every matching page would cost more than the search)
         for first, second in pairs if len(pairs) <= MAX_PROXIMITY_PAIRS else []:
-            boost = self.proximity_boost  # (a span scores as its terms)
+            boost = self.boosts.proximity  # (a span scores as its terms)
             q = SpanNear2([wq.Term(field_name, first, boost=boost),
                            wq.Term(field_name, second, boost=boost)],
                           slop=PROXIMITY_SLOP, ordered=False)
@@ -181,7 +186,7 @@ class QueryCompiler:
         for name in (field_name, "lead"):
             if name in self.schema:
                 parts.append(wq.Phrase(name, terms, slop=PROXIMITY_SLOP,
-                                       boost=self.proximity_boost))
+                                       boost=self.boosts.proximity))
         return parts
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
