@@ -40,6 +40,8 @@ DEFAULT_PROXIMITY_BOOST = 1.0
 #: field's BM25F score of those words times this, added: a page's own summary sentence
 #: counts more than the same words deep in a list page.
 DEFAULT_LEAD_BOOST = 1.0
+#: Queries of fewer plain words are names, not descriptions: no lead bonus.
+LEAD_MIN_TERMS = 3
 #: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
@@ -125,8 +127,8 @@ class QueryCompiler:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
         parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
-        parsed.first_bonus = _any(self._field_bonus(tree, "lead", self.boosts.lead)
-                                  + self._exact_bonus(tree) + self._proximity_bonus(tree))
+        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree)
+                                  + self._proximity_bonus(tree))
         return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
@@ -143,6 +145,23 @@ class QueryCompiler:
             if q is not None and q not in parts:
                 parts.append(q)
         return parts
+
+    def _plain_terms(self, tree: Node) -> list[str]:
+        """The content terms of the query's plain words (no prefix, no phrase, not
+        negated), in query order."""
+        terms: list[str] = []
+        for leaf in self._bonus_leaves(tree):
+            if not leaf.phrase:
+                terms += self.analyze(TEXT_FIELDS[0], leaf.text)
+        return terms
+
+    def _lead_bonus(self, tree: Node) -> list[wq.Query]:
+        """Lead terms of a description query (LEAD_MIN_TERMS words or more): a name is
+        often documented deep in a long reference page, while a page's own summary
+        sentence is at its start."""
+        if len(self._plain_terms(tree)) < LEAD_MIN_TERMS:
+            return []
+        return self._field_bonus(tree, "lead", self.boosts.lead)
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
         """The words as typed (lower case, unstemmed) in the exact title and URL name."""
@@ -161,12 +180,10 @@ class QueryCompiler:
         any order, and all of them in order (Solr's pf2 and pf, sloppy): a page with the
         words close together scores above one with the same words scattered, and in the
         query's order above reversed."""
-        if self.boosts.proximity <= 0:
-            return []
-        terms: list[str] = []
-        for leaf in self._bonus_leaves(tree):
-            if not leaf.phrase:
-                terms += self.analyze(TEXT_FIELDS[0], leaf.text)
+        plain = [leaf for leaf in self._bonus_leaves(tree) if not leaf.phrase]
+        if self.boosts.proximity <= 0 or len(plain) < 2:
+            return []  # (one word split in parts, json.dumps, is a phrase already)
+        terms = self._plain_terms(tree)
         if len(terms) < 2:
             return []
         parts: list[wq.Query] = []
@@ -181,9 +198,9 @@ class QueryCompiler:
                           slop=PROXIMITY_SLOP, ordered=False)
             if first != second and q not in parts:
                 parts.append(q)
-        # all the words in order, in the page and in its lead (a page's own first
-        # sentence, not a list quoting it far down)
-        for name in (field_name, "lead"):
+        # all the words in order, in the page, and in its lead for a description (a
+        # page's own first sentence, not a list quoting it far down)
+        for name in (field_name, "lead") if len(terms) >= LEAD_MIN_TERMS else (field_name,):
             if name in self.schema:
                 parts.append(wq.Phrase(name, terms, slop=PROXIMITY_SLOP,
                                        boost=self.boosts.proximity))
