@@ -229,6 +229,7 @@ SEARCH_EXACT_BOOST = 4.0
 # The query's plain words close together and in order (each consecutive pair and all of
 # them, within 3 words) add their BM25F times this (Solr's pf2/pf); 0 = no proximity.
 SEARCH_PROXIMITY_BOOST = 1.0
-# Words of the query in a page's lead (the first 150 words of its text) add their BM25F
-# there times this: a page's own first sentence beats a list page quoting it.
-SEARCH_LEAD_BOOST = 1.0
+# Queries of 3+ plain words (descriptions): their words in a page's lead (the first 150
+# words of its text), and all of them there in order, add their BM25F there times this:
+# a page's own first sentence beats a list page quoting it.
+SEARCH_LEAD_BOOST = 3.0

@@ -39,7 +39,7 @@ DEFAULT_PROXIMITY_BOOST = 1.0
 #: Pages whose lead (the first words of the text) holds words of the query get the lead
 #: field's BM25F score of those words times this, added: a page's own summary sentence
 #: counts more than the same words deep in a list page.
-DEFAULT_LEAD_BOOST = 1.0
+DEFAULT_LEAD_BOOST = 3.0
 #: Queries of fewer plain words are names, not descriptions: no lead bonus.
 LEAD_MIN_TERMS = 3
 #: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
@@ -159,9 +159,12 @@ class QueryCompiler:
         """Lead terms of a description query (LEAD_MIN_TERMS words or more): a name is
         often documented deep in a long reference page, while a page's own summary
         sentence is at its start."""
-        if len(self._plain_terms(tree)) < LEAD_MIN_TERMS:
+        terms = self._plain_terms(tree)
+        if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0 or "lead" not in self.schema:
             return []
-        return self._field_bonus(tree, "lead", self.boosts.lead)
+        # its words, and all of them in order (the sentence itself, not a list of them)
+        return [*self._field_bonus(tree, "lead", self.boosts.lead),
+                wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead)]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
         """The words as typed (lower case, unstemmed) in the exact title and URL name."""
@@ -198,12 +201,9 @@ class QueryCompiler:
                           slop=PROXIMITY_SLOP, ordered=False)
             if first != second and q not in parts:
                 parts.append(q)
-        # all the words in order, in the page, and in its lead for a description (a
-        # page's own first sentence, not a list quoting it far down)
-        for name in (field_name, "lead") if len(terms) >= LEAD_MIN_TERMS else (field_name,):
-            if name in self.schema:
-                parts.append(wq.Phrase(name, terms, slop=PROXIMITY_SLOP,
-                                       boost=self.boosts.proximity))
+        # all the words in order in the page (and in its lead: the lead bonus)
+        parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
+                               boost=self.boosts.proximity))
         return parts
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
