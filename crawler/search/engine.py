@@ -46,6 +46,8 @@ from crawler.search.query import (
 )
 
 MAX_PER_PAGE = 100
+#: Hits of the first tier that get the proximity bonus before the page is cut.
+RESCORE_WINDOW = 100
 _MARK = re.compile(r"</?mark>")
 
 
@@ -335,7 +337,8 @@ class SearchEngine:
                 # its own pages are its matches minus those already counted.
                 total = sum(1 for _ in tier.docs(searcher))
                 continue
-            hits = self._top(searcher, parsed.scored(q, number == 0), wanted - total)
+            hits = self._top(searcher, parsed.scored(q, number == 0), wanted - total,
+                             parsed.proximity if number == 0 else None)
             count = len(hits)
             start = max(0, first - total)
             for i in range(start, min(len(hits), wanted - total)):
@@ -346,15 +349,26 @@ class SearchEngine:
             total += count
         out.total = total
 
-    def _top(self, searcher: Searcher, q: wq.Query, limit: int) -> Results:
-        """The best ``limit`` hits of ``q``, with their matched body terms (for snippets)."""
+    def _top(
+        self, searcher: Searcher, q: wq.Query, limit: int, rescore: wq.Query | None = None
+    ) -> Results:
+        """The best ``limit`` hits of ``q``, with their matched body terms (for snippets).
+
+        With ``rescore`` (a bonus query), the best ``max(limit, RESCORE_WINDOW)`` hits of
+        ``q`` get its score added (blended like theirs) before the best ``limit`` are
+        kept, as Elasticsearch's rescore window: a span query probed on every match of
+        two common words costs more than the search itself.
+        """
+        window = limit if rescore is None else max(limit, RESCORE_WINDOW)
         # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
         # kept so far; with the PageRank factor applied after, that loses pages that belong
         # in the top N, and the count of matches would not be exact. (Measured: pruning
         # saves nothing on these queries, the exact count costs a second pass.)
-        top = TopCollector(limit=limit, usequality=False, replace=0)
+        top = TopCollector(limit=window, usequality=False, replace=0)
         searcher.search_with_collector(q, top)
         results = top.results()
+        if rescore is not None:
+            results.top_n = _rescored(searcher, results.top_n, rescore)[:limit]
         _attach_matched_terms(searcher, results, q, "body")
         return results
 
@@ -418,6 +432,28 @@ class SearchEngine:
         for start, end, word in sorted(replacements, reverse=True):
             text = text[:start] + word + text[end:]
         return text
+
+
+def _rescored(
+    searcher: Searcher, top_n: list[tuple[float, int]], bonus: wq.Query
+) -> list[tuple[float, int]]:
+    """(score, docnum) best first, with the bonus query's score of each page added: its
+    matcher is moved to the listed pages only (skip_to), never run over the index."""
+    weighting = searcher.weighting
+    matcher = bonus.matcher(searcher, searcher.context(weighting=weighting))
+    extra: dict[int, float] = {}
+    for docnum in sorted(docnum for _, docnum in top_n):
+        if not matcher.is_active():
+            break
+        if matcher.id() < docnum:
+            matcher.skip_to(docnum)
+        if matcher.is_active() and matcher.id() == docnum:
+            raw = matcher.score()
+            extra[docnum] = (weighting.final(searcher, docnum, raw)
+                             if weighting.use_final else raw)
+    rescored = [(score + extra.get(docnum, 0.0), docnum) for score, docnum in top_n]
+    # best first; ties by document number, as Whoosh orders them
+    return sorted(rescored, key=lambda pair: (-pair[0], pair[1]))
 
 
 def _positive_terms(q: wq.Query) -> Iterator[tuple[str, Any]]:

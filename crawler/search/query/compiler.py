@@ -90,6 +90,9 @@ class ParsedQuery:
     # is decided): the exact, lead and proximity bonuses. Probing them for every page of
     # the any-word tier of a long query would cost seconds.
     first_bonus: wq.Query | None = None
+    # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
+    # only (spans on every matching page tripled the time of two-word queries).
+    proximity: wq.Query | None = None
 
     @property
     def empty(self) -> bool:
@@ -127,8 +130,8 @@ class QueryCompiler:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
         parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
-        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree)
-                                  + self._proximity_bonus(tree))
+        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree))
+        parsed.proximity = _any(self._proximity_bonus(tree))
         return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
@@ -201,9 +204,11 @@ class QueryCompiler:
                           slop=PROXIMITY_SLOP, ordered=False)
             if first != second and q not in parts:
                 parts.append(q)
-        # all the words in order in the page (and in its lead: the lead bonus)
-        parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
-                               boost=self.boosts.proximity))
+        # all the words in order in the page (and in its lead: the lead bonus); for two
+        # words the pair is enough (a second span on every match doubles the cost)
+        if len(terms) > 2:
+            parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
+                                   boost=self.boosts.proximity))
         return parts
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
