@@ -36,6 +36,7 @@ from whoosh.searching import Results, Searcher
 
 from crawler import defaults
 from crawler.search.index import open_index
+from crawler.search.proximity import Proximity, proximity_scores
 from crawler.search.query import (
     DEFAULT_NEAR_DISTANCE,
     Boosts,
@@ -350,14 +351,14 @@ class SearchEngine:
         out.total = total
 
     def _top(
-        self, searcher: Searcher, q: wq.Query, limit: int, rescore: wq.Query | None = None
+        self, searcher: Searcher, q: wq.Query, limit: int, rescore: Proximity | None = None
     ) -> Results:
         """The best ``limit`` hits of ``q``, with their matched body terms (for snippets).
 
-        With ``rescore`` (a bonus query), the best ``max(limit, RESCORE_WINDOW)`` hits of
+        With ``rescore`` (the proximity bonus), the best ``max(limit, RESCORE_WINDOW)`` hits of
         ``q`` get its score added (blended like theirs) before the best ``limit`` are
         kept, as Elasticsearch's rescore window: a span query probed on every match of
-        two common words costs more than the search itself.
+        common words cost more than the search itself.
         """
         window = limit if rescore is None else max(limit, RESCORE_WINDOW)
         # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
@@ -435,22 +436,14 @@ class SearchEngine:
 
 
 def _rescored(
-    searcher: Searcher, top_n: list[tuple[float, int]], bonus: wq.Query
+    searcher: Searcher, top_n: list[tuple[float, int]], prox: Proximity
 ) -> list[tuple[float, int]]:
-    """(score, docnum) best first, with the bonus query's score of each page added: its
-    matcher is moved to the listed pages only (skip_to), never run over the index."""
+    """(score, docnum) best first, with each page's proximity bonus added (blended with
+    its PageRank like the rest of its score)."""
     weighting = searcher.weighting
-    matcher = bonus.matcher(searcher, searcher.context(weighting=weighting))
-    extra: dict[int, float] = {}
-    for docnum in sorted(docnum for _, docnum in top_n):
-        if not matcher.is_active():
-            break
-        if matcher.id() < docnum:
-            matcher.skip_to(docnum)
-        if matcher.is_active() and matcher.id() == docnum:
-            raw = matcher.score()
-            extra[docnum] = (weighting.final(searcher, docnum, raw)
-                             if weighting.use_final else raw)
+    extra = proximity_scores(searcher, [docnum for _, docnum in top_n], prox)
+    if weighting.use_final:
+        extra = {d: weighting.final(searcher, d, raw) for d, raw in extra.items()}
     rescored = [(score + extra.get(docnum, 0.0), docnum) for score, docnum in top_n]
     # best first; ties by document number, as Whoosh orders them
     return sorted(rescored, key=lambda pair: (-pair[0], pair[1]))

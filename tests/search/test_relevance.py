@@ -21,6 +21,7 @@ from crawler.search import (
 )
 from crawler.search.fields import hub_score, url_name
 from crawler.search.index import INDEX_NAME
+from crawler.search.proximity import in_order, near
 from crawler.search.query import Boosts
 from crawler.search.schema import document_from_stored
 
@@ -203,3 +204,11 @@ def test_document_rebuilt_from_stored_fields_keeps_the_signals(tmp_path: Path) -
         k: v for k, v in doc.items() if k != "pagerank"}
     assert again["pagerank"] == 5.0
     ix.close()
+
+
+def test_proximity_position_checks() -> None:
+    assert near([10, 50], [53], slop=3) and near([53], [50], slop=3)
+    assert not near([10, 50], [54, 90], slop=3)
+    assert in_order([[1, 20], [22], [25]], slop=3)
+    assert not in_order([[1, 20], [22], [21]], slop=3)  # out of order
+    assert not in_order([[1], [5]], slop=3)  # too far

@@ -12,6 +12,7 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.query.spans import SpanNear2
 
+from crawler.search.proximity import Proximity
 from crawler.search.query.tokens import TEXT_PREFIXES
 from crawler.search.query.tree import (
     DEFAULT_NEAR_DISTANCE,
@@ -92,7 +93,7 @@ class ParsedQuery:
     first_bonus: wq.Query | None = None
     # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
     # only (spans on every matching page tripled the time of two-word queries).
-    proximity: wq.Query | None = None
+    proximity: Proximity | None = None
 
     @property
     def empty(self) -> bool:
@@ -131,7 +132,7 @@ class QueryCompiler:
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
         parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
         parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree))
-        parsed.proximity = _any(self._proximity_bonus(tree))
+        parsed.proximity = self._proximity_bonus(tree)
         return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
@@ -181,35 +182,24 @@ class QueryCompiler:
                     parts.append(q)
         return parts
 
-    def _proximity_bonus(self, tree: Node) -> list[wq.Query]:
+    def _proximity_bonus(self, tree: Node) -> Proximity | None:
         """Each consecutive pair of the query's plain words within PROXIMITY_SLOP words in
         any order, and all of them in order (Solr's pf2 and pf, sloppy): a page with the
         words close together scores above one with the same words scattered, and in the
-        query's order above reversed."""
+        query's order above reversed. Pairs for short queries only: a sentence is served
+        by the whole sequence."""
         plain = [leaf for leaf in self._bonus_leaves(tree) if not leaf.phrase]
         if self.boosts.proximity <= 0 or len(plain) < 2:
-            return []  # (one word split in parts, json.dumps, is a phrase already)
+            return None  # (one word split in parts, json.dumps, is a phrase already)
         terms = self._plain_terms(tree)
         if len(terms) < 2:
-            return []
-        parts: list[wq.Query] = []
-        field_name = TEXT_FIELDS[0]
-        pairs = list(zip(terms, terms[1:], strict=False))
-        # pairs matter for short queries; a sentence is served by the whole phrase (and
-        # a span per pair on every matching page would cost more than the search)
-        for first, second in pairs if len(pairs) <= MAX_PROXIMITY_PAIRS else []:
-            boost = self.boosts.proximity  # (a span scores as its terms)
-            q = SpanNear2([wq.Term(field_name, first, boost=boost),
-                           wq.Term(field_name, second, boost=boost)],
-                          slop=PROXIMITY_SLOP, ordered=False)
-            if first != second and q not in parts:
-                parts.append(q)
-        # all the words in order in the page (and in its lead: the lead bonus); for two
-        # words the pair is enough (a second span on every match doubles the cost)
-        if len(terms) > 2:
-            parts.append(wq.Phrase(field_name, terms, slop=PROXIMITY_SLOP,
-                                   boost=self.boosts.proximity))
-        return parts
+            return None
+        pairs = [(a, b) for a, b in zip(terms, terms[1:], strict=False) if a != b]
+        return Proximity(
+            fieldname=TEXT_FIELDS[0], terms=tuple(terms),
+            pairs=tuple(dict.fromkeys(pairs)) if len(pairs) <= MAX_PROXIMITY_PAIRS else (),
+            whole=len(terms) > 2, slop=PROXIMITY_SLOP, boost=self.boosts.proximity,
+        )
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         """The indexed terms of ``text`` in a field (stemmed, stop words removed)."""
