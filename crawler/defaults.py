@@ -233,3 +233,104 @@ SEARCH_PROXIMITY_BOOST = 1.0
 # words of its text), and all of them there in order, add their BM25F there times this:
 # a page's own first sentence beats a list page quoting it.
 SEARCH_LEAD_BOOST = 3.0
+
+# --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
+# Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
+# by importance), uniform (round robin) or proportional (to the estimated change rate).
+INCREMENTAL_POLICY = "optimal"
+# Bounds of a page's revisit interval, seconds.
+INCREMENTAL_MIN_INTERVAL = 60.0
+INCREMENTAL_MAX_INTERVAL = 7 * 86400.0
+# Revisits per second per host the plan may spend; 0: INCREMENTAL_REVISIT_SHARE of what
+# DOWNLOAD_DELAY allows (1 / DOWNLOAD_DELAY, the delay taken as at least 0.1 s), the rest
+# left for newly found pages.
+INCREMENTAL_HOST_BUDGET = 0.0
+INCREMENTAL_REVISIT_SHARE = 0.8
+# Seconds between full re-plans (site priors, allocation); between them a revisited page
+# is planned alone at its host's last allocation.
+INCREMENTAL_REPLAN_INTERVAL = 60.0
+# Due pages claimed per query, and how long a claim is held before another agent may
+# take the page (a crashed agent's claims expire).
+INCREMENTAL_CLAIM_BATCH = 50
+INCREMENTAL_CLAIM_LEASE = 300.0
+# Longest sleep, seconds, when no page is due.
+INCREMENTAL_POLL_INTERVAL = 1.0
+# Request.priority of revisits (the frontier's first key; links get 0), plus 0-2 by the
+# page's importance: due revisits are budgeted, so they go before new URLs.
+INCREMENTAL_REVISIT_PRIORITY = 1
+# Capacity of the collection (the survey's refinement decision); 0: unbounded.
+COLLECTION_MAX_PAGES = 0
+# --- operator's view: archives, progress, reports, metrics (docs/operations.md) ----------
+# Directory of the crawl's WARC/1.1 files (request and response records of every fetch);
+# unset or "": no WARC output. Created if missing; a crawl that cannot write it stops
+# before anything is fetched.
+WARC_DIR = ""
+# A WARC file is closed (renamed from .warc.gz.open to .warc.gz) and a new one started
+# once it reaches this many bytes (compressed). 1 GB as Heritrix's default.
+WARC_MAX_SIZE = 1_000_000_000
+# A response whose body has the SHA-1 of one already archived by the crawl is written as
+# a revisit record (identical-payload-digest) pointing at the original; False: always
+# full response records.
+WARC_REVISITS = True
+# Seconds between the progress line's updates: redrawn in place on a terminal (stderr),
+# else one log line (scrapyd, CI, a log file); 0: no progress output.
+PROGRESS_INTERVAL = 10.0
+# Port of the Prometheus metrics endpoint (/metrics, on METRICS_ADDRESS);
+# 0 or unset: no endpoint.
+METRICS_PORT = 0
+# Address the metrics endpoint listens on (loopback unless opened on purpose).
+METRICS_ADDRESS = "127.0.0.1"
+# --- search indexer, outbox and shared content-seen test (docs/search.md, docs/dedup.md) --
+# The one indexer of an index folder applies the search outbox (SEARCH_BATCH_SIZE
+# operations per commit at most; polled every SEARCH_COMMIT_INTERVAL seconds when idle).
+# Memory (MB) of the Whoosh writer's segment pool before it spills to disk.
+SEARCH_WRITER_LIMITMB = 128
+# Every this many commits one merges small segments (Whoosh's merge policy); the others
+# only write a new segment (commit(merge=False)). 1: every commit merges.
+SEARCH_MERGE_EVERY = 1
+# Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
+# that the crawl gets the CPU first and the indexer catches up when it is idle.
+SEARCH_INDEXER_NICE = 0
+# The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
+# page_fingerprints; checked and admitted in one transaction per page): "true", "false"
+# (the in-memory test), or "auto": shared when the spider is one agent of several
+# (spider.agents > 1 or spider.dedup_shared). All agents of a crawl must agree.
+DEDUP_SHARED = "auto"
+# --- deep-web crawl (`scrapy crawl smart -a topic=...`, docs/deepweb.md) ---------------
+# Rank(s) = alpha * ST(s) + (1 - alpha) * log(1 + SF(s)) of a site in the site frontier.
+SMART_ALPHA = 0.5
+# Sites explored at the same time (each one's pages are still fetched politely).
+SMART_CONCURRENT_SITES = 8
+# Requests of one site in flight at a time (the rest wait in its link tree, best first).
+SMART_SITE_REQUESTS = 2
+# Stop rules of a site: links followed from its home page ...
+SMART_SITE_MAX_DEPTH = 3
+# ... pages fetched ...
+SMART_SITE_MAX_PAGES = 20
+# ... pages in a row without a new searchable form ...
+SMART_SITE_MAX_PAGES_WITHOUT_FORM = 6
+# ... distinct searchable forms found (0: no limit).
+SMART_SITE_MAX_FORMS = 0
+# Link tree: a link's priority is LT(l) minus this times the links already taken from
+# its directory (balanced coverage of a site's directories); small next to LT's cosines.
+SMART_LINK_TREE_PENALTY = 0.1
+# Words the in-site link ranker starts from, before it has learned from links that led
+# to searchable forms.
+SMART_LINK_PRIOR_WORDS = "search advanced find catalog query lookup browse"
+# The frontier score term `link_rank` of an in-site request is LT(l) (0..3) times this.
+SMART_LINK_RANK_SCALE = 10.0
+# Site classifier: a site is on topic when the Naive Bayes probability of its home page
+# is above this ...
+SMART_SITE_THRESHOLD = 0.5
+# ... and, with a topic by keywords, until Naive Bayes is trained: when its home page
+# holds the topic's stems at least this many times (also the label Naive Bayes learns).
+SMART_SITE_MIN_HITS = 2
+# Naive Bayes is trained once this many home pages of each label were seen, and again
+# after every SMART_SITE_RETRAIN_EVERY new ones.
+SMART_SITE_MIN_EXAMPLES = 5
+SMART_SITE_RETRAIN_EVERY = 10
+# Reverse searching (links table of this and earlier crawls) when fewer sites than this
+# wait in the site frontier; at most this many center pages and links per search.
+SMART_REVERSE_SEARCH_BELOW = 4
+SMART_REVERSE_MAX_PAGES = 100
+SMART_REVERSE_MAX_LINKS = 2000

@@ -35,6 +35,8 @@ class PageItem:
     # focused crawl (docs/focused.md): page weight and weight > threshold; None elsewhere
     weight: float | None = None
     relevant: bool | None = None
+    # ETag of the response (incremental crawler: conditional GETs, docs/incremental.md)
+    etag: str | None = None
 
 
 # Categories of URLs that were scheduled and not stored as pages.
@@ -71,3 +73,20 @@ class UncrawledItem:
     def __post_init__(self) -> None:
         if self.category not in UNCRAWLED_CATEGORIES:
             raise ValueError(f"unknown uncrawled category {self.category!r}")
+
+
+@dataclass
+class FormItem:
+    """A form seen by the smart crawler (docs/deepweb.md): stored in `forms`; the relevant
+    searchable ones are its output items."""
+
+    site: str
+    page_url: str
+    form_index: int  # position among the page's forms, from 0
+    action_url: str  # absolute
+    method: str  # GET or POST
+    fields: list[dict[str, object]]  # {"name", "type", "options"}
+    searchable: bool
+    searchable_score: float
+    relevant: bool  # searchable and on a site of the topic
+    relevance_score: float  # the site classifier's score of the site's home page

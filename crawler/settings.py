@@ -66,6 +66,10 @@ ITEM_PIPELINES = {
     "crawler.pipelines.search_index.SearchIndexPipeline": 900,
     # last: a focused crawl's output (-o) is its relevant pages only (docs/focused.md)
     "crawler.pipelines.relevant_output.RelevantOutputPipeline": 1000,
+    # the smart spider's forms into `forms`, then its output (-o) is the relevant
+    # searchable forms only (docs/deepweb.md)
+    "crawler.pipelines.forms.FormStorePipeline": 850,
+    "crawler.pipelines.forms.FormOutputPipeline": 1010,
 }
 
 EXTENSIONS = {
@@ -79,6 +83,11 @@ EXTENSIONS = {
     "crawler.extensions.frontier_stats.FrontierStats": 0,
     # fewer cyclic-GC passes over the crawl's long-lived objects (docs/frontier.md)
     "crawler.extensions.gc_tuning.GarbageCollectorTuning": 0,
+    # operator's view (docs/operations.md): WARC files (WARC_DIR), progress line
+    # (PROGRESS_INTERVAL), Prometheus metrics (METRICS_PORT)
+    "crawler.extensions.warc_archive.WarcArchive": 0,
+    "crawler.extensions.progress.CrawlProgress": 0,
+    "crawler.extensions.metrics.CrawlMetrics": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"

@@ -24,6 +24,7 @@ from crawler.commands._shared import (
 )
 from crawler.ranking.store import resolve_crawl_id
 from crawler.search.index import index_path, rebuild_index
+from crawler.search.indexer import index_key, outbox_heads, set_positions, try_lock_index
 from crawler.search.source import iter_page_documents
 
 
@@ -61,6 +62,14 @@ class Command(ScrapyCommand):
                 database.connect(autocommit=True) as conn,
             ):
                 crawl_id = None if opts.all_crawls else resolve_crawl_id(conn, opts.crawl_id)
+                key = index_key(path)
+                if not try_lock_index(conn, key):
+                    fail(self, f"an indexer is applying the outbox to {path} (a crawl or "
+                               "`scrapy index`): reindex when it has stopped")
+                    return
+                # the outbox applied so far, read before the pages' snapshot: operations
+                # after it are applied again by the indexer (idempotent)
+                applied = outbox_heads(conn, crawl_id)
                 started = time.perf_counter()
                 count = rebuild_index(
                     path,
@@ -75,6 +84,7 @@ class Command(ScrapyCommand):
                     ),
                 )
                 seconds = time.perf_counter() - started
+                set_positions(conn, key, applied)
         except COMMAND_ERRORS as exc:
             fail(self, exc)
             return

@@ -10,13 +10,19 @@ Prints the priority-queue paper's tables for one crawl (the latest one by defaul
 * Table II, HTTP status errors vs. other errors;
 * Table III, the HTTP status errors: 404, 403, 503, other codes.
 
-All numbers come from one SQL statement (:data:`REPORT_SQL`).
+``--html DIR`` writes the HTML report instead (crawler/reporting): those tables, Table IV,
+a per-interval table and every figure of the paper per interval, the order-quality and
+harvest-rate curves, for one crawl or two (``--compare X Y``). Bad input (unknown crawl,
+empty crawl, running crawl without ``--partial``, an unwritable DIR): one ``error:`` line,
+exit status 2, no file written.
+
+All numbers come from one SQL statement (crawler.reporting.taxonomy.REPORT_SQL).
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
@@ -27,152 +33,13 @@ from crawler.commands._shared import (
     prepared_database,
     quiet_when_output_closed,
 )
-from crawler.items import UNCRAWLED_CATEGORIES
-
-HTTP = "http"  # HTTP status errors (Table III)
-ERROR = "error"  # other errors of fetched or attempted URLs
-POLICY = "policy"  # refused or skipped by the crawler's own rules, never an error
-
-# (category, label, group) in the paper's order first, then the project's categories.
-TAXONOMY: list[tuple[str, str, str]] = [
-    ("http_404", "404", HTTP),
-    ("http_403", "403", HTTP),
-    ("http_503", "503", HTTP),
-    ("http_other", "Other HTTP status codes", HTTP),
-    ("unsupported_mime", "Unsupported MIME type", ERROR),
-    ("other", "Unknown errors", ERROR),
-    ("timeout", "Timeouts", ERROR),
-    ("connection", "Connection errors", ERROR),
-    ("too_large", "Too large", ERROR),
-    ("robots_disallowed", "Disallowed by robots.txt", POLICY),
-    ("depth_exceeded", "Beyond the depth threshold", POLICY),
-    ("trap", "Refused as a spider trap", POLICY),
-    ("evicted", "Evicted from the frontier", POLICY),
-    ("duplicate_content", "Duplicate content", POLICY),
-    ("duplicate_url", "Redirect to a known URL", POLICY),
-]
-_KNOWN = {category for category, _, _ in TAXONOMY}
-# Categories added to items.py later are reported as errors until they get a row above.
-TAXONOMY += [(c, c, ERROR) for c in UNCRAWLED_CATEGORIES if c not in _KNOWN]
-
-REPORT_SQL = """
-WITH crawl AS (
-    SELECT id FROM crawls
-    WHERE id = coalesce(%(crawl_id)s,
-                        (SELECT id FROM crawls ORDER BY started_at DESC, id DESC LIMIT 1))
-),
-taxonomy AS (
-    SELECT * FROM unnest(%(categories)s::text[], %(groups)s::text[])
-        WITH ORDINALITY AS t(category, grp, ord)
-),
-counts AS (
-    SELECT category, count(*) AS n FROM uncrawled
-    WHERE crawl_id = (SELECT id FROM crawl) GROUP BY category
-),
-by_category AS (
-    SELECT coalesce(t.category, c.category) AS category,
-           coalesce(t.grp, 'error') AS grp,
-           coalesce(t.ord, 1000) AS ord,
-           coalesce(c.n, 0) AS n
-    FROM taxonomy t FULL JOIN counts c ON c.category = t.category
+from crawler.reporting.series import ReportError
+from crawler.reporting.taxonomy import (
+    REPORT_SQL,
+    ErrorTaxonomy,
+    format_report,
+    report_parameters,
 )
-SELECT (SELECT id FROM crawl) AS crawl_id,
-       (SELECT count(*) FROM pages WHERE crawl_id = (SELECT id FROM crawl)) AS pages,
-       category, grp, n,
-       sum(n) OVER () AS uncrawled,
-       sum(n) FILTER (WHERE grp <> 'policy') OVER () AS errors,
-       sum(n) FILTER (WHERE grp = 'http') OVER () AS http_errors
-FROM by_category
-WHERE EXISTS (SELECT 1 FROM crawl)
-ORDER BY ord, category
-"""
-
-
-def report_parameters(crawl_id: str | None) -> dict[str, Any]:
-    return {
-        "crawl_id": crawl_id,
-        "categories": [category for category, _, _ in TAXONOMY],
-        "groups": [group for _, _, group in TAXONOMY],
-    }
-
-
-@dataclass
-class CategoryCount:
-    category: str
-    label: str
-    group: str
-    count: int
-
-
-@dataclass
-class ErrorTaxonomy:
-    crawl_id: str
-    pages: int
-    uncrawled: int
-    errors: int
-    http_errors: int
-    categories: list[CategoryCount]
-
-    @classmethod
-    def from_rows(cls, rows: list[tuple[Any, ...]]) -> ErrorTaxonomy | None:
-        """Build from the rows of REPORT_SQL; None when the crawl does not exist."""
-        if not rows:
-            return None
-        labels = {category: label for category, label, _ in TAXONOMY}
-        crawl_id, pages, _, _, _, uncrawled, errors, http_errors = rows[0]
-        return cls(
-            crawl_id=crawl_id,
-            pages=int(pages),
-            uncrawled=int(uncrawled or 0),
-            errors=int(errors or 0),
-            http_errors=int(http_errors or 0),
-            categories=[
-                CategoryCount(row[2], labels.get(row[2], row[2]), row[3], int(row[4]))
-                for row in rows
-            ],
-        )
-
-    def count(self, category: str) -> int:
-        return sum(c.count for c in self.categories if c.category == category)
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{100.0 * part / whole:6.2f}%" if whole else "     -"
-
-
-def format_report(taxonomy: ErrorTaxonomy) -> str:
-    """The report as plain text tables."""
-    t = taxonomy
-    lines = [f"Crawl {t.crawl_id}", ""]
-    attempted = t.pages + t.errors
-    lines += [
-        "Crawled vs. uncrawled (paper, Fig. 5)",
-        f"  {'Crawled pages':<34}{t.pages:>9}  {_share(t.pages, attempted)} of pages + errors",
-        f"  {'Uncrawled: errors':<34}{t.errors:>9}  {_share(t.errors, attempted)}",
-        f"  {'Uncrawled: refused by policy':<34}{t.uncrawled - t.errors:>9}",
-        "",
-        "Table I: error types of uncrawled URLs",
-        f"  {'Error type':<34}{'URLs':>9}  {'% errors':>8}  {'% uncrawled':>11}",
-    ]
-    for c in t.categories:
-        of_errors = _share(c.count, t.errors) if c.group != POLICY else "     -"
-        lines.append(
-            f"  {c.label:<34}{c.count:>9}  {of_errors:>8}  {_share(c.count, t.uncrawled):>11}"
-        )
-    lines.append(f"  {'Total':<34}{t.uncrawled:>9}")
-    other_errors = t.errors - t.http_errors
-    lines += [
-        "",
-        "Table II: error types of uncrawled URLs",
-        f"  {'HTTP status codes':<34}{t.http_errors:>9}  {_share(t.http_errors, t.errors):>8}",
-        f"  {'Other errors':<34}{other_errors:>9}  {_share(other_errors, t.errors):>8}",
-        "",
-        "Table III: HTTP status errors of uncrawled URLs",
-    ]
-    for c in t.categories:
-        if c.group == HTTP:
-            lines.append(f"  {c.label:<34}{c.count:>9}  {_share(c.count, t.http_errors):>8}")
-    return "\n".join(lines)
 
 
 class Command(ScrapyCommand):
@@ -181,29 +48,116 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "[--crawl-id ID]"
+        return "[--crawl-id ID] [--html DIR [--interval SECONDS] [--compare X Y] [--partial]]"
 
     def short_desc(self) -> str:
-        return "Print the error taxonomy of a crawl's uncrawled URLs (paper Tables I-III)"
+        return "Print the error taxonomy of a crawl (paper Tables I-III); --html: charts"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         add_crawl_id_option(parser, "report")
+        parser.add_argument(
+            "--html", metavar="DIR", default=None,
+            help="write DIR/report.html (self-contained, with the papers' figures as PNG)",
+        )
+        parser.add_argument(
+            "--interval", metavar="SECONDS", default=None,
+            help="interval length of the --html series (default: 1800, or shorter for a "
+                 "short crawl)",
+        )
+        parser.add_argument(
+            "--compare", nargs=2, metavar=("X", "Y"), default=None,
+            help="with --html: two crawls on the same charts",
+        )
+        parser.add_argument(
+            "--partial", action="store_true",
+            help="with --html: report a crawl that has not finished (yet)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        problem = self._usage_problem(args, opts)
+        if problem:
+            fail(self, problem)
+            return
         from crawler.storage.database import DatabaseUnavailable
 
-        assert self.settings is not None
         try:
             with prepared_database(self.settings) as database, database.connect() as conn:
+                if opts.html:
+                    self._html(conn, opts)
+                    return
                 rows = conn.execute(REPORT_SQL, report_parameters(opts.crawl_id)).fetchall()
-        except DatabaseUnavailable as exc:
+        except (DatabaseUnavailable, ReportError, OSError) as exc:
             fail(self, exc)
             return
         taxonomy = ErrorTaxonomy.from_rows(rows)
         if taxonomy is None:
-            which = f"crawl {opts.crawl_id!r}" if opts.crawl_id else "any crawl"
-            fail(self, f"no {which} in {database.display_url}", exitcode=1)
+            fail(self, f"no crawl with id {opts.crawl_id!r} in the database" if opts.crawl_id
+                 else "the database holds no crawl yet")
             return
         with quiet_when_output_closed():
             print(format_report(taxonomy))
+
+    @staticmethod
+    def _usage_problem(args: list[str], opts: argparse.Namespace) -> str | None:
+        if args:  # Scrapy passes unknown options on as arguments
+            return f"unrecognized arguments: {' '.join(args)}"
+        if opts.html is None:
+            for name in ("interval", "compare"):
+                if getattr(opts, name) is not None:
+                    return f"--{name} needs --html DIR"
+            if opts.partial:
+                return "--partial needs --html DIR"
+            return None
+        if opts.compare and opts.crawl_id:
+            return "give either --crawl-id or --compare X Y"
+        if opts.interval is not None:
+            try:
+                opts.interval = float(opts.interval)
+            except ValueError:
+                return f"--interval must be a number of seconds, not {opts.interval!r}"
+            if not 0 < opts.interval < float("inf"):
+                return "--interval must be > 0 seconds"
+        return None
+
+    def _html(self, conn: Any, opts: argparse.Namespace) -> None:
+        from crawler.reporting.html import render_charts, render_report, write_report
+        from crawler.reporting.series import (
+            check_reportable,
+            choose_interval,
+            load_info,
+            load_series,
+        )
+
+        crawl_ids = list(opts.compare or [opts.crawl_id or latest_crawl_id(conn)])
+        infos = [load_info(conn, crawl_id) for crawl_id in crawl_ids]
+        for info in infos:
+            check_reportable(info, allow_running=opts.partial)
+        interval = opts.interval or choose_interval(max(i.duration for i in infos))
+        series = [load_series(conn, info, interval) for info in infos]
+        taxonomies = []
+        for crawl_id in crawl_ids:
+            taxonomy = ErrorTaxonomy.from_rows(
+                conn.execute(REPORT_SQL, report_parameters(crawl_id)).fetchall()
+            )
+            assert taxonomy is not None  # the crawl exists (load_info)
+            taxonomies.append(taxonomy)
+        charts = render_charts(series)
+        html = render_report(series, taxonomies, charts)
+        directory = Path(opts.html)
+        if directory.exists() and not directory.is_dir():
+            raise ReportError(f"--html {str(directory)!r} is not a directory")
+        report = write_report(directory, html, charts)
+        drawn = sum(c.png is not None for c in charts)
+        with quiet_when_output_closed():
+            print(f"report of {' vs. '.join(crawl_ids)}: {report} ({drawn} charts, "
+                  f"intervals of {interval:g} s)")
+
+
+def latest_crawl_id(conn: Any) -> str:
+    row = conn.execute("SELECT id FROM crawls ORDER BY started_at DESC, id DESC LIMIT 1"
+                       ).fetchone()
+    if row is None:
+        raise ReportError("the database holds no crawl yet")
+    return str(row[0])

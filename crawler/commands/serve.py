@@ -56,4 +56,5 @@ class Command(ScrapyCommand):
         finally:
             server.server_close()
             app.config["SEARCH_ENGINE"].close()
+            app.config["CRAWL_DATABASE"].close()  # the embedded server, if /crawls started it
             ix.close()

@@ -1,6 +1,9 @@
 """Winnowing fingerprints for the content-seen test (paper section 5.2).
 
-The pipeline, as in the paper and in Schleimer, Wilkerson and Aiken (SIGMOD 2003):
+The pipeline, as in the paper and in Schleimer, Wilkerson and Aiken (SIGMOD 2003), one
+module per step: ``crawler.dedup.normalize`` (1), ``crawler.dedup.karp_rabin`` (2), this
+module (3, and ``WinnowingFingerprint``, which runs them all); ``crawler.dedup.words``
+hashes the words for the second stage. Their public names are importable from here too.
 
 1. ``normalize_text``: NFKC, case folding, and removal of everything that is not a
    letter, digit or combining mark of any script (white space, punctuation, symbols).
@@ -72,381 +75,48 @@ Django documentation pages, 300 base pages x 8 controlled edits, threshold 0.8):
 
 from __future__ import annotations
 
-import hashlib
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-import xxhash
+
+# The jobs before winnowing live in their own modules; their public names stay
+# importable from here.
+from crawler.dedup.karp_rabin import (
+    HASH_NAMES,
+    _karp_rabin_hashes,
+    _karp_rabin_prefix,
+    _kgram_hashes,
+    kgram_hashes,
+)
+from crawler.dedup.normalize import (
+    _code_points_to_text,
+    _normalized_code_points,
+    exact_digest,
+    folded_code_points,
+    normalize_text,
+)
+from crawler.dedup.words import WORD_HASH_DTYPE, _word_hashes, _word_spans, word_hashes
 
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_W",
     "HASH_NAMES",
+    "WORD_HASH_DTYPE",
     "WinnowingFingerprint",
     "exact_digest",
-    "normalize_text",
+    "folded_code_points",
     "kgram_hashes",
+    "normalize_text",
     "winnow",
     "word_hashes",
 ]
 
 DEFAULT_K = 8
 DEFAULT_W = 30
-HASH_NAMES = ("karp_rabin", "md5", "xxh64")
-
-
-# ----------------------------------------------------------------------------- normalising
-
-# ASCII bytes that are neither letters nor digits: deleted by bytes.translate.
-_ASCII_DROP = bytes(b for b in range(128) if not chr(b).isalnum())
-
-
-def _is_kept_char(ch: str) -> bool:
-    """Letters, digits and combining marks (vowel signs of Indic scripts...) are kept."""
-    return ch.isalnum() or unicodedata.category(ch).startswith("M")
-
-
-_DROPPED = np.uint32(0)
-_FOLDS_TO_MANY = np.uint32(0xFFFFFFFF)
-# Hangul vowel and trailing consonant jamo compose with the preceding jamo or syllable.
-_HANGUL_FOLLOWERS = (range(0x1161, 0x1176), range(0x11A8, 0x11C3))
-
-
-@dataclass(frozen=True)
-class _BmpTables:
-    """Per code point of the Basic Multilingual Plane, built on first use (~0.2 s).
-
-    ``fold``: the case fold if the character is kept, 0 if dropped, 0xFFFFFFFF if its
-    case fold has several code points (the slow path handles those).  Case folding never
-    changes whether a BMP character is kept.
-
-    ``needs_nfkc``: False for characters that NFKC leaves alone whatever surrounds them
-    (NFKC maps them to themselves, combining class 0, never the second part of a
-    canonical composition) and for dropped characters that NFKC turns into dropped
-    starters (no-break space, ellipsis...); True for everything else.
-    """
-
-    fold: np.ndarray
-    needs_nfkc: np.ndarray
-
-
-def _composition_followers() -> set[int]:
-    """BMP code points that may compose with the character before them.  (Astral
-    compositions have astral first parts, and texts with astral characters take the
-    plain NFKC path.)"""
-    followers = {code_point for block in _HANGUL_FOLLOWERS for code_point in block}
-    for code_point in range(0x10000):
-        decomposition = unicodedata.decomposition(chr(code_point))
-        if decomposition and not decomposition.startswith("<"):
-            parts = decomposition.split()
-            if len(parts) == 2:
-                followers.add(int(parts[1], 16))
-    return followers
-
-
-def _leaves_nfkc_alone(char: str, followers: set[int]) -> bool:
-    if ord(char) in followers or unicodedata.combining(char):
-        return False
-    if unicodedata.normalize("NFKC", char) == char:
-        return True
-    pieces = unicodedata.normalize("NFKD", char)
-    return not any(_is_kept_char(piece) or unicodedata.combining(piece) for piece in pieces)
-
-
-@lru_cache(maxsize=1)
-def _bmp_tables() -> _BmpTables:
-    followers = _composition_followers()
-    fold = np.zeros(0x10000, dtype=np.uint32)
-    needs_nfkc = np.zeros(0x10000, dtype=bool)
-    for code_point in range(0x10000):
-        char = chr(code_point)
-        folded = char.casefold()
-        if len(folded) != 1:
-            fold[code_point] = _FOLDS_TO_MANY
-        elif _is_kept_char(char):
-            fold[code_point] = ord(folded)
-        needs_nfkc[code_point] = not _leaves_nfkc_alone(char, followers)
-    return _BmpTables(fold, needs_nfkc)
-
-
-def _utf32_code_points(text: str) -> np.ndarray:
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def _nfkc_code_points(text: str, tables: _BmpTables) -> tuple[str, np.ndarray]:
-    """``unicodedata.normalize("NFKC", text)`` and its code points, faster when few
-    characters need it: only the runs of characters that need NFKC, each with the
-    character before it (a base a combining mark may compose with), are normalised.
-    Every other character is a starter that composes with nothing, so cutting the text
-    in front of it changes nothing."""
-    code_points = _utf32_code_points(text)
-    if code_points.max() >= 0x10000:
-        composed = unicodedata.normalize("NFKC", text)
-        return composed, _utf32_code_points(composed)
-    needs = np.take(tables.needs_nfkc, code_points)
-    if not needs.any():
-        return text, code_points
-    edges = np.flatnonzero(np.diff(needs.view(np.int8), prepend=0, append=0)).tolist()
-    parts: list[str] = []
-    done = 0
-    for start, end in zip(edges[0::2], edges[1::2], strict=True):
-        start = max(start - 1, done)
-        parts.append(text[done:start])
-        parts.append(unicodedata.normalize("NFKC", text[start:end]))
-        done = end
-    parts.append(text[done:])
-    composed = "".join(parts)
-    return composed, _utf32_code_points(composed)
-
-
-def _normalized_code_points(text: str) -> np.ndarray:
-    """Code points (uint8 or uint32 array) of ``normalize_text(text)``."""
-    if text.isascii():
-        pure = text.encode("ascii").translate(None, _ASCII_DROP).lower()
-        return np.frombuffer(pure, dtype=np.uint8)
-    tables = _bmp_tables()
-    composed, code_points = _nfkc_code_points(text, tables)
-    if code_points.max() < 0x10000:
-        mapped = np.take(tables.fold, code_points)
-        if not (mapped == _FOLDS_TO_MANY).any():
-            return mapped[mapped != _DROPPED]
-    code_points, keep = _slow_fold(composed, tables)
-    return code_points[keep]
-
-
-def _slow_fold(composed: str, tables: _BmpTables) -> tuple[np.ndarray, np.ndarray]:
-    """Slow path: astral characters or multi-code-point case folds. The case-folded code
-    points and which of them are kept."""
-    code_points = _utf32_code_points(composed.casefold())
-    keep = np.zeros(code_points.shape, dtype=bool)
-    in_bmp = code_points < 0x10000
-    keep[in_bmp] = np.take(tables.fold, code_points[in_bmp]) != _DROPPED
-    for index in np.flatnonzero(~in_bmp):
-        keep[index] = _is_kept_char(chr(code_points[index]))
-    return code_points, keep
-
-
-_ASCII_FOLD = np.array([b if chr(b).isalnum() else 0 for b in range(128)], dtype=np.uint8)
-
-
-def folded_code_points(text: str) -> np.ndarray:
-    """Code points of the NFKC-normalised, case-folded ``text`` (uint8 or uint32), every
-    dropped character (white space, punctuation, symbols) as 0: the non-zero ones are
-    ``normalize_text(text)``, and the zeros mark where words end (for word hashes)."""
-    if text.isascii():
-        lowered = np.frombuffer(text.encode("ascii").lower(), dtype=np.uint8)
-        return np.take(_ASCII_FOLD, lowered)
-    tables = _bmp_tables()
-    composed, code_points = _nfkc_code_points(text, tables)
-    if code_points.max() < 0x10000:
-        mapped = np.take(tables.fold, code_points)
-        if not (mapped == _FOLDS_TO_MANY).any():
-            return mapped
-    code_points, keep = _slow_fold(composed, tables)
-    return np.where(keep, code_points, np.uint32(0))
-
-
-def _code_points_to_text(code_points: np.ndarray) -> str:
-    if code_points.dtype == np.uint8:
-        return code_points.tobytes().decode("ascii")
-    return code_points.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-
-
-def normalize_text(text: str) -> str:
-    """Return the pure text block of ``text``.
-
-    NFKC normalisation (so that e.g. ligatures and full-width forms match their plain
-    forms), case folding (``str.casefold``), then every character that is not a letter,
-    digit or combining mark (of any script) is dropped: white space, punctuation and
-    symbols disappear.
-    """
-    return _code_points_to_text(_normalized_code_points(text))
-
-
-def exact_digest(text: str) -> str:
-    """MD5 hex digest of the UTF-8 normalised text: the exact-duplicate test.
-
-    Texts that differ only in white space, case or punctuation get the same digest.
-    """
-    return hashlib.md5(normalize_text(text).encode("utf-8")).hexdigest()
-
-
-# ----------------------------------------------------------------------------- K-gram hashes
-
-_FMIX_M1 = np.uint64(0xFF51AFD7ED558CCD)
-_FMIX_M2 = np.uint64(0xC4CEB9FE1A85EC53)
-_S33 = np.uint64(33)
-_CHAR_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_CHAR_OFFSET = np.uint64(0x632BE59BD9B4E019)
-_BASE = 0xD6E8FEB86659FD93  # odd, so invertible modulo 2**64
-_BASE_INVERSE = pow(_BASE, -1, 1 << 64)
-
-
-def _fmix64_in_place(values: np.ndarray) -> np.ndarray:
-    """MurmurHash3 64-bit finaliser, element-wise (a bijection with full avalanche)."""
-    shifted = np.empty_like(values)
-    np.right_shift(values, _S33, out=shifted)
-    np.bitwise_xor(values, shifted, out=values)
-    np.multiply(values, _FMIX_M1, out=values)
-    np.right_shift(values, _S33, out=shifted)
-    np.bitwise_xor(values, shifted, out=values)
-    np.multiply(values, _FMIX_M2, out=values)
-    np.right_shift(values, _S33, out=shifted)
-    np.bitwise_xor(values, shifted, out=values)
-    return values
-
-
-def _power_table(base: int, size: int) -> np.ndarray:
-    """base**i modulo 2**64 for i < size."""
-    table = np.full(size, base, dtype=np.uint64)
-    table[0] = 1
-    return np.cumprod(table, out=table)
-
-
-class _KarpRabinTables:
-    """Per position j: BASE**j, and M * BASE**-j and C * BASE**-j (see below), modulo
-    2**64, for j < size; grown by doubling, swapped in as one tuple."""
-
-    def __init__(self) -> None:
-        self.tables: tuple[np.ndarray, np.ndarray, np.ndarray] = self._build(1024)
-
-    @staticmethod
-    def _build(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        inverse = _power_table(_BASE_INVERSE, size)
-        return _power_table(_BASE, size), inverse * _CHAR_MULTIPLIER, inverse * _CHAR_OFFSET
-
-    def get(self, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        tables = self.tables
-        if tables[0].size < size:
-            tables = self._build(max(size, 2 * tables[0].size))
-            self.tables = tables
-        return tables
-
-
-_KARP_RABIN_TABLES = _KarpRabinTables()
-
-
-def _karp_rabin_prefix(code_points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(prefix sums S_t of x_j * BASE**-j for t <= m, BASE**j for j <= m), modulo 2**64,
-    with x_j = c_j * M + C: the span [s, e) hashes to (S_e - S_s) * BASE**(e - 1)."""
-    m = code_points.size
-    powers, char_scales, char_offsets = _KARP_RABIN_TABLES.get(m + 1)
-    weighted = np.multiply(code_points, char_scales[:m], dtype=np.uint64)
-    np.add(weighted, char_offsets[:m], out=weighted)
-    prefix = np.empty(m + 1, dtype=np.uint64)
-    prefix[0] = 0
-    np.cumsum(weighted, out=prefix[1:])
-    return prefix, powers
-
-
-def _karp_rabin_hashes(
-    code_points: np.ndarray, k: int, prefix: tuple[np.ndarray, np.ndarray] | None = None
-) -> np.ndarray:
-    """Hashes of all K-grams (or of the whole text if shorter) of a code point array.
-
-    hash = fmix64(sum_j x_j * BASE**(K-1-j) mod 2**64) with x_j = c_j * M + C mod 2**64:
-    with prefix sums S_t of x_j * BASE**-j, the K-gram at i is (S_{i+K} - S_i) *
-    BASE**(i+K-1), so all K-grams cost a few vector operations.  ``prefix``: the
-    :func:`_karp_rabin_prefix` of ``code_points`` if already computed.
-    """
-    m = code_points.size
-    span = min(k, m)
-    sums, powers = prefix if prefix is not None else _karp_rabin_prefix(code_points)
-    window_sums = np.subtract(sums[span:], sums[: m - span + 1])
-    np.multiply(window_sums, powers[span - 1 : m], out=window_sums)
-    return _fmix64_in_place(window_sums)
-
-
-WORD_HASH_DTYPE = np.uint16
-
-
-def _word_spans(folded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, ends) of the words -- maximal runs of non-zero code points of a
-    :func:`folded_code_points` array -- as positions in the normalised text."""
-    kept = folded != 0
-    edges = np.flatnonzero(np.diff(kept.view(np.int8), prepend=0, append=0))
-    lengths = edges[1::2] - edges[0::2]
-    ends = np.cumsum(lengths)
-    return ends - lengths, ends
-
-
-def _word_hashes(
-    prefix: tuple[np.ndarray, np.ndarray], starts: np.ndarray, ends: np.ndarray
-) -> np.ndarray:
-    """Low 16 bits of the Karp-Rabin hash of each word span (equal words, equal hashes:
-    the hash of a span does not depend on where it is)."""
-    if starts.size == 0:
-        return np.zeros(0, dtype=WORD_HASH_DTYPE)
-    sums, powers = prefix
-    word_sums = np.subtract(sums[ends], sums[starts])
-    np.multiply(word_sums, powers[ends - 1], out=word_sums)
-    return _fmix64_in_place(word_sums).astype(WORD_HASH_DTYPE)
-
-
-def word_hashes(text: str) -> np.ndarray:
-    """16-bit hashes of the normalised words of ``text``, in order (uint16 array).
-
-    A word is a maximal run of the characters :func:`normalize_text` keeps (after NFKC
-    and case folding): ``"Don't  STOP!"`` has the words ``don``, ``t``, ``stop``; their
-    concatenation is ``normalize_text(text)``.  A word's hash is the low 16 bits of its
-    Karp-Rabin hash (the K-gram hash with K = its length).
-    """
-    folded = folded_code_points(text)
-    code_points = folded[folded != 0]
-    starts, ends = _word_spans(folded)
-    return _word_hashes(_karp_rabin_prefix(code_points), starts, ends)
-
-
-def _utf8_offsets(code_points: np.ndarray) -> list[int]:
-    """Byte offset of every character (and of the end) in the UTF-8 encoding."""
-    if code_points.dtype == np.uint8:
-        return list(range(code_points.size + 1))
-    lengths = 1 + (code_points >= 0x80) + (code_points >= 0x800) + (code_points >= 0x10000)
-    return [0, *np.cumsum(lengths).tolist()]
-
-
-def _per_gram_hashes(code_points: np.ndarray, k: int, hash_name: str) -> list[int]:
-    """One hashlib/xxhash call per K-gram of the UTF-8 encoded text."""
-    data = memoryview(_code_points_to_text(code_points).encode("utf-8"))
-    offsets = _utf8_offsets(code_points)
-    m = code_points.size
-    span = min(k, m)
-    grams = list(zip(offsets[: m - span + 1], offsets[span:], strict=True))
-    if hash_name == "md5":
-        md5 = hashlib.md5
-        from_bytes = int.from_bytes
-        return [from_bytes(md5(data[a:b]).digest()[:8], "big") for a, b in grams]
-    xxh64 = xxhash.xxh64_intdigest
-    return [xxh64(data[a:b]) for a, b in grams]
-
-
-def _kgram_hashes(code_points: np.ndarray, k: int, hash_name: str) -> np.ndarray:
-    if code_points.size == 0:
-        return np.zeros(0, dtype=np.uint64)
-    if hash_name == "karp_rabin":
-        return _karp_rabin_hashes(code_points, k)
-    return np.array(_per_gram_hashes(code_points, k, hash_name), dtype=np.uint64)
-
-
-def kgram_hashes(normalized: str, k: int, hash_name: str = "karp_rabin") -> np.ndarray:
-    """64-bit hashes of all K-grams of an already normalised text, as a uint64 array.
-
-    A text shorter than K gives one hash (of the whole text); an empty text none.
-    """
-    if hash_name not in HASH_NAMES:
-        raise ValueError(f"hash_name must be one of {HASH_NAMES}, got {hash_name!r}")
-    if normalized.isascii():
-        code_points = np.frombuffer(normalized.encode("ascii"), dtype=np.uint8)
-    else:
-        code_points = _utf32_code_points(normalized)
-    return _kgram_hashes(code_points, k, hash_name)
 
 
 # ----------------------------------------------------------------------------- winnowing
-
 
 def _sliding_min(values: np.ndarray, width: int) -> np.ndarray:
     """Minimum of every run of ``width`` consecutive values (len - width + 1 of them)."""
@@ -541,7 +211,6 @@ def _sorted_distinct(values: np.ndarray) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- fingerprint
-
 
 @dataclass(frozen=True)
 class WinnowingFingerprint:

@@ -20,7 +20,16 @@ asyncio loop, through an async connection pool); when the spider opens, the test
 crawl id is rebuilt from that table, so a resumed crawl still rejects copies of pages
 admitted before the restart.
 
-Stats: ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near`` (of which
+Several agents of one crawl (DEDUP_SHARED, docs/dedup.md): the test is kept in
+PostgreSQL instead (crawler/dedup/shared.py), each page checked and admitted in one
+transaction under advisory locks on its digest and LSH band keys, so a page and its copy
+fetched by two agents give one page and one ``duplicate_content`` row. ``auto`` (the
+default) shares the test when the spider says it is one agent of several
+(``spider.agents`` > 1, or ``spider.dedup_shared``); every agent of a crawl must decide
+the same way.
+
+Stats: ``dedup/shared`` (1 when shared), ``dedup/shared_seconds`` (its transactions),
+``dedup/pages_checked``, ``dedup/exact``, ``dedup/near`` (of which
 ``dedup/near_aligned`` by the second stage),
 ``dedup/fingerprint_seconds`` (fingerprint + index work), ``dedup/links_dropped``,
 ``dedup/loaded`` (fingerprints loaded at start), ``dedup/stored``.
@@ -36,10 +45,11 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg_pool import AsyncConnectionPool
 from scrapy import Request, signals
-from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 
 from crawler import defaults
 from crawler.dedup.content_seen import ContentSeenTest, Duplicate
+from crawler.dedup.shared import SharedContentSeen
 from crawler.dedup.store import FingerprintStore
 from crawler.dedup.winnowing import WinnowingFingerprint
 from crawler.items import PageItem, UncrawledItem
@@ -84,7 +94,14 @@ class ContentSeenMiddleware:
             "STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL
         )
         self.attempts = settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS)
+        self.shared_setting = str(settings.get("DEDUP_SHARED", defaults.DEDUP_SHARED)).lower()
+        if self.shared_setting not in ("auto", "true", "false", "1", "0"):
+            raise UsageError(
+                f"DEDUP_SHARED must be auto, true or false, not {self.shared_setting!r}",
+                print_help=False,
+            )
         self.database = crawl_database(crawler)
+        self.shared: dict[str, SharedContentSeen] = {}
         # one test per crawl id (a process runs one crawl, but state is keyed all the same)
         self.tests: dict[str, ContentSeenTest] = {}
         self.stores: dict[str, FingerprintStore] = {}
@@ -102,6 +119,15 @@ class ContentSeenMiddleware:
     def from_crawler(cls, crawler: Crawler) -> ContentSeenMiddleware:
         return cls(crawler)
 
+    def _shared_wanted(self, spider: Any) -> bool:
+        if self.shared_setting in ("true", "1"):
+            return True
+        if self.shared_setting in ("false", "0"):
+            return False
+        # auto: an agent of a distributed crawl says so (crawler/agents sets these)
+        return bool(getattr(spider, "dedup_shared", False)) or int(
+            getattr(spider, "agents", 1) or 1) > 1
+
     def _crawl_id(self) -> str:
         spider = self.crawler.spider
         return str(getattr(spider, "crawl_id", "") or getattr(spider, "name", ""))
@@ -117,10 +143,17 @@ class ContentSeenMiddleware:
         )
         try:
             self.database.prepare()
+            shared = self._shared_wanted(spider)
             self.pool = AsyncConnectionPool(
-                self.database.url, min_size=1, max_size=2, open=False
+                self.database.url, min_size=1, max_size=4 if shared else 2, open=False
             )
             await self.pool.open(wait=True)
+            if shared:  # the test lives in PostgreSQL: nothing to load
+                self.shared[crawl_id] = SharedContentSeen(self.pool, crawl_id, test)
+                self.stats.set_value("dedup/shared", 1)
+                logger.info("content-seen test of crawl %s shared in PostgreSQL", crawl_id)
+                self._ready.set()
+                return
             store = FingerprintStore(
                 self.pool, crawl_id, test.scheme,
                 batch_size=self.batch_size, attempts=self.attempts,
@@ -212,6 +245,9 @@ class ContentSeenMiddleware:
         the page's links are followed."""
         await self._ready.wait()
         crawl_id = self._crawl_id()
+        shared = self.shared.get(crawl_id)
+        if shared is not None:
+            return await self._judge_shared(shared, item)
         test, store = self.tests.get(crawl_id), self.stores.get(crawl_id)
         if test is None or store is None:  # the fingerprints could not be loaded
             return item, True
@@ -248,6 +284,25 @@ class ContentSeenMiddleware:
             if store.add(item.url, fingerprint):
                 await store.flush()
                 self.stats.set_value("dedup/stored", store.written)
+            return item, True
+        return self._record(item, duplicate), self.follow_links
+
+    async def _judge_shared(
+        self, shared: SharedContentSeen, item: PageItem
+    ) -> tuple[PageItem | UncrawledItem, bool]:
+        started = time.perf_counter()
+        fingerprint = shared.test.fingerprint(page_text(item))
+        self._add_seconds(started)
+        if fingerprint is None:
+            return item, True
+        self.stats.inc_value("dedup/pages_checked")
+        started = time.perf_counter()
+        # no process-wide lock: PostgreSQL's locks on the page's keys serialise the
+        # pages that could match, in this process and in the other agents
+        duplicate = await shared.check(item.url, fingerprint)
+        self.stats.inc_value("dedup/shared_seconds", time.perf_counter() - started)
+        if duplicate is None:
+            self.stats.inc_value("dedup/stored")
             return item, True
         return self._record(item, duplicate), self.follow_links
 

@@ -22,6 +22,7 @@ from scrapy import Request, signals
 
 from crawler import defaults
 from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
+from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import crawl_database
 from crawler.storage.spill import append_items, spill_path
 from crawler.urls import canonical_url
@@ -30,16 +31,19 @@ logger = logging.getLogger(__name__)
 
 _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
-                   last_modified, depth, title, text, content_md5, size, weight, relevant)
+                   last_modified, depth, title, text, content_md5, size, weight, relevant,
+                   etag)
 SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::text[],
                          %s::timestamptz[], %s::timestamptz[], %s::int[], %s::text[],
-                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[])
+                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[],
+                         %s::text[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
     last_modified = EXCLUDED.last_modified, depth = LEAST(pages.depth, EXCLUDED.depth),
     title = EXCLUDED.title, text = EXCLUDED.text, content_md5 = EXCLUDED.content_md5,
-    size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant
+    size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant,
+    etag = EXCLUDED.etag, removed_at = NULL
 """
 
 _LINKS_SQL = """
@@ -76,7 +80,9 @@ async def write_batch(
     uncrawled: list[UncrawledItem],
 ) -> int:
     """Upsert one batch of pages (with their links) and uncrawled URLs of a crawl in one
-    transaction and one round trip; returns the number of links upserted. Idempotent: the
+    transaction and one round trip, with one search outbox ``upsert`` per page (the
+    indexer indexes what this transaction stored); returns the number of links
+    upserted. Idempotent (the outbox operations too, when applied): the
     pipeline's writes and the replay of spill files (`scrapy replayspill`) go through here.
     """
     links: dict[tuple[str, str], tuple[str, int, int, int]] = {}
@@ -106,6 +112,7 @@ async def write_batch(
                     [p.size for p in pages],
                     [p.weight for p in pages],
                     [p.relevant for p in pages],
+                    [p.etag for p in pages],
                 ),
             )
             await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl_id, [p.url for p in pages]))
@@ -135,6 +142,9 @@ async def write_batch(
                     [u.at for u in uncrawled],
                 ),
             )
+        if pages:
+            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py)
+            await enqueue_index_operations(conn, crawl_id, [p.url for p in pages], UPSERT)
     return len(links)
 
 

@@ -1,36 +1,43 @@
-"""Item pipeline indexing every stored page into the Whoosh search index.
+"""Item pipeline keeping the Whoosh search index up to date during a crawl.
 
-Pages are buffered and handed to one writer in batches, one commit per batch: when
-SEARCH_BATCH_SIZE pages wait, every SEARCH_COMMIT_INTERVAL seconds, and when the spider
-closes. The writer runs in a process of its own (SEARCH_INDEX_PROCESS, default) or in a
-worker thread, so the crawl keeps going while text is analysed. Searches (``scrapy
-search``, ``scrapy serve``) see each commit as it lands. A page fetched again replaces its
-document. The index lives in SEARCH_INDEX_DIR (default CRAWLER_DATA_DIR/index).
+Pages reach the index through PostgreSQL, not through this pipeline: the storage
+pipeline appends a search outbox operation in the transaction that stores each page
+(crawler/search/outbox.py), and the one indexer of the index folder applies them
+(crawler/search/indexer.py), one commit per batch (at most SEARCH_BATCH_SIZE pages,
+polled every SEARCH_COMMIT_INTERVAL seconds). So any number of agents of a crawl, and
+`scrapy index`, can share one index: Whoosh keeps its single writer.
 
-Stats: search_index/pages, search_index/commits, search_index/failed, and
-search_index/wait_seconds (time the crawl waited for an indexer process that was behind).
+This pipeline starts an indexer for its crawl when the spider opens: in a process of its
+own (SEARCH_INDEX_PROCESS, default; niceness SEARCH_INDEXER_NICE) or in a thread. When
+another indexer already holds the folder (another agent, `scrapy index --follow`), it
+waits on standby and takes over if that one quits. When the spider closes (after the
+last pages are stored) it applies what is left, or lets the holder do it, and exits. An
+indexer that dies is restarted; the pages are in PostgreSQL and nothing is lost.
+
+Stats: search_index/pages, search_index/deleted, search_index/commits,
+search_index/failed (operations of batches that failed; they are retried),
+search_index/restarts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any
 
+from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from crawler import defaults
-from crawler.items import PageItem
-from crawler.search.index import IndexWriter, index_path, open_index
-from crawler.search.indexer import BackgroundIndexer, IndexerReport
-from crawler.search.schema import page_document
+from crawler.search.index import index_path, open_index
+from crawler.search.indexer import IndexerConfig, IndexerHandle, IndexerReport
+from crawler.storage.database import crawl_database
 
 logger = logging.getLogger(__name__)
 
 
 class SearchIndexPipeline:
-    """Indexes PageItems; other items pass through untouched."""
+    """Runs the crawl's indexer; items pass through untouched."""
 
     def __init__(self, crawler: Any) -> None:
         settings = crawler.settings
@@ -38,26 +45,26 @@ class SearchIndexPipeline:
             raise NotConfigured("SEARCH_INDEX_ENABLED is off")
         self.crawler = crawler
         self.stats = crawler.stats
+        self.database = crawl_database(crawler)
         self.path = index_path(settings)
         self.batch_size = max(1, settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE))
-        self.commit_interval = settings.getfloat(
+        self.poll_interval = max(0.05, settings.getfloat(
             "SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL
-        )
+        ))
         self.writer_timeout = settings.getfloat(
             "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
         )
         self.max_body_chars = settings.getint(
             "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
         )
-        self.in_crawl_process = not settings.getbool(
-            "SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS
-        )
-        self.pending: dict[str, dict[str, Any]] = {}
-        self.indexer: BackgroundIndexer | None = None
-        self.writer: IndexWriter | None = None
-        self._ix: Any = None
-        self._lock = asyncio.Lock()
-        self._flusher: asyncio.Task[None] | None = None
+        self.limitmb = settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB)
+        self.merge_every = settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY)
+        self.nice = settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE)
+        self.in_process = settings.getbool("SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS)
+        self.indexer: IndexerHandle | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        # the last pages are stored when the pipelines have closed: stop the indexer after
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SearchIndexPipeline:
@@ -65,83 +72,59 @@ class SearchIndexPipeline:
 
     async def open_spider(self) -> None:
         # opened here first: a missing folder is created, an old schema fails the crawl early
-        self._ix = await asyncio.to_thread(open_index, self.path)
-        if self.in_crawl_process:
-            self.writer = IndexWriter(self._ix, writer_timeout=self.writer_timeout)
-        else:
-            self._ix.close()
-            self._ix = None
-            self.indexer = BackgroundIndexer(self.path, writer_timeout=self.writer_timeout)
-            await asyncio.to_thread(self.indexer.start)
-        logger.info("indexing pages into %s", self.path)
-        if self.commit_interval > 0:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
+        ix = await asyncio.to_thread(open_index, self.path)
+        ix.close()
+        await asyncio.to_thread(self.database.prepare)
+        crawl_id = str(self.crawler.spider.crawl_id)
+        config = IndexerConfig(
+            database_url=self.database.url,
+            index_path=str(self.path),
+            batch_size=self.batch_size,
+            poll_interval=self.poll_interval,
+            writer_timeout=self.writer_timeout,
+            max_body_chars=self.max_body_chars,
+            limitmb=self.limitmb,
+            merge_every=self.merge_every,
+            nice=self.nice,
+        )
+        self.indexer = IndexerHandle(config, [crawl_id], in_process=self.in_process)
+        await asyncio.to_thread(self.indexer.start)
+        logger.info("indexing the pages of crawl %s into %s", crawl_id, self.path)
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
     async def close_spider(self) -> None:
-        if self._flusher is not None:
-            self._flusher.cancel()
-            self._flusher = None
-        await self.flush()
+        pass  # the storage pipeline may still be writing: see spider_closed
+
+    async def spider_closed(self, spider: Any, reason: str) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
         if self.indexer is not None:
-            self._account(await asyncio.to_thread(self.indexer.close))
-            self.indexer = None
-        if self._ix is not None:
-            self._ix.close()
-            self._ix = None
+            indexer, self.indexer = self.indexer, None
+            self._account(await asyncio.to_thread(indexer.stop))
 
     async def process_item(self, item: Any) -> Any:
-        if isinstance(item, PageItem):
-            spider = self.crawler.spider
-            self.pending[item.url] = page_document(
-                url=item.url,
-                title=item.title,
-                text=item.text,
-                host=item.host,
-                content_type=item.content_type,
-                fetched_at=item.fetched_at,
-                last_modified=item.last_modified,
-                depth=item.depth,
-                crawl_id=str(getattr(spider, "crawl_id", "") or ""),
-                max_body_chars=self.max_body_chars,
-                anchors=[link.anchor_text for link in item.links],
-            )
-            if len(self.pending) >= self.batch_size:
-                await self.flush()
         return item
 
-    async def _flush_periodically(self) -> None:
+    async def _watch(self) -> None:
         while True:
-            await asyncio.sleep(self.commit_interval)
-            await self.flush()
-
-    async def flush(self) -> None:
-        async with self._lock:
-            if self.indexer is not None:
-                self._account(self.indexer.reports())
-            if not self.pending:
+            await asyncio.sleep(self.poll_interval)
+            indexer = self.indexer
+            if indexer is None:
                 return
-            docs, self.pending = list(self.pending.values()), {}
-            try:
-                if self.indexer is not None:
-                    started = time.monotonic()
-                    await asyncio.to_thread(self.indexer.submit, docs)
-                    # time the crawl waited because the indexer was behind (queue full)
-                    waited = time.monotonic() - started
-                    if waited > 0.05:
-                        self.stats.inc_value("search_index/wait_seconds", round(waited, 3))
-                elif self.writer is not None:
-                    written = await asyncio.to_thread(self.writer.write, docs)
-                    self._account(IndexerReport(pages=written, commits=1))
-            except Exception as exc:
-                self._account(IndexerReport(failed=len(docs), errors=[repr(exc)]))
+            self._account(indexer.reports())
+            if not indexer.alive:
+                logger.error("the search indexer of %s exited: restarting it", self.path)
+                self.stats.inc_value("search_index/restarts")
+                await asyncio.to_thread(indexer.restart)
 
     def _account(self, report: IndexerReport) -> None:
         for error in report.errors:
-            # the pages are in PostgreSQL: `scrapy reindex` recovers them
+            # the operations stay in the outbox: they are applied again
             logger.error("indexing into %s failed: %s", self.path, error)
-        if report.pages:
-            self.stats.inc_value("search_index/pages", report.pages)
-        if report.commits:
-            self.stats.inc_value("search_index/commits", report.commits)
-        if report.failed:
-            self.stats.inc_value("search_index/failed", report.failed)
+        for name, value in (
+            ("pages", report.pages), ("deleted", report.deleted),
+            ("commits", report.commits), ("failed", report.failed),
+        ):
+            if value:
+                self.stats.inc_value(f"search_index/{name}", value)

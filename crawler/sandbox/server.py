@@ -11,10 +11,11 @@ import json
 import threading
 import time
 from dataclasses import asdict, dataclass
+from email.utils import parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 from crawler.sandbox.web import Resource, SandboxWeb, html_page, normalize_host
@@ -44,6 +45,28 @@ class RequestRecord:
     status: int
     started: float
     finished: float
+
+
+_VALIDATORS = ("etag", "last-modified")
+
+
+def _not_modified(request_headers: Any, resource: Resource) -> bool:
+    """Whether a 200 answer becomes 304: If-None-Match matches the resource's ETag, or
+    (without If-None-Match) If-Modified-Since is not before its Last-Modified."""
+    if resource.status != 200:
+        return False
+    headers = {k.lower(): v for k, v in resource.headers.items()}
+    if_none_match = request_headers.get("If-None-Match")
+    if if_none_match is not None:
+        etag = headers.get("etag")
+        return etag is not None and etag in {t.strip() for t in if_none_match.split(",")}
+    since, modified = request_headers.get("If-Modified-Since"), headers.get("last-modified")
+    if since is None or modified is None:
+        return False
+    try:
+        return parsedate_to_datetime(modified) <= parsedate_to_datetime(since)
+    except (TypeError, ValueError):
+        return False
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -112,6 +135,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if resource.delay:
             time.sleep(resource.delay)
+        if _not_modified(self.headers, resource):
+            # conditional GET (RFC 9110 13.1): same validators, no body
+            resource = Resource(b"", status=304, content_type=None, headers={
+                k: v for k, v in resource.headers.items() if k.lower() in _VALIDATORS
+            })
         body = resource.body
         self.send_response(resource.status)
         if resource.content_type:

@@ -81,25 +81,55 @@ class IndexWriter:
     A document whose URL is already indexed replaces it. Unless the new document brings
     a PageRank score, the old document's score is kept (a re-fetched page keeps its rank
     until the next `scrapy pagerank`).
+
+    ``limitmb``: memory of Whoosh's segment pool per writer (MB) before it spills runs to
+    disk. Commits that do not ``merge`` write one new segment and leave the merging of
+    small segments to a later merging commit (docs/search.md, *Indexer CPU*).
     """
 
-    def __init__(self, ix: FileIndex, *, writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT):
+    def __init__(
+        self,
+        ix: FileIndex,
+        *,
+        writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
+        limitmb: int = defaults.SEARCH_WRITER_LIMITMB,
+    ):
         self.ix = ix
         self.writer_timeout = writer_timeout
+        self.limitmb = limitmb
 
     def write(self, documents: Iterable[dict[str, Any]], *, keep_pagerank: bool = True) -> int:
         docs = list(documents)
         if not docs:
             return 0
+        self.apply(docs, (), keep_pagerank=keep_pagerank)
+        return len(docs)
+
+    def apply(
+        self,
+        documents: Iterable[dict[str, Any]],
+        deleted_urls: Iterable[str],
+        *,
+        keep_pagerank: bool = True,
+        merge: bool = True,
+        optimize: bool = False,
+    ) -> None:
+        """Index ``documents`` (replacing same-URL documents) and remove the documents
+        of ``deleted_urls``, in one commit. Idempotent: applying it again leaves the
+        same index (``url`` is unique)."""
+        docs = list(documents)
+        deleted = list(deleted_urls)
         try:
-            writer = self.ix.writer(timeout=self.writer_timeout, delay=0.05)
+            writer = self.ix.writer(
+                timeout=self.writer_timeout, delay=0.05, limitmb=self.limitmb
+            )
         except LockError as exc:
             raise SearchIndexError(
                 f"the search index is locked by another writer for more than "
                 f"{self.writer_timeout:g} s"
             ) from exc
         try:
-            if keep_pagerank:
+            if keep_pagerank and docs:
                 with writer.searcher() as searcher:
                     for doc in docs:
                         if doc.get("pagerank"):
@@ -108,13 +138,19 @@ class IndexWriter:
                         if docnum is not None:
                             old = searcher.stored_fields(docnum).get("pagerank") or 0.0
                             doc["pagerank"] = float(old)
+            for url in deleted:
+                writer.delete_by_term("url", url)
             for doc in docs:
                 writer.update_document(**doc)
         except BaseException:
             writer.cancel()
             raise
-        writer.commit()
-        return len(docs)
+        if optimize:
+            writer.commit(optimize=True)
+        elif merge:
+            writer.commit()
+        else:
+            writer.commit(merge=False)
 
 
 def rebuild_index(

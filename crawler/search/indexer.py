@@ -1,108 +1,427 @@
-"""The index writer in a process of its own, fed with batches of documents.
+"""The one indexer of an index folder: applies the search outbox to Whoosh (no Scrapy).
 
-Whoosh analyses text in pure Python: in the crawl's process it would compete with the
-crawl for the interpreter lock. A separate process (started with ``spawn``, so no state of
-the crawl is inherited) takes the batches through a bounded queue, writes each one with
-one commit, and reports what it wrote. When the queue is full the sender waits: the crawl
-slows down rather than buffering without bound.
+Whoosh has one writer per index, and a crawl may have several agents, so pages are not
+indexed by whoever stores them: the storage transaction appends an outbox operation
+(``crawler.search.outbox``) and one indexer per index folder applies them in id order.
+
+* **One indexer per index folder**: the indexer holds a PostgreSQL session advisory lock
+  keyed by the folder's absolute path while it writes. The lock dies with the indexer's
+  connection, so a crashed (even ``kill -9``) indexer frees it at once. An indexer that
+  finds the lock taken waits on standby and takes over when it frees.
+* **Which crawls**: the crawls registered with the index folder (table
+  ``search_index_positions``, one row per folder and crawl, holding the last outbox id
+  applied to that folder). A crawl's pipeline and ``scrapy index --crawl-id`` register
+  their crawl; ``scrapy reindex`` registers the crawls it indexed.
+* **Nothing indexed twice or skipped after a crash**: a batch of operations (at most
+  ``batch_size``) is applied in one Whoosh commit, and the crawl's position is saved only
+  after that commit. A crash before the save re-applies the batch on restart; that is
+  safe because Whoosh's ``update_document`` replaces the document of a unique ``url``
+  and a delete of a missing document does nothing, so the index ends the same.
+  Outbox ids commit in id order (crawler/search/outbox.py), so a single position per
+  crawl never skips a row whose transaction was still running.
+* Rows applied by every folder registered for a crawl are deleted (the outbox stays
+  small); a folder that joins a crawl later starts with ``scrapy reindex``.
+
+The loop (:func:`run_indexer`) runs in ``scrapy index``, or, during a crawl, in a process
+started by the crawl's search pipeline (:class:`IndexerHandle`, ``spawn``: nothing of the
+crawl is inherited; the process lowers its priority by ``nice``) or in one of its threads.
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from crawler import defaults
+from crawler.search.outbox import DELETE, OutboxOperation, last_operations
+
+logger = logging.getLogger(__name__)
+
+# Advisory lock class of index folders ("sidx"); the second key is hashtext(folder path).
+INDEXER_LOCK_CLASS = 0x73696478
+
+_TRY_LOCK_SQL = "SELECT pg_try_advisory_lock(%s, hashtext(%s))"
+_UNLOCK_SQL = "SELECT pg_advisory_unlock(%s, hashtext(%s))"
+
+_REGISTER_SQL = """
+INSERT INTO search_index_positions (index_key, crawl_id)
+SELECT %s, id FROM crawls WHERE id = ANY(%s::text[])
+ON CONFLICT (index_key, crawl_id) DO NOTHING
+"""
+
+_POSITIONS_SQL = """
+SELECT crawl_id, position FROM search_index_positions WHERE index_key = %s ORDER BY crawl_id
+"""
+
+_READ_SQL = """
+SELECT id, url, op FROM search_outbox WHERE crawl_id = %s AND id > %s ORDER BY id LIMIT %s
+"""
+
+# GREATEST: positions only move forward, whichever indexer saves last.
+_SAVE_SQL = """
+UPDATE search_index_positions SET position = GREATEST(position, %s), updated_at = now()
+WHERE index_key = %s AND crawl_id = %s
+"""
+
+# Rows every folder registered for the crawl has applied.
+_PRUNE_SQL = """
+DELETE FROM search_outbox
+WHERE crawl_id = %(crawl)s AND id <= (
+    SELECT min(position) FROM search_index_positions WHERE crawl_id = %(crawl)s)
+"""
+
+_MAX_IDS_SQL = """
+SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%s::text[]) GROUP BY crawl_id
+"""
+
+
+def index_key(path: str | Path) -> str:
+    """The identity of an index folder in the lock and the positions: its absolute path."""
+    return str(Path(path).resolve())
 
 
 @dataclass
 class IndexerReport:
-    """What the indexer process did since the last report."""
+    """What the indexer did since the last report."""
 
-    pages: int = 0
+    pages: int = 0  # documents written (indexed or replaced)
+    deleted: int = 0  # documents removed
     commits: int = 0
-    failed: int = 0
+    failed: int = 0  # operations of batches that could not be applied (retried)
     errors: list[str] = field(default_factory=list)
 
     def add(self, other: IndexerReport) -> None:
         self.pages += other.pages
+        self.deleted += other.deleted
         self.commits += other.commits
         self.failed += other.failed
         self.errors += other.errors
 
 
-def _index_worker(
-    path: str, jobs: Any, results: Any, writer_timeout: float, parent_pid: int
-) -> None:
-    """Body of the indexer process: one batch in, one commit, one report out."""
-    from crawler.search.index import IndexWriter, open_index
+@dataclass(frozen=True)
+class IndexerConfig:
+    """Everything the indexer loop needs (picklable: it crosses into a spawned process)."""
 
-    ix = open_index(path)
-    writer = IndexWriter(ix, writer_timeout=writer_timeout)
-    try:
-        while True:
-            try:
-                batch = jobs.get(timeout=1.0)
-            except queue.Empty:
-                if os.getppid() != parent_pid:  # the crawl died without telling us
-                    return
-                continue
-            if batch is None:
-                return
-            try:
-                written = writer.write(batch)
-            except Exception as exc:  # noqa: BLE001 - reported to the crawl's log
-                error = f"{type(exc).__name__}: {exc}"
-                results.put(IndexerReport(failed=len(batch), errors=[error]))
-            else:
-                results.put(IndexerReport(pages=written, commits=1))
-    finally:
-        ix.close()
+    database_url: str
+    index_path: str
+    batch_size: int = defaults.SEARCH_BATCH_SIZE
+    poll_interval: float = defaults.SEARCH_COMMIT_INTERVAL
+    writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT
+    max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS
+    limitmb: int = defaults.SEARCH_WRITER_LIMITMB
+    merge_every: int = defaults.SEARCH_MERGE_EVERY
+    nice: int = defaults.SEARCH_INDEXER_NICE
 
 
-class BackgroundIndexer:
-    """Owns the indexer process; ``submit`` batches, ``close`` waits for the last one."""
+def try_lock_index(conn: psycopg.Connection, key: str) -> bool:
+    """Take the index folder's indexer lock for this session, if free."""
+    return bool(conn.execute(_TRY_LOCK_SQL, (INDEXER_LOCK_CLASS, key)).fetchone()[0])
+
+
+def unlock_index(conn: psycopg.Connection, key: str) -> None:
+    conn.execute(_UNLOCK_SQL, (INDEXER_LOCK_CLASS, key))
+
+
+def register_crawls(conn: psycopg.Connection, key: str, crawl_ids: Iterable[str]) -> None:
+    """Register crawls with the index folder (existing crawls only; idempotent)."""
+    conn.execute(_REGISTER_SQL, (key, list(crawl_ids)))
+
+
+def positions(conn: psycopg.Connection, key: str) -> dict[str, int]:
+    """The last outbox id applied to the folder, per registered crawl."""
+    return dict(conn.execute(_POSITIONS_SQL, (key,)).fetchall())
+
+
+def outbox_heads(conn: psycopg.Connection, crawl_id: str | None) -> dict[str, int]:
+    """The last outbox id of the crawl (None: of every crawl), 0 for crawls without
+    rows: what a rebuild from the pages read afterwards has applied."""
+    if crawl_id is None:
+        crawls = [row[0] for row in conn.execute("SELECT id FROM crawls")]
+    else:
+        crawls = [crawl_id]
+    heads = dict.fromkeys(crawls, 0)
+    heads.update(conn.execute(_MAX_IDS_SQL, (crawls,)).fetchall())
+    return heads
+
+
+def set_positions(conn: psycopg.Connection, key: str, heads: dict[str, int]) -> None:
+    """The folder now holds exactly these crawls, applied up to these outbox ids."""
+    with conn.transaction():
+        conn.execute(
+            "DELETE FROM search_index_positions WHERE index_key = %s"
+            " AND NOT crawl_id = ANY(%s::text[])", (key, list(heads)),
+        )
+        register_crawls(conn, key, heads)
+        for crawl_id, position in heads.items():
+            conn.execute(
+                "UPDATE search_index_positions SET position = %s, updated_at = now()"
+                " WHERE index_key = %s AND crawl_id = %s", (position, key, crawl_id),
+            )
+
+
+class OutboxIndexer:
+    """Applies the outbox of the crawls registered with one index folder, batch by batch.
+
+    The caller holds the folder's lock (:func:`try_lock_index`) on ``conn`` (autocommit).
+    """
 
     def __init__(
-        self,
-        path: str | Path,
-        *,
-        writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
-        max_pending_batches: int = 4,
+        self, conn: psycopg.Connection, config: IndexerConfig, crawl_ids: Iterable[str] = ()
     ) -> None:
-        self.path = str(path)
-        self.writer_timeout = writer_timeout
-        context = multiprocessing.get_context("spawn")
-        self._jobs = context.Queue(maxsize=max(1, max_pending_batches))
-        self._results = context.Queue()
-        self._process = context.Process(
-            target=_index_worker,
-            args=(self.path, self._jobs, self._results, writer_timeout, os.getpid()),
-            name="search-indexer",
-            daemon=True,
+        from crawler.search.index import IndexWriter, open_index
+
+        self.conn = conn
+        self.crawl_ids = list(crawl_ids)
+        self.registered = False
+        self.config = config
+        self.key = index_key(config.index_path)
+        self.ix = open_index(config.index_path)
+        self.writer = IndexWriter(
+            self.ix, writer_timeout=config.writer_timeout, limitmb=config.limitmb
         )
+        self.unmerged = 0  # commits since the last merging commit
+
+    def close(self) -> None:
+        self.ix.close()
+
+    def drain_once(self) -> tuple[int, IndexerReport]:
+        """Apply at most ``batch_size`` operations in one commit, then save positions.
+        Returns (operations read, report)."""
+        from crawler.search.source import page_documents
+
+        if not self.registered:  # a crawl's row may appear after its indexer started
+            register_crawls(self.conn, self.key, self.crawl_ids)
+            self.registered = set(positions(self.conn, self.key)) >= set(self.crawl_ids)
+        budget = max(1, self.config.batch_size)
+        batches: dict[str, list[OutboxOperation]] = {}
+        for crawl_id, position in positions(self.conn, self.key).items():
+            if budget <= 0:
+                break
+            rows = self.conn.execute(_READ_SQL, (crawl_id, position, budget)).fetchall()
+            if rows:
+                batches[crawl_id] = rows
+                budget -= len(rows)
+        read = sum(len(rows) for rows in batches.values())
+        report = IndexerReport()
+        if not read:
+            return 0, report
+        documents: list[dict[str, Any]] = []
+        deleted: list[str] = []
+        for crawl_id, rows in batches.items():
+            last = last_operations(rows)
+            upserts = [url for url, op in last.items() if op != DELETE]
+            found = page_documents(
+                self.conn, crawl_id, upserts, max_body_chars=self.config.max_body_chars
+            )
+            documents += found.values()
+            # an upsert whose page row is gone removes the document: never revive a page
+            deleted += [url for url, op in last.items() if op == DELETE or url not in found]
+        merge = self.unmerged + 1 >= max(1, self.config.merge_every)
+        try:
+            self.writer.apply(documents, deleted, merge=merge)
+        except Exception as exc:  # noqa: BLE001 - reported; the batch is retried later
+            report.failed = read
+            report.errors.append(f"{type(exc).__name__}: {exc}")
+            return read, report
+        self.unmerged = 0 if merge else self.unmerged + 1
+        # only now: a crash before this line re-applies the batch (idempotent)
+        with self.conn.transaction():
+            for crawl_id, rows in batches.items():
+                self.conn.execute(_SAVE_SQL, (rows[-1][0], self.key, crawl_id))
+        for crawl_id in batches:
+            self.conn.execute(_PRUNE_SQL, {"crawl": crawl_id})
+        report.pages, report.deleted, report.commits = len(documents), len(deleted), 1
+        return read, report
+
+    def finish(self) -> None:
+        """Merge the segments left by non-merging commits (one merging commit)."""
+        if self.unmerged:
+            self.writer.apply((), (), merge=True)
+            self.unmerged = 0
+
+
+class _Stop:
+    """What stops the loop: an Event-like ``stop`` and, for a child process, the death of
+    its parent."""
+
+    def __init__(self, event: Any, parent_pid: int | None) -> None:
+        self.event = event
+        self.parent_pid = parent_pid
+
+    def orphaned(self) -> bool:
+        return self.parent_pid is not None and os.getppid() != self.parent_pid
+
+    def requested(self) -> bool:
+        return self.event.is_set() or self.orphaned()
+
+    def wait(self, seconds: float) -> None:
+        self.event.wait(seconds)
+
+
+def run_indexer(
+    config: IndexerConfig,
+    crawl_ids: Iterable[str],
+    *,
+    follow: bool,
+    stop: Any,
+    report: Callable[[IndexerReport], None],
+    parent_pid: int | None = None,
+    standby: bool = True,
+) -> bool:
+    """Register ``crawl_ids`` with the folder and apply the outbox.
+
+    Without ``follow``: until the outbox is empty. With ``follow``: until ``stop`` (an
+    Event) is set, then until empty. When another indexer holds the folder's lock:
+    with ``standby``, wait; when asked to stop while waiting, return once the holder has
+    applied every operation of ``crawl_ids`` written so far (or take over if it quits).
+    Without ``standby``: return False at once. Returns True when this process held the
+    lock. A lost database connection is reported and the loop reconnects.
+    """
+    crawl_ids = list(crawl_ids)
+    key = index_key(config.index_path)
+    stopper = _Stop(stop, parent_pid)
+    held_once = False
+    while not stopper.orphaned():
+        try:
+            with psycopg.connect(config.database_url, autocommit=True) as conn:
+                waiting_for = None
+                while not try_lock_index(conn, key):
+                    if not standby:
+                        return False
+                    # registered here too: the holder applies what it knows of
+                    register_crawls(conn, key, crawl_ids)
+                    if stopper.orphaned():
+                        return held_once
+                    if stopper.requested():
+                        # leave the rest to the holder, once it is past our rows
+                        if waiting_for is None:
+                            waiting_for = dict(
+                                conn.execute(_MAX_IDS_SQL, (crawl_ids,)).fetchall()
+                            )
+                        if _applied(conn, key, waiting_for):
+                            return held_once
+                    stopper.wait(config.poll_interval)
+                held_once = True
+                _apply_while_holding(conn, config, crawl_ids, follow, stopper, report)
+                return True
+        except psycopg.OperationalError as exc:
+            report(IndexerReport(errors=[f"database: {exc}".strip()]))
+            stopper.wait(min(5.0, max(0.5, config.poll_interval)))
+    return held_once
+
+
+def _applied(conn: psycopg.Connection, key: str, upto: dict[str, int]) -> bool:
+    """Whether the folder's positions reached ``upto`` (crawl id -> outbox id)."""
+    done = positions(conn, key)
+    return all(done.get(crawl_id, 0) >= last for crawl_id, last in upto.items())
+
+
+def _apply_while_holding(
+    conn: psycopg.Connection,
+    config: IndexerConfig,
+    crawl_ids: list[str],
+    follow: bool,
+    stopper: _Stop,
+    report: Callable[[IndexerReport], None],
+) -> None:
+    indexer = OutboxIndexer(conn, config, crawl_ids)
+    try:
+        while not stopper.orphaned():
+            stopping = not follow or stopper.requested()
+            read, done = indexer.drain_once()
+            if done.commits or done.errors:
+                report(done)
+            if done.errors:
+                stopper.wait(config.poll_interval)
+                continue
+            if read >= config.batch_size:
+                continue  # a backlog: next batch at once
+            if stopping and read == 0:
+                break
+            if not stopping:
+                stopper.wait(config.poll_interval)
+        if not stopper.orphaned():
+            indexer.finish()
+    finally:
+        indexer.close()
+
+
+# --------------------------------------------------------------------- in the background
+
+
+def _indexer_process_main(
+    config: IndexerConfig, crawl_ids: list[str], stop: Any, results: Any, parent_pid: int
+) -> None:
+    if config.nice:
+        try:
+            os.nice(config.nice)
+        except OSError:  # pragma: no cover - not allowed here: index at normal priority
+            pass
+    run_indexer(
+        config, crawl_ids, follow=True, stop=stop, report=results.put, parent_pid=parent_pid
+    )
+
+
+class IndexerHandle:
+    """The indexer of a crawl in a process of its own (``in_process=False``: a thread).
+
+    ``start`` it when the crawl opens; ``stop`` when the pages are stored: it applies
+    what is left (or leaves it to the indexer that holds the folder) and exits.
+    ``reports`` collects what it did so far; ``restart`` replaces a dead indexer.
+    """
+
+    def __init__(
+        self, config: IndexerConfig, crawl_ids: list[str], *, in_process: bool = True
+    ) -> None:
+        self.config = config
+        self.crawl_ids = list(crawl_ids)
+        self.in_process = in_process
+        self._worker: Any = None
+        self._make()
+
+    def _make(self) -> None:
+        if self.in_process:
+            context = multiprocessing.get_context("spawn")
+            self._stop: Any = context.Event()
+            self._results: Any = context.Queue()
+            self._worker = context.Process(
+                target=_indexer_process_main,
+                args=(self.config, self.crawl_ids, self._stop, self._results, os.getpid()),
+                name="search-indexer",
+                daemon=True,
+            )
+        else:
+            self._stop = threading.Event()
+            self._results = queue.Queue()
+            self._worker = threading.Thread(
+                target=run_indexer,
+                args=(self.config, self.crawl_ids),
+                kwargs={"follow": True, "stop": self._stop, "report": self._results.put},
+                name="search-indexer",
+                daemon=True,
+            )
 
     def start(self) -> None:
-        self._process.start()
+        self._worker.start()
 
     @property
     def alive(self) -> bool:
-        return self._process.is_alive()
+        return self._worker.is_alive()
 
-    def submit(self, docs: list[dict[str, Any]]) -> None:
-        """Queue a batch; blocks while the queue is full (the indexer is behind)."""
-        while True:
-            if not self._process.is_alive():
-                raise RuntimeError(f"the indexer process exited ({self._process.exitcode})")
-            try:
-                self._jobs.put(docs, timeout=1.0)
-                return
-            except queue.Full:
-                continue
+    def restart(self) -> None:
+        """Start a new indexer in place of one that died (its lock died with it)."""
+        self._make()
+        self.start()
 
     def reports(self) -> IndexerReport:
         """Everything reported since the last call (never blocks)."""
@@ -113,22 +432,21 @@ class BackgroundIndexer:
             except queue.Empty:
                 return total
 
-    def close(self, timeout: float | None = None) -> IndexerReport:
-        """Let the indexer finish the queued batches and exit; returns the last reports."""
-        if self._process.is_alive():
-            self._jobs.put(None)
+    def stop(self, timeout: float | None = None) -> IndexerReport:
+        """Ask the indexer to finish and wait for it; returns the last reports."""
+        self._stop.set()
         report = IndexerReport()
+        deadline = None if timeout is None else time.monotonic() + timeout
         # drain while waiting: a child blocked on a full result pipe would never exit
-        while self._process.is_alive():
+        while self._worker.is_alive():
             try:
-                report.add(self._results.get(timeout=0.5))
+                report.add(self._results.get(timeout=0.2))
             except queue.Empty:
                 pass
-            if timeout is not None:
-                timeout -= 0.5
-                if timeout <= 0:
-                    self._process.terminate()
-                    break
-        self._process.join()
+            if deadline is not None and time.monotonic() > deadline:
+                if self.in_process:
+                    self._worker.terminate()
+                break
+        self._worker.join(timeout=5)
         report.add(self.reports())
         return report

@@ -40,32 +40,57 @@ def iter_page_documents(
         sql = (
             f"SELECT {_COLUMNS} FROM pages p"
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
-            " WHERE p.crawl_id = %s ORDER BY p.id"
+            " WHERE p.crawl_id = %s AND p.removed_at IS NULL ORDER BY p.id"
         )
         params: tuple[Any, ...] = (crawl_id,)
     else:
         sql = (
             f"SELECT DISTINCT ON (p.url) {_COLUMNS} FROM pages p"
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
-            " ORDER BY p.url, p.fetched_at DESC"
+            " WHERE p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC"
         )
         params = ()
     with conn.transaction(), conn.cursor(name="reindex_pages") as cur:
         cur.itersize = itersize
         cur.execute(sql, params)
-        for (crawl, url, title, text, host, ctype, fetched, modified, depth, score,
-             anchors) in cur:
-            yield page_document(
-                url=url,
-                title=title,
-                text=text,
-                host=host,
-                content_type=ctype,
-                fetched_at=fetched,
-                last_modified=modified,
-                depth=depth,
-                crawl_id=crawl,
-                pagerank=float(score),
-                max_body_chars=max_body_chars,
-                anchors=anchors,
-            )
+        for row in cur:
+            yield _document(row, max_body_chars)
+
+
+def page_documents(
+    conn: psycopg.Connection,
+    crawl_id: str,
+    urls: list[str],
+    *,
+    max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS,
+) -> dict[str, dict[str, Any]]:
+    """Documents of these URLs of a crawl, from their current ``pages`` rows (one
+    query); URLs without a row, or whose page was removed (the incremental crawler's
+    404/410 or eviction), are missing from the result (for the outbox indexer)."""
+    if not urls:
+        return {}
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM pages p"
+        " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
+        " WHERE p.crawl_id = %s AND p.url = ANY(%s::text[]) AND p.removed_at IS NULL",
+        (crawl_id, urls),
+    ).fetchall()
+    return {row[1]: _document(row, max_body_chars) for row in rows}
+
+
+def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
+    crawl, url, title, text, host, ctype, fetched, modified, depth, score, anchors = row
+    return page_document(
+        url=url,
+        title=title,
+        text=text,
+        host=host,
+        content_type=ctype,
+        fetched_at=fetched,
+        last_modified=modified,
+        depth=depth,
+        crawl_id=crawl,
+        pagerank=float(score),
+        max_body_chars=max_body_chars,
+        anchors=anchors,
+    )

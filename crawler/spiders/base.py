@@ -166,6 +166,7 @@ class CrawlerSpider(scrapy.Spider):
             size=len(response.body),
             content_md5=hashlib.md5(response.body).hexdigest(),
             last_modified=_last_modified(response),
+            etag=(response.headers.get(b"ETag") or b"").decode("latin-1") or None,
         )
         if mime in html_types:
             page = extract_page(

@@ -232,6 +232,131 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             ADD COLUMN harvest_interval_seconds double precision;
         """,
     ),
+    (
+        8,
+        "search outbox and index positions (docs/search.md); LSH band keys of the shared "
+        "content-seen test (docs/dedup.md)",
+        # search_outbox: one row per index operation ('upsert': index the URL's current
+        # pages row, 'delete': remove its document), written by the storage pipeline in
+        # the transaction that stores the page; ids commit in id order per crawl (an
+        # advisory transaction lock, crawler/search/outbox.py), so a reader never sees
+        # id n+1 before id n. search_index_positions: the last outbox id applied to one
+        # Whoosh index folder, committed after the Whoosh commit. dedup_bands: the LSH
+        # band keys (band number folded in) of the pages admitted by the shared
+        # content-seen test of a crawl with several agents (crawler/dedup/shared.py).
+        """
+        CREATE TABLE search_outbox (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            op text NOT NULL CHECK (op IN ('upsert', 'delete')),
+            at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX search_outbox_crawl_id ON search_outbox (crawl_id, id);
+        CREATE TABLE dedup_bands (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            key bigint NOT NULL,
+            url text NOT NULL
+        );
+        CREATE INDEX dedup_bands_key ON dedup_bands (crawl_id, key);
+        CREATE INDEX dedup_bands_url ON dedup_bands (crawl_id, url);
+        CREATE TABLE search_index_positions (
+            index_key text NOT NULL,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            position bigint NOT NULL DEFAULT 0,
+            updated_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (index_key, crawl_id)
+        );
+        """,
+    ),
+    (
+        9,
+        "forms seen by the smart (deep-web) crawler",
+        # One row per form of a page (crawler.pipelines.forms, docs/deepweb.md).
+        """
+        CREATE TABLE forms (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            site text NOT NULL,
+            page_url text NOT NULL,
+            form_index integer NOT NULL,
+            action_url text NOT NULL,
+            method text NOT NULL,
+            fields jsonb NOT NULL DEFAULT '[]',
+            searchable boolean NOT NULL,
+            searchable_score double precision NOT NULL,
+            relevant boolean NOT NULL,
+            relevance_score double precision NOT NULL,
+            found_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (crawl_id, page_url, form_index)
+        );
+        CREATE INDEX forms_relevant ON forms (crawl_id, site) WHERE relevant;
+        """,
+    ),
+    (
+        11,
+        "incremental crawler: revisit schedule, change history, collection removals",
+        # docs/incremental.md. revisit_schedule is the survey's CollUrls: one row per
+        # collected page with its validators (ETag, Last-Modified), text digests, rate
+        # estimate (loglik: float64 log-likelihood over the estimator's rate grid) and next
+        # due time; claimed_until leases a row to one agent (claims use SKIP LOCKED).
+        """
+        ALTER TABLE pages ADD COLUMN IF NOT EXISTS etag text,
+            ADD COLUMN IF NOT EXISTS removed_at timestamptz;
+        CREATE TABLE revisit_schedule (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            host text NOT NULL,
+            state text NOT NULL DEFAULT 'active',
+            importance double precision NOT NULL DEFAULT 0,
+            rate double precision,
+            rate_low double precision,
+            rate_high double precision,
+            interval_seconds double precision,
+            next_due timestamptz NOT NULL,
+            claimed_until timestamptz,
+            etag text,
+            last_modified timestamptz,
+            digest text,
+            core_digest text,
+            size integer,
+            last_fetched_at timestamptz NOT NULL,
+            last_changed_at timestamptz,
+            visits integer NOT NULL DEFAULT 0,
+            changes integer NOT NULL DEFAULT 0,
+            not_modified integer NOT NULL DEFAULT 0,
+            loglik bytea,
+            PRIMARY KEY (crawl_id, url)
+        );
+        CREATE INDEX revisit_schedule_due ON revisit_schedule (crawl_id, next_due)
+            WHERE state = 'active';
+        CREATE INDEX revisit_schedule_importance ON revisit_schedule (crawl_id, importance)
+            WHERE state = 'active';
+        CREATE TABLE page_changes (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            fetched_at timestamptz NOT NULL,
+            status integer NOT NULL,
+            outcome text NOT NULL,
+            changed boolean NOT NULL,
+            digest text,
+            interval_seconds double precision,
+            last_modified timestamptz,
+            bytes integer NOT NULL DEFAULT 0
+        );
+        CREATE INDEX page_changes_url ON page_changes (crawl_id, url, fetched_at);
+        CREATE INDEX page_changes_at ON page_changes (crawl_id, fetched_at);
+        CREATE TABLE collection_removals (
+            crawl_id text NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+            url text NOT NULL,
+            removed_at timestamptz NOT NULL DEFAULT now(),
+            reason text NOT NULL,
+            importance double precision,
+            replaced_by text
+        );
+        CREATE INDEX collection_removals_crawl ON collection_removals (crawl_id, removed_at);
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

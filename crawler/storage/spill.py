@@ -160,6 +160,7 @@ def parse_line(line: str, default_crawl_id: str) -> tuple[str, Item]:
                 links=[_link(value) for value in links],
                 weight=_optional_number(row, "weight"),
                 relevant=_optional_bool(row, "relevant"),
+                etag=row.get("etag") if isinstance(row.get("etag"), str) else None,
             )
         elif kind == "UncrawledItem":
             item = UncrawledItem(

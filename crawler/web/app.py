@@ -2,9 +2,10 @@
 
 Pages: ``/`` (simple search box), ``/advanced`` (the advanced search form of the
 effective-crawler paper's Figure 5), ``/search`` (results: title, URL, highlighted
-snippet, count, query time, "did you mean", pagination). The advanced form is turned into
-a query-language string (crawler.search.query.advanced_query), so its result page shows
-the equivalent query in the search box.
+snippet, count, query time, "did you mean", pagination); ``/crawls`` and ``/crawls/ID``:
+the crawls with their status and report charts (crawler/web/crawls.py). The advanced
+form is turned into a query-language string (crawler.search.query.advanced_query), so its
+result page shows the equivalent query in the search box.
 
 Jinja autoescaping is on for every template: crawled titles, URLs and text are untrusted
 and always rendered escaped. Snippets are escaped by the search engine itself, which only
@@ -22,6 +23,8 @@ from werkzeug.wrappers import Response
 from crawler import defaults
 from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.query import OCCURRENCE_PREFIXES, advanced_query
+from crawler.storage.database import CrawlDatabase
+from crawler.web.crawls import crawls_blueprint
 
 PER_PAGE_CHOICES = (10, 20, 50, 100)
 UPDATED_CHOICES = (
@@ -118,4 +121,7 @@ def create_app(settings: Any, index: Any) -> Flask:
             per_page=per_page,
         )
 
+    # operator's pages: crawls with their status and charts (crawler/web/crawls.py)
+    app.config["CRAWL_DATABASE"] = database = CrawlDatabase.from_settings(settings)
+    app.register_blueprint(crawls_blueprint(database))
     return app

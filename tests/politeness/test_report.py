@@ -102,6 +102,8 @@ def test_report_query_and_tables(rolled_back):
     text = format_report(taxonomy)
     lines = text.splitlines()
     assert lines[0] == "Crawl report-a"
+    titles = [line for line in lines if line.startswith("Table")]
+    assert len(titles) == 3 == len(set(titles))  # every table has its own title
     assert "  Crawled pages                            90   85.71% of pages + errors" in lines
     assert "  404                                       4    26.67%       13.33%" in lines
     assert "  Unknown errors                            1     6.67%        3.33%" in lines
@@ -144,5 +146,7 @@ def test_scrapy_report_command(schema, db, database_url):
     assert named.stdout.splitlines()[0] == "Crawl report-b"
     assert "  Timeouts                                  2    13.33%        6.67%" in named.stdout
     missing = run_report(database_url, "--crawl-id", "nope")
-    assert missing.returncode == 1
-    assert "error: no crawl 'nope'" in missing.stderr
+    assert missing.returncode == 2  # as `scrapy pagerank`
+    assert missing.stderr == "error: no crawl with id 'nope' in the database\n"
+    bogus = run_report(database_url, "--bogus")
+    assert (bogus.returncode, bogus.stderr) == (2, "error: unrecognized arguments: --bogus\n")

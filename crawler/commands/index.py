@@ -1,0 +1,108 @@
+"""`scrapy index`: apply the search outbox to the index folder (the one indexer).
+
+    scrapy index [--crawl-id ID] [--follow]
+
+Registers the crawl (default: the latest) with the index folder and applies the outbox
+of every crawl registered with it, until it is empty, or with ``--follow`` until
+interrupted (SIGINT/SIGTERM: it applies what is left and exits). One indexer per folder:
+without ``--follow`` a busy folder is an error; with it, this indexer waits and takes
+over when the other one quits. See docs/search.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+import time
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.log import configure_logging
+
+from crawler import defaults
+from crawler.commands._shared import (
+    COMMAND_ERRORS,
+    add_crawl_id_option,
+    fail,
+    prepared_database,
+    quiet_when_output_closed,
+)
+from crawler.ranking.store import resolve_crawl_id
+from crawler.search.index import index_path, open_index
+from crawler.search.indexer import IndexerConfig, IndexerReport, run_indexer
+
+
+def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
+    """The indexer's configuration from the settings (read once, here)."""
+    return IndexerConfig(
+        database_url=database_url,
+        index_path=str(index_path(settings)),
+        batch_size=max(1, settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE)),
+        poll_interval=max(0.05, settings.getfloat(
+            "SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL)),
+        writer_timeout=settings.getfloat("SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT),
+        max_body_chars=settings.getint("SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS),
+        limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
+        merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
+        nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
+    )
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        return "[options]"
+
+    def short_desc(self) -> str:
+        return "Apply the search outbox to the index (the one indexer of the index folder)"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        add_crawl_id_option(parser, "index")
+        parser.add_argument(
+            "--follow", action="store_true",
+            help="keep applying new operations until interrupted (SIGINT, SIGTERM)",
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        if args:
+            raise UsageError("index takes no arguments", print_help=True)
+        configure_logging(self.settings)
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        total = IndexerReport()
+        started = time.perf_counter()
+        try:
+            with prepared_database(self.settings) as database:
+                with database.connect(autocommit=True) as conn:
+                    crawl_id = resolve_crawl_id(conn, opts.crawl_id)
+                config = indexer_config(self.settings, database.url)
+                open_index(config.index_path).close()  # created, or its schema checked
+                if config.nice:
+                    os.nice(config.nice)
+                held = run_indexer(
+                    config, [crawl_id], follow=opts.follow, stop=stop,
+                    report=total.add, standby=opts.follow,
+                )
+        except COMMAND_ERRORS as exc:
+            fail(self, exc)
+            return
+        if not held:
+            fail(self, f"another indexer is applying the outbox to {config.index_path}")
+            return
+        for error in total.errors:
+            print(f"warning: {error}")
+        seconds = time.perf_counter() - started
+        with quiet_when_output_closed():
+            print(
+                f"indexed {total.pages} pages, removed {total.deleted}, in {total.commits} "
+                f"commits into {config.index_path} in {seconds:.1f} s"
+            )

@@ -1,0 +1,208 @@
+"""HTML forms: extraction and the searchable-form classifier.
+
+A searchable form is an interface to a database (a site search, a catalogue query), the
+entrance to the deep web; a login, a newsletter sign-up, a comment or contact form is not.
+The classifier is a linear score over stated features of one form (weights in
+:data:`FORM_FEATURE_WEIGHTS`, see docs/deepweb.md), searchable when the score reaches
+:data:`SEARCHABLE_THRESHOLD`; a form without any free-text field is never searchable, a
+form with a password field never is.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+import lxml.html
+from lxml.etree import ParserError
+
+# Input types a user types words into (HTML's default type is text).
+TEXT_TYPES = frozenset({"text", "search", ""})
+# Input types that are buttons, not fields.
+_IGNORED_TYPES = frozenset({"image", "reset", "submit", "button"})
+
+_WORD = re.compile(r"[a-z]+")
+# Words of a form's attributes, labels, placeholders, buttons and action path that say
+# "search" (one word each; the action path is split at non-letters).
+SEARCH_WORDS = frozenset({
+    "search", "find", "query", "q", "keyword", "keywords", "lookup", "seek", "browse",
+    "filter", "catalog", "catalogue", "advanced", "explore", "discover", "term", "terms",
+    "results", "isbn", "author", "title", "where", "destination", "locate",
+})
+# Words that say the form is for something else: accounts, mail, messages, shopping.
+NON_SEARCH_WORDS = frozenset({
+    "login", "signin", "log", "sign", "password", "username", "register", "registration",
+    "signup", "subscribe", "subscription", "newsletter", "unsubscribe", "comment",
+    "comments", "reply", "contact", "message", "feedback", "email", "mail", "checkout",
+    "cart", "basket", "payment", "account", "captcha", "post", "submit", "review",
+    "rating", "vote", "poll", "donate", "quantity", "qty", "coupon", "phone",
+})
+
+#: feature -> weight of the linear score (the score is their sum, then a logistic).
+FORM_FEATURE_WEIGHTS: dict[str, float] = {
+    "search_input": 2.0,  # an <input type="search">
+    "search_words": 1.5,  # per search word in the form's own text (at most 3 counted)
+    "non_search_words": -1.5,  # per non-search word (at most 3 counted)
+    "get_method": 1.0,  # GET: the answer is a page of results with its own URL
+    "post_method": -0.5,
+    "select_fields": 0.5,  # per <select> (advanced search: at most 2 counted)
+    "email_field": -3.0,  # an <input type="email"> or a field named like e-mail
+    "many_text_fields": -2.0,  # more than 4 free-text fields: a sign-up sheet
+    "bias": -0.5,
+}
+#: a form is searchable when its logistic score is at least this.
+SEARCHABLE_THRESHOLD = 0.5
+
+
+@dataclass
+class FormField:
+    name: str
+    type: str  # input type (lower case), "select" or "textarea"
+    options: list[str] = field(default_factory=list)  # values of a select's options
+    label: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "options": list(self.options)}
+
+
+@dataclass
+class Form:
+    """One ``<form>`` of a page: where it submits, how, and its fields and words."""
+
+    page_url: str
+    index: int  # position among the page's forms, from 0
+    action_url: str  # absolute
+    method: str  # GET or POST
+    fields: list[FormField]
+    text: str  # the form's own words: attributes, labels, placeholders, buttons, legend
+
+    @property
+    def text_fields(self) -> list[FormField]:
+        return [f for f in self.fields if f.type in TEXT_TYPES]
+
+    def signature(self) -> tuple[str, str, tuple[str, ...]]:
+        """Same action, method and field names: the same form (a site-wide search box)."""
+        return self.action_url, self.method, tuple(sorted(f.name for f in self.fields))
+
+
+@dataclass(frozen=True)
+class FormVerdict:
+    searchable: bool
+    score: float  # logistic of the linear score, 0..1
+    features: dict[str, float]
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def parse_html(body: bytes | str, url: str) -> Any:
+    """The lxml document of an HTML body (None when it cannot be parsed), links absolute."""
+    try:
+        doc = lxml.html.document_fromstring(body)
+    except (ParserError, ValueError):
+        return None
+    doc.make_links_absolute(url, resolve_base_href=True, handle_failures="ignore")
+    return doc
+
+
+def _labels(form: Any) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for label in form.iter("label"):
+        target = label.get("for")
+        if target:
+            labels[target] = _clean(label.text_content())
+    return labels
+
+
+def _form_text(form: Any, fields: list[FormField]) -> str:
+    parts = [form.get(name) or "" for name in ("id", "name", "class", "role", "aria-label")]
+    parts += [_clean(el.text_content()) for el in form.iter("label", "legend", "button")]
+    for el in form.iter("input", "textarea"):
+        parts += [el.get("placeholder") or "", el.get("aria-label") or "", el.get("title") or ""]
+        if (el.get("type") or "").lower() == "submit":
+            parts.append(el.get("value") or "")
+    parts += [f.name for f in fields]
+    return _clean(" ".join(p for p in parts if p))
+
+
+def forms_of(doc: Any, page_url: str) -> list[Form]:
+    """The forms of a parsed page (see :func:`parse_html`), in document order."""
+    if doc is None:
+        return []
+    forms: list[Form] = []
+    for index, element in enumerate(doc.iter("form")):
+        labels = _labels(element)
+        fields: list[FormField] = []
+        for el in element.iter("input", "select", "textarea"):
+            tag = el.tag
+            if tag == "input":
+                kind = (el.get("type") or "text").strip().lower()
+                if kind in _IGNORED_TYPES:
+                    continue
+            else:
+                kind = tag
+            name = el.get("name") or el.get("id") or ""
+            options = [
+                (opt.get("value") if opt.get("value") is not None else _clean(opt.text_content()))
+                for opt in el.iter("option")
+            ] if tag == "select" else []
+            fields.append(FormField(name, kind, options, labels.get(el.get("id") or "", "")))
+        action = (element.get("action") or "").strip()
+        method = (element.get("method") or "get").strip().upper()
+        forms.append(Form(
+            page_url=page_url,
+            index=index,
+            action_url=urljoin(page_url, action) if action else page_url,
+            method="POST" if method == "POST" else "GET",
+            fields=fields,
+            text=_form_text(element, fields),
+        ))
+    return forms
+
+
+def extract_forms(body: bytes | str, page_url: str) -> list[Form]:
+    """The forms of an HTML page, actions resolved against the page URL (and base href)."""
+    return forms_of(parse_html(body, page_url), page_url)
+
+
+def form_features(form: Form) -> dict[str, float]:
+    """The classifier's features of a form (counts, 0/1 flags)."""
+    words = _words(form.text + " " + " ".join(f.label for f in form.fields))
+    words += _words(re.sub(r"^[a-z]+://[^/]*", "", form.action_url.lower()))
+    types = [f.type for f in form.fields]
+    names = " ".join(f.name.lower() for f in form.fields)
+    return {
+        "text_fields": float(len(form.text_fields)),
+        "password_field": float("password" in types),
+        "textarea": float("textarea" in types),
+        "search_input": float("search" in types),
+        "search_words": float(min(3, sum(1 for w in words if w in SEARCH_WORDS))),
+        "non_search_words": float(min(3, sum(1 for w in words if w in NON_SEARCH_WORDS))),
+        "get_method": float(form.method == "GET"),
+        "post_method": float(form.method == "POST"),
+        "select_fields": float(min(2, types.count("select"))),
+        "email_field": float("email" in types or "email" in names or "e-mail" in names),
+        "many_text_fields": float(len(form.text_fields) > 4),
+        "bias": 1.0,
+    }
+
+
+def classify_form(form: Form) -> FormVerdict:
+    """Searchable or not (see the module docstring)."""
+    features = form_features(form)
+    linear = sum(FORM_FEATURE_WEIGHTS.get(name, 0.0) * value for name, value in features.items())
+    score = 1.0 / (1.0 + math.exp(-linear))
+    vetoed = (
+        features["text_fields"] == 0 and features["select_fields"] == 0
+    ) or features["password_field"] > 0 or features["textarea"] > 0
+    if vetoed:
+        score = min(score, 0.0)
+    return FormVerdict(not vetoed and score >= SEARCHABLE_THRESHOLD, round(score, 6), features)

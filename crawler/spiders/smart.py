@@ -1,0 +1,435 @@
+"""`scrapy crawl smart -a topic=books`: the smart crawler, a two-stage deep-web crawler.
+
+Stage 1 locates sites: a site frontier of high- and low-priority sites ranked by
+Rank(s), a Naive Bayes site classifier on each home page, reverse searching through the
+links table when the frontier runs low. Stage 2 explores a site from its home page, links
+taken from its link tree by the online-learned link rank LT(l), until a stop rule ends it.
+Every form seen is classified searchable or not and yielded as a FormItem (the `forms`
+table); the output items (``-o``) are the relevant searchable forms only. The algorithms
+are in crawler.deepweb; this module is the Scrapy glue. See docs/deepweb.md.
+
+The spider schedules its own page requests (``engine.crawl``): which site is explored,
+and which of its links is next, is the site frontier's and the link tree's decision, not
+the frontier scheduler's. Robots.txt and per-host politeness apply as to any request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import psycopg
+import scrapy
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, UsageError
+from scrapy.http import Response
+from twisted.python.failure import Failure
+
+from crawler import defaults
+from crawler.deepweb import (
+    Features,
+    LinkRanker,
+    SiteClassifier,
+    SiteExploration,
+    SiteFrontier,
+    SiteRanker,
+    StopRules,
+    classify_form,
+    forms_of,
+    link_contexts,
+    parse_html,
+    reverse_search,
+    site_of,
+)
+from crawler.deepweb.exploration import release_out_links
+from crawler.deepweb.site_frontier import SiteCandidate
+from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
+from crawler.focus.classifier import read_local_example
+from crawler.items import FormItem, PageItem
+from crawler.spiders.base import CrawlerSpider
+from crawler.storage.database import crawl_database
+
+#: request.meta key: {"site": host, "depth": links from the site's home page}
+SMART_META = "smart"
+SCORE_TERMS_META = "score_terms"
+LINK_RANK_TERM = "link_rank"
+
+
+class SmartSpider(CrawlerSpider):
+    """Deep-web crawl. Arguments (besides the base spider's): ``topic`` (keywords),
+    ``examples`` (a file of on- and off-topic example pages, crawler.focus.classifier's
+    format, for the site classifier), ``probe=1`` (submit relevant searchable GET forms
+    with the topic's words and store the result pages). ``topic`` or ``examples`` is
+    required."""
+
+    name = "smart"
+    default_seeds = "seeds/seeds.txt"
+    #: read by crawler.pipelines.forms.FormOutputPipeline
+    forms_output_only = True
+    # In-site depth is bounded by SMART_SITE_MAX_DEPTH; a chain of sites is not a depth.
+    custom_settings = {"DEPTH_LIMIT": 0}
+
+    def __init__(
+        self,
+        topic: str | None = None,
+        examples: str | None = None,
+        probe: str | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.check_arguments(topic, examples, probe)
+        self.topic = topic or ""
+        self.examples_path = examples
+        self.probe = (probe or "0").strip().lower() in ("1", "true", "yes")
+        self.arguments.update(
+            {k: v for k, v in {"topic": topic, "examples": examples, "probe": probe}.items() if v}
+        )
+        self.active: dict[str, SiteExploration] = {}
+        self.seed_sites: list[SiteCandidate] = []
+        self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
+        self.reverse_searched: set[str] = set()
+        self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
+
+    @staticmethod
+    def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
+        if not (topic or "").strip() and not examples:
+            raise QueryError("the smart spider needs -a topic=WORDS (or -a examples=FILE)")
+        if (topic or "").strip():
+            parse_query(topic or "", "any")
+        if examples:
+            read_examples(examples)
+        if (probe or "0").strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
+            raise QueryError(f"probe must be 0 or 1, not {probe!r}")
+
+    @classmethod
+    def preflight(cls, spider_args: dict[str, Any]) -> None:
+        super().preflight(spider_args)
+        try:
+            cls.check_arguments(
+                spider_args.get("topic"), spider_args.get("examples"), spider_args.get("probe")
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc), print_help=False) from exc
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> SmartSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.configure(crawler.settings)
+        crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
+        return spider  # type: ignore[return-value]
+
+    def configure(self, settings: Any) -> None:
+        def number(name: str) -> float:
+            return settings.getfloat(name, getattr(defaults, name))
+
+        def integer(name: str) -> int:
+            return settings.getint(name, getattr(defaults, name))
+
+        self.query = parse_query(self.topic, "any") if self.topic.strip() else None
+        prior = Features.of_terms(self.topic.split()) if self.query else None
+        self.ranker = SiteRanker(number("SMART_ALPHA"), prior)
+        self.frontier = SiteFrontier(self.ranker)
+        self.link_ranker = LinkRanker(
+            settings.get("SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS).split()
+        )
+        self.rules = StopRules(
+            max_depth=integer("SMART_SITE_MAX_DEPTH"),
+            max_pages=integer("SMART_SITE_MAX_PAGES"),
+            max_pages_without_form=integer("SMART_SITE_MAX_PAGES_WITHOUT_FORM"),
+            max_forms=integer("SMART_SITE_MAX_FORMS"),
+        )
+        self.concurrent_sites = max(1, integer("SMART_CONCURRENT_SITES"))
+        self.site_requests = max(1, integer("SMART_SITE_REQUESTS"))
+        self.tree_penalty = number("SMART_LINK_TREE_PENALTY")
+        self.link_rank_scale = number("SMART_LINK_RANK_SCALE")
+        self.reverse_below = integer("SMART_REVERSE_SEARCH_BELOW")
+        self.reverse_pages = integer("SMART_REVERSE_MAX_PAGES")
+        self.reverse_links = integer("SMART_REVERSE_MAX_LINKS")
+        self.classifier_options = {
+            "threshold": number("SMART_SITE_THRESHOLD"),
+            "min_hits": integer("SMART_SITE_MIN_HITS"),
+            "min_examples": integer("SMART_SITE_MIN_EXAMPLES"),
+            "retrain_every": integer("SMART_SITE_RETRAIN_EVERY"),
+        }
+        self.classifier: SiteClassifier | None = None
+        if self.examples_path is None:
+            self.classifier = SiteClassifier(self.query, **self.classifier_options)
+
+    # --- stage 1: sites ------------------------------------------------------------
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        if self.classifier is None:
+            async for request in self._train_from_examples():
+                yield request
+        if self.classifier is None:
+            return
+        for url in self.seed_list:
+            site = site_of(url)
+            if site in self.frontier.visited or any(c.site == site for c in self.seed_sites):
+                continue
+            self.frontier.offer(url, high=True)
+            candidate = self.frontier.candidates.pop(site)
+            self.frontier.visited.add(site)
+            self.seed_sites.append(candidate)
+        for request in self.fill():
+            yield request
+
+    async def _train_from_examples(self) -> AsyncIterator[scrapy.Request]:
+        """Example pages train the site classifier; on-topic example URLs are known
+        deep-web sites of the topic for the site ranker, and seeds."""
+        assert self.examples_path is not None
+        texts: dict[bool, list[str]] = {True: [], False: []}
+        for example in read_examples(self.examples_path):
+            if example.is_url:
+                texts[example.on_topic].append(await self._fetch_text(example.source))
+                if example.on_topic:
+                    self.ranker.add_known(site_of(example.source),
+                                          SiteCandidate(site_of(example.source),
+                                                        example.source, 0).features)
+                    self.seed_list.append(example.source)
+            else:
+                texts[example.on_topic].append(read_local_example(example.source))
+        try:
+            self.classifier = SiteClassifier(
+                self.query, on_topic=[t for t in texts[True] if t],
+                off_topic=[t for t in texts[False] if t], **self.classifier_options,
+            )
+        except ExamplesError as exc:
+            self.logger.error("cannot train the site classifier, no page is crawled: %s", exc)
+        if False:  # an async generator that yields nothing
+            yield scrapy.Request("")
+
+    async def _fetch_text(self, url: str) -> str:
+        request = scrapy.Request(url, dont_filter=True)
+        try:
+            response = await self.crawler.engine.download_async(request)
+        except Exception as exc:  # an unreachable example is left out, with a warning
+            self.logger.warning("example %s not fetched: %s", url, exc)
+            return ""
+        return document_text(response.body, html=True, url=response.url,
+                             encoding=getattr(response, "encoding", None))
+
+    def fill(self) -> Iterator[scrapy.Request]:
+        """Start sites until SMART_CONCURRENT_SITES are explored at once: seeds first,
+        then the site frontier (reverse searching first when it runs low)."""
+        while len(self.active) < self.concurrent_sites:
+            if self.seed_sites:
+                candidate: SiteCandidate | None = self.seed_sites.pop(0)
+                seed = True
+            else:
+                if len(self.frontier) < self.reverse_below:
+                    self.reverse_search()
+                candidate, seed = self.frontier.pop(), False
+            if candidate is None:
+                return
+            yield self.activate(candidate, seed)
+
+    def activate(self, candidate: SiteCandidate, seed: bool) -> scrapy.Request:
+        exploration = SiteExploration.start(
+            candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty,
+            seed=seed,
+        )
+        for url, (anchor, around) in candidate.entries.items():
+            exploration.add_link(url, 1, anchor, around)
+        self.active[candidate.site] = exploration
+        self.candidates[candidate.site] = candidate
+        exploration.in_flight += 1
+        stats = self.crawler.stats
+        stats.inc_value("smart/sites_started")
+        if not seed:
+            stats.inc_value("smart/sites_high" if candidate.offered_high else "smart/sites_low")
+        return self.page_request(candidate.home, candidate.site, 0, None)
+
+    def finish(self, exploration: SiteExploration) -> None:
+        """A site is done: its out-of-site links go to the site frontier."""
+        self.active.pop(exploration.site, None)
+        reason = exploration.stopped or "exhausted"
+        self.crawler.stats.inc_value(f"smart/sites_ended/{reason}")
+        release_out_links(exploration, self.frontier)
+        self.logger.debug("site %s done (%s): %d pages, %d searchable forms", exploration.site,
+                          reason, exploration.pages, exploration.searchable_forms)
+
+    def reverse_search(self) -> None:
+        """Links of pages linking to known deep-web sites (links table) into the frontier."""
+        sites = self.ranker.known_sites - self.reverse_searched
+        if not sites:
+            return
+        self.reverse_searched |= sites
+        try:
+            with psycopg.connect(crawl_database(self.crawler).url, autocommit=True) as conn:
+                found = reverse_search(
+                    conn, sites, max_pages=self.reverse_pages, max_links=self.reverse_links
+                )
+        except psycopg.Error as exc:
+            self.logger.warning("reverse search failed: %s", exc)
+            return
+        queued = sum(
+            self.frontier.offer(ln.url, anchor=ln.anchor, source_site=site_of(ln.center))
+            for ln in found
+        )
+        self.crawler.stats.inc_value("smart/reverse_searches")
+        self.crawler.stats.inc_value("smart/reverse_sites", queued)
+
+    # --- requests --------------------------------------------------------------------
+    def page_request(
+        self, url: str, site: str, depth: int, rank: float | None
+    ) -> scrapy.Request:
+        meta: dict[str, Any] = {SMART_META: {"site": site, "depth": depth}}
+        if rank is not None:
+            meta[SCORE_TERMS_META] = {LINK_RANK_TERM: rank * self.link_rank_scale}
+        return scrapy.Request(url, callback=self.parse, errback=self.on_error, meta=meta)
+
+    def schedule(self, requests: Iterator[scrapy.Request]) -> int:
+        count = 0
+        for request in requests:
+            self.crawler.engine.crawl(request)
+            count += 1
+        return count
+
+    def pump(self, exploration: SiteExploration | None) -> Iterator[scrapy.Request]:
+        """The next requests of a site, or, when it is done, of the sites that follow."""
+        if exploration is not None and exploration.site in self.active:
+            if exploration.done:
+                self.finish(exploration)
+            else:
+                for url, depth, rank in exploration.next_links(
+                    self.site_requests - exploration.in_flight
+                ):
+                    yield self.page_request(url, exploration.site, depth, rank)
+                if exploration.done:  # stopped with nothing left in flight
+                    self.finish(exploration)
+        yield from self.fill()
+
+    def request_dropped(self, request: scrapy.Request) -> None:
+        # the scheduler's URL-seen test dropped it (e.g. a redirect to a URL seen before)
+        self._lost(request)
+
+    def spider_idle(self) -> None:
+        """Nothing in flight anywhere: settle every site, start the next ones."""
+        for exploration in list(self.active.values()):
+            exploration.in_flight = 0
+        scheduled = 0
+        for exploration in list(self.active.values()):
+            scheduled += self.schedule(self.pump(exploration))
+        scheduled += self.schedule(self.fill())
+        if scheduled:
+            raise DontCloseSpider
+
+    def _lost(self, request: scrapy.Request) -> None:
+        info = request.meta.get(SMART_META)
+        exploration = self.active.get(info["site"]) if info else None
+        if exploration is not None:
+            exploration.in_flight -= 1
+            exploration.fetching.pop(request.url, None)
+            self.schedule(self.pump(exploration))
+
+    # --- stage 2: pages --------------------------------------------------------------
+    def on_error(self, failure: Failure) -> Iterator[Any]:
+        yield from super().on_error(failure)
+        self._lost(failure.request)  # type: ignore[attr-defined]
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        info = response.meta.get(SMART_META)
+        if info is None:  # a probe's result page
+            yield from (o for o in super().parse(response) if not isinstance(o, scrapy.Request))
+            return
+        page: PageItem | None = None
+        for output in super().parse(response, **kwargs):
+            if isinstance(output, PageItem):
+                page = output
+            if not isinstance(output, scrapy.Request):  # links are the link tree's
+                yield output
+        exploration = self.active.get(info["site"])
+        if exploration is None:
+            return
+        exploration.in_flight -= 1
+        features = exploration.fetching.pop(self.page_url(response), None)
+        if page is not None and page.content_type in ("text/html", "application/xhtml+xml"):
+            yield from self.explore(exploration, response, page, int(info["depth"]), features)
+        else:
+            exploration.page_done(False)
+        self.schedule(self.pump(exploration))
+
+    def explore(
+        self, exploration: SiteExploration, response: Response, page: PageItem, depth: int,
+        features: Features | None,
+    ) -> Iterator[Any]:
+        """One HTML page of a site being explored: the site classifier's verdict (home
+        page), its forms (FormItems; learning from the link that led to a new searchable
+        form), its links (in-site ones into the link tree, others kept for the frontier),
+        the stop rules."""
+        doc = parse_html(response.body, response.url)
+        stats = self.crawler.stats
+        if depth == 0:
+            assert self.classifier is not None
+            seed = exploration.seed
+            verdict = self.classifier.classify(f"{page.title}\n{page.text}", learn=not seed)
+            exploration.relevant = verdict.relevant
+            exploration.relevance = verdict.score
+            stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
+            if seed:
+                exploration.relevant = exploration.relevant or None  # seeds are explored
+        forms = forms_of(doc, page.url)
+        verdicts = [classify_form(form) for form in forms]
+        fresh = exploration.new_forms(forms, [v.searchable for v in verdicts])
+        new_searchable = False
+        on_topic = bool(exploration.relevant)
+        for form, verdict in zip(forms, verdicts, strict=True):
+            if form not in fresh:
+                continue
+            relevant = verdict.searchable and on_topic
+            new_searchable = new_searchable or verdict.searchable
+            stats.inc_value("smart/forms")
+            if verdict.searchable:
+                stats.inc_value("smart/forms_searchable")
+            if relevant:
+                stats.inc_value("smart/forms_relevant")
+            yield FormItem(
+                site=exploration.site, page_url=form.page_url, form_index=form.index,
+                action_url=form.action_url, method=form.method,
+                fields=[f.as_dict() for f in form.fields], searchable=verdict.searchable,
+                searchable_score=verdict.score, relevant=relevant,
+                relevance_score=exploration.relevance,
+            )
+            if relevant and self.probe and form.method == "GET":
+                probe = self.probe_request(response, form)
+                if probe is not None:
+                    yield probe
+        if new_searchable:
+            if features is not None:
+                self.link_ranker.learn(features)  # adaptive link learning
+                self.logger.debug("link to %s learned: %s", page.url, features)
+            if on_topic:
+                candidate = self.candidates.get(exploration.site)
+                if candidate is not None and self.ranker.add_known(
+                    exploration.site, candidate.features
+                ):
+                    stats.inc_value("smart/deep_sites")
+        for link in link_contexts(doc):
+            if site_of(link.url) == exploration.site:
+                exploration.add_link(link.url, depth + 1, link.anchor, link.around)
+            elif self.in_scope(link.url):
+                exploration.out_links.setdefault(link.url, (link.anchor, link.around))
+        exploration.page_done(new_searchable)
+
+    def probe_request(self, response: Response, form: Any) -> scrapy.Request | None:
+        """Submit a relevant searchable GET form with the topic's words (``-a probe=1``):
+        Scrapy's FormRequest fills the form's other fields with their defaults. The
+        request goes through robots.txt and politeness like any other."""
+        if form.signature() in self.probed:
+            return None
+        self.probed.add(form.signature())
+        text = next((f.name for f in form.text_fields if f.name), None)
+        if text is None:
+            return None
+        try:
+            request = scrapy.FormRequest.from_response(
+                response, formnumber=form.index, formdata={text: self.topic or "search"},
+                dont_click=True, callback=self.parse, errback=super().on_error,
+            )
+        except ValueError as exc:
+            self.logger.debug("form %d of %s not probed: %s", form.index, form.page_url, exc)
+            return None
+        self.crawler.stats.inc_value("smart/probes")
+        return request

@@ -1,0 +1,111 @@
+"""Stage 2: link ranking learned online, the link tree, stop rules."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from crawler.deepweb import (
+    Form,
+    FormField,
+    LinkRanker,
+    LinkTree,
+    SiteExploration,
+    StopRules,
+    directory_of,
+    link_contexts,
+    link_features,
+    parse_html,
+)
+
+
+def test_link_rank_learns_from_links_that_led_to_forms():
+    ranker = LinkRanker(["search"])
+    # path "search" = known path, anchor {search, catalogu} against {search}: 1/sqrt(2)
+    assert ranker.rank(link_features("http://a.test/search/", "Search catalogue", "")) == (
+        pytest.approx(1 + 1 / math.sqrt(2) + 0, abs=1e-12))
+    unnamed = link_features("http://a.test/s2/more-2.html", "Continue", "")
+    assert ranker.rank(unnamed) == 0.0
+    ranker.learn(link_features("http://b.test/s2/more-1.html", "Continue", "next"))
+    # known: path {search, s, more} (stems), anchor {search, continu}, around {next}
+    assert ranker.learned == 1
+    assert ranker.rank(unnamed) > 0.0
+
+
+def test_link_tree_balances_directories():
+    tree = LinkTree(LinkRanker(), penalty=0.5)
+    for url in ("http://a.test/a/1.html", "http://a.test/a/2.html", "http://a.test/a/3.html",
+                "http://a.test/b/1.html"):
+        assert tree.add(url, 1)
+    assert not tree.add("http://a.test/a/1.html", 2)  # once per site
+    order = [tree.pop()[0] for _ in range(4)]
+    assert order == ["http://a.test/a/1.html", "http://a.test/b/1.html",
+                     "http://a.test/a/2.html", "http://a.test/a/3.html"]
+    assert tree.pop() is None
+    assert (directory_of("http://a.test/x.html"), directory_of("http://a.test/d/"),
+            directory_of("http://a.test/d/e/f.html")) == ("", "d", "d")
+
+
+def test_link_tree_takes_the_best_ranked_link_first():
+    tree = LinkTree(LinkRanker(["search"]))
+    tree.add("http://a.test/about.html", 1, "About us")
+    tree.add("http://a.test/find/", 1, "Search", "search our catalogue")
+    assert tree.pop()[0] == "http://a.test/find/"
+
+
+def form(index: int, action: str) -> Form:
+    return Form("http://a.test/p", index, action, "GET", [FormField("q", "text")], "search")
+
+
+def test_stop_rule_pages_without_form_ends_a_site():
+    site = SiteExploration.start("a.test", "http://a.test/",
+                                 StopRules(max_pages_without_form=2), LinkRanker())
+    site.relevant = True
+    site.page_done(False)
+    assert not site.stopped
+    site.page_done(False)
+    assert site.stopped == "pages_without_form" and site.done
+    assert not site.add_link("http://a.test/late.html", 1)
+    assert site.next_links(5) == []
+
+
+def test_stop_rule_max_pages_counts_pages_in_flight():
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(max_pages=3),
+                                 LinkRanker())
+    site.relevant = True
+    for n in range(5):
+        site.add_link(f"http://a.test/{n}.html", 1)
+    site.page_done(True)  # the home page
+    assert [url for url, _, _ in site.next_links(5)] == [
+        "http://a.test/0.html", "http://a.test/1.html"]  # 1 fetched + 2 in flight = 3
+    site.in_flight -= 2
+    site.page_done(True)
+    site.page_done(True)
+    assert site.stopped == "max_pages"
+
+
+def test_stop_rules_depth_forms_and_off_topic():
+    site = SiteExploration.start("a.test", "http://a.test/",
+                                 StopRules(max_depth=2, max_forms=1), LinkRanker())
+    assert site.add_link("http://a.test/2.html", 2)
+    assert not site.add_link("http://a.test/3.html", 3)  # deeper than max_depth
+    site.relevant = True
+    fresh = site.new_forms([form(0, "http://a.test/s"), form(1, "http://a.test/s")],
+                           [True, True])
+    assert [f.index for f in fresh] == [0]  # the same form twice on a page counts once
+    site.page_done(True)
+    assert site.stopped == "max_forms"
+    off = SiteExploration.start("b.test", "http://b.test/", StopRules(), LinkRanker())
+    off.relevant = False
+    off.page_done(False)
+    assert off.stopped == "off_topic"
+
+
+def test_link_contexts_anchor_and_text_around():
+    doc = parse_html(b'<p>Find rare books in our <a href="/search?b=2&a=1">catalog search</a>'
+                     b" today. <b>Open</b></p><a href='mailto:x@y.test'>mail</a>",
+                     "http://a.test/dir/")
+    (link,) = link_contexts(doc)
+    assert (link.url, link.anchor, link.around) == (
+        "http://a.test/search?a=1&b=2", "catalog search", "Find rare books in our today. Open")

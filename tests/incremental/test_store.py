@@ -1,0 +1,53 @@
+"""The revisit schedule in the real PostgreSQL: claims by several agents never overlap."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import psycopg
+
+from crawler.incremental.estimators import RateGrid
+from crawler.incremental.store import RevisitStore
+from crawler.storage.schema import migrate
+
+
+def _crawl_with_schedule(database_url: str, due: int, later: int) -> str:
+    crawl = f"store-{uuid.uuid4().hex[:8]}"
+    now = datetime.now(UTC)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        migrate(conn)
+        conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl,))
+        for i in range(due + later):
+            conn.execute(
+                "INSERT INTO revisit_schedule (crawl_id, url, host, next_due, last_fetched_at)"
+                " VALUES (%s, %s, 'a.test', %s, %s)",
+                (crawl, f"http://a.test/{i:02d}",
+                 now - timedelta(seconds=60 - i) if i < due else now + timedelta(hours=1),
+                 now - timedelta(minutes=5)),
+            )
+    return crawl
+
+
+def test_claims_of_two_agents_are_disjoint_and_only_due(database_url: str) -> None:
+    crawl = _crawl_with_schedule(database_url, due=10, later=5)
+    store = RevisitStore(crawl, RateGrid())
+
+    async def run() -> tuple[list[str], list[str], list[str]]:
+        a = await psycopg.AsyncConnection.connect(database_url)
+        b = await psycopg.AsyncConnection.connect(database_url, autocommit=True)
+        now = datetime.now(UTC)
+        # agent A holds its claim's rows locked (transaction open) while B claims
+        first = sorted(c.url for c in await store.claim_due(a, now, 4, 300))
+        second = sorted(c.url for c in await store.claim_due(b, now, 100, 300))
+        await a.commit()
+        third = [c.url for c in await store.claim_due(b, now, 100, 300)]
+        await a.close()
+        await b.close()
+        return first, second, third
+
+    first, second, third = asyncio.run(run())
+    assert first == [f"http://a.test/{i:02d}" for i in range(4)]  # earliest due first
+    assert second == [f"http://a.test/{i:02d}" for i in range(4, 10)]
+    assert third == []  # leased by A and B; the later pages are not due
