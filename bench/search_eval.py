@@ -157,6 +157,9 @@ def main() -> int:
     parser.add_argument("--work-dir", help="keep crawl data here (default: a temporary folder)")
     parser.add_argument("--reuse", metavar="DATABASE",
                         help="skip the crawl: use this kept database and --work-dir")
+    parser.add_argument("--search-only", action="store_true",
+                        help="with --reuse: skip PageRank and reindexing too, search the "
+                             "index in --work-dir (a change of ranking code only)")
     args = parser.parse_args()
     if not args.server_url:
         raise SystemExit("set CRAWLER_TEST_DATABASE_URL or --server-url")
@@ -204,41 +207,54 @@ def run(database_url: str, tmp: Path, args: argparse.Namespace) -> int:
         seconds, _ = crawl(database_url, data_dir, crawl_id, index=True)
     index_dir = data_dir / "index"
     with psycopg.connect(database_url, autocommit=True) as conn:
-        pages = conn.execute(
-            "SELECT count(*) FROM pages WHERE crawl_id = %s", (crawl_id,)).fetchone()[0]
-        hosts = conn.execute(
-            "SELECT count(DISTINCT host) FROM pages WHERE crawl_id = %s", (crawl_id,)
-        ).fetchone()[0]
-        ix = open_index(index_dir)
-        with ix.searcher() as searcher:
-            indexed = searcher.doc_count()
-        if seconds:
-            print(f"crawl with the search pipeline: {pages} pages on {hosts} hosts in "
-                  f"{seconds:.1f} s ({pages / seconds:.1f} pages/s); "
-                  f"pages in the index at crawl end: {indexed}")
+        if args.search_only:
+            print("search only: the index in", index_dir)
         else:
-            print(f"reused crawl: {pages} pages on {hosts} hosts; indexed: {indexed}")
+            index_pages(conn, data_dir, crawl_id, seconds)
+    return evaluate_index(index_dir, args)
 
-        started = time.perf_counter()
-        graph = load_link_graph(conn, crawl_id)
-        result = weighted_pagerank(len(graph.urls), graph.sources, graph.targets, graph.weights)
-        store_scores(conn, crawl_id, graph.urls, result.relative)
-        ranked = time.perf_counter() - started
-        print(f"pagerank: {len(graph.urls)} pages, {len(graph.sources)} links between them, "
-              f"{result.iterations} iterations, load+compute+store {ranked:.2f} s")
-        started = time.perf_counter()
-        changed = update_pagerank(ix, dict(zip(graph.urls, result.relative.tolist(),
-                                               strict=True)))
-        print(f"pagerank into the index: {changed} documents re-added in "
-              f"{time.perf_counter() - started:.1f} s")
-        ix.close()
 
-        started = time.perf_counter()
-        count = rebuild_index(index_dir, iter_page_documents(conn, crawl_id))
-        seconds = time.perf_counter() - started
-        print(f"reindex from PostgreSQL: {count} pages in {seconds:.1f} s "
-              f"= {count / seconds:.1f} pages/s (one process)")
+def index_pages(conn: psycopg.Connection, data_dir: Path, crawl_id: str,
+                seconds: float) -> None:
+    """Report the crawl, compute the PageRank into the index, rebuild the index."""
+    index_dir = data_dir / "index"
+    pages = conn.execute(
+        "SELECT count(*) FROM pages WHERE crawl_id = %s", (crawl_id,)).fetchone()[0]
+    hosts = conn.execute(
+        "SELECT count(DISTINCT host) FROM pages WHERE crawl_id = %s", (crawl_id,)
+    ).fetchone()[0]
+    ix = open_index(index_dir)
+    with ix.searcher() as searcher:
+        indexed = searcher.doc_count()
+    if seconds:
+        print(f"crawl with the search pipeline: {pages} pages on {hosts} hosts in "
+              f"{seconds:.1f} s ({pages / seconds:.1f} pages/s); "
+              f"pages in the index at crawl end: {indexed}")
+    else:
+        print(f"reused crawl: {pages} pages on {hosts} hosts; indexed: {indexed}")
 
+    started = time.perf_counter()
+    graph = load_link_graph(conn, crawl_id)
+    result = weighted_pagerank(len(graph.urls), graph.sources, graph.targets, graph.weights)
+    store_scores(conn, crawl_id, graph.urls, result.relative)
+    ranked = time.perf_counter() - started
+    print(f"pagerank: {len(graph.urls)} pages, {len(graph.sources)} links between them, "
+          f"{result.iterations} iterations, load+compute+store {ranked:.2f} s")
+    started = time.perf_counter()
+    changed = update_pagerank(ix, dict(zip(graph.urls, result.relative.tolist(),
+                                           strict=True)))
+    print(f"pagerank into the index: {changed} documents re-added in "
+          f"{time.perf_counter() - started:.1f} s")
+    ix.close()
+
+    started = time.perf_counter()
+    count = rebuild_index(index_dir, iter_page_documents(conn, crawl_id))
+    seconds = time.perf_counter() - started
+    print(f"reindex from PostgreSQL: {count} pages in {seconds:.1f} s "
+          f"= {count / seconds:.1f} pages/s (one process)")
+
+
+def evaluate_index(index_dir: Path, args: argparse.Namespace) -> int:
     ix = open_index(index_dir, create=False)
     bm25 = SearchEngine(ix, pagerank_weight=0.0)
     blend = SearchEngine(ix)  # SEARCH_PAGERANK_WEIGHT default

@@ -222,6 +222,18 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
 
+# --- search relevance (docs/search.md, Ranking) --------------------------------------------
+# Words as typed (unstemmed, lower case) in a page's title or URL name (last path
+# segment) add their BM25F there times this: "Paths" ranks the Paths page above Path's.
+SEARCH_EXACT_BOOST = 4.0
+# The query's plain words close together and in order (each consecutive pair and all of
+# them, within 3 words) add their BM25F times this (Solr's pf2/pf); 0 = no proximity.
+SEARCH_PROXIMITY_BOOST = 1.0
+# Queries of 3+ plain words (descriptions): their words in a page's lead (the first 150
+# words of its text), and all of them there in order, add their BM25F there times this:
+# a page's own first sentence beats a list page quoting it.
+SEARCH_LEAD_BOOST = 3.0
+
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
 # by importance), uniform (round robin) or proportional (to the estimated change rate).

@@ -36,9 +36,10 @@ from whoosh.searching import Results, Searcher
 
 from crawler import defaults
 from crawler.search.index import open_index
+from crawler.search.proximity import Proximity, proximity_scores
 from crawler.search.query import (
     DEFAULT_NEAR_DISTANCE,
-    DEFAULT_TITLE_BOOST,
+    Boosts,
     ParsedQuery,
     QueryCompiler,
     QuerySyntaxError,
@@ -46,6 +47,8 @@ from crawler.search.query import (
 )
 
 MAX_PER_PAGE = 100
+#: Hits of the first tier that get the proximity bonus before the page is cut.
+RESCORE_WINDOW = 100
 _MARK = re.compile(r"</?mark>")
 
 
@@ -217,13 +220,13 @@ class SearchEngine:
         *,
         pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
         near_distance: int = DEFAULT_NEAR_DISTANCE,
-        title_boost: float = DEFAULT_TITLE_BOOST,
+        boosts: Boosts | None = None,
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
     ) -> None:
         self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
         self.pagerank_weight = pagerank_weight
         self.near_distance = near_distance
-        self.title_boost = title_boost
+        self.boosts = boosts or Boosts()
         self.snippet_chars = snippet_chars
         if pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(pagerank_weight)
@@ -242,7 +245,14 @@ class SearchEngine:
             near_distance=settings.getint(
                 "SEARCH_NEAR_DISTANCE", defaults.SEARCH_NEAR_DISTANCE
             ),
-            title_boost=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
+            boosts=Boosts(
+                title=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
+                exact=settings.getfloat("SEARCH_EXACT_BOOST", defaults.SEARCH_EXACT_BOOST),
+                lead=settings.getfloat("SEARCH_LEAD_BOOST", defaults.SEARCH_LEAD_BOOST),
+                proximity=settings.getfloat(
+                    "SEARCH_PROXIMITY_BOOST", defaults.SEARCH_PROXIMITY_BOOST
+                ),
+            ),
             snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
         )
 
@@ -265,7 +275,7 @@ class SearchEngine:
 
     def compiler(self) -> QueryCompiler:
         return QueryCompiler(
-            self.ix.schema, near_distance=self.near_distance, title_boost=self.title_boost
+            self.ix.schema, near_distance=self.near_distance, boosts=self.boosts
         )
 
     def doc_count(self) -> int:
@@ -328,7 +338,8 @@ class SearchEngine:
                 # its own pages are its matches minus those already counted.
                 total = sum(1 for _ in tier.docs(searcher))
                 continue
-            hits = self._top(searcher, parsed.scored(q), wanted - total)
+            hits = self._top(searcher, parsed.scored(q, number == 0), wanted - total,
+                             parsed.proximity if number == 0 else None)
             count = len(hits)
             start = max(0, first - total)
             for i in range(start, min(len(hits), wanted - total)):
@@ -339,15 +350,26 @@ class SearchEngine:
             total += count
         out.total = total
 
-    def _top(self, searcher: Searcher, q: wq.Query, limit: int) -> Results:
-        """The best ``limit`` hits of ``q``, with their matched body terms (for snippets)."""
+    def _top(
+        self, searcher: Searcher, q: wq.Query, limit: int, rescore: Proximity | None = None
+    ) -> Results:
+        """The best ``limit`` hits of ``q``, with their matched body terms (for snippets).
+
+        With ``rescore`` (the proximity bonus), the best ``max(limit, RESCORE_WINDOW)`` hits of
+        ``q`` get its score added (blended like theirs) before the best ``limit`` are
+        kept, as Elasticsearch's rescore window: a span query probed on every match of
+        common words cost more than the search itself.
+        """
+        window = limit if rescore is None else max(limit, RESCORE_WINDOW)
         # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
         # kept so far; with the PageRank factor applied after, that loses pages that belong
         # in the top N, and the count of matches would not be exact. (Measured: pruning
         # saves nothing on these queries, the exact count costs a second pass.)
-        top = TopCollector(limit=limit, usequality=False, replace=0)
+        top = TopCollector(limit=window, usequality=False, replace=0)
         searcher.search_with_collector(q, top)
         results = top.results()
+        if rescore is not None:
+            results.top_n = _rescored(searcher, results.top_n, rescore)[:limit]
         _attach_matched_terms(searcher, results, q, "body")
         return results
 
@@ -411,6 +433,20 @@ class SearchEngine:
         for start, end, word in sorted(replacements, reverse=True):
             text = text[:start] + word + text[end:]
         return text
+
+
+def _rescored(
+    searcher: Searcher, top_n: list[tuple[float, int]], prox: Proximity
+) -> list[tuple[float, int]]:
+    """(score, docnum) best first, with each page's proximity bonus added (blended with
+    its PageRank like the rest of its score)."""
+    weighting = searcher.weighting
+    extra = proximity_scores(searcher, [docnum for _, docnum in top_n], prox)
+    if weighting.use_final:
+        extra = {d: weighting.final(searcher, d, raw) for d, raw in extra.items()}
+    rescored = [(score + extra.get(docnum, 0.0), docnum) for score, docnum in top_n]
+    # best first; ties by document number, as Whoosh orders them
+    return sorted(rescored, key=lambda pair: (-pair[0], pair[1]))
 
 
 def _positive_terms(q: wq.Query) -> Iterator[tuple[str, Any]]:

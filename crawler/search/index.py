@@ -20,7 +20,12 @@ from whoosh import index as whoosh_index
 from whoosh.index import FileIndex, LockError
 
 from crawler import defaults
-from crawler.search.schema import build_schema, document_from_stored
+from crawler.search.schema import (
+    INDEX_SCHEMA_VERSION,
+    build_schema,
+    document_from_stored,
+    index_schema_version,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +47,9 @@ def index_path(settings: Any) -> Path:
 def _check_schema(ix: FileIndex, path: Path) -> None:
     expected = set(build_schema().names())
     found = set(ix.schema.names())
-    if found != expected:
+    if found != expected or (
+        index_schema_version(ix.schema["content"].analyzer) != INDEX_SCHEMA_VERSION
+    ):
         raise SearchIndexError(
             f"the index in {path} was built with another schema; rebuild it with "
             "`scrapy reindex`"

@@ -14,6 +14,8 @@ the ``title:``, ``body:`` and ``url:`` prefixes.
 from __future__ import annotations
 
 import threading
+from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,9 +28,21 @@ from whoosh.analysis import (
     StemmingAnalyzer,
     Token,
 )
-from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
+from crawler.search.fields import (
+    ANCHOR_SEPARATOR,
+    anchor_share,
+    hub_score,
+    join_anchors,
+    url_name,
+)
 from crawler.urls import registered_domain
+
+#: Version of the index layout (fields, analyzers, weights); an index built with another
+#: version is refused with the advice to run `scrapy reindex`. 2: exact title and URL
+#: name fields, anchor-text and hub demotion of text words.
+INDEX_SCHEMA_VERSION = 2
 
 #: Text fields searched by words without a field prefix ("anywhere").
 TEXT_FIELDS = ("content",)
@@ -38,6 +52,13 @@ CONTENT_WEIGHTS = {"title": 3.0, "body": 1.0, "url": 2.0}
 #: parts, so phrases and NEAR never join the end of the title to the start of the text.
 PART_SEPARATOR = "\x1f"
 POSITION_GAP = 1000
+#: Words of the page text from its start that make its ``lead`` field (the first
+#: paragraph, as far as the flat stored text tells: navigation comes first on many pages).
+LEAD_WORDS = 150
+#: Weight factor of a text word found only in link text (anchor share 1), in ``content``.
+ANCHOR_WEIGHT = 0.3
+#: A hub page's text words weigh ``1 - HUB_DEMOTION * hub score`` (title and URL: full).
+HUB_DEMOTION = 0.8
 
 #: Friendly file-format names (the `format:` prefix, the advanced search's file format)
 #: for content types; other types are named by their subtype (application/pdf -> pdf).
@@ -51,6 +72,12 @@ FORMAT_NAMES = {
 def text_analyzer() -> Analyzer:
     """Words (letters, digits, underscore), lower case, stop words out, Porter stems."""
     return StemmingAnalyzer(expression=r"\w+", minsize=1, maxsize=60)
+
+
+def exact_analyzer() -> Analyzer:
+    """Words (letters, digits, underscore), lower case, nothing removed, no stemming: the
+    exact title and URL name fields, where "Paths" is not "Path"."""
+    return RegexTokenizer(r"\w+") | LowercaseFilter()
 
 
 def url_analyzer() -> Analyzer:
@@ -106,15 +133,26 @@ class PageTextAnalyzer(Analyzer):
 
 
 class ContentAnalyzer(Analyzer):
-    """Analyses "title<US>text<US>URL" with the text and URL analyzers, giving each part's
-    tokens its CONTENT_WEIGHTS boost; a value without separator (a query) is plain text."""
+    """Analyses "title<US>text<US>URL<US>hub<RS>anchors" with the text and URL analyzers,
+    giving each part's tokens its CONTENT_WEIGHTS boost; a value without separator (a
+    query) is plain text.
+
+    A text word is demoted where it is link text rather than the page's own words: times
+    ``1 - (1 - ANCHOR_WEIGHT) * share`` (share: of the word's occurrences in the text, how
+    many are anchor text of the page's links) and times ``1 - HUB_DEMOTION * hub`` (the
+    page's hub score, crawler.search.fields.hub_score). Title and URL words keep their
+    weight: a hub page named by the query still ranks.
+    """
 
     def __init__(self, text: PageTextAnalyzer) -> None:
         self.text = text
         self.url = url_analyzer()
+        # pickled with the index's schema: an index of another layout is recognised
+        self.version = INDEX_SCHEMA_VERSION
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ContentAnalyzer)
+        return isinstance(other, ContentAnalyzer) and index_schema_version(
+            other) == index_schema_version(self)
 
     def __hash__(self) -> int:
         return hash(ContentAnalyzer)
@@ -130,33 +168,101 @@ class ContentAnalyzer(Analyzer):
         kwargs.pop("start_pos", None)
         kwargs.pop("boost", None)
         kwargs["chars"] = False  # offsets would point into the joined value: not kept
-        offset = 0
-        analyzers = (
-            (self.text.inner, CONTENT_WEIGHTS["title"]),
-            (self.text.inner, CONTENT_WEIGHTS["body"]),
-            (self.url, CONTENT_WEIGHTS["url"]),
-        )
-        for number, ((analyzer, weight), part) in enumerate(zip(analyzers, parts, strict=False)):
-            last = offset
-            replayed = self.text.replay(part) if number == 1 else None
-            if replayed is not None:
-                token = Token(positions=True, boost=weight, mode=kwargs.get("mode", ""))
-                for term, position in replayed:
-                    token.text, token.pos = term, position + offset
-                    last = token.pos
-                    yield token
-            else:
-                for token in analyzer(part, start_pos=offset, **kwargs):
-                    token.boost = weight  # (the tokenizer resets boost on every token)
-                    last = token.pos
-                    yield token
-            offset = last + POSITION_GAP
+        title, body, url = (parts + ["", "", ""])[:3]
+        hub, anchors = _split_links_part(parts[3] if len(parts) > 3 else "")
+        # title, text, URL in this order; positions jump by POSITION_GAP between them
+        last = -POSITION_GAP
+        for tok in self.text.inner(title, start_pos=0, **kwargs):
+            tok.boost = CONTENT_WEIGHTS["title"]  # (the tokenizer resets boost per token)
+            last = tok.pos
+            yield tok
+        offset = last + POSITION_GAP
+        terms = self.text.replay(body)
+        if terms is None:
+            terms = [(t.text, t.pos) for t in self.text.inner(body, **kwargs) if not t.stopped]
+        weights = self._text_weights(terms, anchors, hub)
+        token = Token(positions=True, mode=kwargs.get("mode", ""))
+        for term, position in terms:
+            token.text, token.pos = term, position + offset
+            token.boost = weights.get(term, CONTENT_WEIGHTS["body"])
+            last = token.pos
+            yield token
+        offset = max(offset, last + POSITION_GAP)
+        for tok in self.url(url, start_pos=offset, **kwargs):
+            tok.boost = CONTENT_WEIGHTS["url"]
+            yield tok
+
+    def _text_weights(
+        self, terms: list[tuple[str, int]], anchors: str, hub: float
+    ) -> dict[str, float]:
+        """Weight of each text term that is not the plain body weight."""
+        base = CONTENT_WEIGHTS["body"] * (1.0 - HUB_DEMOTION * hub)
+        if not anchors:
+            return {} if hub <= 0 else {term: base for term, _ in terms}
+        body_terms = Counter(term for term, _ in terms)
+        anchor_terms = Counter(t.text for t in self.text.inner(anchors) if not t.stopped)
+        shares = anchor_share(body_terms, anchor_terms)
+        return {
+            term: base * (1.0 - (1.0 - ANCHOR_WEIGHT) * shares.get(term, 0.0))
+            for term in body_terms
+        }
 
 
-def content_value(title: str, body: str, url: str) -> str:
+class LeadAnalyzer(Analyzer):
+    """Analyses "hub<US>text" with the text analyzer, each token weighing
+    ``1 - HUB_DEMOTION * hub`` (the start of a list page is no summary of a topic); a
+    value without separator (a query) is plain text."""
+
+    def __init__(self) -> None:
+        self.inner = text_analyzer()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LeadAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(LeadAnalyzer)
+
+    def has_morph(self) -> bool:
+        return True
+
+    def __call__(self, value: str, **kwargs: Any) -> Any:
+        head, separator, text = value.partition(PART_SEPARATOR)
+        if not separator:
+            yield from self.inner(value, **kwargs)
+            return
+        hub, _ = _split_links_part(head)
+        kwargs.pop("boost", None)
+        for token in self.inner(text, **kwargs):
+            token.boost = 1.0 - HUB_DEMOTION * hub
+            yield token
+
+
+def lead_value(body: str, hub: float) -> str:
+    """The value indexed in the ``lead`` field: the first LEAD_WORDS words of the text."""
+    words = body.split(maxsplit=LEAD_WORDS)
+    return f"{hub:.4f}{PART_SEPARATOR}" + " ".join(words[:LEAD_WORDS]).replace(
+        PART_SEPARATOR, " ")
+
+
+def index_schema_version(analyzer: Any) -> int:
+    """The INDEX_SCHEMA_VERSION an index's content analyzer was built with (1: before
+    versions were recorded)."""
+    return int(getattr(analyzer, "version", 1))
+
+
+def _split_links_part(part: str) -> tuple[float, str]:
+    """(hub score, anchor texts) of the content value's last part."""
+    head, _, anchors = part.partition(ANCHOR_SEPARATOR)
+    try:
+        return max(0.0, min(1.0, float(head))), anchors
+    except ValueError:
+        return 0.0, ""
+
+
+def content_value(title: str, body: str, url: str, hub: float = 0.0, anchors: str = "") -> str:
     """The value indexed in the ``content`` field."""
-    clean = [part.replace(PART_SEPARATOR, " ") for part in (title, body, url)]
-    return PART_SEPARATOR.join(clean)
+    clean = [part.replace(PART_SEPARATOR, " ") for part in (title, body, url, anchors)]
+    return PART_SEPARATOR.join([*clean[:3], f"{hub:.4f}{ANCHOR_SEPARATOR}{clean[3]}"])
 
 
 class FloatColumnNumeric(NUMERIC):
@@ -180,6 +286,16 @@ def build_schema() -> Schema:
         content=TEXT(analyzer=ContentAnalyzer(text)),  # title + text + URL words, weighted
         url_text=TEXT(analyzer=url_analyzer()),
         title=TEXT(analyzer=text, stored=True),
+        # the title and the URL's last path segment unstemmed (scored above stemmed
+        # matches: the exact bonus of crawler.search.query.compiler)
+        title_exact=TEXT(analyzer=exact_analyzer()),
+        url_name=TEXT(analyzer=exact_analyzer()),
+        # the first words of the text (see LEAD_WORDS): the lead bonus
+        lead=TEXT(analyzer=LeadAnalyzer()),
+        # hub score (crawler.search.fields.hub_score) and the page's link texts, kept to
+        # rebuild the content field from stored fields (scrapy pagerank)
+        hub=FloatColumnNumeric(stored=True, sortable=True),
+        anchor_text=STORED(),
         # chars=True: character offsets in the postings, for fast snippet highlighting
         body=TEXT(analyzer=text, stored=True, chars=True),
         host=ID(stored=True),
@@ -235,17 +351,27 @@ def page_document(
     crawl_id: str = "",
     pagerank: float = 0.0,
     max_body_chars: int | None = None,
+    anchors: Sequence[str] | str = (),
 ) -> dict[str, Any]:
-    """The index document of a crawled page (the arguments mirror PageItem's fields)."""
+    """The index document of a crawled page (the arguments mirror PageItem's fields;
+    ``anchors``: the anchor texts of its out-links, or them joined as stored)."""
     host = host.lower()
     fetched = _naive_utc(fetched_at)
     modified = _naive_utc(last_modified)
     body = text if max_body_chars is None else text[:max_body_chars]
+    joined = anchors if isinstance(anchors, str) else join_anchors(anchors, max_body_chars)
+    links = joined.count(ANCHOR_SEPARATOR) + 1 if joined else 0
+    hub = hub_score(len(body.split()), len(joined.split()), links)
     doc: dict[str, Any] = {
         "url": url,
-        "content": content_value(title, body, url),
+        "content": content_value(title, body, url, hub, joined),
         "url_text": url,
         "title": title,
+        "title_exact": title,
+        "url_name": url_name(url),
+        "lead": lead_value(body, hub),
+        "hub": hub,
+        "anchor_text": joined,
         "body": body,
         "host": host,
         "domain": registered_domain(host) if host else "",
@@ -277,6 +403,7 @@ def document_from_stored(stored: dict[str, Any], **changes: Any) -> dict[str, An
         "depth": stored.get("depth", 0),
         "crawl_id": stored.get("crawl_id", ""),
         "pagerank": stored.get("pagerank", 0.0),
+        "anchors": stored.get("anchor_text", ""),
     }
     values.update(changes)
     return page_document(**values)

@@ -2,7 +2,8 @@
 
 Rows are streamed through a server-side cursor, so a large crawl is never held in
 memory. The PageRank of each page comes from the ``pagerank`` table when
-`scrapy pagerank` has run for the crawl.
+`scrapy pagerank` has run for the crawl; the anchor texts of its out-links (for the hub
+and anchor-text signals, crawler.search.fields) from the ``links`` table.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from crawler.search.schema import page_document
 
 _COLUMNS = """
     p.crawl_id, p.url, p.title, p.text, p.host, p.content_type, p.fetched_at,
-    p.last_modified, p.depth, coalesce(r.score, 0)
+    p.last_modified, p.depth, coalesce(r.score, 0),
+    ARRAY(SELECT l.anchor_text FROM links l
+          WHERE l.crawl_id = p.crawl_id AND l.source_url = p.url AND l.anchor_text <> '')
 """
 
 
@@ -76,7 +79,7 @@ def page_documents(
 
 
 def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
-    crawl, url, title, text, host, ctype, fetched, modified, depth, score = row
+    crawl, url, title, text, host, ctype, fetched, modified, depth, score, anchors = row
     return page_document(
         url=url,
         title=title,
@@ -89,4 +92,5 @@ def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
         crawl_id=crawl,
         pagerank=float(score),
         max_body_chars=max_body_chars,
+        anchors=anchors,
     )

@@ -1,0 +1,366 @@
+"""Query compiler: syntax trees to Whoosh query objects (result tiers, filters, NEAR,
+XOR) and the scored-only bonuses (title, exact title and URL name, proximity)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+from whoosh import query as wq
+from whoosh.fields import Schema
+from whoosh.query.spans import SpanNear2
+
+from crawler.search.proximity import Proximity
+from crawler.search.query.tokens import TEXT_PREFIXES, QuerySyntaxError
+from crawler.search.query.tree import (
+    DEFAULT_NEAR_DISTANCE,
+    And,
+    Leaf,
+    Near,
+    Node,
+    Not,
+    Or,
+    Xor,
+    parse,
+    positive_leaves,
+)
+from crawler.search.schema import TEXT_FIELDS
+
+#: Pages whose title holds words of the query (words without prefix, not negated) get
+#: the title field's BM25F score of those words, times this, added to their score.
+DEFAULT_TITLE_BOOST = 2.0
+#: Pages whose unstemmed title or URL name (last path segment) holds the words as typed
+#: get their BM25F score in those fields times this, added: "Paths" beats "Path".
+DEFAULT_EXACT_BOOST = 4.0
+#: Pages holding the query's words close together and in order (consecutive pairs, and
+#: all of them) get the BM25F of those words times this, added (Solr's pf/pf2).
+DEFAULT_PROXIMITY_BOOST = 1.0
+#: Pages whose lead (the first words of the text) holds words of the query get the lead
+#: field's BM25F score of those words times this, added: a page's own summary sentence
+#: counts more than the same words deep in a list page.
+DEFAULT_LEAD_BOOST = 3.0
+#: Queries of fewer plain words are names, not descriptions: no lead bonus.
+LEAD_MIN_TERMS = 3
+#: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
+PROXIMITY_SLOP = 3
+#: Queries with more consecutive word pairs get the whole-phrase bonus only.
+MAX_PROXIMITY_PAIRS = 4
+
+_PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
+_PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
+_FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
+
+
+def _any(parts: list[wq.Query]) -> wq.Query | None:
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else wq.Or(parts)
+
+
+@dataclass(frozen=True)
+class Boosts:
+    """Weights of the scored-only bonuses (SEARCH_TITLE_BOOST, SEARCH_EXACT_BOOST,
+    SEARCH_LEAD_BOOST, SEARCH_PROXIMITY_BOOST); 0 turns one off."""
+
+    title: float = DEFAULT_TITLE_BOOST
+    exact: float = DEFAULT_EXACT_BOOST
+    lead: float = DEFAULT_LEAD_BOOST
+    proximity: float = DEFAULT_PROXIMITY_BOOST
+
+
+@dataclass
+class ParsedQuery:
+    """A compiled query: result tiers searched in order (each without the pages of the
+    tiers before it), and the tree it came from. Each tier matches every page of the
+    tiers before it (plain words: all of them, then any of them)."""
+
+    text: str
+    tree: Node | None
+    tiers: list[wq.Query] = field(default_factory=list)
+    # Scored, never matched: title terms of the words without prefix. Matching is decided
+    # by the content field (which holds the title); a title holding the words adds its
+    # BM25F score (times the title boost), probed for matching pages only.
+    bonus: wq.Query | None = None
+    # Scored in the first tier only (the pages holding all the words, where the order
+    # is decided): the exact, lead and proximity bonuses. Probing them for every page of
+    # the any-word tier of a long query would cost seconds.
+    first_bonus: wq.Query | None = None
+    # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
+    # only (spans on every matching page tripled the time of two-word queries).
+    proximity: Proximity | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.tiers
+
+    def scored(self, q: wq.Query, first: bool = True) -> wq.Query:
+        """``q`` with the bonuses (those of the first tier only if ``first``)."""
+        parts = [b for b in (self.bonus, self.first_bonus if first else None) if b is not None]
+        if not parts:
+            return q
+        return wq.AndMaybe(q, parts[0] if len(parts) == 1 else wq.Or(parts))
+
+
+class QueryCompiler:
+    """Turns syntax trees into Whoosh queries for one schema."""
+
+    def __init__(
+        self,
+        schema: Schema,
+        *,
+        near_distance: int = DEFAULT_NEAR_DISTANCE,
+        boosts: Boosts | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        self.schema = schema
+        self.boosts = boosts or Boosts()
+        self.near_distance = near_distance
+        self.now = now
+
+    # public -------------------------------------------------------------------------
+    def parse(self, text: str) -> ParsedQuery:
+        tree = parse(text, self.near_distance)
+        parsed = ParsedQuery(text, tree)
+        if tree is None:
+            return parsed
+        parsed.tiers = [q for q in self._tiers(tree) if q is not None]
+        parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
+        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree))
+        parsed.proximity = self._proximity_bonus(tree)
+        return parsed
+
+    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
+        """The query's words and phrases without prefix, outside NOT."""
+        return [leaf for leaf in positive_leaves(tree) if leaf.field is None]
+
+    def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
+        """Terms of the query's words without prefix (outside NOT) in one field."""
+        if boost <= 0 or fieldname not in self.schema:
+            return []
+        parts: list[wq.Query] = []
+        for leaf in self._bonus_leaves(tree):
+            q = self._text_query(fieldname, leaf.text, boost)
+            if q is not None and q not in parts:
+                parts.append(q)
+        return parts
+
+    def _plain_terms(self, tree: Node) -> list[str]:
+        """The content terms of the query's plain words (no prefix, no phrase, not
+        negated), in query order."""
+        terms: list[str] = []
+        for leaf in self._bonus_leaves(tree):
+            if not leaf.phrase:
+                terms += self.analyze(TEXT_FIELDS[0], leaf.text)
+        return terms
+
+    def _lead_bonus(self, tree: Node) -> list[wq.Query]:
+        """Lead terms of a description query (LEAD_MIN_TERMS words or more): a name is
+        often documented deep in a long reference page, while a page's own summary
+        sentence is at its start."""
+        terms = self._plain_terms(tree)
+        if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0 or "lead" not in self.schema:
+            return []
+        # its words, and all of them in order (the sentence itself, not a list of them)
+        return [*self._field_bonus(tree, "lead", self.boosts.lead),
+                wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead)]
+
+    def _exact_bonus(self, tree: Node) -> list[wq.Query]:
+        """The words as typed (lower case, unstemmed) in the exact title and URL name."""
+        if self.boosts.exact <= 0 or "title_exact" not in self.schema:
+            return []
+        parts: list[wq.Query] = []
+        for leaf in self._bonus_leaves(tree):
+            for fieldname in ("title_exact", "url_name"):
+                q = self._text_query(fieldname, leaf.text, self.boosts.exact)
+                if q is not None and q not in parts:
+                    parts.append(q)
+        return parts
+
+    def _proximity_bonus(self, tree: Node) -> Proximity | None:
+        """Each consecutive pair of the query's plain words within PROXIMITY_SLOP words in
+        any order, and all of them in order (Solr's pf2 and pf, sloppy): a page with the
+        words close together scores above one with the same words scattered, and in the
+        query's order above reversed. Pairs for short queries only: a sentence is served
+        by the whole sequence."""
+        plain = [leaf for leaf in self._bonus_leaves(tree) if not leaf.phrase]
+        if self.boosts.proximity <= 0 or len(plain) < 2:
+            return None  # (one word split in parts, json.dumps, is a phrase already)
+        terms = self._plain_terms(tree)
+        if len(terms) < 2:
+            return None
+        pairs = [(a, b) for a, b in zip(terms, terms[1:], strict=False) if a != b]
+        return Proximity(
+            fieldname=TEXT_FIELDS[0], terms=tuple(terms),
+            pairs=tuple(dict.fromkeys(pairs)) if len(pairs) <= MAX_PROXIMITY_PAIRS else (),
+            whole=len(terms) > 2, slop=PROXIMITY_SLOP, boost=self.boosts.proximity,
+        )
+
+    def analyze(self, fieldname: str, text: str) -> list[str]:
+        """The indexed terms of ``text`` in a field (stemmed, stop words removed)."""
+        return list(self.schema[fieldname].process_text(text, mode="query"))
+
+    # tiers --------------------------------------------------------------------------
+    def _tiers(self, tree: Node) -> list[wq.Query | None]:
+        if isinstance(tree, And) and tree.implicit:
+            positives: list[wq.Query] = []
+            filters: list[wq.Query] = []
+            negatives: list[wq.Query] = []
+            for child in tree.children:
+                if isinstance(child, Not):
+                    q = self.compile(child.child)
+                    if q is not None:
+                        negatives.append(q)
+                    continue
+                q = self.compile(child)
+                if q is None:
+                    continue
+                if isinstance(child, Leaf) and child.is_filter:
+                    filters.append(q)
+                else:
+                    positives.append(q)
+            if len(positives) >= 2:
+                every = self._without(wq.And(positives + filters), negatives)
+                anyone = wq.Or(positives)
+                anyone = self._without(
+                    wq.And([anyone, *filters]) if filters else anyone, negatives
+                )
+                return [every, anyone]
+        return [self.compile(tree)]
+
+    @staticmethod
+    def _without(q: wq.Query, negatives: list[wq.Query]) -> wq.Query:
+        if not negatives:
+            return q
+        return wq.AndNot(q, negatives[0] if len(negatives) == 1 else wq.Or(negatives))
+
+    # nodes --------------------------------------------------------------------------
+    def compile(self, node: Node) -> wq.Query | None:
+        if isinstance(node, Leaf):
+            return self._leaf(node)
+        if isinstance(node, Not):
+            child = self.compile(node.child)
+            return None if child is None else wq.Not(child)
+        if isinstance(node, And):
+            positives: list[wq.Query] = []
+            negatives: list[wq.Query] = []
+            for child in node.children:
+                if isinstance(child, Not):
+                    q = self.compile(child.child)
+                    if q is not None:
+                        negatives.append(q)
+                else:
+                    q = self.compile(child)
+                    if q is not None:
+                        positives.append(q)
+            if not positives and not negatives:
+                return None
+            base: wq.Query
+            if not positives:
+                base = wq.Every()
+            else:
+                base = positives[0] if len(positives) == 1 else wq.And(positives)
+            return self._without(base, negatives)
+        if isinstance(node, Or):
+            parts = [q for q in (self.compile(c) for c in node.children) if q is not None]
+            if not parts:
+                return None
+            return parts[0] if len(parts) == 1 else wq.Or(parts)
+        if isinstance(node, Xor):
+            left, right = self.compile(node.left), self.compile(node.right)
+            if left is None or right is None:
+                return left or right
+            return wq.AndNot(wq.Or([left, right]), wq.And([left, right]))
+        if isinstance(node, Near):
+            return self._near(node)
+        raise TypeError(f"unknown query node {node!r}")  # pragma: no cover
+
+    def _text_query(self, fieldname: str, text: str, boost: float = 1.0) -> wq.Query | None:
+        terms = self.analyze(fieldname, text)
+        if not terms:
+            return None
+        if len(terms) == 1:
+            return wq.Term(fieldname, terms[0], boost=boost)
+        # one word giving several terms (json.dumps -> json, dump) or a phrase
+        return wq.Phrase(fieldname, terms, boost=boost)
+
+    def _leaf(self, leaf: Leaf) -> wq.Query | None:
+        if leaf.is_filter:
+            return self._filter(leaf)
+        fields = [TEXT_PREFIXES[leaf.field]] if leaf.field else list(TEXT_FIELDS)
+        parts = [q for q in (self._text_query(f, leaf.text) for f in fields) if q is not None]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else wq.Or(parts)
+
+    def _filter(self, leaf: Leaf) -> wq.Query | None:
+        value = leaf.text.strip().lower()
+        if not value:
+            return None
+        if leaf.field in ("site", "host", "domain"):
+            if "://" in value:
+                value = urlsplit(value).hostname or ""
+            value = value.split("/", 1)[0].strip(".")
+            if not value:
+                return None
+            name = {"site": "site", "host": "host", "domain": "domain"}[leaf.field]
+            return wq.Term(name, value)
+        if leaf.field == "format":
+            if "/" in value:
+                return wq.Term("content_type", value)
+            return wq.Term("format", _FORMAT_ALIASES.get(value, value))
+        if leaf.field == "updated":
+            return wq.DateRange("updated", self._now() - updated_period(value), None)
+        raise TypeError(leaf.field)  # pragma: no cover
+
+    def _now(self) -> datetime:
+        now = self.now or datetime.now(UTC)
+        return now.astimezone(UTC).replace(tzinfo=None) if now.tzinfo else now
+
+    def _near(self, node: Near) -> wq.Query | None:
+        operands: list[Leaf] = []
+        for child in node.children:
+            if not isinstance(child, Leaf) or child.is_filter:
+                raise QuerySyntaxError(
+                    "NEAR joins words or phrases, e.g. python NEAR/5 json"
+                )
+            operands.append(child)
+        named = {TEXT_PREFIXES[c.field] for c in operands if c.field}
+        if len(named) > 1:
+            raise QuerySyntaxError("NEAR needs its words in the same field")
+        fields = sorted(named) if named else list(TEXT_FIELDS)
+        parts: list[wq.Query] = []
+        for fieldname in fields:
+            spans: list[wq.Query] = []
+            for leaf in operands:
+                terms = self.analyze(fieldname, leaf.text)
+                if not terms:
+                    continue  # a stop word
+                if len(terms) == 1:
+                    spans.append(wq.Term(fieldname, terms[0]))
+                else:
+                    spans.append(SpanNear2([wq.Term(fieldname, t) for t in terms]))
+            if not spans:
+                continue
+            parts.append(
+                spans[0] if len(spans) == 1
+                else SpanNear2(spans, slop=node.distance, ordered=False)
+            )
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else wq.Or(parts)
+
+
+def updated_period(value: str) -> timedelta:
+    """day, week, month, year, or N followed by d, w, m or y (30d, 2w, 6m, 1y)."""
+    value = value.strip().lower()
+    if value in _PERIODS:
+        return timedelta(days=_PERIODS[value])
+    match = _PERIOD_N.fullmatch(value)
+    if match:
+        unit = {"": 1, "d": 1, "w": 7, "m": 31, "y": 366}[match.group(2)]
+        return timedelta(days=int(match.group(1)) * unit)
+    raise QuerySyntaxError(
+        f"updated:{value} is not a period: use day, week, month, year or e.g. 30d"
+    )
