@@ -221,3 +221,26 @@ DEDUP_MINUTIAE_IN_MEMORY = True
 # frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
+
+# --- distributed crawl: agents (docs/distributed.md) ---------------------------------------
+# Run this process as one agent of a crawl shared through PostgreSQL: hosts are leased
+# from the host_owners table, seeds are loaded once per crawl, the crawl ends when no
+# agent has work left. Off: one process per crawl id, exactly the single-process frontier.
+AGENTS_ENABLED = False
+# This agent's id; None: scrapyd's job id when run under scrapyd, else machine-pid-random.
+AGENT_ID: str | None = None
+# Relative share of the hosts this agent takes (weighted rendezvous hashing).
+AGENT_CAPACITY = 1.0
+# Seconds between heartbeats (membership, host lease renewal, hand-over of dead agents).
+AGENT_HEARTBEAT = 5.0
+# Seconds a host lease (and an agent's liveness) lasts after a renewal. An agent whose
+# renewal fails stops fetching at (send time of its last renewal + TTL - margin); the
+# others take its hosts only after the lease has expired in database time, so hand-over
+# after a crash takes at most TTL + one heartbeat.
+AGENT_LEASE_TTL = 15.0
+# Safety margin (seconds) kept between an agent's local deadline and its lease's expiry.
+AGENT_LEASE_MARGIN = 2.0
+# Crawl-wide limits, checked against the database at every heartbeat (0: no limit).
+# Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
+CRAWL_MAX_PAGES = 0
+CRAWL_MAX_SECONDS = 0.0
