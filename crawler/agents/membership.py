@@ -154,6 +154,14 @@ class AgentMembership:
                 (self.crawl_id, self.agent_id, socket.gethostname(), os.getpid(),
                  self.capacity, RUNNING, self.ttl),
             )
+            # the first agent of a new run of a crawl that was over starts it again
+            await conn.execute(
+                "UPDATE frontier_crawls SET finished_reason = NULL WHERE key = %s"
+                " AND finished_reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM agents"
+                " WHERE crawl_id = %s AND agent_id <> %s AND state = %s"
+                " AND lease_until > now())",
+                (self.key, self.crawl_id, self.agent_id, RUNNING),
+            )
         self.owned.clear()
         self.releasing.clear()
         self.deadline = sent + self.ttl - self.margin
@@ -371,10 +379,10 @@ class AgentMembership:
         if row is None:
             return None
         reason, age, pages, queued, leased, busy = row
-        if reason is None:
+        if reason is None and age is not None:  # (not before the seeds are loaded)
             if self.max_pages and pages >= self.max_pages:
                 reason = "crawl_max_pages"
-            elif self.max_seconds and age is not None and age >= self.max_seconds:
+            elif self.max_seconds and age >= self.max_seconds:
                 reason = "crawl_max_seconds"
             elif idle and not queued and not leased and not busy:
                 reason = "crawl_finished"

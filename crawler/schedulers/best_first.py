@@ -219,7 +219,10 @@ class BestFirstScheduler(BaseScheduler):
         )
         await membership.join()
         assert store.conn is not None
-        self._seeding = await claim_seeding(store.conn, store.key)
+        # an agent without seeds (joining a crawl) never takes the seeding: the crawl does
+        # not end before an agent with seeds has loaded them
+        has_seeds = bool(getattr(self.spider, "seed_list", True))
+        self._seeding = has_seeds and await claim_seeding(store.conn, store.key)
         self.agent = AgentDriver(
             membership, frontier, interval=self.agent_heartbeat,
             busy_hosts=self._busy_hosts, next_fetch=self._next_fetch, is_idle=self._is_idle,
@@ -230,7 +233,8 @@ class BestFirstScheduler(BaseScheduler):
         self.stats.set_value("agents/id", agent_id)
         logger.info("agent %s joined crawl %s%s", agent_id, crawl_id,
                     " and loads its seeds" if self._seeding else
-                    " (seeded already: start requests are not queued again)")
+                    " (seeded already: start requests are not queued again)" if has_seeds
+                    else " without seeds")
 
     # --- agents -------------------------------------------------------------------------
     def _busy_hosts(self) -> set[str]:
