@@ -97,3 +97,16 @@ def short_gaps(
                 gaps.append((round(b.started - a.started, 3), a.user_agent,
                              f"{a.host}{a.path}", b.user_agent, b.path))
     return gaps
+
+
+def scrapy_agents(database_url: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """`scrapy agents OPTIONS` against the test database."""
+    import os
+    import sys
+
+    from tests.conftest import PROJECT_DIR
+
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
+           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
+    return subprocess.run([sys.executable, "-m", "scrapy", "agents", *options],
+                          capture_output=True, text=True, env=env, cwd=PROJECT_DIR, timeout=60)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 import uuid
 from collections import Counter
 
@@ -14,6 +16,7 @@ from tests.agents.agents import (
     by_host,
     overlapping_agents,
     page_records,
+    scrapy_agents,
     short_gaps,
     start_agent,
     wait_all,
@@ -33,6 +36,17 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
               "crawl_id": crawl_id}
     procs = [start_agent("agent-a", seeds=web.seeds, **common)]
     procs += [start_agent(name, seeds=web.seeds, **common) for name in ("agent-b", "agent-c")]
+    # while they run, `scrapy agents` shows them with their hosts
+    live = None
+    for _ in range(60):
+        listed = scrapy_agents(database_url, "--crawl-id", crawl_id, "--json")
+        if listed.returncode == 0:
+            live = json.loads(listed.stdout)
+            if len(live["agents"]) == 3 and all(a["hosts"] for a in live["agents"]):
+                break
+        time.sleep(0.5)
+    assert live is not None and {a["state"] for a in live["agents"]} == {"running"}
+    assert all(a["hosts"] > 0 and a["lease_valid"] for a in live["agents"]), live
     codes = wait_all(procs, timeout=110)
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("agent-a", "agent-b", "agent-c")}
     assert codes == [0, 0, 0], {n: log[-3000:] for n, log in logs.items()}
@@ -62,6 +76,18 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
     assert reasons == [(n, "stopped", "crawl_finished") for n in ("agent-a", "agent-b",
                                                                    "agent-c")]
     assert sum("seeded already" in log for log in logs.values()) == 2
+    listed = scrapy_agents(database_url, "--crawl-id", crawl_id)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[0] == f"Crawl {crawl_id}: 0 live agent(s) of 3"
+    final = json.loads(scrapy_agents(database_url, "--crawl-id", crawl_id, "--json").stdout)
+    assert sum(a["pages"] for a in final["agents"]) == len(records)
     assert db.execute("SELECT count(*) FROM frontier f JOIN frontier_crawls c ON c.key ="
                       " f.crawl WHERE c.crawl_id = %s AND f.state IN (0, 1)",
                       (crawl_id,)).fetchone() == (0,)
+
+
+def test_agents_command_unknown_crawl(database_url):
+    listed = scrapy_agents(database_url, "--crawl-id", "no-such-crawl")
+    assert listed.returncode == 1
+    assert listed.stderr.startswith("error: no agents of crawl 'no-such-crawl' in ")
+    assert "Traceback" not in listed.stderr
