@@ -39,14 +39,19 @@ def build_latency_web(
     delay: float = 0.2,
     cross_links: int = 3,
     robots: str | None = None,
+    flat: bool = False,
 ) -> SandboxWeb:
     """The web; ``web.seeds`` is the first host's home page. ``robots``: a robots.txt
-    served by every host (for example with a Crawl-delay)."""
+    served by every host (for example with a Crawl-delay). ``flat``: the seed is a portal
+    page (``portal.lat.test``) linking every host's home page, and each home page links
+    every page of its host, so that all the work is in sight after two fetches and the
+    crawl is bound by the requests in flight alone (the speed-up benchmark)."""
     web = SandboxWeb()
     for i in range(hosts):
         host = latency_host(i)
         for p in range(pages_per_host):
-            links = [f"http://{host}/p{q}" for q in range(p + 1, min(p + 3, pages_per_host))]
+            ahead = pages_per_host if flat and p == 0 else min(p + 3, pages_per_host)
+            links = [f"http://{host}/p{q}" for q in range(p + 1, ahead)]
             if p == 0:
                 links += [f"http://{latency_host((i * 7 + k * 13 + 1) % hosts)}/p0"
                           for k in range(cross_links)]
@@ -57,4 +62,9 @@ def build_latency_web(
         if robots is not None:
             web.set_robots(host, robots)
     web.seeds = [f"http://{latency_host(0)}/p0"]
+    if flat:
+        homes = "".join(f'<p><a href="http://{latency_host(i)}/p0">{latency_host(i)}</a></p>'
+                        for i in range(hosts))
+        web.add_page("http://portal.lat.test/", html_page("Portal", homes), delay=delay)
+        web.seeds = ["http://portal.lat.test/"]
     return web

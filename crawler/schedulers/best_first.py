@@ -127,6 +127,9 @@ class BestFirstScheduler(BaseScheduler):
         # is in progress) and nothing was handed out since
         self._engine_idle = False
         self._last_refill = 0.0
+        # an agent whose buffer holds fewer URLs than this writes and refills at once
+        # (its new URLs reach its buffer only through the shared store)
+        self._starving_below = 2 * settings.getint("CONCURRENT_REQUESTS", 16)
         self.frontier: Frontier | None = None
         self.spider: Spider | None = None
         self.codec: RequestCodec | None = None
@@ -381,7 +384,10 @@ class BestFirstScheduler(BaseScheduler):
             fp, url, host, priority, stats, inter, request, link=is_link,
             force=request.dont_filter,
         )
-        if added and frontier.wants_flush() and self._wake is not None:
+        if added and self._wake is not None and (
+            frontier.wants_flush()
+            or (self.agent is not None and len(frontier.buffer) < self._starving_below)
+        ):
             self._wake.set()
         return added
 
@@ -568,7 +574,7 @@ class BestFirstScheduler(BaseScheduler):
                 self._schedule_poke(0.0)
         else:
             now = monotonic()
-            if now - self._last_refill > 1.0:
+            if now - self._last_refill > self.flush_interval:
                 frontier.unblock_refill()  # other agents may have queued URLs of our hosts
             if frontier.needs_refill():
                 self._last_refill = now
