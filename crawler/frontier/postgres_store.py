@@ -64,6 +64,21 @@ _MERGE_COLUMNS = {
     "extra": "greatest(frontier.extra, excluded.extra)",
 }
 
+# The queued rows of a ``victims (fp)`` CTE become evicted, each recorded once in
+# ``uncrawled``; counts evicted (inter, intra). Parameters: key, queued, evicted, now,
+# crawl_id, detail.
+_EVICT_VICTIMS = """
+    ev AS (
+        UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
+        FROM victims v WHERE f.crawl = %(key)s AND f.fp = v.fp AND f.state = %(queued)s
+        RETURNING f.url, f.inter),
+    rec AS (
+        INSERT INTO uncrawled (crawl_id, url, category, detail, at)
+        SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
+        ON CONFLICT (crawl_id, url) DO NOTHING)
+    SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter) FROM ev
+"""
+
 _RETURNING = (
     "f.fp, f.url, f.host, f.priority, f.score, f.tiebreak, f.inter, f.depth, f.backlinks,"
     " f.cash, f.link_score, f.attributes, f.extra, f.queued_at, f.request"
@@ -445,17 +460,7 @@ class PostgresStore:
                         SELECT fp FROM frontier
                         WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
                         ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
-                    ev AS (
-                        UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
-                        FROM victims v WHERE f.crawl = %(key)s AND f.fp = v.fp
-                        RETURNING f.url, f.inter),
-                    rec AS (
-                        INSERT INTO uncrawled (crawl_id, url, category, detail, at)
-                        SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
-                        ON CONFLICT (crawl_id, url) DO NOTHING)
-                    SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter)
-                    FROM ev
-                    """,
+                    """ + _EVICT_VICTIMS,
                     {"key": key, "queued": QUEUED, "cutoff": batch.expire_before,
                      "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
                      "crawl_id": self.crawl_id, "detail": batch.expire_detail},
@@ -592,17 +597,9 @@ class PostgresStore:
         assert self.conn is not None
         row = await (await self.conn.execute(
             """
-            WITH ev AS (
-                UPDATE frontier SET state = %(evicted)s, done_at = %(at)s
-                WHERE crawl = %(key)s AND fp = ANY(%(fps)s) AND state = %(queued)s
-                RETURNING url, inter),
-            rec AS (
-                INSERT INTO uncrawled (crawl_id, url, category, detail, at)
-                SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
-                ON CONFLICT (crawl_id, url) DO NOTHING)
-            SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter) FROM ev
-            """,
-            {"evicted": EVICTED, "at": at, "key": self.key, "fps": fps, "queued": QUEUED,
+            WITH victims AS (SELECT unnest(%(fps)s::bigint[]) AS fp),
+            """ + _EVICT_VICTIMS,
+            {"evicted": EVICTED, "now": at, "key": self.key, "fps": fps, "queued": QUEUED,
              "crawl_id": self.crawl_id, "detail": detail},
         )).fetchone()
         assert row is not None

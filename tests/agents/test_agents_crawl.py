@@ -91,3 +91,20 @@ def test_agents_command_unknown_crawl(database_url):
     assert listed.returncode == 1
     assert listed.stderr.startswith("error: no agents of crawl 'no-such-crawl' in ")
     assert "Traceback" not in listed.stderr
+
+
+def test_crawl_wide_page_limit_stops_every_agent(sandbox, database_url, db, tmp_path):
+    web = build_latency_web(hosts=16, pages_per_host=10, delay=0.05)
+    server = sandbox(web)
+    crawl_id = f"limit-{uuid.uuid4().hex[:8]}"
+    common = {"database_url": database_url, "workdir": tmp_path, "proxy": server.proxy_url,
+              "crawl_id": crawl_id, "settings": {"CRAWL_MAX_PAGES": 40}}
+    procs = [start_agent("agent-a", seeds=web.seeds, **common), start_agent("agent-b", **common)]
+    assert wait_all(procs, timeout=100) == [0, 0]
+    agents = db.execute("SELECT agent_id, state, finish_reason FROM agents WHERE crawl_id = %s"
+                        " ORDER BY 1", (crawl_id,)).fetchall()
+    assert agents == [("agent-a", "stopped", "crawl_max_pages"),
+                      ("agent-b", "stopped", "crawl_max_pages")]
+    (stored,) = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s",
+                           (crawl_id,)).fetchone()
+    assert 40 <= stored < len(web.reachable(web.seeds))
