@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from crawler.ranking.pagerank import pagerank_of_graph  # noqa: E402
 from crawler.sandbox import SandboxServer, build_synthetic_web, canonical  # noqa: E402
 from crawler.sandbox.latency_web import build_latency_web  # noqa: E402
+from crawler.storage.schema import migrate  # noqa: E402
 from tests.agents.agents import start_agent, wait_all  # noqa: E402
 
 POINTS = (0.10, 0.25, 0.50)
@@ -167,8 +168,18 @@ def handover(args: argparse.Namespace, admin: str, url: str, name: str, work: Pa
         for attempt in range(args.repeat):
             crawl_id = f"hand-{uuid.uuid4().hex[:6]}"
             procs = run_agents(2, server, web.seeds, url, work, settings, crawl_id)
-            time.sleep(args.kill_after)
-            with psycopg.connect(url) as conn:
+            owned: set[str] = set()
+            with psycopg.connect(url, autocommit=True) as conn:
+                migrate(conn)
+                # both agents at work, then a while longer
+                while not owned or len([r for r in server.requests_for()
+                                        if r.user_agent == "agent-1"]) < 20:
+                    time.sleep(0.5)
+                    owned = {h for (h,) in conn.execute(
+                        "SELECT o.host FROM host_owners o JOIN frontier_crawls c ON c.key ="
+                        " o.crawl WHERE c.crawl_id = %s AND o.agent_id = 'agent-1'",
+                        (crawl_id,))}
+                time.sleep(args.kill_after)
                 owned = {h for (h,) in conn.execute(
                     "SELECT o.host FROM host_owners o JOIN frontier_crawls c ON c.key ="
                     " o.crawl WHERE c.crawl_id = %s AND o.agent_id = 'agent-1'", (crawl_id,))}
@@ -232,7 +243,8 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=20, help="pages per host (speedup)")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per response")
     parser.add_argument("--repeat", type=int, default=1, help="hand-over runs")
-    parser.add_argument("--kill-after", type=float, default=12.0)
+    parser.add_argument("--kill-after", type=float, default=5.0,
+                        help="seconds after both agents fetch (hand-over)")
     args = parser.parse_args()
     admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not admin:
