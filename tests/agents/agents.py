@@ -11,12 +11,13 @@ from pathlib import Path
 from crawler.sandbox import RequestRecord, SandboxServer
 from tests.conftest import crawl_command
 
-# fast heartbeats and short leases, so that hand-overs fit in a test
+# fast heartbeats and short leases, so that hand-overs fit in a test (not too short: on
+# a loaded test machine a heartbeat can be seconds late)
 AGENT_SETTINGS: dict[str, object] = {
     "AGENTS_ENABLED": True,
     "AGENT_HEARTBEAT": 1.0,
-    "AGENT_LEASE_TTL": 5.0,
-    "AGENT_LEASE_MARGIN": 1.0,
+    "AGENT_LEASE_TTL": 8.0,
+    "AGENT_LEASE_MARGIN": 2.0,
     "DOWNLOAD_DELAY": 0.5,
     "DOWNLOAD_DELAY_JITTER": 0,
     "CONCURRENT_REQUESTS_PER_DOMAIN": 1,

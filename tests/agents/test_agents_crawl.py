@@ -38,7 +38,7 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
     procs += [start_agent(name, seeds=web.seeds, **common) for name in ("agent-b", "agent-c")]
     # while they run, `scrapy agents` shows them with their hosts
     live = None
-    for _ in range(60):
+    for _ in range(120):
         listed = scrapy_agents(database_url, "--crawl-id", crawl_id, "--json")
         if listed.returncode == 0:
             live = json.loads(listed.stdout)
@@ -47,7 +47,7 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
         time.sleep(0.5)
     assert live is not None and {a["state"] for a in live["agents"]} == {"running"}
     assert all(a["hosts"] > 0 and a["lease_valid"] for a in live["agents"]), live
-    codes = wait_all(procs, timeout=110)
+    codes = wait_all(procs, timeout=150)
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("agent-a", "agent-b", "agent-c")}
     assert codes == [0, 0, 0], {n: log[-3000:] for n, log in logs.items()}
 
@@ -100,7 +100,7 @@ def test_crawl_wide_page_limit_stops_every_agent(sandbox, database_url, db, tmp_
     common = {"database_url": database_url, "workdir": tmp_path, "proxy": server.proxy_url,
               "crawl_id": crawl_id, "settings": {"CRAWL_MAX_PAGES": 40}}
     procs = [start_agent("agent-a", seeds=web.seeds, **common), start_agent("agent-b", **common)]
-    assert wait_all(procs, timeout=100) == [0, 0]
+    assert wait_all(procs, timeout=150) == [0, 0]
     agents = db.execute("SELECT agent_id, state, finish_reason FROM agents WHERE crawl_id = %s"
                         " ORDER BY 1", (crawl_id,)).fetchall()
     assert agents == [("agent-a", "stopped", "crawl_max_pages"),
