@@ -18,7 +18,8 @@ seen. An agent whose lease expired never renews it: it rejoins and claims afresh
 
 Faults: an agent whose lease expired is marked dead by whichever agent notices first,
 which returns that agent's leased frontier rows (and only those) to the queue, except
-rows whose page or failure row was saved (they are done).
+rows whose page or failure row was saved (they are done), and also the rows it acked
+whose page or failure row never reached the database.
 
 Plain asyncio and psycopg: no Scrapy import.
 """
@@ -247,9 +248,23 @@ class AgentMembership:
                 " AND state = %(leased)s AND agent = ANY(%(dead)s)",
                 params,
             )
+            # acked, but the page or failure row never reached the database (the item
+            # pipeline writes in batches of its own): fetched again
+            unsaved = await conn.execute(
+                """
+                UPDATE frontier f SET state = %(queued)s, agent = NULL, done_at = NULL,
+                    result_url = NULL
+                WHERE f.crawl = %(key)s AND f.state = %(done)s AND f.agent = ANY(%(dead)s)
+                  AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
+                                  AND p.url = coalesce(f.result_url, f.url))
+                  AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                                  AND u.url = coalesce(f.result_url, f.url))
+                """,
+                params,
+            )
         beat.dead_agents = dead
         beat.finished = finished.rowcount
-        beat.requeued = requeued.rowcount
+        beat.requeued = requeued.rowcount + unsaved.rowcount
         logger.warning("agents %s: lease expired, declared dead; %d of their leased URLs "
                        "re-queued, %d already saved", ", ".join(dead), beat.requeued,
                        beat.finished)

@@ -82,7 +82,9 @@ def test_kill_9_of_one_agent_loses_nothing(sandbox, database_url, db, tmp_path):
     for r in sorted(records, key=lambda r: r.started):
         first_by.setdefault(canonical(f"http://{r.host}{r.path}"), r)
     assert all(first_by[u].user_agent == "agent-b" and first_by[u].started <= killed_at
-               for u in twice), twice
+               for u in twice), sorted(
+        (u, [(r.user_agent, round(r.started - killed_at, 2)) for r in records
+             if canonical(f"http://{r.host}{r.path}") == u]) for u in twice)
     assert overlapping_agents(server.requests_for()) == []
     assert short_gaps(records, float(AGENT_SETTINGS["DOWNLOAD_DELAY"])) == []
     # its hosts passed to the others within the lease plus a heartbeat (and some slack
