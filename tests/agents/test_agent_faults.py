@@ -77,11 +77,13 @@ def test_kill_9_of_one_agent_loses_nothing(sandbox, database_url, db, tmp_path):
     records = page_records(server)
     fetched = Counter(canonical(f"http://{r.host}{r.path}") for r in records)
     twice = {u for u, n in fetched.items() if n > 1}
-    # only what the killed agent had in flight is fetched again
+    # only what the killed agent had fetched (in flight, or its page not written yet)
+    # is fetched again; (a request it sent just before the kill may be logged by the
+    # loaded server just after it)
     first_by = {}
     for r in sorted(records, key=lambda r: r.started):
         first_by.setdefault(canonical(f"http://{r.host}{r.path}"), r)
-    assert all(first_by[u].user_agent == "agent-b" and first_by[u].started <= killed_at
+    assert all(first_by[u].user_agent == "agent-b" and first_by[u].started <= killed_at + 1.0
                for u in twice), sorted(
         (u, [(r.user_agent, round(r.started - killed_at, 2)) for r in records
              if canonical(f"http://{r.host}{r.path}") == u]) for u in twice)
