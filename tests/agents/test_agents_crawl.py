@@ -11,6 +11,7 @@ import pytest
 
 from crawler.sandbox import canonical
 from crawler.sandbox.latency_web import build_latency_web
+from crawler.storage.schema import migrate
 from tests.agents.agents import (
     AGENT_SETTINGS,
     by_host,
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.slow
 def test_three_agents_fetch_every_page_once_one_host_one_agent(
     sandbox, database_url, db, tmp_path
 ):
+    migrate(db)  # the test reads the agents' tables before an agent has created them
     web = build_latency_web(hosts=24, pages_per_host=8, delay=0.05)
     server = sandbox(web)
     expected = web.reachable(web.seeds)
@@ -36,17 +38,19 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
               "crawl_id": crawl_id}
     procs = [start_agent("agent-a", seeds=web.seeds, **common)]
     procs += [start_agent(name, seeds=web.seeds, **common) for name in ("agent-b", "agent-c")]
-    # while they run, `scrapy agents` shows them with their hosts
-    live = None
-    for _ in range(120):
-        listed = scrapy_agents(database_url, "--crawl-id", crawl_id, "--json")
-        if listed.returncode == 0:
-            live = json.loads(listed.stdout)
-            if len(live["agents"]) == 3 and all(a["hosts"] for a in live["agents"]):
-                break
-        time.sleep(0.5)
-    assert live is not None and {a["state"] for a in live["agents"]} == {"running"}
-    assert all(a["hosts"] > 0 and a["lease_valid"] for a in live["agents"]), live
+    # while they run, `scrapy agents` shows them with their hosts (the database is
+    # polled until every agent owns hosts: the command itself takes seconds to start)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and db.execute(
+            "SELECT count(DISTINCT agent_id) FROM host_owners o JOIN frontier_crawls c"
+            " ON c.key = o.crawl WHERE c.crawl_id = %s", (crawl_id,)).fetchone() != (3,):
+        time.sleep(0.2)
+    listed = scrapy_agents(database_url, "--crawl-id", crawl_id, "--json")
+    assert listed.returncode == 0, listed.stderr
+    live = json.loads(listed.stdout)["agents"]
+    assert sorted(a["agent_id"] for a in live) == ["agent-a", "agent-b", "agent-c"]
+    # (a fast crawl may be over by the time the command has started)
+    assert all(a["hosts"] > 0 and a["lease_valid"] for a in live if a["state"] == "running")
     codes = wait_all(procs, timeout=150)
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("agent-a", "agent-b", "agent-c")}
     assert codes == [0, 0, 0], {n: log[-3000:] for n, log in logs.items()}
