@@ -293,8 +293,8 @@ SEARCH_MERGE_EVERY = 1
 SEARCH_INDEXER_NICE = 0
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
-# (the in-memory test), or "auto": shared when the spider is one agent of several
-# (spider.agents > 1 or spider.dedup_shared). All agents of a crawl must agree.
+# (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when
+# the spider sets dedup_shared. All agents of a crawl must agree.
 DEDUP_SHARED = "auto"
 # --- deep-web crawl (`scrapy crawl smart -a topic=...`, docs/deepweb.md) ---------------
 # Rank(s) = alpha * ST(s) + (1 - alpha) * log(1 + SF(s)) of a site in the site frontier.
@@ -367,3 +367,25 @@ DEDUP_KEEP_AUTHORITATIVE = True
 # fetched from the network directly (a sandbox crawl would reach the real web): `scrapy
 # crawl` refuses to start. False: crawl anyway, with a warning.
 CRAWLER_REQUIRE_HTTPS_PROXY = True
+# --- distributed crawl: agents (docs/distributed.md) ---------------------------------------
+# Run this process as one agent of a crawl shared through PostgreSQL: hosts are leased
+# from the host_owners table, seeds are loaded once per crawl, the crawl ends when no
+# agent has work left. Off: one process per crawl id, exactly the single-process frontier.
+AGENTS_ENABLED = False
+# This agent's id; None: scrapyd's job id when run under scrapyd, else machine-pid-random.
+AGENT_ID: str | None = None
+# Relative share of the hosts this agent takes (weighted rendezvous hashing).
+AGENT_CAPACITY = 1.0
+# Seconds between heartbeats (membership, host lease renewal, hand-over of dead agents).
+AGENT_HEARTBEAT = 5.0
+# Seconds a host lease (and an agent's liveness) lasts after a renewal. An agent whose
+# renewal fails stops fetching at (send time of its last renewal + TTL - margin); the
+# others take its hosts only after the lease has expired in database time, so hand-over
+# after a crash takes at most TTL + one heartbeat.
+AGENT_LEASE_TTL = 15.0
+# Safety margin (seconds) kept between an agent's local deadline and its lease's expiry.
+AGENT_LEASE_MARGIN = 2.0
+# Crawl-wide limits, checked against the database at every heartbeat (0: no limit).
+# Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
+CRAWL_MAX_PAGES = 0
+CRAWL_MAX_SECONDS = 0.0

@@ -98,6 +98,7 @@ class Frontier:
         batch_size: int = 5000,
         evict_limit: int = 10000,
         hold_margin: float | None = None,
+        shared: bool = False,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -109,6 +110,10 @@ class Frontier:
         self.max_size = max_size
         self.batch_size = batch_size
         self.evict_limit = evict_limit
+        # shared: one agent of a distributed crawl. New URLs go to the store first (another
+        # agent may own their host, or have queued or fetched them already) and the buffer
+        # is filled only by claims of the hosts this agent owns (``refill(hosts)``).
+        self.shared = shared
         self._now = now
         self.seen = FingerprintSet()
         self.buffer = ReadyBuffer(hold_margin)  # hold_margin: see ReadyBuffer
@@ -190,9 +195,24 @@ class Frontier:
     def needs_refill(self) -> bool:
         return (
             not self._refill_blocked
-            and sum(self._stored_queued) > 0
+            and (self.shared or sum(self._stored_queued) > 0)
             and len(self.buffer) < self.buffer_size // 2 + 1
         )
+
+    def unblock_refill(self) -> None:
+        """Something changed that a refill may find (a host gained, rows written)."""
+        self._refill_blocked = False
+
+    def release_hosts(self, hosts: set[str]) -> int:
+        """Put the buffered URLs of ``hosts`` back in the queue (a shared frontier's
+        agent lost or hands back those hosts); returns how many."""
+        if not hosts:
+            return 0
+        entries = [e for e in self.buffer.entries.values() if e.host in hosts]
+        for entry in entries:
+            self.buffer.remove(entry.fp)
+            self._release(entry)
+        return len(entries)
 
     def next_ready_at(self) -> float | None:
         """``now()`` time at which the earliest waiting host becomes ready."""
@@ -244,7 +264,7 @@ class Frontier:
         return entry
 
     def _place(self, entry: Entry) -> None:
-        if self._admit(entry):
+        if not self.shared and self._admit(entry):
             entry.state = LEASED
             self.buffer.add(entry)
         else:
@@ -315,7 +335,8 @@ class Frontier:
             self.counters.reprioritised += 1
             if buffered:
                 self.buffer.update(entry)
-            elif self._admit(entry):  # a queued, unwritten entry may now earn a place
+            elif not self.shared and self._admit(entry):  # a queued, unwritten entry
+                # may now earn a place
                 self._pending_queued[entry.inter] -= 1
                 entry.state = LEASED
                 self.buffer.add(entry)
@@ -494,13 +515,20 @@ class Frontier:
         logger.info("frontier over FRONTIER_MAX_SIZE (%d): %d lowest-ranked URLs evicted",
                     self.max_size, len(chosen))
 
-    async def refill(self) -> int:
-        """Lease the best queued rows of the store into the buffer; returns how many."""
+    async def refill(self, hosts: list[str] | None = None) -> int:
+        """Lease the best queued rows of the store into the buffer (of ``hosts`` only,
+        when given); returns how many."""
         want = self.buffer_size - len(self.buffer)
-        if want <= 0 or not sum(self._stored_queued):
+        if want <= 0 or not (self.shared or sum(self._stored_queued)):
             return 0
         exclude = self.buffer.full_hosts(self.per_host)
-        rows = await self.store.claim(want, self.per_host, exclude)
+        if hosts is not None:
+            excluded = set(exclude)
+            hosts = [h for h in hosts if h not in excluded]
+            if not hosts:
+                self._refill_blocked = True
+                return 0
+        rows = await self.store.claim(want, self.per_host, exclude, hosts)
         self.counters.refills += 1
         self.counters.refilled += len(rows)
         for row in rows:
@@ -515,7 +543,11 @@ class Frontier:
             self.buffer.add(entry)
             i = int(row.inter)
             self._stored_queued[i] = max(0, self._stored_queued[i] - 1)
-        if not rows and not exclude:
+        if self.shared:
+            # other agents' rows are not counted here; nothing left for our hosts until
+            # something changes (rows written, hosts gained)
+            self._refill_blocked = len(rows) < want
+        elif not rows and not exclude:
             # the store has no queued row left: correct any drift of the counters
             self._stored_queued = [0, 0]
         elif len(rows) < want and exclude:

@@ -54,6 +54,31 @@ _LEN = struct.Struct(">i").pack
 _NULL = _LEN(-1)
 _F8 = struct.Struct(">id").pack
 
+# a new row merged into one another agent wrote first (as a link event: see _delta_sql)
+_MERGE_COLUMNS = {
+    "depth": "least(frontier.depth, excluded.depth)",
+    "backlinks": "frontier.backlinks + excluded.backlinks",
+    "cash": "frontier.cash + excluded.cash",
+    "link_score": "greatest(frontier.link_score, excluded.link_score)",
+    "attributes": "greatest(frontier.attributes, excluded.attributes)",
+    "extra": "greatest(frontier.extra, excluded.extra)",
+}
+
+# The queued rows of a ``victims (fp)`` CTE become evicted, each recorded once in
+# ``uncrawled``; counts evicted (inter, intra). Parameters: key, queued, evicted, now,
+# crawl_id, detail.
+_EVICT_VICTIMS = """
+    ev AS (
+        UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
+        FROM victims v WHERE f.crawl = %(key)s AND f.fp = v.fp AND f.state = %(queued)s
+        RETURNING f.url, f.inter),
+    rec AS (
+        INSERT INTO uncrawled (crawl_id, url, category, detail, at)
+        SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
+        ON CONFLICT (crawl_id, url) DO NOTHING)
+    SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter) FROM ev
+"""
+
 _RETURNING = (
     "f.fp, f.url, f.host, f.priority, f.score, f.tiebreak, f.inter, f.depth, f.backlinks,"
     " f.cash, f.link_score, f.attributes, f.extra, f.queued_at, f.request"
@@ -145,8 +170,13 @@ class PostgresStore:
         *,
         recheck_window: float = 600.0,
         synchronous_commit: bool = False,
+        agent_id: str | None = None,
     ) -> None:
         self.url = url
+        # agent_id: one agent of a distributed crawl (crawler/agents): several processes
+        # share the crawl's rows; leases carry the agent's id and only its own are
+        # released; new rows merge into rows other agents wrote (ON CONFLICT).
+        self.agent_id = agent_id
         self.crawl_id = crawl_id
         self.recheck_window = recheck_window
         self.synchronous_commit = synchronous_commit
@@ -168,6 +198,8 @@ class PostgresStore:
             # a PostgreSQL crash may lose the last few hundred ms of frontier writes,
             # which is what a crawler crash loses anyway; commits stop waiting for fsync
             await conn.execute("SET synchronous_commit = off")
+        if self.agent_id is not None:
+            return await self._open_shared(strategy)
         row = await (await conn.execute(
             "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_CLASS, self.crawl_id)
         )).fetchone()
@@ -213,6 +245,48 @@ class PostgresStore:
                 " WHERE key = %s",
                 (strategy.signature, self.key),
             )
+        state.fingerprints = await self._read_fingerprints()
+        if resumed_unclean:
+            extra = await self._saved_without_row()
+            if extra:
+                state.fingerprints = np.concatenate(
+                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
+        await self._count_queued(state)
+        return state
+
+    async def _open_shared(self, strategy: Strategy) -> OpenState:
+        """Open the crawl as one of its agents: no lock, nothing re-queued (the leases of
+        dead agents are re-queued by the agents' heartbeat, crawler/agents)."""
+        conn = self.conn
+        assert conn is not None
+        await conn.execute(
+            "INSERT INTO frontier_crawls (crawl_id, scoring, clean) VALUES (%s, %s, false)"
+            " ON CONFLICT (crawl_id) DO NOTHING",
+            (self.crawl_id, strategy.signature),
+        )
+        row = await (await conn.execute(
+            "SELECT key, scoring, clock, seq FROM frontier_crawls WHERE crawl_id = %s",
+            (self.crawl_id,),
+        )).fetchone()
+        assert row is not None
+        self.key = int(row[0])
+        state = OpenState(np.empty(0, dtype=np.int64), 0, 0, float(row[2]), int(row[3]),
+                          resumed=True)
+        if row[1] != strategy.signature:
+            raise ValueError(
+                f"crawl {self.crawl_id!r} is scored with {row[1]!r}; every agent must use "
+                f"the same strategy (this one: {strategy.signature!r})"
+            )
+        await conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS frontier_in (LIKE frontier) ON COMMIT DELETE ROWS"
+        )
+        state.fingerprints = await self._read_fingerprints()
+        await self._count_queued(state)
+        return state
+
+    async def _read_fingerprints(self) -> np.ndarray:
+        conn = self.conn
+        assert conn is not None
         reader = _FingerprintReader()
         async with conn.cursor() as cur, cur.copy(
             sql.SQL("COPY (SELECT fp FROM frontier WHERE crawl = {}) TO STDOUT (FORMAT BINARY)")
@@ -220,12 +294,11 @@ class PostgresStore:
         ) as copy:
             async for data in copy:
                 reader.feed(data)
-        state.fingerprints = reader.result()
-        if resumed_unclean:
-            extra = await self._saved_without_row()
-            if extra:
-                state.fingerprints = np.concatenate(
-                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
+        return reader.result()
+
+    async def _count_queued(self, state: OpenState) -> None:
+        conn = self.conn
+        assert conn is not None
         for inter, count in await (await conn.execute(
             "SELECT inter, count(*) FROM frontier WHERE crawl = %s AND state = %s GROUP BY inter",
             (self.key, QUEUED),
@@ -234,7 +307,6 @@ class PostgresStore:
                 state.queued_inter = int(count)
             else:
                 state.queued_intra = int(count)
-        return state
 
     async def _finish_saved_rows(self, clock: float) -> int:
         """After an unclean stop: a queued or leased URL whose page or failure row reached
@@ -331,7 +403,9 @@ class PostgresStore:
         result = WriteResult()
         key = self.key
         async with conn.transaction():
-            if batch.new:
+            if batch.new and self.agent_id is not None:
+                await self._merge_new(batch.new)
+            elif batch.new:
                 try:
                     async with conn.transaction(), conn.cursor() as cur, cur.copy(
                         f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
@@ -362,10 +436,12 @@ class PostgresStore:
                      [batch.done[fp][1] for fp in fps], key),
                 )
             if batch.released:
+                # an agent releases its own leases only (a dead agent's rows may have been
+                # re-queued and leased by another meanwhile)
                 await conn.execute(
-                    "UPDATE frontier SET state = %s WHERE crawl = %s AND fp = ANY(%s)"
-                    " AND state = %s",
-                    (QUEUED, key, list(batch.released), LEASED),
+                    "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
+                    " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
+                    (QUEUED, key, list(batch.released), LEASED, self.agent_id),
                 )
             if batch.evicted:
                 fps = list(batch.evicted)
@@ -384,17 +460,7 @@ class PostgresStore:
                         SELECT fp FROM frontier
                         WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
                         ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
-                    ev AS (
-                        UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
-                        FROM victims v WHERE f.crawl = %(key)s AND f.fp = v.fp
-                        RETURNING f.url, f.inter),
-                    rec AS (
-                        INSERT INTO uncrawled (crawl_id, url, category, detail, at)
-                        SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
-                        ON CONFLICT (crawl_id, url) DO NOTHING)
-                    SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter)
-                    FROM ev
-                    """,
+                    """ + _EVICT_VICTIMS,
                     {"key": key, "queued": QUEUED, "cutoff": batch.expire_before,
                      "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
                      "crawl_id": self.crawl_id, "detail": batch.expire_detail},
@@ -402,11 +468,13 @@ class PostgresStore:
                 assert row is not None
                 result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
                 result.expired_more = row[0] + row[1] >= batch.expire_limit
-            await conn.execute(
-                "UPDATE frontier_crawls SET clock = %s, seq = %s, updated_at = now()"
-                " WHERE key = %s",
-                (batch.clock, batch.seq, key),
-            )
+            if self.agent_id is None:
+                # (agents skip it: one row every agent would update at every flush)
+                await conn.execute(
+                    "UPDATE frontier_crawls SET clock = %s, seq = %s, updated_at = now()"
+                    " WHERE key = %s",
+                    (batch.clock, batch.seq, key),
+                )
         self._changed += batch.size
         await self._maybe_analyze()
         return result
@@ -424,6 +492,24 @@ class PostgresStore:
         self._analyzed_rows += self._changed
         self._changed = 0
         self._analyzed_at = time.monotonic()
+
+    async def _merge_new(self, rows: list[NewRow]) -> None:
+        """Insert new rows; a row another agent wrote first absorbs the new one's link
+        event (counts add up, the best offer wins: the same result in any order)."""
+        conn = self.conn
+        assert conn is not None and self.strategy is not None
+        async with conn.cursor() as cur, cur.copy(
+            f"COPY frontier_in ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+        ) as copy:
+            await copy.write(encode_copy_rows(self.key, rows))
+        score = self.strategy.score_sql(*_MERGE_COLUMNS.values())
+        sets = ", ".join(f"{name} = {expr}" for name, expr in _MERGE_COLUMNS.items())
+        await conn.execute(
+            f"INSERT INTO frontier ({_COPY_COLUMNS}) SELECT {_COPY_COLUMNS} FROM frontier_in"
+            f" ORDER BY fp ON CONFLICT (crawl, fp) DO UPDATE SET {sets}, score = {score},"
+            " priority = greatest(frontier.priority, excluded.priority)"
+            f" WHERE frontier.state IN ({QUEUED}, {LEASED})"
+        )  # frontier_in empties itself at commit
 
     async def _upsert(self, entries: list[NewRow]) -> None:
         assert self.conn is not None
@@ -459,13 +545,18 @@ class PostgresStore:
         )
 
     # --- reading -----------------------------------------------------------------------
-    async def claim(self, limit: int, per_host: int, exclude_hosts: list[str]) -> list[StoredRow]:
+    async def claim(
+        self, limit: int, per_host: int, exclude_hosts: list[str],
+        hosts: list[str] | None = None,
+    ) -> list[StoredRow]:
         assert self.conn is not None
+        only = "" if hosts is None else "AND host = ANY(%(hosts)s)"
         rows = await (await self.conn.execute(
             f"""
             WITH cand AS (
                 SELECT fp, host, priority, score, tiebreak FROM frontier
                 WHERE crawl = %(key)s AND state = %(queued)s AND host <> ALL(%(exclude)s)
+                  {only}
                 ORDER BY priority DESC, score DESC, tiebreak LIMIT %(scan)s),
             ranked AS (
                 SELECT fp, priority, score, tiebreak, row_number() OVER (
@@ -474,12 +565,13 @@ class PostgresStore:
             pick AS (
                 SELECT fp FROM ranked WHERE rn <= %(per_host)s
                 ORDER BY priority DESC, score DESC, tiebreak LIMIT %(limit)s)
-            UPDATE frontier f SET state = %(leased)s FROM pick
+            UPDATE frontier f SET state = %(leased)s, agent = %(agent)s FROM pick
             WHERE f.crawl = %(key)s AND f.fp = pick.fp AND f.state = %(queued)s
             RETURNING {_RETURNING}
             """,
             {"key": self.key, "queued": QUEUED, "leased": LEASED, "exclude": exclude_hosts,
-             "scan": 4 * limit, "per_host": per_host, "limit": limit},
+             "scan": 4 * limit, "per_host": per_host, "limit": limit, "hosts": hosts,
+             "agent": self.agent_id},
         )).fetchall()
         claimed = [
             StoredRow(
@@ -505,17 +597,9 @@ class PostgresStore:
         assert self.conn is not None
         row = await (await self.conn.execute(
             """
-            WITH ev AS (
-                UPDATE frontier SET state = %(evicted)s, done_at = %(at)s
-                WHERE crawl = %(key)s AND fp = ANY(%(fps)s) AND state = %(queued)s
-                RETURNING url, inter),
-            rec AS (
-                INSERT INTO uncrawled (crawl_id, url, category, detail, at)
-                SELECT %(crawl_id)s, url, 'evicted', %(detail)s, now() FROM ev
-                ON CONFLICT (crawl_id, url) DO NOTHING)
-            SELECT count(*) FILTER (WHERE inter), count(*) FILTER (WHERE NOT inter) FROM ev
-            """,
-            {"evicted": EVICTED, "at": at, "key": self.key, "fps": fps, "queued": QUEUED,
+            WITH victims AS (SELECT unnest(%(fps)s::bigint[]) AS fp),
+            """ + _EVICT_VICTIMS,
+            {"evicted": EVICTED, "now": at, "key": self.key, "fps": fps, "queued": QUEUED,
              "crawl_id": self.crawl_id, "detail": detail},
         )).fetchone()
         assert row is not None
@@ -526,7 +610,13 @@ class PostgresStore:
         if conn is None:
             return
         try:
-            if not conn.closed:
+            if not conn.closed and self.agent_id is not None:
+                await conn.execute(
+                    "UPDATE frontier_crawls SET clock = greatest(clock, %s),"
+                    " seq = greatest(seq, %s), updated_at = now() WHERE key = %s",
+                    (clock, seq, self.key),
+                )
+            elif not conn.closed:
                 await conn.execute(
                     "UPDATE frontier_crawls SET clean = %s, clock = %s, seq = %s,"
                     " updated_at = now() WHERE key = %s",

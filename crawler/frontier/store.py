@@ -8,7 +8,8 @@ request. The :class:`~crawler.frontier.frontier.Frontier` talks to it only in ba
 
 Leases belong to the process that holds the crawl (a store admits one at a time): when
 that process ends, gracefully or not, its leases are over, and ``open`` puts them back in
-the queue.
+the queue. In a distributed crawl (crawler/agents) several agents share the rows: leases
+carry the agent's id and a dead agent's leases are re-queued by the others.
 
 :class:`MemoryStore` implements the same contract with dicts, for tests of the
 algorithms; :class:`~crawler.frontier.postgres_store.PostgresStore` is the real one.
@@ -141,9 +142,12 @@ class FrontierStore(Protocol):
 
     async def write(self, batch: WriteBatch) -> WriteResult: ...
 
-    async def claim(self, limit: int, per_host: int, exclude_hosts: list[str]) -> list[StoredRow]:
+    async def claim(
+        self, limit: int, per_host: int, exclude_hosts: list[str],
+        hosts: list[str] | None = None,
+    ) -> list[StoredRow]:
         """Lease up to ``limit`` best queued rows, at most ``per_host`` per host, none of
-        ``exclude_hosts``; best first."""
+        ``exclude_hosts`` (and only of ``hosts`` when given); best first."""
         ...
 
     async def lowest_queued(self, limit: int) -> list[QueuedKey]: ...
@@ -270,10 +274,15 @@ class MemoryStore:
         self.clock, self.seq = batch.clock, batch.seq
         return result
 
-    async def claim(self, limit: int, per_host: int, exclude_hosts: list[str]) -> list[StoredRow]:
+    async def claim(
+        self, limit: int, per_host: int, exclude_hosts: list[str],
+        hosts: list[str] | None = None,
+    ) -> list[StoredRow]:
         excluded = set(exclude_hosts)
+        only = None if hosts is None else set(hosts)
         queued = sorted(
-            (r for r in self.rows.values() if r.state == QUEUED and r.host not in excluded),
+            (r for r in self.rows.values() if r.state == QUEUED and r.host not in excluded
+             and (only is None or r.host in only)),
             key=_Row.order,
         )
         per: dict[str, int] = {}

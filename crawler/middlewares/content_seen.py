@@ -24,9 +24,9 @@ Several agents of one crawl (DEDUP_SHARED, docs/dedup.md): the test is kept in
 PostgreSQL instead (crawler/dedup/shared.py), each page checked and admitted in one
 transaction under advisory locks on its digest and LSH band keys, so a page and its copy
 fetched by two agents give one page and one ``duplicate_content`` row. ``auto`` (the
-default) shares the test when the spider says it is one agent of several
-(``spider.agents`` > 1, or ``spider.dedup_shared``); every agent of a crawl must decide
-the same way.
+default) shares the test in a distributed crawl (AGENTS_ENABLED, docs/distributed.md)
+or when the spider asks for it (``spider.dedup_shared``); every agent of a crawl must
+decide the same way.
 
 Stats: ``dedup/shared`` (1 when shared), ``dedup/shared_seconds`` (its transactions),
 ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near`` (of which
@@ -96,6 +96,7 @@ class ContentSeenMiddleware:
         )
         self.attempts = settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS)
         self.shared_setting = str(settings.get("DEDUP_SHARED", defaults.DEDUP_SHARED)).lower()
+        self.agents_enabled = settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED)
         if self.shared_setting not in ("auto", "true", "false", "1", "0"):
             raise UsageError(
                 f"DEDUP_SHARED must be auto, true or false, not {self.shared_setting!r}",
@@ -131,9 +132,9 @@ class ContentSeenMiddleware:
             return True
         if self.shared_setting in ("false", "0"):
             return False
-        # auto: an agent of a distributed crawl says so (crawler/agents sets these)
-        return bool(getattr(spider, "dedup_shared", False)) or int(
-            getattr(spider, "agents", 1) or 1) > 1
+        # auto: every agent of a distributed crawl (AGENTS_ENABLED, docs/distributed.md)
+        # shares the test; a spider may also ask for it
+        return self.agents_enabled or bool(getattr(spider, "dedup_shared", False))
 
     def _crawl_id(self) -> str:
         spider = self.crawler.spider

@@ -45,6 +45,7 @@ class RequestRecord:
     status: int
     started: float
     finished: float
+    user_agent: str = ""  # the User-Agent header (tells the agents of a crawl apart)
 
 
 _VALIDATORS = ("etag", "last-modified")
@@ -131,7 +132,8 @@ class _Handler(BaseHTTPRequestHandler):
             resource = _SERVER_ERROR
         if resource is None:
             self.close_connection = True
-            sandbox._record(RequestRecord(host, path, query, self.command, 0, started, started))
+            sandbox._record(RequestRecord(host, path, query, self.command, 0, started, started,
+                                          self.headers.get("User-Agent", "")))
             return
         if resource.delay:
             time.sleep(resource.delay)
@@ -149,7 +151,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         # Recorded before sending, so a client that got its response also finds it logged.
         sandbox._record(
-            RequestRecord(host, path, query, self.command, resource.status, started, time.time())
+            RequestRecord(host, path, query, self.command, resource.status, started, time.time(),
+                          self.headers.get("User-Agent", ""))
         )
         self.end_headers()
         if not head and body:

@@ -32,16 +32,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from time import monotonic
 from typing import Any
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.core.scheduler import BaseScheduler
-from scrapy.exceptions import CloseSpider
+from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.defer import Deferred
 
 from crawler import defaults
+from crawler.agents.driver import AgentDriver
+from crawler.agents.membership import AgentMembership, claim_seeding, default_agent_id
 from crawler.frontier.buffer import Entry
 from crawler.frontier.frontier import Frontier, IntervalStats
 from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
@@ -108,6 +111,25 @@ class BestFirstScheduler(BaseScheduler):
         self.hold_margin = hold_margin_setting(
             settings.get("FRONTIER_HOLD_FOR_BETTER", defaults.FRONTIER_HOLD_FOR_BETTER)
         )
+        self.agents_enabled = settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED)
+        self.agent_id_setting = settings.get("AGENT_ID", defaults.AGENT_ID) or None
+        self.agent_capacity = settings.getfloat("AGENT_CAPACITY", defaults.AGENT_CAPACITY)
+        self.agent_heartbeat = settings.getfloat("AGENT_HEARTBEAT", defaults.AGENT_HEARTBEAT)
+        self.agent_ttl = settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL)
+        self.agent_margin = settings.getfloat("AGENT_LEASE_MARGIN", defaults.AGENT_LEASE_MARGIN)
+        self.crawl_max_pages = settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES)
+        self.crawl_max_seconds = settings.getfloat(
+            "CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS
+        )
+        self.agent: AgentDriver | None = None
+        self._seeding = True  # whether this process's start requests are the crawl's seeds
+        # the engine found this process idle (its start requests are all queued, nothing
+        # is in progress) and nothing was handed out since
+        self._engine_idle = False
+        self._last_refill = 0.0
+        # an agent whose buffer holds fewer URLs than this writes and refills at once
+        # (its new URLs reach its buffer only through the shared store)
+        self._starving_below = 2 * settings.getint("CONCURRENT_REQUESTS", 16)
         self.frontier: Frontier | None = None
         self.spider: Spider | None = None
         self.codec: RequestCodec | None = None
@@ -141,23 +163,35 @@ class BestFirstScheduler(BaseScheduler):
             raise CloseSpider(f"bad_strategy: {exc}") from None
         database = crawl_database(self.crawler)
         database.prepare()  # the scheduler opens before the item pipelines
+        agent_id = None
+        if self.agents_enabled:
+            agent_id = default_agent_id(
+                self.agent_id_setting or getattr(spider, "_job", None)
+                or os.environ.get("SCRAPY_JOB")
+            )
         store = PostgresStore(
             database.url, crawl_id, recheck_window=self.recheck_window,
-            synchronous_commit=self.synchronous_commit,
+            synchronous_commit=self.synchronous_commit, agent_id=agent_id,
         )
         self.codec = RequestCodec(spider)
         frontier = Frontier(
             store, strategy, serialize=self._serialize, buffer_size=self.buffer_size,
             buffer_per_host=self.buffer_per_host, max_wait=self.max_wait,
             max_size=self.max_size, batch_size=self.batch_size, hold_margin=self.hold_margin,
+            shared=agent_id is not None,
         )
         try:
             state = await frontier.open()
         except FrontierLocked as exc:
             logger.error("%s", exc)
             raise CloseSpider("frontier_locked") from None
+        except ValueError as exc:  # an agent with another strategy than its crawl's
+            logger.error("%s", exc)
+            raise CloseSpider("bad_strategy") from None
         self.frontier = frontier
         self._downloader = self.crawler.engine.downloader
+        if agent_id is not None:
+            await self._join(store, frontier, crawl_id, agent_id)
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._writer = asyncio.ensure_future(self._write_loop())
@@ -175,6 +209,82 @@ class BestFirstScheduler(BaseScheduler):
             )
         else:
             logger.info("frontier (%s): new crawl %s", strategy.name, crawl_id)
+
+    async def _join(
+        self, store: PostgresStore, frontier: Frontier, crawl_id: str, agent_id: str
+    ) -> None:
+        """Join the crawl as an agent (crawler/agents): register, take the seeds if this
+        is the crawl's first agent, start the heartbeat."""
+        membership = AgentMembership(
+            store.url, crawl_id, store.key, agent_id, capacity=self.agent_capacity,
+            ttl=self.agent_ttl, margin=self.agent_margin, max_pages=self.crawl_max_pages,
+            max_seconds=self.crawl_max_seconds,
+        )
+        await membership.join()
+        assert store.conn is not None
+        # an agent without seeds (joining a crawl) never takes the seeding: the crawl does
+        # not end before an agent with seeds has loaded them
+        has_seeds = bool(getattr(self.spider, "seed_list", True))
+        self._seeding = has_seeds and await claim_seeding(store.conn, store.key)
+        self.agent = AgentDriver(
+            membership, frontier, interval=self.agent_heartbeat,
+            busy_hosts=self._busy_hosts, next_fetch=self._next_fetch, is_idle=self._is_idle,
+            on_gained=self._refill_soon, on_finish=self._finish_crawl, stats=self.stats,
+        )
+        self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
+        self.agent.start()
+        self.stats.set_value("agents/id", agent_id)
+        logger.info("agent %s joined crawl %s%s", agent_id, crawl_id,
+                    " and loads its seeds" if self._seeding else
+                    " (seeded already: start requests are not queued again)" if has_seeds
+                    else " without seeds")
+
+    # --- agents -------------------------------------------------------------------------
+    def _busy_hosts(self) -> set[str]:
+        return {entry.host for _, entry in self._handed.values()}
+
+    def _next_fetch(self) -> dict[str, float]:
+        """Seconds until each recently fetched host may be fetched again."""
+        now = monotonic()
+        slots = self._downloader.slots
+        waits = {}
+        for host, start in self._last_start.items():
+            slot = slots.get(host)
+            if slot is None or not slot.delay:
+                continue
+            start = max(start, slot.lastseen)
+            if start + slot.delay > now:
+                waits[host] = start + slot.delay - now
+        return waits
+
+    def _is_idle(self) -> bool:
+        frontier = self.frontier
+        if (frontier is None or not self._engine_idle or len(frontier.buffer)
+                or frontier.unwritten or self._handed):
+            return False
+        slot = getattr(self.crawler.engine, "_slot", None)
+        return not (slot is not None and slot.inprogress)
+
+    def _refill_soon(self) -> None:
+        if self.frontier is not None:
+            self.frontier.unblock_refill()
+        if self._wake is not None:
+            self._wake.set()
+
+    def _spider_idle(self, spider: Spider) -> None:
+        agent = self.agent
+        if agent is None:
+            return
+        if agent.finish_reason is not None:
+            raise CloseSpider(agent.finish_reason)
+        self._engine_idle = True
+        agent.wake()  # tell the others soon that this agent is idle
+        raise DontCloseSpider
+
+    def _finish_crawl(self, reason: str) -> None:
+        engine = self.crawler.engine
+        if self.spider is not None and engine is not None and not self._closing:
+            engine.close_spider(self.spider, reason)
 
     def close(self, reason: str) -> Deferred[None]:
         return deferred_from_coro(self._close(reason))
@@ -199,6 +309,8 @@ class BestFirstScheduler(BaseScheduler):
                     "frontier: the last changes could not be written (%s); the next run of "
                     "this crawl re-queues what was in flight", exc,
                 )
+        if self.agent is not None:
+            await self.agent.stop(reason)
         self._update_stats()
         logger.info(
             "frontier closed (%s): %d queued (%d inter, %d intra), %d fetched, %d duplicates, "
@@ -209,7 +321,14 @@ class BestFirstScheduler(BaseScheduler):
 
     # --- the scheduler interface ---------------------------------------------------------
     def has_pending_requests(self) -> bool:
-        return self.frontier is not None and self.frontier.has_pending()
+        frontier = self.frontier
+        if frontier is None:
+            return False
+        if self.agent is not None:
+            # the queue is the crawl's, shared: this agent's pending work is its buffer
+            # and what it has not written yet (the crawl's end: see AgentDriver)
+            return bool(len(frontier.buffer) or frontier.unwritten)
+        return frontier.has_pending()
 
     def __len__(self) -> int:
         return self.frontier.queued if self.frontier is not None else 0
@@ -257,12 +376,18 @@ class BestFirstScheduler(BaseScheduler):
             inter = True
         priority = request.priority
         if meta.get("is_start_request"):
+            if not self._seeding:
+                self.stats.inc_value("agents/seeds_skipped")
+                return False
             priority += self.seed_priority
         added = frontier.add(
             fp, url, host, priority, stats, inter, request, link=is_link,
             force=request.dont_filter,
         )
-        if added and frontier.wants_flush() and self._wake is not None:
+        if added and self._wake is not None and (
+            frontier.wants_flush()
+            or (self.agent is not None and len(frontier.buffer) < self._starving_below)
+        ):
             self._wake.set()
         return added
 
@@ -310,6 +435,7 @@ class BestFirstScheduler(BaseScheduler):
                 "stats": entry.stats.as_dict(),
             }
             self._handed[id(request)] = (request, entry)
+            self._engine_idle = False
             self._host_requests.setdefault(entry.host, []).append(request)
             self._last_start[entry.host] = monotonic()
             if frontier.needs_refill() and self._wake is not None:
@@ -320,6 +446,11 @@ class BestFirstScheduler(BaseScheduler):
     def _readiness(self, host: str) -> float | None:
         """0 if ``host`` may get a request now, seconds to wait, or None while it has as
         many requests in flight as its downloader slot's concurrency."""
+        gate = 0.0
+        if self.agent is not None:
+            gate = self.agent.gate(host)  # the host's owner and its hand-over delay
+            if gate is None:
+                return None
         downloader = self._downloader
         slot = downloader.slots.get(host)
         ours = self._host_requests.get(host)
@@ -350,9 +481,9 @@ class BestFirstScheduler(BaseScheduler):
         if delay:
             last = max(last, self._last_start.get(host, 0.0))
             wait = last + delay - monotonic()
-            if wait > 0:
+            if wait > gate:
                 return wait
-        return 0.0
+        return gate
 
     def _nothing_ready(self) -> None:
         frontier = self.frontier
@@ -437,8 +568,20 @@ class BestFirstScheduler(BaseScheduler):
         assert frontier is not None
         self._poll_acks()
         await frontier.flush()
-        if frontier.needs_refill() and await frontier.refill():
-            self._schedule_poke(0.0)
+        agent = self.agent
+        if agent is None:
+            if frontier.needs_refill() and await frontier.refill():
+                self._schedule_poke(0.0)
+        else:
+            now = monotonic()
+            if now - self._last_refill > self.flush_interval:
+                frontier.unblock_refill()  # other agents may have queued URLs of our hosts
+            if frontier.needs_refill():
+                self._last_refill = now
+                if await frontier.refill(agent.fetchable_hosts()):
+                    self._schedule_poke(0.0)
+                elif not len(frontier.buffer):
+                    agent.wake()  # out of work: hosts may be waiting for an owner
         self._update_stats()
         now = monotonic()
         for host in [h for h, t in self._last_start.items() if t < now - 120.0]:

@@ -73,7 +73,7 @@ class CrawlerSpider(scrapy.Spider):
         self.arguments = {
             k: v for k, v in {"seeds": seeds, "seed_urls": seed_urls, **kwargs}.items() if v
         }
-        self.seed_list = load_seeds(seeds or (None if seed_urls else self.default_seeds), seed_urls)
+        self.seed_list = self._seeds(seeds, seed_urls, crawl_id)
         self._crawl_id_arg = crawl_id
         self.crawl_id = ""
         if isinstance(getattr(self, "allowed_domains", None), str):
@@ -90,11 +90,21 @@ class CrawlerSpider(scrapy.Spider):
         return spider
 
     @classmethod
+    def _seeds(cls, seeds: str | None, seed_urls: str | None, crawl_id: str | None,
+               *, warn: bool = True) -> list[str]:
+        """The seed URLs; none with an explicit crawl id and no seeds: the process joins
+        (or resumes) that crawl, whose queue is in the database (docs/distributed.md)."""
+        if crawl_id and not seeds and not seed_urls and not cls.default_seeds:
+            return []
+        return load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls,
+                          warn=warn)
+
+    @classmethod
     def preflight(cls, spider_args: dict[str, Any]) -> None:
         """Validate arguments before a crawl starts; raise SeedError with one clear line.
         Invalid seed lines are warned about once, by the spider itself."""
-        seeds, seed_urls = spider_args.get("seeds"), spider_args.get("seed_urls")
-        load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls, warn=False)
+        cls._seeds(spider_args.get("seeds"), spider_args.get("seed_urls"),
+                   spider_args.get("crawl_id"), warn=False)
 
     # --- requests --------------------------------------------------------------------
     def seed_request(self, url: str) -> scrapy.Request:

@@ -233,6 +233,48 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (
+        7,
+        "agents of a distributed crawl and their host leases (docs/distributed.md)",
+        # agents: one row per crawler process that joined a crawl; its lease_until (database
+        # time, renewed by the heartbeat) is the lease of every host it owns, so a renewal
+        # is one row whatever the number of hosts. host_owners: the authority on which
+        # agent owns a host; next_fetch_at carries the host's politeness delay over a
+        # hand-over.
+        # frontier.agent: who leased a row, so only a dead agent's leases are re-queued.
+        """
+        CREATE TABLE agents (
+            crawl_id text NOT NULL,
+            agent_id text NOT NULL,
+            machine text NOT NULL,
+            pid integer NOT NULL,
+            capacity double precision NOT NULL DEFAULT 1,
+            state text NOT NULL DEFAULT 'running',
+            started_at timestamptz NOT NULL DEFAULT now(),
+            heartbeat_at timestamptz NOT NULL DEFAULT now(),
+            lease_until timestamptz NOT NULL DEFAULT now(),
+            pages bigint NOT NULL DEFAULT 0,
+            pages_per_second double precision NOT NULL DEFAULT 0,
+            idle boolean NOT NULL DEFAULT false,
+            finish_reason text,
+            PRIMARY KEY (crawl_id, agent_id)
+        );
+        CREATE TABLE host_owners (
+            crawl integer NOT NULL,
+            host text NOT NULL,
+            agent_id text,
+            epoch bigint NOT NULL DEFAULT 1,
+            next_fetch_at timestamptz,
+            PRIMARY KEY (crawl, host)
+        );
+        CREATE INDEX host_owners_agent ON host_owners (crawl, agent_id);
+        ALTER TABLE frontier ADD COLUMN agent text;
+        CREATE INDEX frontier_leased ON frontier (crawl, agent) WHERE state = 1;
+        CREATE INDEX frontier_queued_host ON frontier (crawl, host) WHERE state = 0;
+        ALTER TABLE frontier_crawls ADD COLUMN seeded_at timestamptz;
+        ALTER TABLE frontier_crawls ADD COLUMN finished_reason text;
+        """,
+    ),
+    (
         8,
         "search outbox and index positions (docs/search.md); LSH band keys of the shared "
         "content-seen test (docs/dedup.md)",

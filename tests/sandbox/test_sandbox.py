@@ -173,7 +173,8 @@ def test_request_log_and_json_lines(server: SandboxServer) -> None:
     lines = server.log_path.read_text().splitlines()
     last = json.loads(lines[-1])
     assert last["host"] == "b.test" and last["path"] == "/" and last["status"] == 200
-    assert set(last) == {"host", "path", "query", "method", "status", "started", "finished"}
+    assert set(last) == {"host", "path", "query", "method", "status", "started", "finished",
+                         "user_agent"}
 
 
 def test_delay_does_not_block_other_requests(server: SandboxServer) -> None:

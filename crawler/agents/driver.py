@@ -1,0 +1,186 @@
+"""Runs an agent's heartbeat next to its frontier (the scheduler's side of crawler/agents).
+
+The :class:`AgentDriver` owns the :class:`~crawler.agents.membership.AgentMembership` and
+a background asyncio task that beats every AGENT_HEARTBEAT seconds (sooner when the
+agent runs out of work), applies what a beat changed to the frontier (hosts gained: a
+refill; hosts lost or handed back: their buffered URLs go back to the queue), and tells
+its owner when the crawl is over. ``gate`` is what the scheduler asks before handing a
+request out: None while the host is not this agent's (or the lease is not valid by the
+local deadline), else the seconds still to wait after a hand-over.
+
+No Scrapy import: the scheduler passes callables for what it knows (busy hosts, hosts'
+remaining politeness delay, idleness, page count, how to stop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from crawler.agents.membership import AgentMembership, Heartbeat
+from crawler.frontier.frontier import Frontier
+
+logger = logging.getLogger(__name__)
+
+
+class AgentDriver:
+    def __init__(
+        self,
+        membership: AgentMembership,
+        frontier: Frontier,
+        *,
+        interval: float,
+        busy_hosts: Callable[[], set[str]],
+        next_fetch: Callable[[], dict[str, float]],
+        is_idle: Callable[[], bool],
+        on_gained: Callable[[], None],
+        on_finish: Callable[[str], None],
+        stats: Any = None,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.membership = membership
+        self.frontier = frontier
+        self.interval = interval
+        self._busy_hosts = busy_hosts
+        self._next_fetch = next_fetch
+        self._is_idle = is_idle
+        self._on_gained = on_gained
+        self._on_finish = on_finish
+        self.stats = stats
+        self._now = now
+        self.not_before: dict[str, float] = {}
+        self.finish_reason: str | None = None
+        self._task: asyncio.Future[None] | None = None
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._last_beat = 0.0
+        self._last_pages = 0
+        self._failures = 0
+
+    # --- what the scheduler asks -----------------------------------------------------
+    def gate(self, host: str) -> float | None:
+        """None: do not fetch ``host`` now; else seconds to wait first (0: go)."""
+        if not self.membership.may_fetch(host):
+            return None
+        at = self.not_before.get(host)
+        if at is None:
+            return 0.0
+        wait = at - self._now()
+        if wait <= 0:
+            del self.not_before[host]
+            return 0.0
+        return wait
+
+    def fetchable_hosts(self) -> list[str]:
+        m = self.membership
+        if not m.lease_valid():
+            return []
+        return [h for h in m.owned if h not in m.releasing]
+
+    def wake(self) -> None:
+        """Beat soon (the agent ran out of work, or became idle)."""
+        self._wake.set()
+
+    # --- the loop ------------------------------------------------------------------------
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._loop())
+
+    async def stop(self, reason: str) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        try:
+            await asyncio.wait_for(
+                self.membership.leave(reason, self._next_fetch()),
+                timeout=self.membership.ttl,
+            )
+        except Exception as exc:
+            logger.warning("agent %s: could not record its exit (%s); its hosts pass to the "
+                           "others when its lease expires", self.membership.agent_id, exc)
+
+    async def _loop(self) -> None:
+        while not self._stopping:
+            try:
+                await self.beat()
+                self._failures = 0
+            except Exception as exc:
+                self._failures += 1
+                self._inc("agents/heartbeat_errors")
+                logger.warning("agent %s: heartbeat failed (%s); %s", self.membership.agent_id,
+                               exc or type(exc).__name__,
+                               "still within the lease" if self.membership.lease_valid()
+                               else "not fetching until the database answers again")
+                with contextlib.suppress(Exception):
+                    await self.membership.disconnect()
+            if self.finish_reason is not None:
+                return
+            # after a failure retry sooner, so a short outage does not cost the lease
+            wait = self.interval if not self._failures else min(1.0, self.interval)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            self._wake.clear()
+            # at most one beat a second when woken early
+            gap = self._now() - self._last_beat
+            if gap < 1.0 and not self._stopping:
+                await asyncio.sleep(1.0 - gap)
+
+    async def beat(self) -> Heartbeat:
+        m = self.membership
+        now = self._now()
+        pages = self.frontier.counters.acked
+        elapsed = now - self._last_beat if self._last_beat else 0.0
+        rate = (pages - self._last_pages) / elapsed if elapsed > 0 else 0.0
+        # the whole beat must end before the lease could: a hung connection fails it
+        beat = await asyncio.wait_for(
+            m.heartbeat(pages=pages, pages_per_second=rate, idle=self._is_idle(),
+                        busy_hosts=self._busy_hosts(), next_fetch=self._next_fetch()),
+            timeout=max(1.0, m.ttl - m.margin),
+        )
+        self._last_beat, self._last_pages = now, pages
+        self._apply(beat)
+        return beat
+
+    def _apply(self, beat: Heartbeat) -> None:
+        frontier = self.frontier
+        gone = beat.lost | beat.releasing | beat.released
+        if beat.rejoined:
+            gone |= {e.host for e in frontier.buffer.entries.values()}
+        released = frontier.release_hosts(gone)
+        now = self._now()
+        for host, wait in beat.gained.items():
+            if wait > 0:
+                self.not_before[host] = now + wait
+        for host in gone:
+            self.not_before.pop(host, None)
+        frontier.unblock_refill()
+        if beat.gained or beat.requeued:
+            self._on_gained()
+        if beat.gained or gone or beat.dead_agents:
+            logger.info(
+                "agent %s: %d hosts owned (+%d, -%d handed back, -%d lost), %d live agents%s",
+                self.membership.agent_id, len(self.membership.owned), len(beat.gained),
+                len(beat.released), len(beat.lost), len(self.membership.live),
+                f"; {released} buffered URLs returned to the queue" if released else "",
+            )
+        if self.stats is not None:
+            self.stats.set_value("agents/hosts_owned", len(self.membership.owned))
+            self.stats.set_value("agents/live", len(self.membership.live))
+            self._inc("agents/hosts_gained", len(beat.gained))
+            self._inc("agents/hosts_released", len(beat.released))
+            self._inc("agents/hosts_lost", len(beat.lost))
+            self._inc("agents/dead_requeued", beat.requeued)
+        if beat.finish_reason is not None and self.finish_reason is None:
+            self.finish_reason = beat.finish_reason
+            logger.info("agent %s: crawl %s is over (%s)", self.membership.agent_id,
+                        self.membership.crawl_id, beat.finish_reason)
+            self._on_finish(beat.finish_reason)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.stats is not None and count:
+            self.stats.inc_value(key, count)

@@ -1,0 +1,453 @@
+"""An agent's membership of a distributed crawl, its host leases, and the crawl's end.
+
+PostgreSQL is the coordinator (tables of schema migration 7):
+
+- ``agents``: one row per agent; ``lease_until`` (database time) is renewed by every
+  heartbeat and is the lease of all the hosts the agent owns (one row per renewal,
+  whatever the number of hosts).
+- ``host_owners``: which agent owns a host (the authority), with an epoch that grows at
+  every hand-over and the host's next allowed fetch time for its next owner.
+
+Safety (one host, one agent at a time): an agent fetches a host only while it owns it
+and ``monotonic() < deadline``, with ``deadline`` = the moment its last successful
+renewal was *sent* + TTL - margin. The database granted that renewal later, so its
+``lease_until`` is later than the deadline. Another agent takes a host only when its
+owner's ``lease_until`` has passed, after locking the host rows (``FOR UPDATE``) and
+reading the leases in a new statement, so a renewal or claim committed meanwhile is
+seen. An agent whose lease expired never renews it: it rejoins and claims afresh.
+
+Faults: an agent whose lease expired is marked dead by whichever agent notices first,
+which returns that agent's leased frontier rows (and only those) to the queue, except
+rows whose page or failure row was saved (they are done), and also the rows it acked
+whose page or failure row never reached the database.
+
+Plain asyncio and psycopg: no Scrapy import.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from crawler.agents.assignment import owner
+from crawler.frontier.buffer import DONE, LEASED, QUEUED
+from crawler.items import WEAK_CATEGORIES
+
+logger = logging.getLogger(__name__)
+
+RUNNING, DEAD, STOPPED = "running", "dead", "stopped"
+
+
+def default_agent_id(job_id: str | None = None) -> str:
+    """scrapyd's job id when there is one, else machine-pid-random."""
+    if job_id:
+        return str(job_id)
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+@dataclass
+class Heartbeat:
+    """What one heartbeat changed."""
+
+    rejoined: bool = False  # the lease had expired: every host was lost, leases re-queued
+    gained: dict[str, float] = field(default_factory=dict)  # host -> seconds to wait first
+    lost: set[str] = field(default_factory=set)  # hosts to stop fetching at once
+    releasing: set[str] = field(default_factory=set)  # hosts that now belong to another
+    released: set[str] = field(default_factory=set)  # hosts handed back this heartbeat
+    dead_agents: list[str] = field(default_factory=list)
+    requeued: int = 0  # leased rows of dead agents returned to the queue
+    finished: int = 0  # leased rows of dead agents whose result was saved: done
+    finish_reason: str | None = None  # the crawl is over (everyone stops)
+
+
+class AgentMembership:
+    """One agent of a crawl. ``heartbeat`` runs every AGENT_HEARTBEAT seconds; between
+    heartbeats ``may_fetch`` answers from memory."""
+
+    def __init__(
+        self,
+        url: str,
+        crawl_id: str,
+        crawl_key: int,
+        agent_id: str,
+        *,
+        capacity: float = 1.0,
+        ttl: float = 15.0,
+        margin: float = 2.0,
+        max_pages: int = 0,
+        max_seconds: float = 0.0,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not 0 <= margin < ttl:
+            raise ValueError("AGENT_LEASE_MARGIN must be >= 0 and below AGENT_LEASE_TTL")
+        self.url = url
+        self.crawl_id = crawl_id
+        self.key = crawl_key
+        self.agent_id = agent_id
+        self.capacity = capacity
+        self.ttl = ttl
+        self.margin = margin
+        self.max_pages = max_pages
+        self.max_seconds = max_seconds
+        self._now = now
+        self.conn: psycopg.AsyncConnection[Any] | None = None
+        self.owned: set[str] = set()
+        self.releasing: set[str] = set()
+        self.deadline = 0.0  # monotonic time until which owned hosts may be fetched
+        self.live: dict[str, float] = {}  # live agents (id -> capacity) at the last beat
+        self.joined = False
+
+    # --- connection ----------------------------------------------------------------------
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        conn = self.conn
+        if conn is None or conn.closed or conn.broken:
+            if conn is not None:
+                await conn.close()
+            timeout = max(1, int(self.ttl - self.margin) // 2)
+            conn = self.conn = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=timeout,
+            )
+        return conn
+
+    async def disconnect(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            await conn.close()
+
+    # --- local answers -----------------------------------------------------------------
+    def lease_valid(self) -> bool:
+        return self._now() < self.deadline
+
+    def may_fetch(self, host: str) -> bool:
+        """Whether this agent may send a request to ``host`` now."""
+        return host in self.owned and host not in self.releasing and self._now() < self.deadline
+
+    # --- joining -------------------------------------------------------------------------
+    async def join(self) -> None:
+        """Register (or re-register after a lost lease) as a running agent."""
+        conn = await self._connection()
+        sent = self._now()
+        async with conn.transaction():
+            # whatever this id owned before is given up: it is claimed again afresh
+            await conn.execute(
+                "UPDATE host_owners SET agent_id = NULL WHERE crawl = %s AND agent_id = %s",
+                (self.key, self.agent_id),
+            )
+            await conn.execute(
+                """
+                INSERT INTO agents (crawl_id, agent_id, machine, pid, capacity, state,
+                                    lease_until)
+                VALUES (%s, %s, %s, %s, %s, %s, now() + make_interval(secs => %s))
+                ON CONFLICT (crawl_id, agent_id) DO UPDATE SET state = excluded.state,
+                    machine = excluded.machine, pid = excluded.pid,
+                    capacity = excluded.capacity, started_at = now(),
+                    heartbeat_at = now(), lease_until = excluded.lease_until,
+                    idle = false, finish_reason = NULL
+                """,
+                (self.crawl_id, self.agent_id, socket.gethostname(), os.getpid(),
+                 self.capacity, RUNNING, self.ttl),
+            )
+            # the first agent of a new run of a crawl that was over starts it again
+            await conn.execute(
+                "UPDATE frontier_crawls SET finished_reason = NULL WHERE key = %s"
+                " AND finished_reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM agents"
+                " WHERE crawl_id = %s AND agent_id <> %s AND state = %s"
+                " AND lease_until > now())",
+                (self.key, self.crawl_id, self.agent_id, RUNNING),
+            )
+        self.owned.clear()
+        self.releasing.clear()
+        self.deadline = sent + self.ttl - self.margin
+        self.joined = True
+
+    # --- the heartbeat -------------------------------------------------------------------
+    async def heartbeat(
+        self,
+        *,
+        pages: int = 0,
+        pages_per_second: float = 0.0,
+        idle: bool = False,
+        busy_hosts: Iterable[str] = (),
+        next_fetch: dict[str, float] | None = None,
+    ) -> Heartbeat:
+        """Renew the lease, take over dead agents' work, hand back hosts that belong to
+        another agent (those of ``busy_hosts``, with requests in flight, wait), claim
+        the hosts that belong here. ``next_fetch``: host -> seconds until it may be
+        fetched again (recorded for its next owner)."""
+        conn = await self._connection()
+        beat = Heartbeat()
+        sent = self._now()
+        if not self.joined:
+            await self.join()
+        row = await (await conn.execute(
+            """
+            UPDATE agents SET heartbeat_at = now(),
+                lease_until = now() + make_interval(secs => %s),
+                pages = %s, pages_per_second = %s, idle = %s
+            WHERE crawl_id = %s AND agent_id = %s AND state = %s AND lease_until > now()
+            RETURNING agent_id
+            """,
+            (self.ttl, pages, pages_per_second, idle, self.crawl_id, self.agent_id, RUNNING),
+        )).fetchone()
+        if row is None:
+            # the lease ran out (cut off, or stalled): someone may own our hosts already
+            logger.warning("agent %s: host lease expired; every host is given up and the "
+                           "agent joins again", self.agent_id)
+            beat.rejoined = True
+            beat.lost = set(self.owned)
+            await self.join()
+            sent = self._now()
+        else:
+            self.deadline = sent + self.ttl - self.margin
+        await self._take_over_dead(conn, beat)
+        await self._record_next_fetch(conn, next_fetch or {})
+        self.live = {a: c for a, c in await (await conn.execute(
+            "SELECT agent_id, capacity FROM agents WHERE crawl_id = %s AND state = %s"
+            " AND lease_until > now()",
+            (self.crawl_id, RUNNING),
+        )).fetchall()}
+        self.live.setdefault(self.agent_id, self.capacity)
+        await self._hand_back(conn, beat, set(busy_hosts), next_fetch or {})
+        await self._claim(conn, beat)
+        beat.finish_reason = await self._finish_reason(conn, idle)
+        return beat
+
+    async def _take_over_dead(self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat) -> None:
+        async with conn.transaction():
+            dead = [a for (a,) in await (await conn.execute(
+                "UPDATE agents SET state = %s, idle = true WHERE crawl_id = %s AND state = %s"
+                " AND lease_until <= now() RETURNING agent_id",
+                (DEAD, self.crawl_id, RUNNING),
+            )).fetchall()]
+            if not dead:
+                return
+            params = {"key": self.key, "dead": dead, "leased": LEASED, "queued": QUEUED,
+                      "done": DONE, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)}
+            # a row whose page or failure row was saved was fetched: done, not re-fetched
+            finished = await conn.execute(
+                """
+                UPDATE frontier f SET state = %(done)s, agent = NULL
+                WHERE f.crawl = %(key)s AND f.state = %(leased)s AND f.agent = ANY(%(dead)s)
+                  AND (EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
+                               AND p.url = f.url)
+                       OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                                  AND u.url = f.url AND u.category <> ALL(%(weak)s)))
+                """,
+                params,
+            )
+            requeued = await conn.execute(
+                "UPDATE frontier SET state = %(queued)s, agent = NULL WHERE crawl = %(key)s"
+                " AND state = %(leased)s AND agent = ANY(%(dead)s)",
+                params,
+            )
+            # acked, but the page or failure row never reached the database (the item
+            # pipeline writes in batches of its own): fetched again
+            unsaved = await conn.execute(
+                """
+                UPDATE frontier f SET state = %(queued)s, agent = NULL, done_at = NULL,
+                    result_url = NULL
+                WHERE f.crawl = %(key)s AND f.state = %(done)s AND f.agent = ANY(%(dead)s)
+                  AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
+                                  AND p.url = coalesce(f.result_url, f.url))
+                  AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                                  AND u.url = coalesce(f.result_url, f.url))
+                """,
+                params,
+            )
+        beat.dead_agents = dead
+        beat.finished = finished.rowcount
+        beat.requeued = requeued.rowcount + unsaved.rowcount
+        logger.warning("agents %s: lease expired, declared dead; %d of their leased URLs "
+                       "re-queued, %d already saved", ", ".join(dead), beat.requeued,
+                       beat.finished)
+
+    async def _record_next_fetch(
+        self, conn: psycopg.AsyncConnection[Any], next_fetch: dict[str, float]
+    ) -> None:
+        waits = {h: w for h, w in next_fetch.items() if w > 0 and h in self.owned}
+        if not waits:
+            return
+        hosts = list(waits)
+        await conn.execute(
+            "UPDATE host_owners o SET next_fetch_at = now() + make_interval(secs => d.wait)"
+            " FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)"
+            " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
+            (hosts, [waits[h] for h in hosts], self.key, self.agent_id),
+        )
+
+    async def _hand_back(
+        self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, busy: set[str],
+        next_fetch: dict[str, float],
+    ) -> None:
+        """Hosts whose rendezvous owner is now another live agent are given back once
+        nothing is in flight for them (they are not fetched any more meanwhile)."""
+        for host in self.owned:
+            if owner(host, self.live) != self.agent_id and host not in self.releasing:
+                self.releasing.add(host)
+                beat.releasing.add(host)
+        ready = [h for h in self.releasing if h not in busy]
+        if not ready:
+            return
+        await conn.execute(
+            """
+            UPDATE host_owners o SET agent_id = NULL,
+                next_fetch_at = greatest(coalesce(o.next_fetch_at, now()),
+                                         now() + make_interval(secs => d.wait))
+            FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)
+            WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
+            """,
+            (ready, [max(0.0, next_fetch.get(h, 0.0)) for h in ready], self.key,
+             self.agent_id),
+        )
+        for host in ready:
+            self.releasing.discard(host)
+            self.owned.discard(host)
+        beat.released = set(ready)
+
+    async def _unowned_hosts(self, conn: psycopg.AsyncConnection[Any]) -> list[str]:
+        """Hosts with queued URLs that no live agent owns (one index probe per host)."""
+        rows = await (await conn.execute(
+            """
+            WITH RECURSIVE h AS (
+                (SELECT host FROM frontier WHERE crawl = %(key)s AND state = %(queued)s
+                 ORDER BY host LIMIT 1)
+                UNION ALL
+                SELECT (SELECT f.host FROM frontier f WHERE f.crawl = %(key)s
+                        AND f.state = %(queued)s AND f.host > h.host ORDER BY f.host LIMIT 1)
+                FROM h WHERE h.host IS NOT NULL)
+            SELECT h.host FROM h WHERE h.host IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM host_owners o JOIN agents a
+                    ON a.crawl_id = %(crawl_id)s AND a.agent_id = o.agent_id
+                WHERE o.crawl = %(key)s AND o.host = h.host AND a.state = %(running)s
+                  AND a.lease_until > now())
+            """,
+            {"key": self.key, "queued": QUEUED, "crawl_id": self.crawl_id,
+             "running": RUNNING},
+        )).fetchall()
+        return [h for (h,) in rows]
+
+    async def _claim(self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat) -> None:
+        mine = [h for h in await self._unowned_hosts(conn)
+                if h not in self.owned and owner(h, self.live) == self.agent_id]
+        if not mine:
+            return
+        mine.sort()  # rows are locked in one order by every agent: no deadlock
+        async with conn.transaction():
+            await conn.execute(
+                "INSERT INTO host_owners (crawl, host) SELECT %s, h FROM unnest(%s::text[]) h"
+                " ORDER BY h ON CONFLICT (crawl, host) DO NOTHING",
+                (self.key, mine),
+            )
+            rows = await (await conn.execute(
+                "SELECT host, agent_id FROM host_owners WHERE crawl = %s AND host = ANY(%s)"
+                " ORDER BY host FOR UPDATE",
+                (self.key, mine),
+            )).fetchall()
+            # a new statement, a new snapshot: sees renewals and claims committed while
+            # the rows were being locked
+            valid = {a for (a,) in await (await conn.execute(
+                "SELECT agent_id FROM agents WHERE crawl_id = %s AND state = %s"
+                " AND lease_until > now()",
+                (self.crawl_id, RUNNING),
+            )).fetchall()}
+            free = [h for h, a in rows if a is None or a == self.agent_id or a not in valid]
+            if not free:
+                return
+            got = await (await conn.execute(
+                """
+                UPDATE host_owners SET agent_id = %s, epoch = epoch + 1
+                WHERE crawl = %s AND host = ANY(%s)
+                RETURNING host,
+                    greatest(0, extract(epoch FROM next_fetch_at - now()))::float8
+                """,
+                (self.agent_id, self.key, free),
+            )).fetchall()
+        for host, wait in got:
+            self.owned.add(host)
+            beat.gained[host] = float(wait or 0.0)
+
+    async def _finish_reason(self, conn: psycopg.AsyncConnection[Any], idle: bool) -> str | None:
+        """Why the crawl is over (None: it is not): a crawl-wide limit, or no agent has
+        queued or leased URLs left and every live agent is idle."""
+        row = await (await conn.execute(
+            """
+            SELECT c.finished_reason,
+                   extract(epoch FROM now() - c.seeded_at)::float8,
+                   (SELECT coalesce(sum(pages), 0) FROM agents WHERE crawl_id = %(crawl_id)s),
+                   EXISTS (SELECT 1 FROM frontier WHERE crawl = %(key)s AND state = %(queued)s),
+                   EXISTS (SELECT 1 FROM frontier WHERE crawl = %(key)s AND state = %(leased)s),
+                   EXISTS (SELECT 1 FROM agents WHERE crawl_id = %(crawl_id)s
+                           AND state = %(running)s AND lease_until > now() AND NOT idle)
+            FROM frontier_crawls c WHERE c.key = %(key)s
+            """,
+            {"key": self.key, "crawl_id": self.crawl_id, "queued": QUEUED,
+             "leased": LEASED, "running": RUNNING},
+        )).fetchone()
+        if row is None:
+            return None
+        reason, age, pages, queued, leased, busy = row
+        if reason is None and age is not None:  # (not before the seeds are loaded)
+            if self.max_pages and pages >= self.max_pages:
+                reason = "crawl_max_pages"
+            elif self.max_seconds and age >= self.max_seconds:
+                reason = "crawl_max_seconds"
+            elif idle and not queued and not leased and not busy:
+                reason = "crawl_finished"
+            if reason is not None:
+                await conn.execute(
+                    "UPDATE frontier_crawls SET finished_reason = %s WHERE key = %s"
+                    " AND finished_reason IS NULL",
+                    (reason, self.key),
+                )
+        return reason
+
+    # --- leaving -------------------------------------------------------------------------
+    async def leave(self, reason: str, next_fetch: dict[str, float] | None = None) -> None:
+        """Hand every host back and record the agent as stopped (a clean exit)."""
+        try:
+            conn = await self._connection()
+            waits = next_fetch or {}
+            hosts = list(self.owned)
+            async with conn.transaction():
+                await conn.execute(
+                    """
+                    UPDATE host_owners o SET agent_id = NULL,
+                        next_fetch_at = now() + make_interval(secs => d.wait)
+                    FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)
+                    WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
+                    """,
+                    (hosts, [max(0.0, waits.get(h, 0.0)) for h in hosts], self.key,
+                     self.agent_id),
+                )
+                await conn.execute(
+                    "UPDATE host_owners SET agent_id = NULL WHERE crawl = %s AND agent_id = %s",
+                    (self.key, self.agent_id),
+                )
+                await conn.execute(
+                    "UPDATE agents SET state = %s, idle = true, finish_reason = %s,"
+                    " heartbeat_at = now(), lease_until = now()"
+                    " WHERE crawl_id = %s AND agent_id = %s",
+                    (STOPPED, reason, self.crawl_id, self.agent_id),
+                )
+        finally:
+            self.owned.clear()
+            self.deadline = 0.0
+            await self.disconnect()
+
+
+async def claim_seeding(conn: psycopg.AsyncConnection[Any], crawl_key: int) -> bool:
+    """Whether this agent loads the crawl's seeds: the first to ask, once per crawl."""
+    row = await (await conn.execute(
+        "UPDATE frontier_crawls SET seeded_at = now() WHERE key = %s AND seeded_at IS NULL"
+        " RETURNING key",
+        (crawl_key,),
+    )).fetchone()
+    return row is not None

@@ -1,0 +1,113 @@
+"""Host leases on the real database, without crawl processes: two agents of one crawl."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+import psycopg
+import pytest
+
+from crawler.agents.assignment import owner
+from crawler.agents.membership import AgentMembership, claim_seeding
+from crawler.frontier.buffer import LEASED, QUEUED
+from crawler.frontier.postgres_store import PostgresStore
+from crawler.frontier.scores import UrlStats, make_strategy
+from crawler.frontier.store import NewRow, WriteBatch
+
+HOSTS = [f"h{i}.test" for i in range(12)]
+
+
+def _row(fp: int, host: str, stats: UrlStats) -> NewRow:
+    return NewRow(fp, f"http://{host}/{fp}", host, QUEUED, 0, 0.0, fp, True, stats, 0.0,
+                  None, None, b"x")
+
+
+async def _store(url: str, crawl_id: str, agent: str) -> PostgresStore:
+    store = PostgresStore(url, crawl_id, agent_id=agent)
+    await store.open(make_strategy("bestfirst", {}))
+    return store
+
+
+def _owners(url: str, key: int) -> dict[str, str | None]:
+    with psycopg.connect(url) as conn:
+        return dict(conn.execute("SELECT host, agent_id FROM host_owners WHERE crawl = %s",
+                                 (key,)).fetchall())
+
+
+def test_hosts_split_by_rendezvous_and_pass_over_only_after_the_lease(migrated):
+    crawl_id = f"m-{uuid.uuid4().hex[:8]}"
+
+    async def run():
+        store = await _store(migrated, crawl_id, "a")
+        await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
+                                          for i, h in enumerate(HOSTS)]))
+        a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=2.0, margin=0.5)
+        b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=2.0, margin=0.5)
+        await a.join()
+        assert await claim_seeding(store.conn, store.key)
+        assert not await claim_seeding(store.conn, store.key)
+        beat = await a.heartbeat()
+        assert set(beat.gained) == set(HOSTS)  # alone: every host
+        await b.join()
+        beat_a = await a.heartbeat()  # a sees b: hands b's hosts back
+        for_b = {h for h in HOSTS if owner(h, {"a": 1.0, "b": 1.0}) == "b"}
+        assert for_b and beat_a.released == for_b and a.owned == set(HOSTS) - for_b
+        beat_b = await b.heartbeat()
+        assert set(beat_b.gained) == for_b
+        owners = _owners(migrated, store.key)
+        assert {h for h, ag in owners.items() if ag == "b"} == for_b
+        assert {h for h, ag in owners.items() if ag == "a"} == set(HOSTS) - for_b
+        # b leases rows of its hosts
+        rows = await store.claim(100, 10, [], sorted(for_b))
+        assert {r.host for r in rows} == for_b
+        with psycopg.connect(migrated, autocommit=True) as conn:
+            conn.execute("UPDATE frontier SET agent = 'b' WHERE crawl = %s AND state = %s",
+                         (store.key, LEASED))
+        # b stops beating: its hosts stay its own until its lease has expired
+        assert not (await a.heartbeat()).gained
+        assert b.may_fetch(sorted(for_b)[0])
+        time.sleep(1.0)
+        assert not (await a.heartbeat()).gained
+        time.sleep(0.6)
+        assert not b.may_fetch(sorted(for_b)[0])  # b's own deadline passes first,
+        assert not (await a.heartbeat()).gained  # its lease in the database later
+        time.sleep(0.6)
+        beat_a = await a.heartbeat()
+        assert beat_a.dead_agents == ["b"] and beat_a.requeued == len(rows)
+        assert set(beat_a.gained) == for_b and a.owned == set(HOSTS)
+        # b comes back: its lease is gone; it gives up everything and joins again
+        beat_b = await b.heartbeat()
+        assert beat_b.rejoined and beat_b.lost == for_b and not beat_b.gained
+        assert not b.owned
+        await a.disconnect()
+        await b.disconnect()
+        await store.close(True, 0.0, 0)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("order", ["ab", "ba"])
+def test_new_rows_of_two_agents_merge_in_any_order(migrated, order):
+    crawl_id = f"merge-{uuid.uuid4().hex[:8]}"
+    events = {"a": UrlStats(3, 1, 0.25, 1.5, 0.4, 0.0), "b": UrlStats(2, 1, 0.5, 0.7, 0.9, 0.1)}
+
+    async def run():
+        stores = {n: await _store(migrated, crawl_id, n) for n in "ab"}
+        for n in order:
+            await stores[n].write(WriteBatch(new=[_row(42, "x.test", events[n].copy())]))
+        for s in stores.values():
+            await s.close(True, 0.0, 0)
+        with psycopg.connect(migrated) as conn:
+            return conn.execute(
+                "SELECT depth, backlinks, cash, link_score, attributes, extra, score"
+                " FROM frontier f JOIN frontier_crawls c ON c.key = f.crawl"
+                " WHERE c.crawl_id = %s", (crawl_id,)).fetchone()
+
+    merged = events["a"].copy()
+    merged.absorb(events["b"])
+    row = asyncio.run(run())
+    assert row[:6] == pytest.approx((merged.depth, merged.backlinks, merged.cash,
+                                     merged.link_score, merged.attributes, merged.extra))
+    assert row[6] == pytest.approx(make_strategy("bestfirst", {}).score(merged))
