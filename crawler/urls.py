@@ -47,10 +47,16 @@ def strip_session_ids(url: str) -> str:
     return path + query + hash_ + fragment
 
 
+# canonical_url and url_host are pure and called for every link of every page; pages of a
+# site repeat most of their links (menus, indexes), and w3lib's canonicalize_url was the
+# largest single cost of extraction (docs/performance.md). Entries are ~0.3 kB.
+CANONICAL_URL_CACHE_SIZE = 65536
+
 # The bundled Public Suffix List snapshot: a crawler must not fetch the list at run time.
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+@lru_cache(maxsize=CANONICAL_URL_CACHE_SIZE)
 def canonical_url(url: str) -> str | None:
     """Return the canonical form of an absolute http(s) URL, or None if not crawlable.
 
@@ -71,6 +77,7 @@ def canonical_url(url: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=CANONICAL_URL_CACHE_SIZE)
 def url_host(url: str) -> str:
     """The lower-cased host name of a URL ('' when it has none)."""
     return (urlsplit(url).hostname or "").lower()
