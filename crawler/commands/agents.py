@@ -19,8 +19,10 @@ from scrapy.commands import ScrapyCommand
 from crawler.commands._shared import (
     add_crawl_id_option,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 from crawler.storage.database import DatabaseUnavailable
 
@@ -93,11 +95,13 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         add_crawl_id_option(parser, "list the agents of")
         parser.add_argument("--json", action="store_true", help="print JSON")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
+        reject_arguments("agents", args)
         try:
             with prepared_database(self.settings) as database, database.connect() as conn:
                 rows = conn.execute(AGENTS_SQL, {"crawl_id": opts.crawl_id}).fetchall()
@@ -106,7 +110,7 @@ class Command(ScrapyCommand):
             return
         if not rows:
             which = f"crawl {opts.crawl_id!r}" if opts.crawl_id else "any crawl"
-            fail(self, f"no agents of {which} in {database.display_url}", exitcode=1)
+            fail(self, f"no agents of {which} in {database.display_url}")
             return
         crawl_id = rows[0][13]
         agents = [AgentRow.from_row(r) for r in rows]

@@ -19,7 +19,6 @@ import time
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler import defaults
@@ -27,8 +26,10 @@ from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 from crawler.ranking.store import resolve_crawl_id
 from crawler.search.index import index_path, open_index
@@ -64,6 +65,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         add_crawl_id_option(parser, "index")
         parser.add_argument(
             "--follow", action="store_true",
@@ -72,8 +74,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        if args:
-            raise UsageError("index takes no arguments", print_help=True)
+        reject_arguments("index", args)
         configure_logging(self.settings)
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -30,6 +30,7 @@ from scrapy.commands import ScrapyCommand
 from crawler.commands._shared import (
     add_crawl_id_option,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
 )
@@ -55,6 +56,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         add_crawl_id_option(parser, "report")
         parser.add_argument(
             "--html", metavar="DIR", default=None,

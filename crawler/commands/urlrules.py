@@ -16,8 +16,10 @@ from scrapy.commands import ScrapyCommand
 from crawler.commands._shared import (
     add_crawl_id_option,
     fail,
+    one_line_errors,
     prepared_database,
     quiet_when_output_closed,
+    reject_arguments,
 )
 
 CRAWL_SQL = """
@@ -61,6 +63,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
         add_crawl_id_option(parser, "list the rules of")
         parser.add_argument("--all", action="store_true",
                             help="also list undone rules (parameters proven to matter)")
@@ -69,6 +72,7 @@ class Command(ScrapyCommand):
         from crawler.storage.database import DatabaseUnavailable
 
         assert self.settings is not None
+        reject_arguments("urlrules", args)
         try:
             with prepared_database(self.settings) as database, database.connect() as conn:
                 crawl = conn.execute(CRAWL_SQL, {"crawl_id": opts.crawl_id}).fetchone()
@@ -79,7 +83,7 @@ class Command(ScrapyCommand):
             return
         if crawl is None:
             which = f"crawl {opts.crawl_id!r}" if opts.crawl_id else "any crawl"
-            fail(self, f"no {which} in {database.display_url}", exitcode=1)
+            fail(self, f"no {which} in {database.display_url}")
             return
         with quiet_when_output_closed():
             print(format_rules(crawl[0], rows))

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 
 from crawler import defaults
-from crawler.commands._shared import fail, quiet_when_output_closed
+from crawler.commands._shared import fail, one_line_errors, quiet_when_output_closed
 from crawler.warc.files import warc_files
 from crawler.warc.reading import WarcFileSummary, read_warc
 
@@ -45,6 +45,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        one_line_errors(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None

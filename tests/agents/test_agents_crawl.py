@@ -92,7 +92,7 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
 
 def test_agents_command_unknown_crawl(database_url):
     listed = scrapy_agents(database_url, "--crawl-id", "no-such-crawl")
-    assert listed.returncode == 1
+    assert listed.returncode == 2
     assert listed.stderr.startswith("error: no agents of crawl 'no-such-crawl' in ")
     assert "Traceback" not in listed.stderr
 

@@ -105,7 +105,7 @@ def test_parameter_rules_on_the_sandbox(sandbox, run_crawl, db, database_url):
     assert any(line.startswith("    undone ") and "differ only in 'page'" in line
                for line in lines)
     missing = run_urlrules(database_url, "--crawl-id", "no-such-crawl")
-    assert (missing.returncode, missing.stdout) == (1, "")
+    assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr.startswith("error: no crawl 'no-such-crawl' in ")
 
     # resumed: the rules are loaded (and robots.txt is not asked again)

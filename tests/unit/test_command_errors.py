@@ -80,6 +80,14 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["freshness", "--bogus"],
          "error: unrecognized option --bogus (see scrapy freshness -h)"),
         (["freshness"], "error: give the crawl with --crawl-id ID"),
+        (["report", "--bogus"], "error: unrecognized arguments: --bogus"),
+        (["agents", "--bogus"], "error: unrecognized option --bogus (see scrapy agents -h)"),
+        (["agents", "web1"], "error: agents takes no arguments, got 'web1'"),
+        (["urlrules", "--bogus"],
+         "error: unrecognized option --bogus (see scrapy urlrules -h)"),
+        (["index", "--bogus"], "error: unrecognized option --bogus (see scrapy index -h)"),
+        (["index", "web1"], "error: index takes no arguments, got 'web1'"),
+        (["warc"], "error: warc needs a subcommand: list or check"),
     ],
 )
 def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], line: str) -> None:
@@ -131,6 +139,16 @@ def test_unknown_crawl_id_is_an_input_error(tmp_path: Path, database_url: str) -
                     CRAWLER_DATABASE_URL=database_url)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == "error: no crawl with id 'no-such-crawl' in the database\n"
+
+
+@pytest.mark.parametrize("command", ["report", "agents", "urlrules", "freshness"])
+def test_every_command_rejects_an_unknown_crawl_id_alike(tmp_path: Path, database_url: str,
+                                                        command: str) -> None:
+    result = scrapy(tmp_path, command, "--crawl-id", "no-such-crawl",
+                    CRAWLER_DATABASE_URL=database_url)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert "no-such-crawl" in result.stderr
 
 
 def test_crawl_refuses_http_proxy_without_https_proxy(tmp_path: Path, sandbox,
