@@ -19,12 +19,12 @@ import time
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
-from scrapy.utils.log import configure_logging
 
 from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
+    configure_command_logging,
     fail,
     one_line_errors,
     prepared_database,
@@ -75,7 +75,7 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         reject_arguments("index", args)
-        configure_logging(self.settings)
+        configure_command_logging(self)
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import scrapy
+from scrapy.exceptions import UsageError
 from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
@@ -105,6 +106,15 @@ class CrawlerSpider(scrapy.Spider):
         Invalid seed lines are warned about once, by the spider itself."""
         cls._seeds(spider_args.get("seeds"), spider_args.get("seed_urls"),
                    spider_args.get("crawl_id"), warn=False)
+        try:
+            cls.check_spider_arguments(spider_args)
+        except ValueError as exc:
+            raise UsageError(str(exc), print_help=False) from exc
+
+    @classmethod
+    def check_spider_arguments(cls, spider_args: dict[str, Any]) -> None:
+        """Validate a spider's own -a arguments; raise ValueError with one clear line
+        (the pre-flight check turns it into an ``error:`` line and exit status 2)."""
 
     # --- requests --------------------------------------------------------------------
     def seed_request(self, url: str) -> scrapy.Request:

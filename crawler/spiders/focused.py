@@ -19,7 +19,6 @@ from typing import Any
 
 import scrapy
 from scrapy.core.scheduler import Scheduler
-from scrapy.exceptions import UsageError
 from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
@@ -131,14 +130,10 @@ class FocusedSpider(CrawlerSpider):
             read_examples(examples)
 
     @classmethod
-    def preflight(cls, spider_args: dict[str, Any]) -> None:
-        super().preflight(spider_args)
-        try:
-            cls.check_arguments(
-                spider_args.get("query"), spider_args.get("match"), spider_args.get("examples")
-            )
-        except ValueError as exc:
-            raise UsageError(str(exc), print_help=False) from exc
+    def check_spider_arguments(cls, spider_args: dict[str, Any]) -> None:
+        cls.check_arguments(
+            spider_args.get("query"), spider_args.get("match"), spider_args.get("examples")
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> FocusedSpider:

@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 import scrapy
 from scrapy import signals
-from scrapy.exceptions import DontCloseSpider, UsageError
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
@@ -103,14 +103,10 @@ class SmartSpider(CrawlerSpider):
             raise QueryError(f"probe must be 0 or 1, not {probe!r}")
 
     @classmethod
-    def preflight(cls, spider_args: dict[str, Any]) -> None:
-        super().preflight(spider_args)
-        try:
-            cls.check_arguments(
-                spider_args.get("topic"), spider_args.get("examples"), spider_args.get("probe")
-            )
-        except ValueError as exc:
-            raise UsageError(str(exc), print_help=False) from exc
+    def check_spider_arguments(cls, spider_args: dict[str, Any]) -> None:
+        cls.check_arguments(
+            spider_args.get("topic"), spider_args.get("examples"), spider_args.get("probe")
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> SmartSpider:
