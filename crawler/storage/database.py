@@ -96,6 +96,20 @@ class EmbeddedPostgres:
             self._server = None
 
 
+def with_idle_transaction_timeout(url: str, seconds: float) -> str:
+    """``url`` whose sessions end a transaction left idle for ``seconds``.
+
+    An agent cut off from the database in the middle of a transaction leaves its server
+    session open (TCP keepalive notices only after hours), and with it the row locks of
+    the transaction: the other agents' claims of those frontier rows would wait forever.
+    The server aborts such a transaction once it has been idle for the agent's lease
+    time, when the agent has stopped fetching anyway (docs/distributed.md).
+    """
+    options = psycopg.conninfo.conninfo_to_dict(url).get("options") or ""
+    option = f"-c idle_in_transaction_session_timeout={max(1, int(seconds * 1000))}"
+    return psycopg.conninfo.make_conninfo(url, options=f"{options} {option}".strip())
+
+
 @dataclass
 class CrawlDatabase:
     """The database of one crawler process: its URL, started and migrated on demand."""
@@ -108,6 +122,9 @@ class CrawlDatabase:
     def from_settings(cls, settings: Any) -> CrawlDatabase:
         url = configured_url(settings)
         if url:
+            if settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED):
+                ttl = settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL)
+                url = with_idle_transaction_timeout(url, ttl)
             return cls(url=url)
         data_dir = Path(settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR))
         return cls(url="", embedded=EmbeddedPostgres(data_dir / "pgdata"))

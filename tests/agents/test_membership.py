@@ -111,3 +111,16 @@ def test_new_rows_of_two_agents_merge_in_any_order(migrated, order):
     assert row[:6] == pytest.approx((merged.depth, merged.backlinks, merged.cash,
                                      merged.link_score, merged.attributes, merged.extra))
     assert row[6] == pytest.approx(make_strategy("bestfirst", {}).score(merged))
+
+
+def test_agent_sessions_end_transactions_left_idle_past_the_lease(database_url):
+    # a cut-off agent's open transaction (and its row locks) must not outlive its lease
+    from crawler.storage.database import with_idle_transaction_timeout
+
+    url = with_idle_transaction_timeout(database_url, 0.5)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SHOW idle_in_transaction_session_timeout").fetchone() == ("500ms",)
+        conn.execute("SELECT 1")  # a transaction is open now, then left idle
+        time.sleep(1.5)
+        with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+            conn.execute("SELECT 1")
