@@ -122,7 +122,8 @@ class CrawlDatabase:
     def from_settings(cls, settings: Any) -> CrawlDatabase:
         url = configured_url(settings)
         if url:
-            if settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED):
+            agents = settings.get("AGENTS_ENABLED", defaults.AGENTS_ENABLED)
+            if str(agents).lower() in ("1", "true", "yes"):
                 ttl = settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL)
                 url = with_idle_transaction_timeout(url, ttl)
             return cls(url=url)
