@@ -24,6 +24,7 @@ from urllib.parse import urljoin
 
 import lxml.etree
 
+from crawler import defaults
 from crawler.urls import canonical_url, url_host
 
 # Elements whose text a reader never sees.
@@ -195,7 +196,7 @@ def extract_page(
     page_url: str,
     *,
     encoding: str | None = None,
-    anchor_max_chars: int = 500,
+    anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
 ) -> ExtractedPage:
     """Extract the title, visible text and out-links of an HTML page.
 

@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 
-from crawler import defaults
 from crawler.commands._shared import (
     COMMAND_ERRORS,
     add_crawl_id_option,
@@ -31,25 +30,10 @@ from crawler.commands._shared import (
     quiet_when_output_closed,
     reject_arguments,
 )
+from crawler.pipelines.search_index import indexer_config
 from crawler.ranking.store import resolve_crawl_id
-from crawler.search.index import index_path, open_index
-from crawler.search.indexer import IndexerConfig, IndexerReport, run_indexer
-
-
-def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
-    """The indexer's configuration from the settings (read once, here)."""
-    return IndexerConfig(
-        database_url=database_url,
-        index_path=str(index_path(settings)),
-        batch_size=max(1, settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE)),
-        poll_interval=max(0.05, settings.getfloat(
-            "SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL)),
-        writer_timeout=settings.getfloat("SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT),
-        max_body_chars=settings.getint("SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS),
-        limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
-        merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
-        nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
-    )
+from crawler.search.index import open_index
+from crawler.search.indexer import IndexerReport, run_indexer
 
 
 class Command(ScrapyCommand):
@@ -68,7 +52,8 @@ class Command(ScrapyCommand):
         one_line_errors(parser)
         add_crawl_id_option(parser, "index")
         parser.add_argument(
-            "--follow", action="store_true",
+            "--follow",
+            action="store_true",
             help="keep applying new operations until interrupted (SIGINT, SIGTERM)",
         )
 
@@ -90,8 +75,12 @@ class Command(ScrapyCommand):
                 if config.nice:
                     os.nice(config.nice)
                 held = run_indexer(
-                    config, [crawl_id], follow=opts.follow, stop=stop,
-                    report=total.add, standby=opts.follow,
+                    config,
+                    [crawl_id],
+                    follow=opts.follow,
+                    stop=stop,
+                    report=total.add,
+                    standby=opts.follow,
                 )
         except COMMAND_ERRORS as exc:
             fail(self, exc)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from crawler import defaults
 from crawler.dedup.alignment import WORD_HASH_DTYPE, word_alignment
 from crawler.dedup.near_duplicates import (
     NearDuplicateIndex,
@@ -140,12 +141,12 @@ class ContentSeenTest:
     def __init__(
         self,
         fingerprint: WinnowingFingerprint | None = None,
-        threshold: float = 0.8,
-        num_perm: int = 128,
+        threshold: float = defaults.DEDUP_THRESHOLD,
+        num_perm: int = defaults.DEDUP_NUM_PERM,
         *,
         keep_minutiae: bool = True,
-        candidate_threshold: float = 0.55,
-        alignment_threshold: float = 0.93,
+        candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD,
+        alignment_threshold: float = defaults.DEDUP_ALIGNMENT_THRESHOLD,
     ) -> None:
         if not 0.0 < candidate_threshold <= threshold:
             raise ValueError("candidate_threshold must be in (0, threshold]")

@@ -15,6 +15,7 @@ import hashlib
 import numpy as np
 import xxhash
 
+from crawler import defaults
 from crawler.dedup.normalize import _code_points_to_text, _utf32_code_points
 
 __all__ = ["HASH_NAMES", "kgram_hashes"]
@@ -136,7 +137,7 @@ def _kgram_hashes(code_points: np.ndarray, k: int, hash_name: str) -> np.ndarray
     return np.array(_per_gram_hashes(code_points, k, hash_name), dtype=np.uint64)
 
 
-def kgram_hashes(normalized: str, k: int, hash_name: str = "karp_rabin") -> np.ndarray:
+def kgram_hashes(normalized: str, k: int, hash_name: str = defaults.DEDUP_HASH) -> np.ndarray:
     """64-bit hashes of all K-grams of an already normalised text, as a uint64 array.
 
     A text shorter than K gives one hash (of the whole text); an empty text none.

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from datasketch import MinHash, MinHashLSH
 
+from crawler import defaults
+
 __all__ = [
     "Match",
     "NearDuplicateIndex",
@@ -166,8 +168,8 @@ class NearDuplicateIndex:
 
     def __init__(
         self,
-        threshold: float = 0.8,
-        num_perm: int = 128,
+        threshold: float = defaults.DEDUP_THRESHOLD,
+        num_perm: int = defaults.DEDUP_NUM_PERM,
         *,
         seed: int = 1,
         lookup: Callable[[str], Iterable[int] | np.ndarray] | None = None,

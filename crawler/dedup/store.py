@@ -28,6 +28,7 @@ import numpy as np
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from crawler import defaults
 from crawler.dedup.alignment import word_hashes
 from crawler.dedup.content_seen import ContentSeenTest, PageFingerprint, StoredFingerprint
 
@@ -89,8 +90,8 @@ class FingerprintStore:
         crawl_id: str,
         scheme: str,
         *,
-        batch_size: int = 200,
-        attempts: int = 3,
+        batch_size: int = defaults.STORE_BATCH_SIZE,
+        attempts: int = defaults.STORE_WRITE_ATTEMPTS,
     ) -> None:
         self.pool = pool
         self.crawl_id = crawl_id
@@ -203,7 +204,10 @@ class FingerprintStore:
             except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
                 logger.warning(
                     "writing %d page fingerprints failed (attempt %d/%d): %s",
-                    len(rows), attempt, self.attempts, exc,
+                    len(rows),
+                    attempt,
+                    self.attempts,
+                    exc,
                 )
                 if attempt < self.attempts:
                     await asyncio.sleep(min(2.0**attempt, 10.0))
@@ -216,7 +220,9 @@ class FingerprintStore:
         self.lost += len(rows)
         logger.error(
             "%d page fingerprints of crawl %s were not stored: a resumed crawl will not "
-            "recognise copies of these pages", len(rows), self.crawl_id,
+            "recognise copies of these pages",
+            len(rows),
+            self.crawl_id,
         )
 
     async def _write(self, rows: dict[str, PageFingerprint]) -> None:

@@ -82,6 +82,7 @@ import numpy as np
 
 # The jobs before winnowing live in their own modules; their public names stay
 # importable from here.
+from crawler import defaults
 from crawler.dedup.karp_rabin import (
     HASH_NAMES,
     _karp_rabin_hashes,
@@ -112,11 +113,12 @@ __all__ = [
     "word_hashes",
 ]
 
-DEFAULT_K = 8
-DEFAULT_W = 30
+DEFAULT_K = defaults.DEDUP_K
+DEFAULT_W = defaults.DEDUP_W
 
 
 # ----------------------------------------------------------------------------- winnowing
+
 
 def _sliding_min(values: np.ndarray, width: int) -> np.ndarray:
     """Minimum of every run of ``width`` consecutive values (len - width + 1 of them)."""
@@ -212,6 +214,7 @@ def _sorted_distinct(values: np.ndarray) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- fingerprint
 
+
 @dataclass(frozen=True)
 class WinnowingFingerprint:
     """Winnowing configuration: K-gram length ``k``, window ``w``, K-gram hash.
@@ -221,7 +224,7 @@ class WinnowingFingerprint:
 
     k: int = DEFAULT_K
     w: int = DEFAULT_W
-    hash_name: str = "karp_rabin"
+    hash_name: str = defaults.DEDUP_HASH
 
     def __post_init__(self) -> None:
         if self.k < 1 or self.w < 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from crawler import defaults
 from crawler.deepweb.forms import Form
 from crawler.deepweb.link_tree import LinkRanker, LinkTree
 from crawler.deepweb.similarity import Features
@@ -21,10 +22,10 @@ from crawler.deepweb.site_frontier import SiteFrontier
 
 @dataclass(frozen=True)
 class StopRules:
-    max_depth: int = 3
-    max_pages: int = 20
-    max_pages_without_form: int = 8
-    max_forms: int = 0
+    max_depth: int = defaults.SMART_SITE_MAX_DEPTH
+    max_pages: int = defaults.SMART_SITE_MAX_PAGES
+    max_pages_without_form: int = defaults.SMART_SITE_MAX_PAGES_WITHOUT_FORM
+    max_forms: int = defaults.SMART_SITE_MAX_FORMS
 
 
 @dataclass
@@ -46,8 +47,15 @@ class SiteExploration:
     stopped: str = ""  # the stop rule that ended the site, "" while it runs
 
     @classmethod
-    def start(cls, site: str, home: str, rules: StopRules, ranker: LinkRanker,
-              penalty: float = 0.1, seed: bool = False) -> SiteExploration:
+    def start(
+        cls,
+        site: str,
+        home: str,
+        rules: StopRules,
+        ranker: LinkRanker,
+        penalty: float = defaults.SMART_LINK_TREE_PENALTY,
+        seed: bool = False,
+    ) -> SiteExploration:
         return cls(site, home, rules, LinkTree(ranker, penalty), seed=seed)
 
     def add_link(self, url: str, depth: int, anchor: str = "", around: str = "") -> bool:
@@ -100,7 +108,9 @@ class SiteExploration:
         once the site has stopped or the pages budget is taken by pages in flight."""
         out: list[tuple[str, int, float]] = []
         while (
-            not self.stopped and len(out) < limit and self.tree
+            not self.stopped
+            and len(out) < limit
+            and self.tree
             and self.pages + self.in_flight < self.rules.max_pages
         ):
             popped = self.tree.pop()

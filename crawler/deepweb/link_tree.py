@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from crawler import defaults
 from crawler.deepweb.similarity import Features, text_vector, url_vector
 
 
@@ -65,7 +66,7 @@ class LinkTree:
     """A site's links waiting to be fetched, taken best first with directory balance."""
 
     ranker: LinkRanker
-    penalty: float = 0.1
+    penalty: float = defaults.SMART_LINK_TREE_PENALTY
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)

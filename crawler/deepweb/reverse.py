@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from crawler import defaults
+
 # Pages linking into one of the known sites (any crawl), then every link of those pages.
 _SQL = """
 WITH centers AS (
@@ -36,7 +38,11 @@ class ReverseLink:
 
 
 def reverse_search(
-    conn: Any, sites: Iterable[str], *, max_pages: int = 100, max_links: int = 2000
+    conn: Any,
+    sites: Iterable[str],
+    *,
+    max_pages: int = defaults.SMART_REVERSE_MAX_PAGES,
+    max_links: int = defaults.SMART_REVERSE_MAX_LINKS,
 ) -> list[ReverseLink]:
     """Links of the pages (at most ``max_pages``) that link to one of ``sites`` (hosts),
     other than those into ``sites`` themselves; a psycopg connection."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from crawler import defaults
 from crawler.focus.classifier import ExamplesError, TopicClassifier
 from crawler.focus.query import FocusQuery, terms
 
@@ -37,10 +38,10 @@ class SiteClassifier:
         *,
         on_topic: Sequence[str] = (),
         off_topic: Sequence[str] = (),
-        threshold: float = 0.5,
-        min_hits: int = 2,
-        min_examples: int = 5,
-        retrain_every: int = 10,
+        threshold: float = defaults.SMART_SITE_THRESHOLD,
+        min_hits: int = defaults.SMART_SITE_MIN_HITS,
+        min_examples: int = defaults.SMART_SITE_MIN_EXAMPLES,
+        retrain_every: int = defaults.SMART_SITE_RETRAIN_EVERY,
     ) -> None:
         if query is None and not on_topic:
             raise ExamplesError("the site classifier needs a topic or on-topic examples")

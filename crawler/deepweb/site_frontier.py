@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from crawler import defaults
 from crawler.deepweb.similarity import Features, url_vector
 
 
@@ -57,7 +58,7 @@ class SiteCandidate:
 class SiteRanker:
     """Rank(s) against the known deep-web sites (their summed features, their hosts)."""
 
-    def __init__(self, alpha: float = 0.5, prior: Features | None = None) -> None:
+    def __init__(self, alpha: float = defaults.SMART_ALPHA, prior: Features | None = None) -> None:
         if not 0.0 <= alpha <= 1.0:
             raise ValueError(f"alpha must be within 0..1, not {alpha}")
         self.alpha = alpha
@@ -114,7 +115,12 @@ class SiteFrontier:
         return [s for s, c in self.candidates.items() if not c.high]
 
     def offer(
-        self, url: str, *, anchor: str = "", around: str = "", source_site: str = "",
+        self,
+        url: str,
+        *,
+        anchor: str = "",
+        around: str = "",
+        source_site: str = "",
         high: bool = False,
     ) -> bool:
         """A link to ``url`` from ``source_site``; returns whether its site is queued."""

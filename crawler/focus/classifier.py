@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from crawler import defaults
 from crawler.extract import extract_page
 from crawler.focus.query import terms
 
@@ -99,7 +100,7 @@ class TopicClassifier:
         on_topic: Sequence[str],
         off_topic: Sequence[str] = (),
         *,
-        max_text_chars: int = 200_000,
+        max_text_chars: int = defaults.FOCUS_MAX_TEXT_CHARS,
     ) -> None:
         on_topic = [t for t in on_topic if terms(t[:max_text_chars])]
         off_topic = [t for t in off_topic if terms(t[:max_text_chars])]

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawler import defaults
+
 
 @dataclass(frozen=True)
 class LinkScoreParams:
-    parent: float = 1.0
-    anchor: float = 1.0
-    url: float = 1.0
+    parent: float = defaults.FOCUS_LINK_WEIGHT_PARENT
+    anchor: float = defaults.FOCUS_LINK_WEIGHT_ANCHOR
+    url: float = defaults.FOCUS_LINK_WEIGHT_URL
 
     def __post_init__(self) -> None:
         if min(self.parent, self.anchor, self.url) < 0 or self.parent + self.anchor + self.url <= 0:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
 
+from crawler import defaults
 from crawler.search.schema import text_analyzer
 
 MATCH_MODES = ("all", "any")
@@ -100,7 +101,7 @@ class FocusQuery:
 
     text: str
     clauses: tuple[Clause, ...]
-    match: str = "all"
+    match: str = defaults.FOCUS_MATCH
 
     def occurs(self, tokens: list[str]) -> bool:
         """Whether the query occurs in analysed text (a title, an anchor text)."""
@@ -136,7 +137,7 @@ class FocusQuery:
         return sum(1 for c in self.clauses if c.in_url(parts)) / len(self.clauses)
 
 
-def parse_query(text: str, match: str = "all") -> FocusQuery:
+def parse_query(text: str, match: str = defaults.FOCUS_MATCH) -> FocusQuery:
     """Parse ``java "garbage collector"``: words and double-quoted phrases.
 
     An unclosed quote runs to the end of the query. Clauses that analyse to nothing

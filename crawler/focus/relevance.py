@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from crawler import defaults
 from crawler.focus.classifier import NAIVE_BAYES, TopicClassifier
 from crawler.focus.links import LinkScoreParams, link_relevance, parent_share
 from crawler.focus.query import FocusQuery, terms
@@ -51,8 +52,8 @@ class RelevanceModel:
         weights: WeightParams | None = None,
         links: LinkScoreParams | None = None,
         classifier: TopicClassifier | None = None,
-        classifier_threshold: float = 0.5,
-        similarity_threshold: float = 0.6,
+        classifier_threshold: float = defaults.FOCUS_CLASSIFIER_THRESHOLD,
+        similarity_threshold: float = defaults.FOCUS_SIMILARITY_THRESHOLD,
     ) -> None:
         if query is None and classifier is None:
             raise ValueError("a query or a classifier is needed")

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawler import defaults
+
 
 @dataclass(frozen=True)
 class TunnelPolicy:
-    max_depth: int = 2
+    max_depth: int = defaults.FOCUS_TUNNEL_DEPTH
 
     def __post_init__(self) -> None:
         if self.max_depth < 0:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawler import defaults
 from crawler.focus.query import FocusQuery, terms
 
 
@@ -30,14 +31,14 @@ from crawler.focus.query import FocusQuery, terms
 class WeightParams:
     """Weights of the four parts, the two normalisation units and the threshold."""
 
-    url: float = 1.0
-    title: float = 1.0
-    body: float = 1.0
-    outlinks: float = 0.2
-    body_words: int = 100
-    outlinks_cap: int = 20
-    threshold: float = 1.0
-    max_text_chars: int = 200_000
+    url: float = defaults.FOCUS_WEIGHT_URL
+    title: float = defaults.FOCUS_WEIGHT_TITLE
+    body: float = defaults.FOCUS_WEIGHT_BODY
+    outlinks: float = defaults.FOCUS_WEIGHT_OUTLINKS
+    body_words: int = defaults.FOCUS_BODY_WORDS
+    outlinks_cap: int = defaults.FOCUS_OUTLINKS_CAP
+    threshold: float = defaults.FOCUS_THRESHOLD
+    max_text_chars: int = defaults.FOCUS_MAX_TEXT_CHARS
 
     def __post_init__(self) -> None:
         if self.body_words < 1 or self.outlinks_cap < 1:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from crawler import defaults
 from crawler.incremental.allocation import (
     frequencies_at,
     optimal_frequencies,
@@ -54,9 +55,9 @@ class RevisitPlanner:
 
     def __init__(
         self,
-        policy: str = "optimal",
-        min_interval: float = 60.0,
-        max_interval: float = 7 * 86400.0,
+        policy: str = defaults.INCREMENTAL_POLICY,
+        min_interval: float = defaults.INCREMENTAL_MIN_INTERVAL,
+        max_interval: float = defaults.INCREMENTAL_MAX_INTERVAL,
         grid: RateGrid | None = None,
     ) -> None:
         if policy not in POLICIES:
@@ -84,8 +85,9 @@ class RevisitPlanner:
     def _interval(self, freq: np.ndarray | float) -> np.ndarray:
         return np.clip(1.0 / np.maximum(freq, 1e-300), self.min_interval, self.max_interval)
 
-    def plan(self, logliks: Sequence[np.ndarray], importance: Sequence[float],
-             budget: float) -> tuple[list[PlannedPage], HostPlan]:
+    def plan(
+        self, logliks: Sequence[np.ndarray], importance: Sequence[float], budget: float
+    ) -> tuple[list[PlannedPage], HostPlan]:
         """Rate estimate and revisit interval of each page of one host, and the
         :class:`HostPlan` that :meth:`replan_page` uses until the next full plan."""
         prior = self.grid.site_prior(logliks)
@@ -109,12 +111,12 @@ class RevisitPlanner:
             freq, host.mu = optimal_frequencies(
                 rates, self._weights(weights, host.weight_floor), budget, f_min, f_max
             )
-        planned = [PlannedPage(e, float(i))
-                   for e, i in zip(estimates, self._interval(freq), strict=True)]
+        planned = [
+            PlannedPage(e, float(i)) for e, i in zip(estimates, self._interval(freq), strict=True)
+        ]
         return planned, host
 
-    def replan_page(self, loglik: np.ndarray, importance: float, host: HostPlan
-                    ) -> PlannedPage:
+    def replan_page(self, loglik: np.ndarray, importance: float, host: HostPlan) -> PlannedPage:
         """A page's new estimate and interval after a visit, at the host's last plan."""
         estimate = self.grid.estimate(loglik, host.prior)
         f_min, f_max = self.f_bounds

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawler import defaults
+
 
 @dataclass(frozen=True)
 class Refinement:
@@ -32,8 +34,12 @@ def refinement_decision(
     return Refinement(False)
 
 
-def one_step_pagerank(source_importance: float, source_links: int, pages: int,
-                      damping: float = 0.85) -> float:
+def one_step_pagerank(
+    source_importance: float,
+    source_links: int,
+    pages: int,
+    damping: float = defaults.PAGERANK_DAMPING,
+) -> float:
     """Importance of a newly found page on the PageRank scale, before the next
     `scrapy pagerank`: the share one linking page passes on,
     ``(1 - d) / N + d * PR(source) / outlinks(source)``."""

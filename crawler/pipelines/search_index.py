@@ -22,7 +22,9 @@ search_index/restarts.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+from pathlib import Path
 from typing import Any
 
 from scrapy import signals
@@ -36,31 +38,39 @@ from crawler.storage.database import crawl_database
 logger = logging.getLogger(__name__)
 
 
-class SearchIndexPipeline:
-    """Runs the crawl's indexer; items pass through untouched."""
+def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
+    """The indexer's configuration from the settings (this pipeline's and `scrapy
+    index`'s)."""
+    return IndexerConfig(
+        database_url=database_url,
+        index_path=str(index_path(settings)),
+        batch_size=max(1, settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE)),
+        poll_interval=max(
+            0.05, settings.getfloat("SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL)
+        ),
+        writer_timeout=settings.getfloat("SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT),
+        max_body_chars=settings.getint("SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS),
+        limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
+        merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
+        nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
+    )
 
-    def __init__(self, crawler: Any) -> None:
-        settings = crawler.settings
-        if not settings.getbool("SEARCH_INDEX_ENABLED", defaults.SEARCH_INDEX_ENABLED):
-            raise NotConfigured("SEARCH_INDEX_ENABLED is off")
+
+class SearchIndexPipeline:
+    """Runs the crawl's indexer; items pass through untouched.
+
+    ``config`` is the indexer's configuration; its database URL is filled in when the
+    spider opens (an embedded database has one only once it is started).
+    """
+
+    def __init__(self, crawler: Any, config: IndexerConfig, *, in_process: bool) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
         self.database = crawl_database(crawler)
-        self.path = index_path(settings)
-        self.batch_size = max(1, settings.getint("SEARCH_BATCH_SIZE", defaults.SEARCH_BATCH_SIZE))
-        self.poll_interval = max(0.05, settings.getfloat(
-            "SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL
-        ))
-        self.writer_timeout = settings.getfloat(
-            "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
-        )
-        self.max_body_chars = settings.getint(
-            "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
-        )
-        self.limitmb = settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB)
-        self.merge_every = settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY)
-        self.nice = settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE)
-        self.in_process = settings.getbool("SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS)
+        self.config = config
+        self.path = Path(config.index_path)
+        self.poll_interval = config.poll_interval
+        self.in_process = in_process
         self.indexer: IndexerHandle | None = None
         self._watcher: asyncio.Task[None] | None = None
         # the last pages are stored when the pipelines have closed: stop the indexer after
@@ -68,7 +78,14 @@ class SearchIndexPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> SearchIndexPipeline:
-        return cls(crawler)
+        settings = crawler.settings
+        if not settings.getbool("SEARCH_INDEX_ENABLED", defaults.SEARCH_INDEX_ENABLED):
+            raise NotConfigured("SEARCH_INDEX_ENABLED is off")
+        return cls(
+            crawler,
+            indexer_config(settings, database_url=""),
+            in_process=settings.getbool("SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS),
+        )
 
     async def open_spider(self) -> None:
         # opened here first: a missing folder is created, an old schema fails the crawl early
@@ -76,17 +93,7 @@ class SearchIndexPipeline:
         ix.close()
         await asyncio.to_thread(self.database.prepare)
         crawl_id = str(self.crawler.spider.crawl_id)
-        config = IndexerConfig(
-            database_url=self.database.url,
-            index_path=str(self.path),
-            batch_size=self.batch_size,
-            poll_interval=self.poll_interval,
-            writer_timeout=self.writer_timeout,
-            max_body_chars=self.max_body_chars,
-            limitmb=self.limitmb,
-            merge_every=self.merge_every,
-            nice=self.nice,
-        )
+        config = dataclasses.replace(self.config, database_url=self.database.url)
         self.indexer = IndexerHandle(config, [crawl_id], in_process=self.in_process)
         await asyncio.to_thread(self.indexer.start)
         logger.info("indexing the pages of crawl %s into %s", crawl_id, self.path)
@@ -123,8 +130,10 @@ class SearchIndexPipeline:
             # the operations stay in the outbox: they are applied again
             logger.error("indexing into %s failed: %s", self.path, error)
         for name, value in (
-            ("pages", report.pages), ("deleted", report.deleted),
-            ("commits", report.commits), ("failed", report.failed),
+            ("pages", report.pages),
+            ("deleted", report.deleted),
+            ("commits", report.commits),
+            ("failed", report.failed),
         ):
             if value:
                 self.stats.inc_value(f"search_index/{name}", value)

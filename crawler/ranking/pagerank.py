@@ -31,12 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-#: Default damping factor d: the probability of following a link rather than jumping.
-DEFAULT_DAMPING = 0.85
-#: Default tolerance: stop when the L1 norm of the change of r is below it.
-DEFAULT_TOLERANCE = 1e-6
-#: Default iteration cap.
-DEFAULT_MAX_ITERATIONS = 200
+from crawler import defaults
 
 
 def link_weight(
@@ -77,9 +72,9 @@ def weighted_pagerank(
     targets: np.ndarray,
     weights: np.ndarray | None = None,
     *,
-    damping: float = DEFAULT_DAMPING,
-    tolerance: float = DEFAULT_TOLERANCE,
-    max_iterations: int = DEFAULT_MAX_ITERATIONS,
+    damping: float = defaults.PAGERANK_DAMPING,
+    tolerance: float = defaults.PAGERANK_TOLERANCE,
+    max_iterations: int = defaults.PAGERANK_MAX_ITERATIONS,
 ) -> PageRankResult:
     """Weighted PageRank of a graph of ``n`` pages given as parallel edge arrays.
 
@@ -150,9 +145,9 @@ def weighted_pagerank(
 def pagerank_of_graph(
     graph: dict[str, list[str]],
     *,
-    damping: float = DEFAULT_DAMPING,
-    tolerance: float = DEFAULT_TOLERANCE,
-    max_iterations: int = DEFAULT_MAX_ITERATIONS,
+    damping: float = defaults.PAGERANK_DAMPING,
+    tolerance: float = defaults.PAGERANK_TOLERANCE,
+    max_iterations: int = defaults.PAGERANK_MAX_ITERATIONS,
 ) -> dict[str, float]:
     """Unweighted PageRank of a small ``{page: [linked urls]}`` graph, relative scores.
 
@@ -170,7 +165,11 @@ def pagerank_of_graph(
                 src.append(index[url])
                 dst.append(j)
     result = weighted_pagerank(
-        len(urls), np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64),
-        damping=damping, tolerance=tolerance, max_iterations=max_iterations,
+        len(urls),
+        np.array(src, dtype=np.int64),
+        np.array(dst, dtype=np.int64),
+        damping=damping,
+        tolerance=tolerance,
+        max_iterations=max_iterations,
     )
     return dict(zip(urls, result.relative.tolist(), strict=True))

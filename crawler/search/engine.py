@@ -38,7 +38,6 @@ from crawler import defaults
 from crawler.search.index import open_index
 from crawler.search.proximity import Proximity, proximity_scores
 from crawler.search.query import (
-    DEFAULT_NEAR_DISTANCE,
     Boosts,
     ParsedQuery,
     QueryCompiler,
@@ -184,7 +183,7 @@ class SearchResults:
     hits: list[SearchHit] = field(default_factory=list)
     total: int = 0
     page: int = 1
-    per_page: int = 10
+    per_page: int = defaults.SEARCH_RESULTS_PER_PAGE
     elapsed: float = 0.0  # seconds
     suggestion: str | None = None  # "did you mean" query
     error: str | None = None  # a query syntax error, for the user
@@ -219,7 +218,7 @@ class SearchEngine:
         index: FileIndex | str | Path,
         *,
         pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
-        near_distance: int = DEFAULT_NEAR_DISTANCE,
+        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
         boosts: Boosts | None = None,
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
     ) -> None:
@@ -242,9 +241,7 @@ class SearchEngine:
             pagerank_weight=settings.getfloat(
                 "SEARCH_PAGERANK_WEIGHT", defaults.SEARCH_PAGERANK_WEIGHT
             ),
-            near_distance=settings.getint(
-                "SEARCH_NEAR_DISTANCE", defaults.SEARCH_NEAR_DISTANCE
-            ),
+            near_distance=settings.getint("SEARCH_NEAR_DISTANCE", defaults.SEARCH_NEAR_DISTANCE),
             boosts=Boosts(
                 title=settings.getfloat("SEARCH_TITLE_BOOST", defaults.SEARCH_TITLE_BOOST),
                 exact=settings.getfloat("SEARCH_EXACT_BOOST", defaults.SEARCH_EXACT_BOOST),
@@ -274,9 +271,7 @@ class SearchEngine:
         return self._searcher
 
     def compiler(self) -> QueryCompiler:
-        return QueryCompiler(
-            self.ix.schema, near_distance=self.near_distance, boosts=self.boosts
-        )
+        return QueryCompiler(self.ix.schema, near_distance=self.near_distance, boosts=self.boosts)
 
     def doc_count(self) -> int:
         with self._lock:
@@ -286,10 +281,13 @@ class SearchEngine:
         """The file formats present in the index (for the advanced search form)."""
         with self._lock:
             reader = self._current_searcher().reader()
-            return sorted(t.decode() if isinstance(t, bytes) else t
-                          for t in reader.field_terms("format"))
+            return sorted(
+                t.decode() if isinstance(t, bytes) else t for t in reader.field_terms("format")
+            )
 
-    def search(self, text: str, *, page: int = 1, per_page: int = 10) -> SearchResults:
+    def search(
+        self, text: str, *, page: int = 1, per_page: int = defaults.SEARCH_RESULTS_PER_PAGE
+    ) -> SearchResults:
         started = time.perf_counter()
         page = max(1, page)
         per_page = max(1, min(MAX_PER_PAGE, per_page))
@@ -328,8 +326,10 @@ class SearchEngine:
         before: list[wq.Query] = []
         total = 0
         for number, tier in enumerate(parsed.tiers):
-            q = tier if not before else wq.AndNot(
-                tier, before[0] if len(before) == 1 else wq.Or(before)
+            q = (
+                tier
+                if not before
+                else wq.AndNot(tier, before[0] if len(before) == 1 else wq.Or(before))
             )
             before.append(tier)
             if wanted - total <= 0:
@@ -338,14 +338,19 @@ class SearchEngine:
                 # its own pages are its matches minus those already counted.
                 total = sum(1 for _ in tier.docs(searcher))
                 continue
-            hits = self._top(searcher, parsed.scored(q, number == 0), wanted - total,
-                             parsed.proximity if number == 0 else None)
+            hits = self._top(
+                searcher,
+                parsed.scored(q, number == 0),
+                wanted - total,
+                parsed.proximity if number == 0 else None,
+            )
             count = len(hits)
             start = max(0, first - total)
             for i in range(start, min(len(hits), wanted - total)):
                 out.hits.append(
-                    self._hit(hits[i], total + i + 1, highlighter, (number == 0) if tiered
-                              else None)
+                    self._hit(
+                        hits[i], total + i + 1, highlighter, (number == 0) if tiered else None
+                    )
                 )
             total += count
         out.total = total

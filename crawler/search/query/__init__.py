@@ -31,10 +31,6 @@ fields or around a group, NEAR/ without a number, an unknown updated: period) ra
 
 from crawler.search.query.advanced import OCCURRENCE_PREFIXES, advanced_query
 from crawler.search.query.compiler import (
-    DEFAULT_EXACT_BOOST,
-    DEFAULT_LEAD_BOOST,
-    DEFAULT_PROXIMITY_BOOST,
-    DEFAULT_TITLE_BOOST,
     PROXIMITY_SLOP,
     Boosts,
     ParsedQuery,
@@ -44,7 +40,6 @@ from crawler.search.query.compiler import (
 )
 from crawler.search.query.tokens import FILTER_PREFIXES, OPERATORS, TEXT_PREFIXES, Token, tokenize
 from crawler.search.query.tree import (
-    DEFAULT_NEAR_DISTANCE,
     MAX_NEAR_DISTANCE,
     And,
     Leaf,
@@ -59,9 +54,28 @@ from crawler.search.query.tree import (
 )
 
 __all__ = [
-    "DEFAULT_EXACT_BOOST", "DEFAULT_LEAD_BOOST", "DEFAULT_NEAR_DISTANCE", "DEFAULT_PROXIMITY_BOOST",
-    "DEFAULT_TITLE_BOOST", "FILTER_PREFIXES", "MAX_NEAR_DISTANCE", "OCCURRENCE_PREFIXES",
-    "OPERATORS", "PROXIMITY_SLOP", "TEXT_PREFIXES", "And", "Boosts", "Leaf", "Near", "Node", "Not",
-    "Or", "ParsedQuery", "QueryCompiler", "QuerySyntaxError", "Token", "Xor",
-    "advanced_query", "leaves", "parse", "positive_leaves", "tokenize", "updated_period",
+    "FILTER_PREFIXES",
+    "MAX_NEAR_DISTANCE",
+    "OCCURRENCE_PREFIXES",
+    "OPERATORS",
+    "PROXIMITY_SLOP",
+    "TEXT_PREFIXES",
+    "And",
+    "Boosts",
+    "Leaf",
+    "Near",
+    "Node",
+    "Not",
+    "Or",
+    "ParsedQuery",
+    "QueryCompiler",
+    "QuerySyntaxError",
+    "Token",
+    "Xor",
+    "advanced_query",
+    "leaves",
+    "parse",
+    "positive_leaves",
+    "tokenize",
+    "updated_period",
 ]

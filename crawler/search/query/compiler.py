@@ -12,10 +12,10 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 from whoosh.query.spans import SpanNear2
 
+from crawler import defaults
 from crawler.search.proximity import Proximity
 from crawler.search.query.tokens import TEXT_PREFIXES, QuerySyntaxError
 from crawler.search.query.tree import (
-    DEFAULT_NEAR_DISTANCE,
     And,
     Leaf,
     Near,
@@ -28,19 +28,6 @@ from crawler.search.query.tree import (
 )
 from crawler.search.schema import TEXT_FIELDS
 
-#: Pages whose title holds words of the query (words without prefix, not negated) get
-#: the title field's BM25F score of those words, times this, added to their score.
-DEFAULT_TITLE_BOOST = 2.0
-#: Pages whose unstemmed title or URL name (last path segment) holds the words as typed
-#: get their BM25F score in those fields times this, added: "Paths" beats "Path".
-DEFAULT_EXACT_BOOST = 4.0
-#: Pages holding the query's words close together and in order (consecutive pairs, and
-#: all of them) get the BM25F of those words times this, added (Solr's pf/pf2).
-DEFAULT_PROXIMITY_BOOST = 1.0
-#: Pages whose lead (the first words of the text) holds words of the query get the lead
-#: field's BM25F score of those words times this, added: a page's own summary sentence
-#: counts more than the same words deep in a list page.
-DEFAULT_LEAD_BOOST = 3.0
 #: Queries of fewer plain words are names, not descriptions: no lead bonus.
 LEAD_MIN_TERMS = 3
 #: Words allowed between two query words for the proximity bonus (Whoosh's phrase slop).
@@ -64,10 +51,10 @@ class Boosts:
     """Weights of the scored-only bonuses (SEARCH_TITLE_BOOST, SEARCH_EXACT_BOOST,
     SEARCH_LEAD_BOOST, SEARCH_PROXIMITY_BOOST); 0 turns one off."""
 
-    title: float = DEFAULT_TITLE_BOOST
-    exact: float = DEFAULT_EXACT_BOOST
-    lead: float = DEFAULT_LEAD_BOOST
-    proximity: float = DEFAULT_PROXIMITY_BOOST
+    title: float = defaults.SEARCH_TITLE_BOOST
+    exact: float = defaults.SEARCH_EXACT_BOOST
+    lead: float = defaults.SEARCH_LEAD_BOOST
+    proximity: float = defaults.SEARCH_PROXIMITY_BOOST
 
 
 @dataclass
@@ -110,7 +97,7 @@ class QueryCompiler:
         self,
         schema: Schema,
         *,
-        near_distance: int = DEFAULT_NEAR_DISTANCE,
+        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
         boosts: Boosts | None = None,
         now: datetime | None = None,
     ) -> None:
@@ -163,8 +150,10 @@ class QueryCompiler:
         if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0 or "lead" not in self.schema:
             return []
         # its words, and all of them in order (the sentence itself, not a list of them)
-        return [*self._field_bonus(tree, "lead", self.boosts.lead),
-                wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead)]
+        return [
+            *self._field_bonus(tree, "lead", self.boosts.lead),
+            wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead),
+        ]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
         """The words as typed (lower case, unstemmed) in the exact title and URL name."""
@@ -192,9 +181,12 @@ class QueryCompiler:
             return None
         pairs = [(a, b) for a, b in zip(terms, terms[1:], strict=False) if a != b]
         return Proximity(
-            fieldname=TEXT_FIELDS[0], terms=tuple(terms),
+            fieldname=TEXT_FIELDS[0],
+            terms=tuple(terms),
             pairs=tuple(dict.fromkeys(pairs)) if len(pairs) <= MAX_PROXIMITY_PAIRS else (),
-            whole=len(terms) > 2, slop=PROXIMITY_SLOP, boost=self.boosts.proximity,
+            whole=len(terms) > 2,
+            slop=PROXIMITY_SLOP,
+            boost=self.boosts.proximity,
         )
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
@@ -223,9 +215,7 @@ class QueryCompiler:
             if len(positives) >= 2:
                 every = self._without(wq.And(positives + filters), negatives)
                 anyone = wq.Or(positives)
-                anyone = self._without(
-                    wq.And([anyone, *filters]) if filters else anyone, negatives
-                )
+                anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
                 return [every, anyone]
         return [self.compile(tree)]
 
@@ -322,9 +312,7 @@ class QueryCompiler:
         operands: list[Leaf] = []
         for child in node.children:
             if not isinstance(child, Leaf) or child.is_filter:
-                raise QuerySyntaxError(
-                    "NEAR joins words or phrases, e.g. python NEAR/5 json"
-                )
+                raise QuerySyntaxError("NEAR joins words or phrases, e.g. python NEAR/5 json")
             operands.append(child)
         named = {TEXT_PREFIXES[c.field] for c in operands if c.field}
         if len(named) > 1:
@@ -344,8 +332,7 @@ class QueryCompiler:
             if not spans:
                 continue
             parts.append(
-                spans[0] if len(spans) == 1
-                else SpanNear2(spans, slop=node.distance, ordered=False)
+                spans[0] if len(spans) == 1 else SpanNear2(spans, slop=node.distance, ordered=False)
             )
         if not parts:
             return None

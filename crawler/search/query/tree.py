@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from crawler import defaults
 from crawler.search.query.tokens import FILTER_PREFIXES, Token, tokenize
 
-DEFAULT_NEAR_DISTANCE = 10
 #: NEAR/n with a larger n is read as this (parts of a page are POSITION_GAP apart).
 MAX_NEAR_DISTANCE = 500
 
@@ -173,7 +173,7 @@ class _Parser:
         return None  # rparen: the caller stops
 
 
-def parse(text: str, near_distance: int = DEFAULT_NEAR_DISTANCE) -> Node | None:
+def parse(text: str, near_distance: int = defaults.SEARCH_NEAR_DISTANCE) -> Node | None:
     """The syntax tree of a query, or None when it holds no search term."""
     return _Parser(tokenize(text), near_distance).parse()
 
