@@ -67,20 +67,24 @@ class Command(ScrapyCrawlCommand):
             preflight(dict(opts.spargs))
         url = configured_url(settings)
         if url:
-            check_connection(url, settings.getfloat("CRAWLER_DB_CONNECT_TIMEOUT", 5))
-        if settings.get("WARC_DIR"):  # an archive that cannot be written stops the crawl
-            check_warc_dir(settings["WARC_DIR"])
-        port = settings.getint("METRICS_PORT")
+            check_connection(
+                url,
+                settings.getfloat(
+                    "CRAWLER_DB_CONNECT_TIMEOUT", defaults.CRAWLER_DB_CONNECT_TIMEOUT
+                ),
+            )
+        warc_dir = settings.get("WARC_DIR", defaults.WARC_DIR)
+        if warc_dir:  # an archive that cannot be written stops the crawl
+            check_warc_dir(warc_dir)
+        port = settings.getint("METRICS_PORT", defaults.METRICS_PORT)
         if port:
-            check_metrics_port(str(settings.get("METRICS_ADDRESS", "127.0.0.1")), port)
+            check_metrics_port(str(settings.get("METRICS_ADDRESS", defaults.METRICS_ADDRESS)), port)
 
     def _check_proxies(self) -> None:
         settings = self.settings
         if not settings.getbool("HTTPPROXY_ENABLED") or not https_bypasses_proxy(getproxies()):
             return
-        if settings.getbool(
-            "CRAWLER_REQUIRE_HTTPS_PROXY", defaults.CRAWLER_REQUIRE_HTTPS_PROXY
-        ):
+        if settings.getbool("CRAWLER_REQUIRE_HTTPS_PROXY", defaults.CRAWLER_REQUIRE_HTTPS_PROXY):
             raise UsageError(
                 f"{HTTPS_PROXY_MISSING}; set https_proxy too (scripts/sandbox-crawl.sh sets "
                 "both for the sandbox web), or -s CRAWLER_REQUIRE_HTTPS_PROXY=False to "

@@ -40,12 +40,10 @@ def _seconds(value: float | None) -> str:
 
 
 class FrontierStats:
-    def __init__(self, crawler: Any) -> None:
+    def __init__(self, crawler: Any, interval: float) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        self.interval = crawler.settings.getfloat("STATS_INTERVAL", defaults.STATS_INTERVAL)
-        if self.interval <= 0:
-            raise NotConfigured("STATS_INTERVAL is 0")
+        self.interval = interval
         self.database = crawl_database(crawler)
         self._task: asyncio.Task[None] | None = None
         self._since = time.monotonic()
@@ -57,7 +55,10 @@ class FrontierStats:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> FrontierStats:
-        return cls(crawler)
+        interval = crawler.settings.getfloat("STATS_INTERVAL", defaults.STATS_INTERVAL)
+        if interval <= 0:
+            raise NotConfigured("STATS_INTERVAL is 0")
+        return cls(crawler, interval)
 
     def spider_opened(self, spider: Any) -> None:
         self._since = time.monotonic()
@@ -86,8 +87,18 @@ class FrontierStats:
         snapshot = getattr(scheduler, "frontier_snapshot", None)
         if snapshot is not None:
             size, inter, intra, iv = snapshot()
-            values = (size, inter, intra, iv.enqueued, iv.dequeued, iv.wait_min, iv.wait_avg,
-                      iv.wait_max, iv.evicted, iv.duplicates)
+            values = (
+                size,
+                inter,
+                intra,
+                iv.enqueued,
+                iv.dequeued,
+                iv.wait_min,
+                iv.wait_avg,
+                iv.wait_max,
+                iv.evicted,
+                iv.duplicates,
+            )
         else:
             try:
                 size = len(scheduler)  # type: ignore[arg-type]
@@ -100,14 +111,38 @@ class FrontierStats:
 
     async def record(self) -> None:
         row = self.sample()
-        (elapsed, pages, ppm, size, inter, intra, enqueued, dequeued, wait_min, wait_avg,
-         wait_max, evicted, duplicates) = row
+        (
+            elapsed,
+            pages,
+            ppm,
+            size,
+            inter,
+            intra,
+            enqueued,
+            dequeued,
+            wait_min,
+            wait_avg,
+            wait_max,
+            evicted,
+            duplicates,
+        ) = row
         logger.info(
             "frontier: %s queued (%s inter, %s intra); %d pages in %.0f s (%.1f pages/min); "
             "%s enqueued, %s dequeued, wait min/avg/max %s/%s/%s s; %s evicted, "
             "%s duplicates",
-            size, inter, intra, pages, elapsed, ppm, enqueued, dequeued, _seconds(wait_min),
-            _seconds(wait_avg), _seconds(wait_max), evicted, duplicates,
+            size,
+            inter,
+            intra,
+            pages,
+            elapsed,
+            ppm,
+            enqueued,
+            dequeued,
+            _seconds(wait_min),
+            _seconds(wait_avg),
+            _seconds(wait_max),
+            evicted,
+            duplicates,
         )
         self.stats.set_value("frontier_stats/pages_per_minute", round(ppm, 2))
         spider = self.crawler.spider

@@ -43,14 +43,10 @@ def harvest_interval(settings: Any) -> float:
 
 
 class HarvestRate:
-    def __init__(self, crawler: Any) -> None:
-        if not getattr(crawler.spidercls, "judges_relevance", False):
-            raise NotConfigured  # no message: Scrapy then says nothing (not a focused spider)
+    def __init__(self, crawler: Any, interval: float) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        self.interval = harvest_interval(crawler.settings)
-        if self.interval <= 0:
-            raise NotConfigured("no harvest interval (FOCUS_HARVEST_INTERVAL / STATS_INTERVAL 0)")
+        self.interval = interval
         self.database = crawl_database(crawler)
         self.intervals = HarvestIntervals(time.monotonic())
         self._task: asyncio.Task[None] | None = None
@@ -59,7 +55,12 @@ class HarvestRate:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> HarvestRate:
-        return cls(crawler)
+        if not getattr(crawler.spidercls, "judges_relevance", False):
+            raise NotConfigured  # no message: Scrapy then says nothing (not a focused spider)
+        interval = harvest_interval(crawler.settings)
+        if interval <= 0:
+            raise NotConfigured("no harvest interval (FOCUS_HARVEST_INTERVAL / STATS_INTERVAL 0)")
+        return cls(crawler, interval)
 
     @property
     def crawl_id(self) -> str:
@@ -102,8 +103,13 @@ class HarvestRate:
         self.stats.inc_value("focus/harvest_samples")
         logger.info(
             "harvest rate: %s (%d/%d pages), last %.0f s: %s (%d/%d)",
-            _fmt(sample.rate), sample.relevant, sample.pages, sample.interval_seconds,
-            _fmt(sample.interval_rate), sample.interval_relevant, sample.interval_pages,
+            _fmt(sample.rate),
+            sample.relevant,
+            sample.pages,
+            sample.interval_seconds,
+            _fmt(sample.interval_rate),
+            sample.interval_relevant,
+            sample.interval_pages,
         )
         return sample
 

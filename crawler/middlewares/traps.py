@@ -10,7 +10,7 @@ checked. The counters live in memory per crawl id: a resumed crawl starts them a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
@@ -27,29 +27,36 @@ if TYPE_CHECKING:
 
 
 class TrapDefenceMiddleware(BaseSpiderMiddleware):
-    def __init__(self, crawler: Crawler) -> None:
+    """``guard_settings``: the keyword arguments of each crawl's :class:`TrapGuard`;
+    ``once_capacity``: refused URLs remembered per crawl (recorded once)."""
+
+    def __init__(
+        self, crawler: Crawler, guard_settings: dict[str, int], once_capacity: int
+    ) -> None:
         super().__init__(crawler)
-        settings = crawler.settings
         self.stats = crawler.stats
-        self._guard_settings: dict[str, Any] = {
-            "max_url_length": settings.getint(
-                "TRAP_MAX_URL_LENGTH", defaults.TRAP_MAX_URL_LENGTH
-            ),
+        self._guard_settings = guard_settings
+        self._once_capacity = once_capacity
+        self._guards: dict[str, TrapGuard] = {}
+        self._recorded: dict[str, RecentKeys] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> TrapDefenceMiddleware:
+        settings = crawler.settings
+        guard_settings = {
+            "max_url_length": settings.getint("TRAP_MAX_URL_LENGTH", defaults.TRAP_MAX_URL_LENGTH),
             "max_path_repetitions": settings.getint(
                 "TRAP_MAX_PATH_REPETITIONS", defaults.TRAP_MAX_PATH_REPETITIONS
             ),
             "max_query_variants": settings.getint(
                 "TRAP_MAX_QUERY_VARIANTS", defaults.TRAP_MAX_QUERY_VARIANTS
             ),
-            "max_tracked_paths": settings.getint(
-                "TRAP_TRACKED_PATHS", defaults.TRAP_TRACKED_PATHS
-            ),
+            "max_tracked_paths": settings.getint("TRAP_TRACKED_PATHS", defaults.TRAP_TRACKED_PATHS),
         }
-        self._once_capacity = settings.getint(
+        once_capacity = settings.getint(
             "UNCRAWLED_RECORD_ONCE_MAX", defaults.UNCRAWLED_RECORD_ONCE_MAX
         )
-        self._guards: dict[str, TrapGuard] = {}
-        self._recorded: dict[str, RecentKeys] = {}
+        return cls(crawler, guard_settings, once_capacity)
 
     def _crawl_id(self) -> str:
         spider = self.crawler.spider
