@@ -273,21 +273,6 @@ class ContentSeenTest:
             return duplicate
         return self.decide(fingerprint, self.similarities(url, fingerprint, stored), words)
 
-    def verify(
-        self,
-        fingerprint: PageFingerprint,
-        stored: Mapping[str, np.ndarray | Iterable[int]],
-        words: Mapping[str, np.ndarray] | None = None,
-    ) -> Duplicate | None:
-        """The near duplicate among ``stored`` (key -> minutiae, e.g. the fetched minutiae
-        of the :meth:`candidates`), decided as :meth:`find` does."""
-        similarities = {}
-        for key, minutiae in stored.items():
-            similarity = sorted_jaccard(fingerprint.minutiae, as_minutiae_array(minutiae))
-            if similarity >= self.candidate_threshold:
-                similarities[key] = similarity
-        return self.decide(fingerprint, similarities, words)
-
     def decide(
         self,
         fingerprint: PageFingerprint,

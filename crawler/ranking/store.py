@@ -8,7 +8,7 @@ Python object is created per link. Only the page URLs themselves become Python s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,11 +21,16 @@ from crawler.ranking.pagerank import link_weight
 _EDGE_ROW = np.dtype(
     [
         ("fields", ">i2"),
-        ("len_src", ">i4"), ("src", ">i4"),
-        ("len_dst", ">i4"), ("dst", ">i4"),
-        ("len_vis", ">i4"), ("visibility", ">i2"),
-        ("len_pos", ">i4"), ("position", ">i2"),
-        ("len_dist", ">i4"), ("distance", ">i2"),
+        ("len_src", ">i4"),
+        ("src", ">i4"),
+        ("len_dst", ">i4"),
+        ("dst", ">i4"),
+        ("len_vis", ">i4"),
+        ("visibility", ">i2"),
+        ("len_pos", ">i4"),
+        ("position", ">i2"),
+        ("len_dist", ">i4"),
+        ("distance", ">i2"),
     ]
 )
 _COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
@@ -166,14 +171,17 @@ def load_link_graph(
         parser = _EdgeParser()
         pending: list[bytes | memoryview] = []
         pending_bytes = 0
-        with conn.cursor() as cur, cur.copy(
-            "COPY (SELECT s.idx, t.idx, l.visibility, l.position, l.distance"
-            " FROM links l"
-            " JOIN pagerank_nodes s ON s.url = l.source_url"
-            " JOIN pagerank_nodes t ON t.url = l.target_url"
-            " WHERE l.crawl_id = %s) TO STDOUT (FORMAT binary)",
-            (crawl_id,),
-        ) as copy:
+        with (
+            conn.cursor() as cur,
+            cur.copy(
+                "COPY (SELECT s.idx, t.idx, l.visibility, l.position, l.distance"
+                " FROM links l"
+                " JOIN pagerank_nodes s ON s.url = l.source_url"
+                " JOIN pagerank_nodes t ON t.url = l.target_url"
+                " WHERE l.crawl_id = %s) TO STDOUT (FORMAT binary)",
+                (crawl_id,),
+            ) as copy,
+        ):
             for block in copy:
                 pending.append(bytes(block))
                 pending_bytes += len(block)
@@ -198,9 +206,10 @@ def store_scores(
     count = 0
     with conn.transaction():
         conn.execute("DELETE FROM pagerank WHERE crawl_id = %s", (crawl_id,))
-        with conn.cursor() as cur, cur.copy(
-            "COPY pagerank (crawl_id, url, score) FROM STDIN"
-        ) as copy:
+        with (
+            conn.cursor() as cur,
+            cur.copy("COPY pagerank (crawl_id, url, score) FROM STDIN") as copy,
+        ):
             for url, score in zip(urls, scores, strict=True):
                 copy.write_row((crawl_id, url, float(score)))
                 count += 1
@@ -216,12 +225,3 @@ def top_pages(conn: psycopg.Connection, crawl_id: str, limit: int) -> list[tuple
         (crawl_id, limit),
     ).fetchall()
     return [(str(url), str(title), float(score)) for url, title, score in rows]
-
-
-def iter_scores(conn: psycopg.Connection, crawl_id: str) -> Iterator[tuple[str, float]]:
-    """Every (url, score) stored for a crawl."""
-    with conn.cursor(name="pagerank_scores") as cur:
-        cur.itersize = 10_000
-        cur.execute("SELECT url, score FROM pagerank WHERE crawl_id = %s", (crawl_id,))
-        for url, score in cur:
-            yield str(url), float(score)
