@@ -209,16 +209,17 @@ DEDUP_ALIGNMENT_THRESHOLD = 0.93
 DEDUP_NUM_PERM = 128
 # Follow the links of a duplicate page anyway (they are dropped by default).
 DEDUP_FOLLOW_LINKS = False
-# Keep every admitted page's minutiae (~3 KB per page) and word hashes (~3.5 KB) in memory
-# to verify LSH candidates; False: fetch the candidates' minutiae from PostgreSQL
-# (page_fingerprints) and the second stage's words from their `pages` rows instead.
+# Keep every admitted page's minutiae and word hashes in memory (a few KB per page:
+# docs/dedup.md, Memory) to verify LSH candidates; False: fetch the candidates' minutiae
+# from PostgreSQL (page_fingerprints) and the second stage's words from their `pages` rows
+# instead.
 DEDUP_MINUTIAE_IN_MEMORY = True
 
 # --- process -----------------------------------------------------------------------------
 # Python's cyclic garbage collector runs a young-generation pass every GC_GEN0_THRESHOLD
 # allocations (Python's own default: 700). A crawl allocates several long-lived objects
-# per queued URL and per parsed page; at 700 the passes took about a third of the
-# frontier's enqueue time, and 10,000 made a sandbox crawl 1.29x faster (docs/frontier.md).
+# per queued URL and per parsed page; at 700 the passes take a large share of the
+# frontier's enqueue time (measured: docs/frontier.md, with the gain of 10,000).
 # 0 (or "None" on the command line): leave Python's setting.
 GC_GEN0_THRESHOLD: int | None = 10_000
 

@@ -1,13 +1,13 @@
 """Second stage of the near-duplicate decision: word-sequence alignment (no Scrapy).
 
 Why a second stage: the winnowing Jaccard (first stage) is a *set* measure of K-grams.
-One word in twenty replaced at random breaks about 30 % of the K-grams (median minutiae
-Jaccard 0.697 at K=8), while distinct pages that share long passages -- Django security
-release notes of two branches -- reach 0.782 with their changes clustered in a few
-places.  No threshold on the Jaccard separates the two (docs/dedup.md).  An alignment
-of the two pages' word sequences does: a 5 % scattered edit keeps 95 % of the words in
-order (alignment >= 0.946 on the evaluation corpus), the closest distinct pages that are
-not duplicates in the source reach 0.902.
+One word in twenty replaced at random breaks about 30 % of the K-grams (each changed word
+breaks the K-grams overlapping it), while distinct pages that share long passages --
+Django security release notes of two branches -- keep a higher Jaccard, their changes
+clustered in a few places.  No threshold on the Jaccard separates the two (docs/dedup.md
+has the evaluation's figures).  An alignment of the two pages' word sequences does: a
+5 % scattered edit keeps 95 % of the words in order, above the closest distinct pages
+that are not duplicates in the source.
 
 So the first stage stays the decision for Jaccard >= ``DEDUP_THRESHOLD``; LSH candidates
 whose verified Jaccard is in ``[DEDUP_CANDIDATE_THRESHOLD, DEDUP_THRESHOLD)`` are near
@@ -21,8 +21,8 @@ duplicates if their word alignment is >= ``DEDUP_ALIGNMENT_THRESHOLD``.
   ``d**2 / 65,536`` for ``d`` differing words: < 0.2 word for d = 100).
 * :func:`word_alignment`: the normalised Indel similarity ``2 * LCS / (n + m)`` of two
   word-hash sequences (longest common subsequence; the ``difflib`` ratio without its
-  heuristics), computed by rapidfuzz's bit-parallel LCS in C: about 1 ms for two
-  5,300-word pages (30 KB of text), instead of tens of ms for ``difflib``.
+  heuristics), computed by rapidfuzz's bit-parallel LCS in C, far cheaper than
+  ``difflib`` (docs/dedup.md, "The second stage").
 """
 
 from __future__ import annotations
@@ -56,5 +56,5 @@ def word_alignment(a: np.ndarray, b: np.ndarray, score_cutoff: float = 0.0) -> f
 
 def _as_str(words: np.ndarray) -> str:
     """The hashes as the code points of a str: rapidfuzz reads a str's buffer directly,
-    where a list costs a conversion per element (0.7 vs 0.9 ms for 5,300 words)."""
+    where a list costs a conversion per element (docs/dedup.md, "The second stage")."""
     return words.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")

@@ -14,9 +14,9 @@ Near duplicates, two stages (docs/dedup.md):
 2. otherwise the candidates whose Jaccard is in ``[candidate_threshold, threshold)`` are
    aligned word by word (:func:`~crawler.dedup.alignment.word_alignment`); the one with
    the highest alignment, if it is >= ``alignment_threshold``, is the original.  This
-   catches scattered edits (5 % of the words replaced: Jaccard ~0.7, alignment 0.95)
-   without flagging distinct pages that share long passages (Jaccard up to 0.78,
-   alignment <= 0.90).  ``candidate_threshold == threshold`` turns it off.
+   catches scattered edits (low Jaccard, high alignment) without flagging distinct
+   pages that share long passages (higher Jaccard, lower alignment; the figures are in
+   docs/dedup.md).  ``candidate_threshold == threshold`` turns it off.
 
 The word hashes of admitted pages are kept in memory with their minutiae (2 bytes per
 word); pages loaded from storage have none: :meth:`words_needed` names the candidates

@@ -13,19 +13,18 @@ minutia (the minutiae are already uniform 64-bit hashes, so hashing them again w
 SHA-1 per element, datasketch's default, would only cost time), but vectorised over the
 whole set.  ``tests/dedup/test_near_duplicates.py`` checks the equivalence.
 
-Memory (``bench/dedup_eval.py`` section 4: tracemalloc over 50,000 inserted pages,
-extrapolated linearly to 1M pages; the key strings themselves not counted):
+Memory (per page, measured by ``bench/dedup_eval.py`` section 4; the figures are in
+docs/dedup.md, "Memory"):
 
-* LSH tables (datasketch in-memory dict storage, default banding 18 x 7 at threshold
-  0.8): about 6.2 KB per page, ~5.7 GiB per 1M pages -- a set, a band key and a dict
-  slot per band.  datasketch's own banding (9 x 13) would halve that, at the price of
-  finding pairs at Jaccard 0.8 only 40 % of the time; pass ``params`` to choose.
+* LSH tables (datasketch in-memory dict storage): a set, a band key and a dict slot per
+  band, so memory grows with the number of bands (default banding 18 x 7 at threshold
+  0.8).  datasketch's own banding (9 x 13) would halve it, at the price of finding
+  pairs at Jaccard 0.8 only 40 % of the time; pass ``params`` to choose.
   ``ContentSeenTest`` bands for its second stage's lower candidate threshold (0.55:
-  32 x 4): about 10.5 KB per page, ~9.8 GiB per 1M pages.
+  32 x 4), nearly twice the bands.
 * verification sets, if kept here (``lookup=None``): sorted uint64 arrays, 8 bytes per
-  minutia plus ~100 bytes per page: 3.2 KB for the mean documentation page (375
-  minutiae at K=8, W=30), ~3 GiB per 1M such pages.  For large crawls pass ``lookup``
-  (e.g. a fetch of the stored minutiae from PostgreSQL) and only the LSH stays here.
+  minutia plus the array's overhead per page.  For large crawls pass ``lookup`` (e.g. a
+  fetch of the stored minutiae from PostgreSQL) and only the LSH stays here.
 """
 
 from __future__ import annotations

@@ -36,41 +36,28 @@ K-gram hash functions (``hash_name``):
 The three give different minutiae: never mix fingerprints made with different
 ``(k, w, hash_name)`` in one index.
 
-Speed, 30,000 characters of documentation text (python:faq/programming.html), K=8,
-W=30, this machine (2 shared cores), best CPU ms per page (``bench/dedup_eval.py``
-section 3 prints the current numbers; ``NearDuplicateIndex.query`` adds ~0.3 ms)::
+Speed: MD5 (and even xxHash, with one Python-level call per K-gram) cannot meet the 2 ms
+per page budget for fingerprint + query, so the vectorised Karp-Rabin hash is the
+default; MD5 stays selectable. ``bench/dedup_eval.py`` section 3 prints the current
+costs; docs/dedup.md records them.
 
-    karp_rabin   1.15   (normalise ~0.35, hash ~0.25, winnow ~0.35)
-    xxh64       14.9
-    md5         34.0
+Choice of K=8 and W=30 (``bench/dedup_eval.py`` section 1; the figures are in
+docs/dedup.md, "The winnowing fingerprint"):
 
-MD5 (and even xxHash, with one Python-level call per K-gram) cannot meet the 2 ms
-budget for fingerprint + query, so the vectorised Karp-Rabin hash is the default; MD5
-stays selectable.
-
-Choice of K=8 and W=30 (``bench/dedup_eval.py``: 2,391 distinct Python, PostgreSQL and
-Django documentation pages, 300 base pages x 8 controlled edits, threshold 0.8):
-
-* K sets the edit tolerance.  A changed word breaks every K-gram overlapping it, so the
-  median minutiae Jaccard of a page with 1 % of its words replaced (scattered) is
-  0.935 / 0.924 / 0.912 / 0.898 for K = 5 / 8 / 12 / 16, and with the long paragraphs
-  shuffled 0.928 / 0.905 / 0.878 / 0.852.  At 0.8, K=12 loses 1.7 % of the reordered
-  pages and K=16 5 %; K=8 loses none.
-* Small K makes distinct pages look alike: common short strings plus the site template.
-  The highest Jaccard between distinct pages (not duplicated in the source) is 0.957 for
-  K=5 (10 same-site pages flagged at 0.8), 0.782 for K=8, 0.769 for K=12: K=8 is the
-  smallest K that flags no distinct page at 0.8.
-* W: about 2/(W+1) of the K-grams are kept (W=30: 6.5 %, 375 minutiae for the mean
-  page, 1,186 for the 30 KB text above) and any common run of W+K-1 = 37 characters
+* K sets the edit tolerance: a changed word breaks every K-gram overlapping it, so a
+  larger K lowers the Jaccard of edited and reordered pages (K=12 and K=16 lose
+  reordered pages at 0.8; K=8 loses none).
+* Small K makes distinct pages look alike (common short strings plus the site
+  template): K=8 is the smallest K that flags no distinct page at 0.8.
+* W: about 2/(W+1) of the K-grams are kept and any common run of W+K-1 = 37 characters
   (~6 words) shares a minutia.  W=15 doubles fingerprint size and cost, and its less
-  noisy Jaccard lets 2 distinct pages reach 0.811; W=50 and W=100 lose reordered pages
-  (98.7 % and 70 % recall) because boundary effects weigh more with fewer minutiae.
-* Limit: 5 % of the words replaced at random (one word in 20) breaks ~30 % of the
-  K-grams; the median Jaccard is 0.70 (K=8), below that of distinct pages sharing
-  most of their text (0.78), so none of the swept (K, W, threshold) finds them
-  without flagging distinct pages.  The content-seen test therefore adds a second
-  stage for candidates just below the threshold: an alignment of the pages' word
-  sequences (:func:`word_hashes`, ``crawler.dedup.alignment``).
+  noisy Jaccard lets distinct pages pass 0.8; W=50 and W=100 lose reordered pages
+  because boundary effects weigh more with fewer minutiae.
+* Limit: replacing one word in 20 at random breaks so many K-grams that the median
+  Jaccard falls below that of distinct pages sharing most of their text, so no (K, W,
+  threshold) finds them without flagging distinct pages.  The content-seen test
+  therefore adds a second stage for candidates just below the threshold: an alignment
+  of the pages' word sequences (:func:`word_hashes`, ``crawler.dedup.alignment``).
 """
 
 from __future__ import annotations

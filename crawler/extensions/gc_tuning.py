@@ -2,8 +2,8 @@
 
 A crawl allocates a few long-lived objects per URL it queues (frontier entries, their
 statistics, requests). With Python's default young-generation threshold of 700
-allocations, collections run every few dozen URLs and each one walks those survivors;
-measured on the frontier's enqueue path they cost about a third of its time. This
+allocations, collections run every few dozen URLs and each one walks those survivors,
+a large share of the frontier's enqueue time (measured: docs/frontier.md). This
 extension raises the threshold and moves everything allocated while the crawl was set up
 (modules, settings, spider) out of the collector's way with ``gc.freeze()``. Both are
 undone when the engine stops, so other crawls of the same process start from Python's
@@ -65,8 +65,12 @@ class GarbageCollectorTuning:
         gc.freeze()
         gc.set_threshold(self.threshold, *self.previous[1:])
         self.stats.set_value("gc/gen0_threshold", self.threshold)
-        logger.debug("garbage collector: gen0 threshold %d (was %d), %d objects frozen",
-                     self.threshold, self.previous[0], gc.get_freeze_count())
+        logger.debug(
+            "garbage collector: gen0 threshold %d (was %d), %d objects frozen",
+            self.threshold,
+            self.previous[0],
+            gc.get_freeze_count(),
+        )
 
     def restore(self) -> None:
         if self.previous is None:
