@@ -1,7 +1,9 @@
 """Defaults of every setting this project adds to Scrapy's, in one place.
 
-Components read them with ``settings.get(NAME, defaults.NAME)`` so they also work
-when used from another Scrapy project. Each one is documented in the README.
+Components read them once, in ``from_crawler``, with ``settings.get(NAME, defaults.NAME)``
+so they also work when used from another Scrapy project, and pass plain arguments on;
+plain classes use ``defaults.NAME`` as an argument's default, never a copy of the value
+(docs/conventions.md). Each one is documented in the README.
 """
 
 # --- storage -------------------------------------------------------------------------
