@@ -24,12 +24,7 @@ from crawler.sandbox.synthetic.hosts import (
     TRAP_HOST,
 )
 from crawler.sandbox.synthetic.sites import MIN_SITE_PAGES
-from crawler.sandbox.synthetic.words import (
-    COMMON_WORDS,
-    TOPIC_LABELS,
-    TOPIC_SECTIONS,
-    TOPIC_WORDS,
-)
+from crawler.sandbox.synthetic.words import COMMON_WORDS, TOPIC_LABELS, TOPIC_SECTIONS, TOPIC_WORDS
 
 __all__ = [
     "COMMON_WORDS",

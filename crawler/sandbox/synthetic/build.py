@@ -31,9 +31,7 @@ from crawler.sandbox.synthetic.sites import (
     link_sites,
     pick_article,
 )
-from crawler.sandbox.synthetic.text import (
-    insert_link,
-)
+from crawler.sandbox.synthetic.text import insert_link
 from crawler.sandbox.synthetic.trap import calendar_handler
 from crawler.sandbox.synthetic.words import TOPIC_SECTIONS
 from crawler.sandbox.web import SandboxWeb, canonical

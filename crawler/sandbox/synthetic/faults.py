@@ -9,19 +9,11 @@ import zlib
 from random import Random
 from urllib.parse import urlsplit
 
-from crawler.sandbox.synthetic.hosts import (
-    DEAD_HOST,
-    ROBOTS_5XX_HOST,
-)
+from crawler.sandbox.synthetic.hosts import DEAD_HOST, ROBOTS_5XX_HOST
 from crawler.sandbox.synthetic.model import Link, Page, Site
 from crawler.sandbox.synthetic.render import simple_page
-from crawler.sandbox.synthetic.sites import (
-    pick_article,
-)
-from crawler.sandbox.synthetic.text import (
-    insert_link,
-    plain_paragraphs,
-)
+from crawler.sandbox.synthetic.sites import pick_article
+from crawler.sandbox.synthetic.text import insert_link, plain_paragraphs
 from crawler.sandbox.web import SandboxWeb, canonical
 
 

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Link:
+    """A link placed in a page: its target, anchor text, the form its href takes and how
+    its anchor is styled."""
+
     target: str  # absolute canonical URL
     text: str
     form: str = "absolute"  # absolute | root | relative | protocol
@@ -17,6 +20,8 @@ class Link:
 
 @dataclass
 class Page:
+    """One page of a content site, before rendering."""
+
     url: str
     host: str
     path: str
@@ -39,6 +44,8 @@ class Page:
 
 @dataclass
 class Site:
+    """A content site: its home page, section index pages and articles."""
+
     host: str
     topic: str
     home: Page

@@ -10,9 +10,7 @@ from random import Random
 from urllib.parse import urlsplit
 
 from crawler.sandbox.synthetic.model import Link, Page
-from crawler.sandbox.synthetic.text import (
-    mutate_word,
-)
+from crawler.sandbox.synthetic.text import mutate_word
 
 
 def _href(page: Page, link: Link, mirrored: set[str]) -> str:

@@ -14,13 +14,7 @@ from crawler.sandbox.synthetic.hosts import (
     NO_EXTENSION_HOSTS,
 )
 from crawler.sandbox.synthetic.model import Link, Page, Site
-from crawler.sandbox.synthetic.text import (
-    fill_text,
-    insert_link,
-    mention,
-    random_title,
-    slug_of,
-)
+from crawler.sandbox.synthetic.text import fill_text, insert_link, mention, random_title, slug_of
 from crawler.sandbox.synthetic.words import TOPIC_LABELS, TOPIC_SECTIONS, TOPIC_WORDS
 
 _NAV_FORMS = ("root", "relative", "absolute")
@@ -235,6 +229,8 @@ def add_mentions(rng: Random, sites: list[Site], share: float) -> None:
 
 
 def pick_article(site: Site, rng: Random, exclude: tuple[Page, ...] = ()) -> Page:
+    """A random article of ``site`` that is not mirrored, not in a robots-excluded
+    section and not in ``exclude``: where a feature's link goes."""
     candidates = [
         a
         for a in site.articles

@@ -44,6 +44,7 @@ def _sentence(rng: Random, topic: str) -> list[str]:
 
 
 def random_paragraph(rng: Random, topic: str) -> list[str | Link]:
+    """Two to five sentences, as words (links are inserted among them later)."""
     tokens: list[str | Link] = []
     for _ in range(rng.randint(2, 5)):
         tokens.extend(_sentence(rng, topic))
@@ -51,6 +52,7 @@ def random_paragraph(rng: Random, topic: str) -> list[str | Link]:
 
 
 def random_title(rng: Random, topic: str) -> str:
+    """A title of two or three topic words, sometimes with a common word."""
     words = rng.sample(TOPIC_WORDS[topic], rng.randint(2, 3))
     if rng.random() < 0.5:
         words.insert(rng.randint(0, len(words)), rng.choice(COMMON_WORDS))
@@ -58,15 +60,18 @@ def random_title(rng: Random, topic: str) -> str:
 
 
 def slug_of(text: str) -> str:
+    """``text`` as a URL path segment: lower-case words joined by hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def random_date(rng: Random) -> str:
+    """An ISO date in the 1,000 days from 2023-01-01."""
     day = datetime.date(2023, 1, 1) + datetime.timedelta(days=rng.randrange(1000))
     return day.isoformat()
 
 
 def fill_text(page: Page, rng: Random) -> None:
+    """Give ``page`` its paragraphs, headings, date, author and maybe a table of contents."""
     count = rng.randint(4, 8) if page.kind == "article" else rng.randint(2, 3)
     page.paragraphs = [random_paragraph(rng, page.topic) for _ in range(count)]
     page.headings = [random_title(rng, page.topic) for _ in range((count + 1) // 2)]
@@ -100,6 +105,7 @@ def mention(rng: Random, topic: str) -> list[str]:
 
 
 def mutate_word(word: str, rng: Random) -> str:
+    """A common word in place of ``word`` (same capitalisation and final full stop)."""
     replacement = rng.choice(COMMON_WORDS)
     if word[:1].isupper():
         replacement = replacement.capitalize()
@@ -107,6 +113,7 @@ def mutate_word(word: str, rng: Random) -> str:
 
 
 def plain_paragraphs(rng: Random, topic: str, paragraphs: int) -> list[str]:
+    """``paragraphs`` paragraphs of plain text (for the hand-made fault and trap pages)."""
     return [
         " ".join(t for t in random_paragraph(rng, topic) if isinstance(t, str))
         for _ in range(paragraphs)

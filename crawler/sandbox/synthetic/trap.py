@@ -9,13 +9,13 @@ from collections.abc import Callable
 from random import Random
 
 from crawler.sandbox.synthetic.render import simple_page
-from crawler.sandbox.synthetic.text import (
-    plain_paragraphs,
-)
+from crawler.sandbox.synthetic.text import plain_paragraphs
 from crawler.sandbox.web import Resource
 
 
 def calendar_handler(seed: int) -> Callable[[str, str], Resource | None]:
+    """The dynamic handler of the calendar trap: month pages link the months before and
+    after and their days, without end."""
     pattern = re.compile(r"/cal/(\d+)/(\d{2})(?:/(\d{2}))?")
 
     def month_days(year: int, month: int) -> int:
