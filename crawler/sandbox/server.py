@@ -227,6 +227,8 @@ class SandboxServer:
     Use ``start()``/``stop()`` or ``with SandboxServer(web) as server:``. ``port=0``
     picks a free port. With ``log_path`` every request is also appended to that file as
     a JSON line, flushed immediately, so another process can follow it.
+    :attr:`in_flight` and :attr:`open_connections` let a test wait for the server to be
+    done instead of sleeping.
     """
 
     def __init__(
