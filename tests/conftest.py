@@ -3,6 +3,10 @@ runner for real `scrapy crawl` processes.
 
 The database is CRAWLER_TEST_DATABASE_URL when set (a server with rights to create
 databases), else an embedded PostgreSQL (pgserver) in a temporary folder.
+
+Helpers shared by the tests: tests/commands.py (the environment and runner of the
+project's scrapy commands, a free port) and tests/waiting.py (waiting on a condition
+instead of sleeping).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-PROJECT_DIR = Path(__file__).resolve().parent.parent
+from tests.commands import PROJECT_DIR as PROJECT_DIR  # imported from here by tests
+from tests.commands import scrapy_env
 
 
 def _with_dbname(url: str, dbname: str) -> str:
@@ -65,6 +70,17 @@ def db(database_url: str) -> Iterator[psycopg.Connection]:
         yield conn
 
 
+@pytest.fixture(scope="session")
+def migrated(database_url: str) -> str:
+    """The session's database with the schema migrated (for tests that use the tables
+    before any crawl has created them)."""
+    from crawler.storage.schema import migrate
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        migrate(conn)
+    return database_url
+
+
 @dataclass
 class CrawlResult:
     returncode: int
@@ -101,14 +117,7 @@ def crawl_command(
         cmd += ["-a", f"{key}={value}"]
     for key, value in full_settings.items():
         cmd += ["-s", f"{key}={value}"]
-    child_env = {
-        **os.environ,
-        "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-        "PYTHONPATH": str(PROJECT_DIR),
-        "CRAWLER_DATABASE_URL": database_url,
-    }
-    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy"):
-        child_env.pop(var, None)
+    child_env = scrapy_env(database_url)
     if proxy:
         child_env["http_proxy"] = child_env["https_proxy"] = proxy
     child_env.update(env or {})

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from email.utils import parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -83,18 +85,25 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        self._serve(head=False)
+        with self.server.sandbox._answering():
+            self._serve(head=False)
 
     def do_HEAD(self) -> None:
-        self._serve(head=True)
+        with self.server.sandbox._answering():
+            self._serve(head=True)
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
-        self._serve(head=False)
+        with self.server.sandbox._answering():
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            self._serve(head=False)
 
     def do_CONNECT(self) -> None:
+        with self.server.sandbox._answering():
+            self._refuse_tunnel()
+
+    def _refuse_tunnel(self) -> None:
         # No TLS tunnelling. Answer at once, as a real proxy does when it cannot reach the
         # origin: a crawler then fails the https URL immediately instead of waiting for
         # its download timeout on a connection that never answers.
@@ -106,7 +115,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.server.sandbox._record(
             RequestRecord(
-                normalize_host(self.path), "", "", self.command, CONNECT_STATUS, started,
+                normalize_host(self.path),
+                "",
+                "",
+                self.command,
+                CONNECT_STATUS,
+                started,
                 time.time(),
             )
         )
@@ -132,16 +146,29 @@ class _Handler(BaseHTTPRequestHandler):
             resource = _SERVER_ERROR
         if resource is None:
             self.close_connection = True
-            sandbox._record(RequestRecord(host, path, query, self.command, 0, started, started,
-                                          self.headers.get("User-Agent", "")))
+            sandbox._record(
+                RequestRecord(
+                    host,
+                    path,
+                    query,
+                    self.command,
+                    0,
+                    started,
+                    started,
+                    self.headers.get("User-Agent", ""),
+                )
+            )
             return
         if resource.delay:
             time.sleep(resource.delay)
         if _not_modified(self.headers, resource):
             # conditional GET (RFC 9110 13.1): same validators, no body
-            resource = Resource(b"", status=304, content_type=None, headers={
-                k: v for k, v in resource.headers.items() if k.lower() in _VALIDATORS
-            })
+            resource = Resource(
+                b"",
+                status=304,
+                content_type=None,
+                headers={k: v for k, v in resource.headers.items() if k.lower() in _VALIDATORS},
+            )
         body = resource.body
         self.send_response(resource.status)
         if resource.content_type:
@@ -151,8 +178,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         # Recorded before sending, so a client that got its response also finds it logged.
         sandbox._record(
-            RequestRecord(host, path, query, self.command, resource.status, started, time.time(),
-                          self.headers.get("User-Agent", ""))
+            RequestRecord(
+                host,
+                path,
+                query,
+                self.command,
+                resource.status,
+                started,
+                time.time(),
+                self.headers.get("User-Agent", ""),
+            )
         )
         self.end_headers()
         if not head and body:
@@ -164,6 +199,17 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 1024
     sandbox: SandboxServer
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.sandbox._lock:
+            self.sandbox._connection_count += 1
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        # called once per accepted connection, when its thread is done with it
+        super().shutdown_request(request)
+        with self.sandbox._lock:
+            self.sandbox._connection_count -= 1
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A crawler that aborts a download (max size, shutdown) resets its connection:
@@ -181,6 +227,8 @@ class SandboxServer:
     Use ``start()``/``stop()`` or ``with SandboxServer(web) as server:``. ``port=0``
     picks a free port. With ``log_path`` every request is also appended to that file as
     a JSON line, flushed immediately, so another process can follow it.
+    :attr:`in_flight` and :attr:`open_connections` let a test wait for the server to be
+    done instead of sleeping.
     """
 
     def __init__(
@@ -196,6 +244,8 @@ class SandboxServer:
         self.log_path = Path(log_path) if log_path is not None else None
         self.log: list[RequestRecord] = []
         self._lock = threading.Lock()
+        self._answering_count = 0
+        self._connection_count = 0
         self._log_file: IO[str] | None = None
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -257,6 +307,20 @@ class SandboxServer:
             host = host.lower()
             return [record for record in self.log if record.host == host]
 
+    @property
+    def in_flight(self) -> int:
+        """How many requests are being answered now (parsed, response not yet sent)."""
+        with self._lock:
+            return self._answering_count
+
+    @property
+    def open_connections(self) -> int:
+        """How many client connections are open (accepted, not yet closed by either side).
+        After a client process has died this drops to 0 once every request it had sent
+        has been answered and logged."""
+        with self._lock:
+            return self._connection_count
+
     def clear_log(self) -> None:
         """Forget the in-memory log (the JSON log file is left alone)."""
         with self._lock:
@@ -268,3 +332,13 @@ class SandboxServer:
             if self._log_file is not None:
                 self._log_file.write(json.dumps(asdict(record)) + "\n")
                 self._log_file.flush()
+
+    @contextmanager
+    def _answering(self) -> Iterator[None]:
+        with self._lock:
+            self._answering_count += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._answering_count -= 1

@@ -266,10 +266,6 @@ class SandboxWeb:
         """Sorted list of the known host names."""
         return sorted(self._hosts)
 
-    def has_host(self, host: str) -> bool:
-        """Whether ``host`` (``name`` or ``name:port``) is served by this web."""
-        return normalize_host(host) in self._hosts
-
     def urls(self) -> list[str]:
         """Canonical URLs of every static resource (pages, redirects, robots.txt)."""
         return list(self._pages)

@@ -9,6 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from crawler.sandbox import RequestRecord, SandboxServer
+from tests.commands import run_scrapy
 from tests.conftest import crawl_command
 
 # fast heartbeats and short leases, so that hand-overs fit in a test (not too short: on
@@ -107,12 +108,4 @@ def short_gaps(
 
 def scrapy_agents(database_url: str, *options: str) -> subprocess.CompletedProcess[str]:
     """`scrapy agents OPTIONS` against the test database."""
-    import os
-    import sys
-
-    from tests.conftest import PROJECT_DIR
-
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run([sys.executable, "-m", "scrapy", "agents", *options],
-                          capture_output=True, text=True, env=env, cwd=PROJECT_DIR, timeout=60)
+    return run_scrapy("agents", *options, database_url=database_url)

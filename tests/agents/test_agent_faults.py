@@ -23,6 +23,7 @@ from tests.agents.agents import (
     wait_all,
 )
 from tests.agents.db_proxy import DatabaseProxy
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -36,10 +37,8 @@ def _stored(db: psycopg.Connection, crawl_id: str) -> set[str]:
 
 
 def _wait_pages(db: psycopg.Connection, crawl_id: str, count: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while len(_stored(db, crawl_id)) < count:
-        assert time.monotonic() < deadline, "the crawl did not get that far"
-        time.sleep(0.2)
+    wait_until(lambda: len(_stored(db, crawl_id)) >= count, timeout=timeout, interval=0.2,
+               what=f"{count} pages stored (the crawl did not get that far)")
 
 
 def _owned_hosts(db: psycopg.Connection, crawl_id: str, agent: str) -> set[str]:
@@ -115,11 +114,11 @@ def test_agent_cut_off_from_the_database_stops_fetching(sandbox, database_url, d
                              proxy=server.proxy_url)
         cut = start_agent("agent-cut", crawl_id=crawl_id, database_url=proxied,
                           workdir=tmp_path, proxy=server.proxy_url)
-        deadline = time.monotonic() + 150
-        while not _owned_hosts(db, crawl_id, "agent-cut") or len(
-                _stored(db, crawl_id)) < 0.3 * len(expected):
-            assert time.monotonic() < deadline, (tmp_path / "agent-cut.log").read_text()[-3000:]
-            time.sleep(0.2)
+        wait_until(lambda: _owned_hosts(db, crawl_id, "agent-cut")
+                   and len(_stored(db, crawl_id)) >= 0.3 * len(expected),
+                   timeout=150, interval=0.2,
+                   what="agent-cut to own hosts and 30% of the pages to be stored",
+                   details=lambda: (tmp_path / "agent-cut.log").read_text()[-3000:])
         proxy.cut()
         cut_at = time.time()
         assert wait_all([direct], timeout=150) == [0], (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections import Counter
 
@@ -22,6 +21,7 @@ from tests.agents.agents import (
     start_agent,
     wait_all,
 )
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -40,11 +40,10 @@ def test_three_agents_fetch_every_page_once_one_host_one_agent(
     procs += [start_agent(name, seeds=web.seeds, **common) for name in ("agent-b", "agent-c")]
     # while they run, `scrapy agents` shows them with their hosts (the database is
     # polled until every agent owns hosts: the command itself takes seconds to start)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and db.execute(
-            "SELECT count(DISTINCT agent_id) FROM host_owners o JOIN frontier_crawls c"
-            " ON c.key = o.crawl WHERE c.crawl_id = %s", (crawl_id,)).fetchone() != (3,):
-        time.sleep(0.2)
+    wait_until(lambda: db.execute(
+        "SELECT count(DISTINCT agent_id) FROM host_owners o JOIN frontier_crawls c"
+        " ON c.key = o.crawl WHERE c.crawl_id = %s", (crawl_id,)).fetchone() == (3,),
+        timeout=90, interval=0.2, what="the three agents to own hosts")
     listed = scrapy_agents(database_url, "--crawl-id", crawl_id, "--json")
     assert listed.returncode == 0, listed.stderr
     live = json.loads(listed.stdout)["agents"]

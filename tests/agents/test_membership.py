@@ -68,12 +68,13 @@ def test_hosts_split_by_rendezvous_and_pass_over_only_after_the_lease(migrated):
         # b stops beating: its hosts stay its own until its lease has expired
         assert not (await a.heartbeat()).gained
         assert b.may_fetch(sorted(for_b)[0])
-        time.sleep(1.0)
+        # Lease time passing is the behaviour under test: real sleeps (TTL 2 s, margin 0.5 s).
+        time.sleep(1.0)  # within b's lease
         assert not (await a.heartbeat()).gained
-        time.sleep(0.6)
+        time.sleep(0.6)  # past b's own deadline (TTL - margin), within its lease
         assert not b.may_fetch(sorted(for_b)[0])  # b's own deadline passes first,
         assert not (await a.heartbeat()).gained  # its lease in the database later
-        time.sleep(0.6)
+        time.sleep(0.6)  # past b's lease
         beat_a = await a.heartbeat()
         assert beat_a.dead_agents == ["b"] and beat_a.requeued == len(rows)
         assert set(beat_a.gained) == for_b and a.owned == set(HOSTS)
@@ -121,6 +122,6 @@ def test_agent_sessions_end_transactions_left_idle_past_the_lease(database_url):
     with psycopg.connect(url) as conn:
         assert conn.execute("SHOW idle_in_transaction_session_timeout").fetchone() == ("500ms",)
         conn.execute("SELECT 1")  # a transaction is open now, then left idle
-        time.sleep(1.5)
+        time.sleep(1.5)  # left idle past the 0.5 s timeout: the behaviour under test
         with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
             conn.execute("SELECT 1")

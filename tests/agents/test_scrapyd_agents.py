@@ -18,7 +18,9 @@ import pytest
 
 from crawler.sandbox.latency_web import build_latency_web
 from tests.agents.agents import AGENT_SETTINGS, overlapping_agents, page_records
-from tests.e2e.test_scrapyd import PROJECT_DIR, _api, _free_port
+from tests.commands import PROJECT_DIR, free_port
+from tests.e2e.test_scrapyd import _api, _scrapyd_ok
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -45,23 +47,14 @@ def _start_scrapyd(home: Path, port: int, env: dict[str, str]) -> subprocess.Pop
 
 
 def _wait_ready(base: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if _api(base, "daemonstatus.json")["status"] == "ok":
-                return
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, f"scrapyd at {base} did not start"
-        time.sleep(0.2)
+    wait_until(lambda: _scrapyd_ok(base), timeout=30, interval=0.2,
+               what=f"scrapyd at {base} to start")
 
 
 def _wait_running(base: str, jobid: str) -> None:
-    deadline = time.monotonic() + 60
-    while not any(j["id"] == jobid
-                  for j in _api(base, "listjobs.json?project=crawler")["running"]):
-        assert time.monotonic() < deadline, f"job {jobid} did not start"
-        time.sleep(0.3)
+    wait_until(lambda: any(j["id"] == jobid
+                           for j in _api(base, "listjobs.json?project=crawler")["running"]),
+               timeout=60, interval=0.3, what=f"job {jobid} to start")
 
 
 def test_two_scrapyd_nodes_run_one_crawl(tmp_path: Path, sandbox, database_url, db):
@@ -74,7 +67,7 @@ def test_two_scrapyd_nodes_run_one_crawl(tmp_path: Path, sandbox, database_url, 
         ignore=shutil.ignore_patterns(".venv", ".git", ".crawl", "tests", "bench", "build",
                                       "*.egg-info", "__pycache__", ".pytest_cache"),
     )
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     # two deploy targets, one per node
     cfg = (project / "scrapy.cfg").read_text().replace("[deploy]\nurl = http://127.0.0.1:6800/",
@@ -114,10 +107,10 @@ def test_two_scrapyd_nodes_run_one_crawl(tmp_path: Path, sandbox, database_url, 
         jobs.reverse()
         deadline = time.monotonic() + 100
         for base, jobid in zip(bases, jobs, strict=True):
-            while not any(j["id"] == jobid
-                          for j in _api(base, "listjobs.json?project=crawler")["finished"]):
-                assert time.monotonic() < deadline
-                time.sleep(0.5)
+            wait_until(lambda base=base, jobid=jobid: any(
+                j["id"] == jobid for j in _api(base, "listjobs.json?project=crawler")["finished"]),
+                timeout=max(0.0, deadline - time.monotonic()), interval=0.5,
+                what=f"job {jobid} to finish")
     finally:
         for node in nodes:
             node.terminate()

@@ -19,10 +19,10 @@ from crawler.demo import NEXT_QUERIES
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.search.index import INDEX_NAME, open_index
 from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
+from tests.commands import PROJECT_DIR
 
 pytestmark = pytest.mark.slow
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 def old_schema_index(path: Path) -> None:

@@ -10,7 +10,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -20,16 +19,10 @@ import pytest
 from crawler.sandbox import SandboxWeb
 from crawler.search.index import open_index
 from crawler.storage.database import CrawlDatabase, EmbeddedPostgres
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+from tests.commands import PROJECT_DIR, free_port
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _api(base: str, path: str, data: dict[str, str] | None = None) -> dict:
@@ -67,7 +60,7 @@ def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
         ignore=shutil.ignore_patterns(".venv", ".git", ".crawl", "tests", "bench", "build",
                                       "*.egg-info", "__pycache__", ".pytest_cache"),
     )
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     cfg = (project / "scrapy.cfg").read_text().replace("http://127.0.0.1:6800/", base + "/")
     (project / "scrapy.cfg").write_text(cfg)
@@ -95,15 +88,8 @@ def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                assert _api(base, "daemonstatus.json")["status"] == "ok"
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        wait_until(lambda: _scrapyd_ok(base), timeout=30, interval=0.2,
+                   what=f"scrapyd to answer at {base}")
 
         deploy = subprocess.run(
             [str(bindir / "scrapyd-deploy"), "-v", "t1"], cwd=project, env=env,
@@ -120,13 +106,10 @@ def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
         })
         assert job["status"] == "ok", job
         jobid = job["jobid"]
-        deadline = time.monotonic() + 120
-        while True:
-            jobs = _api(base, "listjobs.json?project=crawler")
-            if any(j["id"] == jobid for j in jobs["finished"]):
-                break
-            assert time.monotonic() < deadline, jobs
-            time.sleep(0.5)
+        wait_until(lambda: any(j["id"] == jobid for j in
+                               _api(base, "listjobs.json?project=crawler")["finished"]),
+                   timeout=120, interval=0.5, what=f"job {jobid} to finish",
+                   details=lambda: _api(base, "listjobs.json?project=crawler"))
     finally:
         scrapyd.terminate()
         out, _ = scrapyd.communicate(timeout=30)
@@ -139,6 +122,13 @@ def test_scrapyd_deploy_and_crawl(tmp_path: Path, sandbox, database_url, db):
         "SELECT spider, finish_reason FROM crawls WHERE id = %s", (jobid,)
     ).fetchone()
     assert crawl == ("general", "finished")
+
+
+def _scrapyd_ok(base: str) -> bool:
+    try:
+        return _api(base, "daemonstatus.json")["status"] == "ok"
+    except OSError:  # not listening yet
+        return False
 
 
 def _read_log(home: Path, jobid: str) -> str:
@@ -182,10 +172,8 @@ def test_readme_deployment_sequence_works_as_written(open_tmp_path: Path) -> Non
         done = subprocess.run(["bash", "-c", script], cwd=project, env=env,
                               capture_output=True, text=True, timeout=500)
     finally:
-        deadline = time.monotonic() + 30
-        while not (_port_closed(6800) and _port_closed(8899)):
-            assert time.monotonic() < deadline, "scrapyd or the sandbox still runs"
-            time.sleep(0.2)
+        wait_until(lambda: _port_closed(6800) and _port_closed(8899), timeout=30, interval=0.2,
+                   what="scrapyd and the sandbox to stop")
     home = project / ".scrapyd"
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:],
                                   (home / "scrapyd.log").read_text()[-3000:])

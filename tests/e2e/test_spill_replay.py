@@ -9,11 +9,9 @@ does to a running crawl), so the spill comes from the pipeline's real failure pa
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 import subprocess
-import sys
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,8 +24,8 @@ from scrapy.utils.test import get_crawler
 from crawler.items import LinkRecord, PageItem, UncrawledItem
 from crawler.pipelines.postgres import PostgresStorePipeline
 from crawler.storage.schema import migrate
+from tests.commands import run_scrapy
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 PAGE_COLUMNS = (
@@ -128,13 +126,8 @@ def rows(db: psycopg.Connection, crawl_id: str) -> dict[str, list[tuple]]:
 
 
 def replay(database_url: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", "replayspill", *args,
-         "-s", f"CRAWLER_DATA_DIR={cwd / '.crawl'}"],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
-    )
+    return run_scrapy("replayspill", *args, "-s", f"CRAWLER_DATA_DIR={cwd / '.crawl'}",
+                      database_url=database_url, cwd=cwd, timeout=120)
 
 
 @pytest.fixture

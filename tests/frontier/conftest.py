@@ -1,5 +1,5 @@
-"""Fixtures of the frontier tests: a migrated database, crawl rows, a crawl process that
-can be killed."""
+"""Fixtures of the frontier tests: crawl rows, a crawl process that can be killed (the
+migrated database is in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from crawler.storage.schema import migrate
 from tests.conftest import crawl_command
-
-
-@pytest.fixture(scope="session")
-def migrated(database_url: str) -> str:
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        migrate(conn)
-    return database_url
 
 
 @pytest.fixture

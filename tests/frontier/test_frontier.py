@@ -254,8 +254,16 @@ def test_link_event_statistics_follow_the_papers():
 
 def test_a_batch_is_a_snapshot_entries_may_change_while_it_is_written():
     class SlowStore(MemoryStore):
+        """Its write waits, once the batch is taken, until the crawl has gone on."""
+
+        def __init__(self):
+            super().__init__()
+            self.writing = asyncio.Event()
+            self.crawl_went_on = asyncio.Event()
+
         async def write(self, batch):
-            await asyncio.sleep(0.01)  # the crawl goes on meanwhile
+            self.writing.set()
+            await self.crawl_went_on.wait()
             return await super().write(batch)
 
     async def run():
@@ -264,10 +272,11 @@ def test_a_batch_is_a_snapshot_entries_may_change_while_it_is_written():
         await frontier.open()
         add(frontier, "http://h.test/")
         writing = asyncio.ensure_future(frontier.flush())
-        await asyncio.sleep(0)
+        await store.writing.wait()
         entry = frontier.pop(always_ready)  # what the scheduler does with a popped entry
         entry.payload = None
         frontier.done(entry)
+        store.crawl_went_on.set()
         await writing
         await frontier.flush()
         return store

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
 
 from crawler.sandbox import canonical
 from tests.frontier.graphs import site_web
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -55,14 +55,18 @@ def test_resume_after_kill_9_loses_nothing_and_refetches_only_what_was_in_flight
     args = {"seed_urls": ",".join(seeds), "crawl_id": "killed-resume"}
     proc = spawn_crawl(proxy=server.proxy_url, args=args,
                        settings={"CONCURRENT_REQUESTS": 4, "DEPTH_LIMIT": 0})
-    deadline = time.monotonic() + 60
-    while len(page_requests(server.log)) < len(expected) // 3:
-        assert proc.poll() is None and time.monotonic() < deadline, (
-            "crawl ended too early: " + (tmp_path / "crawl-0.log").read_text()[-3000:])
-        time.sleep(0.01)
+    wait_until(lambda: proc.poll() is not None
+               or len(page_requests(server.requests_for())) >= len(expected) // 3,
+               timeout=60, interval=0.01, what="a third of the pages to be fetched",
+               details=lambda: (tmp_path / "crawl-0.log").read_text()[-3000:])
+    assert proc.poll() is None, (
+        "crawl ended too early: " + (tmp_path / "crawl-0.log").read_text()[-3000:])
     proc.kill()  # SIGKILL
     proc.wait()
-    time.sleep(0.5)  # requests the server was still answering get logged
+    # requests the server was still answering get logged (the kill closed every
+    # connection: each is done once its last request is answered)
+    wait_until(lambda: server.open_connections == 0, timeout=30, interval=0.01,
+               what="the server to answer the killed crawl's last requests")
     killed_at = len(server.log)
     first_requests = page_requests(server.log)
     saved = stored(db, "killed-resume") | stored(db, "killed-resume", "uncrawled")

@@ -4,9 +4,7 @@ while the paging site keeps every page; rules are stored per crawl, listed by
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -20,7 +18,7 @@ from crawler.sandbox.hygiene import (
     gallery_views,
     parameter_web,
 )
-from tests.conftest import PROJECT_DIR
+from tests.commands import run_scrapy
 
 pytestmark = pytest.mark.slow
 
@@ -28,10 +26,7 @@ PARAMETERS = ("size", "sort", "theme", "view")
 
 
 def run_urlrules(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run([sys.executable, "-m", "scrapy", "urlrules", *args],
-                          cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=60)
+    return run_scrapy("urlrules", *args, database_url=database_url)
 
 
 def test_parameter_rules_on_the_sandbox(sandbox, run_crawl, db, database_url):

@@ -3,9 +3,7 @@ incremental` on the same crawl id, with real PostgreSQL, sandbox server and Whoo
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -13,7 +11,7 @@ from whoosh import index as whoosh_index
 
 from crawler.sandbox import SandboxWeb
 from crawler.sandbox.changing import ChangingSite
-from tests.conftest import PROJECT_DIR
+from tests.commands import run_scrapy
 
 # page 0: boilerplate footer; 1: never changes (-> 304); 2: changed by the test;
 # 3: gone (410) by the test; 4, 5: never change
@@ -30,10 +28,7 @@ def _site() -> tuple[SandboxWeb, ChangingSite]:
 
 
 def scrapy_command(database_url: str, cwd, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return run_scrapy(*args, database_url=database_url, cwd=cwd, timeout=120)
 
 
 def _search_urls(tmp_path) -> set[str]:

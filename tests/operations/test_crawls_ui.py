@@ -14,8 +14,8 @@ from scrapy.settings import Settings
 
 from crawler.search import open_index
 from crawler.web.app import create_app
+from tests.commands import scrapy_env
 from tests.operations.conftest import png_size
-from tests.search.conftest import scrapy_env
 
 CHART_SIZE = (800, 360)
 

@@ -9,7 +9,6 @@ import re
 import select
 import socket
 import subprocess
-import time
 import urllib.request
 from collections import Counter
 
@@ -17,7 +16,9 @@ import pytest
 
 from crawler.reporting.progress import Limits, ProgressSnapshot, eta_seconds, format_progress
 from crawler.sandbox.web import SandboxWeb, html_page
+from tests.commands import free_port
 from tests.conftest import crawl_command
+from tests.waiting import poll_until
 
 
 def snapshot(**kw) -> ProgressSnapshot:
@@ -59,12 +60,6 @@ def slow_web(pages: int = 12) -> SandboxWeb:
     return web
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.slow
 def test_progress_log_line_and_metrics_of_a_running_crawl(sandbox, database_url, tmp_path):
     server = sandbox(slow_web())
@@ -77,21 +72,23 @@ def test_progress_log_line_and_metrics_of_a_running_crawl(sandbox, database_url,
     )
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    scraped = ""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
+    def metrics_after_3_pages() -> str | None:
+        assert proc.poll() is None, "the crawl ended before its metrics showed 3 pages"
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as r:
                 body = r.read().decode()
         except OSError:
-            time.sleep(0.1)
-            continue
+            return None  # not serving yet
         match = re.search(r'^crawler_pages_total\{crawl_id="[^"]+",spider="general"\} (\S+)$',
                           body, re.M)
-        if match and float(match.group(1)) >= 3:
-            scraped = body
-            break
-        time.sleep(0.1)
+        return body if match and float(match.group(1)) >= 3 else None
+
+    try:
+        scraped = poll_until(metrics_after_3_pages, timeout=60, interval=0.1,
+                             what="3 pages in the crawl's /metrics")
+    except AssertionError:
+        proc.kill()
+        raise
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr[-3000:]
     labels = f'crawl_id="metrics-{port}",spider="general"'

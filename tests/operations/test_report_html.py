@@ -4,25 +4,20 @@ self-contained report, two crawls compared, and the bad inputs."""
 from __future__ import annotations
 
 import base64
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from crawler.reporting.figures import CHARTS
 from crawler.reporting.series import choose_interval, load_info, load_series, top_level_domain
-from tests.conftest import PROJECT_DIR
+from tests.commands import run_scrapy
 from tests.operations.conftest import png_size
 
 
 def report(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run([sys.executable, "-m", "scrapy", "report", *args], cwd=PROJECT_DIR,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return run_scrapy("report", *args, database_url=database_url, timeout=120)
 
 
 def test_series_per_interval(crawls) -> None:

@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,8 +16,10 @@ from warcio.archiveiterator import ArchiveIterator
 
 from crawler.warc import Exchange, RotatingWarcWriter, WarcDirError, check_warc_dir
 from crawler.warc.reading import incomplete_member, read_warc
-from tests.conftest import PROJECT_DIR, crawl_command
+from tests.commands import run_scrapy
+from tests.conftest import crawl_command
 from tests.operations.webs import PNG, archive_web
+from tests.waiting import wait_until
 
 WARCIO = str(Path(sys.executable).with_name("warcio"))
 
@@ -139,10 +140,7 @@ def test_crawl_writes_valid_warc_files(sandbox, run_crawl, tmp_path: Path) -> No
     for url in fetched - by_type["revisit"] - {"http://arch.test/gone"}:  # gone: a 404
         assert payloads[url] == web.resource(url).body  # byte for byte
     assert payloads["http://arch.test/image.png"] == PNG
-    listing = subprocess.run(
-        [sys.executable, "-m", "scrapy", "warc", "check", str(warc_dir)],
-        cwd=PROJECT_DIR, capture_output=True, text=True,
-    )
+    listing = scrapy_warc("check", str(warc_dir))
     assert listing.returncode == 0 and listing.stdout.count(": ok (") == len(files)
     assert "warc/revisits': 1" in result.stderr
 
@@ -177,12 +175,11 @@ def test_kill_9_leaves_whole_records_but_the_last(sandbox, database_url, tmp_pat
     )
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    def open_warc_over_50k() -> bool:
         files = list(warc_dir.glob("*.open")) if warc_dir.exists() else []
-        if files and files[0].stat().st_size > 50_000:
-            break
-        time.sleep(0.05)
+        return bool(files) and files[0].stat().st_size > 50_000
+
+    wait_until(open_warc_over_50k, timeout=120, what="an open WARC file of 50 kB")
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     (path,) = warc_dir.iterdir()
@@ -194,8 +191,7 @@ def test_kill_9_leaves_whole_records_but_the_last(sandbox, database_url, tmp_pat
 
 
 def scrapy_warc(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scrapy", "warc", *args], cwd=PROJECT_DIR,
-                          capture_output=True, text=True, timeout=60)
+    return run_scrapy("warc", *args)
 
 
 def test_scrapy_warc_list_and_check(tmp_path: Path) -> None:

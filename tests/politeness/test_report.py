@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from datetime import UTC, datetime
 
 import pytest
 
 from crawler.commands.report import REPORT_SQL, ErrorTaxonomy, format_report, report_parameters
 from crawler.storage.database import CrawlDatabase
-from tests.conftest import PROJECT_DIR
+from tests.commands import run_scrapy
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -121,10 +119,7 @@ def test_report_query_and_tables(rolled_back):
 
 
 def run_report(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR), "CRAWLER_DATABASE_URL": database_url}
-    return subprocess.run([sys.executable, "-m", "scrapy", "report", *args], cwd=PROJECT_DIR,
-                          env=env, capture_output=True, text=True, timeout=60)
+    return run_scrapy("report", *args, database_url=database_url)
 
 
 def test_latest_crawl_by_default(rolled_back):

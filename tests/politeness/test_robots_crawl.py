@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gzip
 import threading
-import time
 
 import pytest
 
 from crawler.sandbox import SandboxWeb, html_page
 from tests.politeness.logs import by_host, targets
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -194,13 +194,10 @@ def test_robots_are_retried_and_refreshed(sandbox, run_crawl, db):
     server = sandbox(web)
 
     def change_robots_once_fetched() -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if server.requests_for("flaky.test") and server.requests_for("ttl.test"):
-                web.set_robots("flaky.test", "User-agent: *\nDisallow:\n")
-                web.set_robots("ttl.test", "User-agent: *\nDisallow: /new/\n")
-                return
-            time.sleep(0.01)
+        wait_until(lambda: server.requests_for("flaky.test") and server.requests_for("ttl.test"),
+                   timeout=30, interval=0.01, what="both robots.txt files to be fetched")
+        web.set_robots("flaky.test", "User-agent: *\nDisallow:\n")
+        web.set_robots("ttl.test", "User-agent: *\nDisallow: /new/\n")
 
     changer = threading.Thread(target=change_robots_once_fetched, daemon=True)
     changer.start()

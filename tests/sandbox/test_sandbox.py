@@ -30,6 +30,7 @@ from crawler.sandbox import (
     html_page,
 )
 from crawler.sandbox.corpora import DEBIAN_DOC_SITES
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,6 +178,22 @@ def test_request_log_and_json_lines(server: SandboxServer) -> None:
                          "user_agent"}
 
 
+def test_server_counts_requests_in_flight_and_open_connections() -> None:
+    with SandboxServer(small_web()) as server:
+        assert (server.in_flight, server.open_connections) == (0, 0)
+        conn = http.client.HTTPConnection(server.host, server.port, timeout=10)
+        conn.request("GET", "http://a.test/list.html")
+        response = conn.getresponse()
+        assert response.status == 200 and response.read()
+        # answered; the keep-alive connection stays open, waiting for the next request
+        wait_until(lambda: server.in_flight == 0, timeout=10, interval=0.005,
+                   what="the request to be done")
+        assert server.open_connections == 1
+        conn.close()
+        wait_until(lambda: server.open_connections == 0, timeout=10, interval=0.005,
+                   what="the server to see the connection closed")
+
+
 def test_delay_does_not_block_other_requests(server: SandboxServer) -> None:
     results: dict[str, float] = {}
 
@@ -187,11 +204,16 @@ def test_delay_does_not_block_other_requests(server: SandboxServer) -> None:
 
     thread = threading.Thread(target=slow)
     thread.start()
-    time.sleep(0.05)
+    wait_until(lambda: server.in_flight == 1, timeout=10, interval=0.005,
+               what="the slow request to be in flight")
     start = time.monotonic()
     status, _, _ = via_proxy(server, "http://a.test/deep.html")
     fast = time.monotonic() - start
+    assert server.in_flight == 1  # the slow one is still being answered
     thread.join()
+    # the count drops just after the last byte is written: the client may be faster
+    wait_until(lambda: server.in_flight == 0, timeout=10, interval=0.005,
+               what="the server to be idle")
     assert status == 200
     assert fast < 0.4
     assert results["slow"] >= 0.6

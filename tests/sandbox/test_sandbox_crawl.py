@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from crawler.sandbox.run import is_crawl_without_seeds, sandbox_env
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+from tests.commands import PROJECT_DIR
 
 
 def test_sandbox_env_sets_every_proxy_and_drops_exceptions() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+from tests.commands import scrapy_env
 
 
 @dataclass
@@ -22,19 +21,6 @@ class CommandResult:
     def check(self) -> CommandResult:
         assert self.returncode == 0, f"command failed ({self.returncode}):\n{self.stderr[-4000:]}"
         return self
-
-
-def scrapy_env(database_url: str | None) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-        "PYTHONPATH": str(PROJECT_DIR),
-    }
-    if database_url:
-        env["CRAWLER_DATABASE_URL"] = database_url
-    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
-        env.pop(var, None)
-    return env
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +32,8 @@ from crawler.search.indexer import (
 )
 from crawler.search.outbox import DELETE, enqueue_index_operations, last_operations
 from crawler.storage.database import CrawlDatabase
-from tests.search.conftest import scrapy_env
+from tests.commands import scrapy_env
+from tests.waiting import poll_until, wait_until
 
 
 @pytest.fixture
@@ -144,14 +144,11 @@ def test_outbox_ids_commit_in_order(prepared_db: psycopg.Connection, database_ur
         thread = threading.Thread(target=second_writer)
         thread.start()
         # the second writer blocks on the outbox lock, its row not yet inserted
-        for _ in range(200):
-            waiting = prepared_db.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)"
-                " AND wait_event_type = 'Lock' AND wait_event = 'advisory'", (second_pid,)
-            ).fetchone()[0] if second_pid else 0
-            if waiting:
-                break
-            time.sleep(0.02)
+        waiting = poll_until(lambda: prepared_db.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)"
+            " AND wait_event_type = 'Lock' AND wait_event = 'advisory'", (second_pid,)
+        ).fetchone()[0] if second_pid else 0, timeout=30, interval=0.02,
+            what="the second writer to wait for the outbox lock")
         assert waiting == 1
         assert prepared_db.execute(
             "SELECT url FROM search_outbox WHERE crawl_id = %s", (crawl_id,)).fetchall() == []
@@ -178,9 +175,8 @@ def test_one_indexer_per_folder_and_standby_hands_over(
         standby.start()
         store(database_url, crawl_id, [page(f"http://h.test/{i}", "x") for i in range(5)])
         # the standby registers its crawl while it polls; it never writes meanwhile
-        deadline = time.monotonic() + 30
-        while crawl_id not in positions(holder, key) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: crawl_id in positions(holder, key), timeout=30, interval=0.01,
+                   what="the standby to register its crawl")
         assert positions(holder, key) == {crawl_id: 0}
         assert standby.alive and not path.exists()
     # the holder quit (its lock died with its session): the standby takes over
@@ -212,13 +208,8 @@ def test_kill_9_of_the_indexer_then_restart_indexes_every_page_once(
            "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}", "-s", "SEARCH_BATCH_SIZE=4"]
     indexer = subprocess.Popen(cmd, cwd=tmp_path, env=scrapy_env(database_url),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    position = 0
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        position = positions(prepared_db, key).get(crawl.crawl_id, 0)
-        if position > 0:
-            break
-        time.sleep(0.01)
+    wait_until(lambda: positions(prepared_db, key).get(crawl.crawl_id, 0) > 0, timeout=120,
+               interval=0.01, what="the indexer to save a position")
     os.kill(indexer.pid, signal.SIGKILL)
     indexer.communicate()
     position = positions(prepared_db, key)[crawl.crawl_id]

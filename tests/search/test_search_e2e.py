@@ -185,7 +185,7 @@ def test_searches_see_pages_while_the_crawl_writes(
             engine = SearchEngine(index_dir, pagerank_weight=0.0)
         if engine is not None:
             seen_during_crawl.add(engine.doc_count())
-        time.sleep(0.1)
+        time.sleep(0.1)  # the sampling period (each page takes 0.5 s)
     thread.join()
     crawl = result[0].check()
     assert "'search_index/pages': 10" in crawl.stderr

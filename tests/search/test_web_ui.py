@@ -16,7 +16,7 @@ from scrapy.settings import Settings
 
 from crawler.search import IndexWriter, open_index, page_document
 from crawler.web.app import create_app
-from tests.search.conftest import scrapy_env
+from tests.commands import scrapy_env
 
 XSS_TITLE = "<script>window.__xss = 1; alert('xss')</script>"
 NOW = datetime.now(UTC)

@@ -4,12 +4,10 @@ and exits with status 2. Each case runs the real command as a subprocess."""
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime
@@ -20,16 +18,8 @@ import pytest
 from crawler.search.index import rebuild_index
 from crawler.search.schema import page_document
 from crawler.storage.schema import MIGRATIONS
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-
-
-def scrapy_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
-    env.update(SCRAPY_SETTINGS_MODULE="crawler.settings", PYTHONPATH=str(PROJECT_DIR))
-    env.pop("CRAWLER_DATABASE_URL", None)
-    env.update(extra)
-    return env
+from tests.commands import free_port, scrapy_env
+from tests.waiting import wait_until
 
 
 def scrapy(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -223,12 +213,6 @@ def test_embedded_database_commands_are_quiet(open_tmp_path: Path) -> None:
     ], lines
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_serve_port_in_use(index_dir: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -243,7 +227,7 @@ def test_serve_port_in_use(index_dir: Path) -> None:
 def test_serve_log_has_no_colour_codes_when_not_a_terminal(index_dir: Path,
                                                            tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
-    port = _free_port()
+    port = free_port()
     with log.open("w") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "scrapy", "serve", "--port", str(port), "--index",
@@ -259,10 +243,8 @@ def test_serve_log_has_no_colour_codes_when_not_a_terminal(index_dir: Path,
             with pytest.raises(urllib.error.HTTPError) as missing:
                 opener.open(f"http://127.0.0.1:{port}/nope", timeout=10)
             assert missing.value.code == 404
-            deadline = time.monotonic() + 10
-            while '"GET /nope HTTP/1.1" 404' not in log.read_text():
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
+            wait_until(lambda: '"GET /nope HTTP/1.1" 404' in log.read_text(), timeout=10,
+                       what="the 404 in the serve log", details=log.read_text)
         finally:
             proc.terminate()
             proc.wait(timeout=20)

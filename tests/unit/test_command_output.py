@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -12,8 +11,8 @@ import pytest
 
 from crawler.search.index import rebuild_index
 from crawler.search.schema import page_document
+from tests.commands import scrapy_env
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 PIPE_CAPACITY = 64 * 1024  # Linux default: more output than this cannot fit in the pipe
 
 
@@ -36,8 +35,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def search_into_head(index: Path, *options: str) -> tuple[int, str, str]:
     """``scrapy search ... python | head -1`` with real pipes: (status, stderr, head's line)."""
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR)}
+    env = scrapy_env()
     search = subprocess.Popen(
         [sys.executable, "-m", "scrapy", "search", "--index", str(index), "-n", "100",
          *options, "python"],
@@ -52,8 +50,7 @@ def search_into_head(index: Path, *options: str) -> tuple[int, str, str]:
 
 
 def test_search_output_larger_than_the_pipe(index_dir: Path) -> None:
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawler.settings",
-           "PYTHONPATH": str(PROJECT_DIR)}
+    env = scrapy_env()
     full = subprocess.run(
         [sys.executable, "-m", "scrapy", "search", "--index", str(index_dir), "-n", "100",
          "python"], capture_output=True, env=env, cwd=index_dir.parent, timeout=60,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import threading
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from crawler.storage.spill import (
     retire,
     spill_path,
 )
+from tests.waiting import wait_until
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -150,6 +151,14 @@ def test_retire_renames_only_a_fully_replayed_file(tmp_path: Path) -> None:
     assert second is not None and second != renamed and renamed.exists()
 
 
+def flock_waiters(path: Path) -> int:
+    """How many flock() calls wait for a lock on ``path``'s file (from /proc/locks)."""
+    st = path.stat()
+    inode = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    lines = Path("/proc/locks").read_text().splitlines()
+    return sum(1 for line in lines if " -> FLOCK " in line and inode in line.split())
+
+
 def test_a_writer_waiting_on_a_retired_file_starts_a_new_one(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
     append_items(path, "c", [UncrawledItem("http://a.test/1", "trap")])
@@ -159,7 +168,9 @@ def test_a_writer_waiting_on_a_retired_file_starts_a_new_one(tmp_path: Path) -> 
         writer = threading.Thread(
             target=append_items, args=(path, "c", [UncrawledItem("http://a.test/2", "trap")]))
         writer.start()
-        time.sleep(0.2)  # the writer has opened the old file and waits for the lock
+        # the writer has opened the old file and waits for the lock
+        wait_until(lambda: flock_waiters(path) == 1, timeout=10, interval=0.01,
+                   what="the writer to wait for the file's lock")
         assert writer.is_alive()
         target = path.with_name("c.jsonl.replayed-x")
         path.rename(target)
