@@ -151,8 +151,11 @@ def _parse(html: bytes | str, encoding: str | None) -> lxml.etree._Element | Non
         return doc
     if body is None:
         return doc
-    if (len(body) == 1 and (not body.text or not body.text.strip())
-            and (not body[-1].tail or not body[-1].tail.strip())):
+    if (
+        len(body) == 1
+        and (not body.text or not body.text.strip())
+        and (not body[-1].tail or not body[-1].tail.strip())
+    ):
         return body[0]
     # lxml.html renames this body to div or span; no tag name of it is looked at here
     return body
@@ -236,9 +239,7 @@ def extract_page(
         if "canonical" in (el.get("rel") or "").lower().split():
             canonical = canonical_url(urljoin(base_url, el.get("href", "").strip()))
             break
-    text, offsets = _visible_text_with_offsets(
-        body if body is not None else root, link_elements
-    )
+    text, offsets = _visible_text_with_offsets(body if body is not None else root, link_elements)
     page_host = url_host(page_url)
     links: list[ExtractedLink] = []
     seen: set[str] = set()
