@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import tldextract
 from w3lib.url import canonicalize_url, url_query_cleaner
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.http import Response
 
 CRAWLABLE_SCHEMES = frozenset({"http", "https"})
 
@@ -75,6 +80,15 @@ def canonical_url(url: str) -> str | None:
         return strip_session_ids(canonicalize_url(url, keep_fragments=False))
     except ValueError:
         return None
+
+
+def scheduled_url(request_or_response: Request | Response) -> str:
+    """The canonical URL that was scheduled for a request (or the request of a
+    response): the first of its redirect chain (RedirectMiddleware's
+    ``meta["redirect_urls"]``), else its own URL. Pages, failures and acks are recorded
+    under this URL, the one the frontier queued."""
+    first = (request_or_response.meta.get("redirect_urls") or [request_or_response.url])[0]
+    return canonical_url(first) or first
 
 
 @lru_cache(maxsize=CANONICAL_URL_CACHE_SIZE)

@@ -3,10 +3,11 @@
 An extension with one job: when RobotsExclusionMiddleware decides an origin's rules
 (signal ``robots_rules_known``, sent before the requests waiting for them resume), the
 requested gap (capped by ROBOTSTXT_MAX_CRAWL_DELAY) becomes the delay of the host's
-downloader slot, live and in ``Downloader.per_slot_settings`` so a slot re-created after
-garbage collection keeps it. Such slots get no jitter, and their ``slot.lastseen`` also
-moves to the arrival of each response: the delay is a minimum gap between the requests
-as the server sees them. Schedulers read ``slot.delay``/``slot.lastseen``.
+downloader slot, live and in the slot's settings (DownloaderSlots.configure) so a slot
+re-created after garbage collection keeps it. Such slots get no jitter, and their
+``slot.lastseen`` also moves to the arrival of each response: the delay is a minimum gap
+between the requests as the server sees them. Schedulers read
+``slot.delay``/``slot.lastseen``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from crawler import defaults
+from crawler.downloader.slots import DownloaderSlots
 from crawler.middlewares.robots import robots_rules_known
 from crawler.middlewares.useragent import crawler_user_agent
 from crawler.politeness.robots import RobotsRules, capped_delay, product_token
@@ -43,6 +45,7 @@ class CrawlDelay:
     ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
+        self.slots = DownloaderSlots.from_crawler(crawler)
         self.product_token = product_token
         self.max_crawl_delay = max_crawl_delay
         self.base_delay = base_delay
@@ -94,27 +97,22 @@ class CrawlDelay:
     def set_slot_delay(self, slot_key: str, crawl_delay: float | None) -> None:
         """Make ``crawl_delay`` the minimum delay of the downloader slot ``slot_key``
         (None: back to the slot's configured delay)."""
-        downloader = self.crawler.engine.downloader
+        slots = self.slots
         if slot_key not in self._original_slot_settings:
-            original = downloader.per_slot_settings.get(slot_key)
+            original = slots.configured(slot_key)
             self._original_slot_settings[slot_key] = dict(original) if original else None
         original = self._original_slot_settings[slot_key]
         base = float((original or {}).get("delay", self.base_delay))
-        slot = downloader.slots.get(slot_key)
+        slot = slots.slot(slot_key)
         if crawl_delay is None:
             self._crawl_delay_slots.discard(slot_key)
-            if original is None:
-                downloader.per_slot_settings.pop(slot_key, None)
-            else:
-                downloader.per_slot_settings[slot_key] = dict(original)
+            slots.configure(slot_key, dict(original) if original is not None else None)
             if slot is not None:
                 slot.delay = base
-                slot.jitter = float((original or {}).get("jitter", downloader._jitter))
+                slot.jitter = float((original or {}).get("jitter", slots.default_jitter))
             return
         floor = max(base, crawl_delay)
-        downloader.per_slot_settings[slot_key] = {
-            **(original or {}), "delay": floor, "jitter": 0.0,
-        }
+        slots.configure(slot_key, {**(original or {}), "delay": floor, "jitter": 0.0})
         if slot is not None:
             slot.delay = max(slot.delay, floor) if self.autothrottle else floor
             slot.jitter = 0.0
@@ -134,6 +132,6 @@ class CrawlDelay:
         picks the slot's next request."""
         key = request.meta.get("download_slot")
         if key in self._crawl_delay_slots:
-            slot = self.crawler.engine.downloader.slots.get(key)
+            slot = self.slots.slot(key)
             if slot is not None:
                 slot.lastseen = max(slot.lastseen, monotonic())

@@ -9,7 +9,7 @@ from typing import Any
 from scrapy.http import Response
 
 from crawler.items import UncrawledItem
-from crawler.urls import canonical_url
+from crawler.urls import scheduled_url
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +27,7 @@ class CallbackErrorMiddleware:
     def process_spider_exception(
         self, response: Response, exception: Exception
     ) -> Iterable[UncrawledItem]:
-        first = (response.meta.get("redirect_urls") or [response.url])[0]
         self.stats.inc_value("spider_exceptions/recorded")
         logger.error("callback failed on %s: %r", response.url, exception)
         detail = f"callback error: {type(exception).__name__}: {exception}"[:500]
-        return [UncrawledItem(canonical_url(first) or first, "other", detail)]
+        return [UncrawledItem(scheduled_url(response), "other", detail)]

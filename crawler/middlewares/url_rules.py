@@ -32,6 +32,7 @@ from scrapy.http.request import NO_CALLBACK
 
 from crawler import defaults
 from crawler.dedup.content_seen import Duplicate
+from crawler.frontier.links import LinkEvent
 from crawler.items import PageItem, UncrawledItem
 from crawler.politeness.once import RecentKeys
 from crawler.storage.database import crawl_database
@@ -214,8 +215,9 @@ class UrlParameterRulesMiddleware:
         url = canonical_url(url) or url
         self.stats.inc_value("urlrules/rewritten")
         meta = dict(request.meta)
-        if isinstance(meta.get("link"), dict):
-            meta["link"] = {**meta["link"], "url": url}
+        link = meta.get("link")
+        if isinstance(link, LinkEvent):
+            meta["link"] = link.to(url)
         meta["url_parameters_of"] = request.url
         out: list[Any] = [request.replace(url=url, meta=meta)]
         if self._recorded[self._crawl_id()].add(request.url):

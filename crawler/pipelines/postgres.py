@@ -25,7 +25,7 @@ from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
 from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import crawl_database
 from crawler.storage.spill import append_items, spill_path
-from crawler.urls import canonical_url
+from crawler.urls import scheduled_url
 
 logger = logging.getLogger(__name__)
 
@@ -231,9 +231,8 @@ class PostgresStorePipeline:
     def request_dropped(self, request: Request) -> None:
         # A redirect to a URL already seen is dropped by the URL-seen test: the URL that
         # was scheduled must still be accounted for.
-        redirects = request.meta.get("redirect_urls")
-        if redirects:
-            first = canonical_url(redirects[0]) or redirects[0]
+        if request.meta.get("redirect_urls"):
+            first = scheduled_url(request)
             if first not in self.pages:
                 self.add_uncrawled(
                     UncrawledItem(first, "duplicate_url", f"redirects to {request.url}")

@@ -5,11 +5,12 @@ project's default). The algorithms live in :mod:`crawler.frontier`; this module 
 
 - ``enqueue_request`` turns a request into a frontier entry: canonical URL and its
   fingerprint (the URL-seen test, which replaces Scrapy's dupefilter), downloader slot
-  key, and the statistics of the link event described by ``request.meta["link"]`` (put
+  key, and the statistics of the link event ``request.meta["link"]`` (a LinkEvent put
   there by ``CrawlerSpider.link_request``) plus the spider's ``meta["score_terms"]``.
   A duplicate returns False (Scrapy then fires ``request_dropped``) and raises the
   score of the queued URL.
-- ``next_request`` pops the best URL whose downloader slot is ready: fewer requests in
+- ``next_request`` pops the best URL whose downloader slot is ready (read through
+  DownloaderSlots, crawler/downloader/slots.py): fewer requests in
   flight than the slot's concurrency and its delay (DOWNLOAD_DELAY, AutoThrottle or a
   robots.txt Crawl-delay, all of which end up in ``slot.delay``) over since the last
   request started. When nothing is ready it returns None and asks the engine to poll
@@ -33,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Mapping
 from time import monotonic
 from typing import Any
 
@@ -45,20 +47,16 @@ from twisted.internet.defer import Deferred
 from crawler import defaults
 from crawler.agents.driver import AgentDriver
 from crawler.agents.membership import AgentMembership, claim_seeding, default_agent_id
+from crawler.downloader.slots import DownloaderSlots
 from crawler.frontier.buffer import Entry
 from crawler.frontier.frontier import Frontier, IntervalStats
+from crawler.frontier.links import LinkEvent
 from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
-from crawler.frontier.scores import (
-    UrlStats,
-    link_event,
-    make_strategy,
-    seed_stats,
-    weighted_terms,
-)
+from crawler.frontier.scores import UrlStats, make_strategy, seed_stats, weighted_terms
 from crawler.frontier.seen import url_fingerprint
 from crawler.schedulers.serialization import RequestCodec
 from crawler.storage.database import crawl_database
-from crawler.urls import canonical_url
+from crawler.urls import canonical_url, scheduled_url
 
 logger = logging.getLogger(__name__)
 
@@ -79,48 +77,56 @@ def hold_margin_setting(value: Any) -> float | None:
 
 
 class BestFirstScheduler(BaseScheduler):
-    def __init__(self, crawler: Any) -> None:
+    def __init__(
+        self,
+        crawler: Any,
+        *,
+        strategy_name: str = defaults.FRONTIER_STRATEGY,
+        weights: Mapping[str, float] = defaults.FRONTIER_WEIGHTS,
+        buffer_size: int = defaults.FRONTIER_BUFFER_SIZE,
+        buffer_per_host: int = defaults.FRONTIER_BUFFER_PER_HOST,
+        max_wait: float = defaults.FRONTIER_MAX_WAIT,
+        max_size: int = defaults.FRONTIER_MAX_SIZE,
+        batch_size: int = defaults.FRONTIER_BATCH_SIZE,
+        flush_interval: float = defaults.FRONTIER_FLUSH_INTERVAL,
+        seed_priority: int = defaults.FRONTIER_SEED_PRIORITY,
+        seed_cash: float = defaults.FRONTIER_SEED_CASH,
+        recheck_window: float = defaults.FRONTIER_RESUME_RECHECK,
+        synchronous_commit: bool = defaults.FRONTIER_SYNCHRONOUS_COMMIT,
+        hold_margin: float | None = defaults.FRONTIER_HOLD_FOR_BETTER,
+        agents_enabled: bool = defaults.AGENTS_ENABLED,
+        agent_id: str | None = defaults.AGENT_ID,
+        agent_capacity: float = defaults.AGENT_CAPACITY,
+        agent_heartbeat: float = defaults.AGENT_HEARTBEAT,
+        agent_ttl: float = defaults.AGENT_LEASE_TTL,
+        agent_margin: float = defaults.AGENT_LEASE_MARGIN,
+        crawl_max_pages: int = defaults.CRAWL_MAX_PAGES,
+        crawl_max_seconds: float = defaults.CRAWL_MAX_SECONDS,
+        concurrent_requests: int,
+    ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        settings = crawler.settings
-        self.strategy_name = str(settings.get("FRONTIER_STRATEGY", defaults.FRONTIER_STRATEGY))
-        self.weights = {
-            **defaults.FRONTIER_WEIGHTS,
-            **{k: float(v) for k, v in settings.getdict("FRONTIER_WEIGHTS").items()},
-        }
-        self.buffer_size = settings.getint("FRONTIER_BUFFER_SIZE", defaults.FRONTIER_BUFFER_SIZE)
-        self.buffer_per_host = settings.getint(
-            "FRONTIER_BUFFER_PER_HOST", defaults.FRONTIER_BUFFER_PER_HOST
-        )
-        self.max_wait = settings.getfloat("FRONTIER_MAX_WAIT", defaults.FRONTIER_MAX_WAIT)
-        self.max_size = settings.getint("FRONTIER_MAX_SIZE", defaults.FRONTIER_MAX_SIZE)
-        self.batch_size = settings.getint("FRONTIER_BATCH_SIZE", defaults.FRONTIER_BATCH_SIZE)
-        self.flush_interval = settings.getfloat(
-            "FRONTIER_FLUSH_INTERVAL", defaults.FRONTIER_FLUSH_INTERVAL
-        )
-        self.seed_priority = settings.getint(
-            "FRONTIER_SEED_PRIORITY", defaults.FRONTIER_SEED_PRIORITY
-        )
-        self.seed_cash = settings.getfloat("FRONTIER_SEED_CASH", defaults.FRONTIER_SEED_CASH)
-        self.recheck_window = settings.getfloat(
-            "FRONTIER_RESUME_RECHECK", defaults.FRONTIER_RESUME_RECHECK
-        )
-        self.synchronous_commit = settings.getbool(
-            "FRONTIER_SYNCHRONOUS_COMMIT", defaults.FRONTIER_SYNCHRONOUS_COMMIT
-        )
-        self.hold_margin = hold_margin_setting(
-            settings.get("FRONTIER_HOLD_FOR_BETTER", defaults.FRONTIER_HOLD_FOR_BETTER)
-        )
-        self.agents_enabled = settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED)
-        self.agent_id_setting = settings.get("AGENT_ID", defaults.AGENT_ID) or None
-        self.agent_capacity = settings.getfloat("AGENT_CAPACITY", defaults.AGENT_CAPACITY)
-        self.agent_heartbeat = settings.getfloat("AGENT_HEARTBEAT", defaults.AGENT_HEARTBEAT)
-        self.agent_ttl = settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL)
-        self.agent_margin = settings.getfloat("AGENT_LEASE_MARGIN", defaults.AGENT_LEASE_MARGIN)
-        self.crawl_max_pages = settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES)
-        self.crawl_max_seconds = settings.getfloat(
-            "CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS
-        )
+        self.strategy_name = strategy_name
+        self.weights = dict(weights)
+        self.buffer_size = buffer_size
+        self.buffer_per_host = buffer_per_host
+        self.max_wait = max_wait
+        self.max_size = max_size
+        self.batch_size = batch_size
+        self.flush_interval = flush_interval
+        self.seed_priority = seed_priority
+        self.seed_cash = seed_cash
+        self.recheck_window = recheck_window
+        self.synchronous_commit = synchronous_commit
+        self.hold_margin = hold_margin
+        self.agents_enabled = agents_enabled
+        self.agent_id_setting = agent_id
+        self.agent_capacity = agent_capacity
+        self.agent_heartbeat = agent_heartbeat
+        self.agent_ttl = agent_ttl
+        self.agent_margin = agent_margin
+        self.crawl_max_pages = crawl_max_pages
+        self.crawl_max_seconds = crawl_max_seconds
         self.agent: AgentDriver | None = None
         self._seeding = True  # whether this process's start requests are the crawl's seeds
         # the engine found this process idle (its start requests are all queued, nothing
@@ -129,11 +135,12 @@ class BestFirstScheduler(BaseScheduler):
         self._last_refill = 0.0
         # an agent whose buffer holds fewer URLs than this writes and refills at once
         # (its new URLs reach its buffer only through the shared store)
-        self._starving_below = 2 * settings.getint("CONCURRENT_REQUESTS", 16)
+        self._starving_below = 2 * concurrent_requests
         self.frontier: Frontier | None = None
         self.spider: Spider | None = None
         self.codec: RequestCodec | None = None
-        self._downloader: Any = None
+        self._slots = DownloaderSlots.from_crawler(crawler)
+        self._slot_key = self._slots.slot_key
         self._handed: dict[int, tuple[Request, Entry]] = {}
         self._host_requests: dict[str, list[Request]] = {}
         self._last_start: dict[str, float] = {}
@@ -147,7 +154,50 @@ class BestFirstScheduler(BaseScheduler):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> BestFirstScheduler:
-        return cls(crawler)
+        """Read the scheduler's settings, once (defaults in crawler/defaults.py)."""
+        settings = crawler.settings
+        return cls(
+            crawler,
+            strategy_name=str(settings.get("FRONTIER_STRATEGY", defaults.FRONTIER_STRATEGY)),
+            weights={
+                **defaults.FRONTIER_WEIGHTS,
+                **{k: float(v) for k, v in settings.getdict("FRONTIER_WEIGHTS").items()},
+            },
+            buffer_size=settings.getint("FRONTIER_BUFFER_SIZE", defaults.FRONTIER_BUFFER_SIZE),
+            buffer_per_host=settings.getint(
+                "FRONTIER_BUFFER_PER_HOST", defaults.FRONTIER_BUFFER_PER_HOST
+            ),
+            max_wait=settings.getfloat("FRONTIER_MAX_WAIT", defaults.FRONTIER_MAX_WAIT),
+            max_size=settings.getint("FRONTIER_MAX_SIZE", defaults.FRONTIER_MAX_SIZE),
+            batch_size=settings.getint("FRONTIER_BATCH_SIZE", defaults.FRONTIER_BATCH_SIZE),
+            flush_interval=settings.getfloat(
+                "FRONTIER_FLUSH_INTERVAL", defaults.FRONTIER_FLUSH_INTERVAL
+            ),
+            seed_priority=settings.getint(
+                "FRONTIER_SEED_PRIORITY", defaults.FRONTIER_SEED_PRIORITY
+            ),
+            seed_cash=settings.getfloat("FRONTIER_SEED_CASH", defaults.FRONTIER_SEED_CASH),
+            recheck_window=settings.getfloat(
+                "FRONTIER_RESUME_RECHECK", defaults.FRONTIER_RESUME_RECHECK
+            ),
+            synchronous_commit=settings.getbool(
+                "FRONTIER_SYNCHRONOUS_COMMIT", defaults.FRONTIER_SYNCHRONOUS_COMMIT
+            ),
+            hold_margin=hold_margin_setting(
+                settings.get("FRONTIER_HOLD_FOR_BETTER", defaults.FRONTIER_HOLD_FOR_BETTER)
+            ),
+            agents_enabled=settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED),
+            agent_id=settings.get("AGENT_ID", defaults.AGENT_ID) or None,
+            agent_capacity=settings.getfloat("AGENT_CAPACITY", defaults.AGENT_CAPACITY),
+            agent_heartbeat=settings.getfloat("AGENT_HEARTBEAT", defaults.AGENT_HEARTBEAT),
+            agent_ttl=settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL),
+            agent_margin=settings.getfloat("AGENT_LEASE_MARGIN", defaults.AGENT_LEASE_MARGIN),
+            crawl_max_pages=settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES),
+            crawl_max_seconds=settings.getfloat(
+                "CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS
+            ),
+            concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
+        )
 
     # --- open / close ------------------------------------------------------------------
     def open(self, spider: Spider) -> Deferred[None]:
@@ -189,7 +239,6 @@ class BestFirstScheduler(BaseScheduler):
             logger.error("%s", exc)
             raise CloseSpider("bad_strategy") from None
         self.frontier = frontier
-        self._downloader = self.crawler.engine.downloader
         if agent_id is not None:
             await self._join(store, frontier, crawl_id, agent_id)
         self._wake = asyncio.Event()
@@ -246,10 +295,10 @@ class BestFirstScheduler(BaseScheduler):
     def _next_fetch(self) -> dict[str, float]:
         """Seconds until each recently fetched host may be fetched again."""
         now = monotonic()
-        slots = self._downloader.slots
+        live_slot = self._slots.slot
         waits = {}
         for host, start in self._last_start.items():
-            slot = slots.get(host)
+            slot = live_slot(host)
             if slot is None or not slot.delay:
                 continue
             start = max(start, slot.lastseen)
@@ -262,8 +311,7 @@ class BestFirstScheduler(BaseScheduler):
         if (frontier is None or not self._engine_idle or len(frontier.buffer)
                 or frontier.unwritten or self._handed):
             return False
-        slot = getattr(self.crawler.engine, "_slot", None)
-        return not (slot is not None and slot.inprogress)
+        return not self._slots.in_progress()
 
     def _refill_soon(self) -> None:
         if self.frontier is not None:
@@ -339,41 +387,31 @@ class BestFirstScheduler(BaseScheduler):
             return False
         meta = request.meta
         link = meta.pop("link", None)
+        if link is not None and not isinstance(link, LinkEvent):
+            link = LinkEvent.from_mapping(link, self.seed_cash)  # a spider's own dict
         terms = meta.pop("score_terms", None)
         previous = meta.pop("frontier", None)
-        if link is not None and link.get("url") == request.url:
+        if link is not None and link.url == request.url:
             url = request.url  # already canonical (CrawlerSpider.link_request)
         else:
             url = canonical_url(request.url) or request.url
         fp = url_fingerprint(url, request.method, request.body)
         host = self._slot_key(request)
         extra = weighted_terms(terms, self.weights) if terms else 0.0
-        is_link = False
         if previous is not None and (previous.get("fp") == fp or "redirect_urls" in meta):
             # a retry or a redirect of a request handed out before: same standing
             stats = UrlStats.from_dict(previous.get("stats", {}))
             stats.extra = max(stats.extra, extra) if terms else stats.extra
             inter = bool(previous.get("inter", True))
+            is_link = False
         elif link is not None:
-            depth = meta.get("depth")
-            if depth is None:
-                depth = int(link.get("source_depth", 0)) + 1
-            stats = link_event(
-                depth=int(depth),
-                n_inter=int(link.get("n_inter", 0)),
-                n_intra=int(link.get("n_intra", 0)),
-                inter=bool(link.get("inter", False)),
-                visibility=int(link.get("visibility", 1)),
-                position=int(link.get("position", 1)),
-                distance=int(link.get("distance", 1)),
-                source_cash=float(link.get("source_cash", self.seed_cash)),
-                extra=extra,
-            )
-            inter = bool(link.get("inter", False))
+            stats = link.stats(meta.get("depth"), extra)
+            inter = link.inter
             is_link = True
         else:
             stats = seed_stats(int(meta.get("depth", 0)), self.seed_cash, extra)
             inter = True
+            is_link = False
         priority = request.priority
         if meta.get("is_start_request"):
             if not self._seeding:
@@ -390,19 +428,6 @@ class BestFirstScheduler(BaseScheduler):
         ):
             self._wake.set()
         return added
-
-    def _slot_key(self, request: Request) -> str:
-        """The downloader slot key (host name) of a request, as Downloader.get_slot_key
-        computes it, without its cost for plain http(s) URLs."""
-        slot = request.meta.get("download_slot")
-        if slot is not None:
-            return str(slot)
-        url = request.url
-        if not self._downloader.ip_concurrency and url.startswith(("http://", "https://")):
-            netloc = url.split("/", 3)[2]
-            if "@" not in netloc and "[" not in netloc:
-                return netloc.split(":", 1)[0].lower()
-        return str(self._downloader.get_slot_key(request))
 
     def next_request(self) -> Request | None:
         frontier = self.frontier
@@ -451,13 +476,13 @@ class BestFirstScheduler(BaseScheduler):
             gate = self.agent.gate(host)  # the host's owner and its hand-over delay
             if gate is None:
                 return None
-        downloader = self._downloader
-        slot = downloader.slots.get(host)
+        slots = self._slots
+        slot = slots.slot(host)
         ours = self._host_requests.get(host)
         in_flight = 0
         if ours:
-            active = downloader.active
-            alive = [r for r in ours if r in active]
+            downloading = slots.downloading
+            alive = [r for r in ours if r in downloading]
             if len(alive) != len(ours):
                 if alive:
                     self._host_requests[host] = alive
@@ -470,11 +495,7 @@ class BestFirstScheduler(BaseScheduler):
             in_flight += len(slot.active)
             concurrency, delay, last = slot.concurrency, slot.delay, slot.lastseen
         else:
-            conf = downloader.per_slot_settings.get(host) or {}
-            concurrency = conf.get(
-                "concurrency", downloader.ip_concurrency or downloader.domain_concurrency
-            )
-            delay = float(conf.get("delay", getattr(downloader, "_delay", 0.0)))
+            concurrency, delay = slots.new_slot_limits(host)
             last = 0.0
         if concurrency and in_flight >= concurrency:
             return None
@@ -510,9 +531,8 @@ class BestFirstScheduler(BaseScheduler):
 
     def _poke(self) -> None:
         self._poke_call = None
-        slot = getattr(self.crawler.engine, "_slot", None)
-        if slot is not None and not self._closing:
-            slot.nextcall.schedule()
+        if not self._closing:
+            self._slots.wake_engine()
 
     def _cancel_poke(self) -> None:
         if self._poke_call is not None and self._poke_call.active():
@@ -536,14 +556,12 @@ class BestFirstScheduler(BaseScheduler):
         """Ack the handed-out requests the engine has finished with."""
         frontier = self.frontier
         assert frontier is not None
-        slot = getattr(self.crawler.engine, "_slot", None)
-        in_progress = slot.inprogress if slot is not None else ()
+        in_progress = self._slots.in_progress()
         finished = [key for key, (request, _) in self._handed.items()
                     if request not in in_progress]
         for key in finished:
             request, entry = self._handed.pop(key)
-            first = (request.meta.get("redirect_urls") or [request.url])[0]
-            frontier.done(entry, canonical_url(first) or first)
+            frontier.done(entry, scheduled_url(request))
 
     async def _write_loop(self) -> None:
         assert self._wake is not None and self._lock is not None
@@ -586,9 +604,9 @@ class BestFirstScheduler(BaseScheduler):
         now = monotonic()
         for host in [h for h, t in self._last_start.items() if t < now - 120.0]:
             del self._last_start[host]
-        active = self._downloader.active
+        downloading = self._slots.downloading
         for host in [h for h, rs in self._host_requests.items()
-                     if not any(r in active for r in rs)]:
+                     if not any(r in downloading for r in rs)]:
             del self._host_requests[host]
 
     # --- statistics --------------------------------------------------------------------------

@@ -18,10 +18,11 @@ from twisted.python.failure import Failure
 from crawler import defaults
 from crawler.extract import extract_page
 from crawler.failures import categorize_failure
+from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
 from crawler.items import LinkRecord, PageItem, UncrawledItem
 from crawler.seeds import load_seeds
-from crawler.urls import canonical_url, url_host
+from crawler.urls import scheduled_url, url_host
 
 
 def make_crawl_id(spider_name: str, settings: Any, kwargs: dict[str, Any]) -> str:
@@ -121,33 +122,34 @@ class CrawlerSpider(scrapy.Spider):
         return scrapy.Request(url, callback=self.parse, errback=self.on_error)
 
     def link_request(self, link: LinkRecord, response: Response) -> scrapy.Request:
-        """The request for a link of a fetched page; ``meta["link"]`` tells the frontier
-        how it was found (docs/frontier.md)."""
+        """The request for a link of a fetched page; ``meta["link"]`` (a LinkEvent)
+        tells the frontier how it was found (docs/frontier.md)."""
         request = scrapy.Request(link.target_url, callback=self.parse, errback=self.on_error)
-        request.meta["link"] = self.link_meta(link, response)
+        request.meta["link"] = self.link_event(link, response)
         return request
 
-    def link_meta(self, link: LinkRecord, response: Response) -> dict[str, Any]:
+    def link_event(self, link: LinkRecord, response: Response) -> LinkEvent:
         """What the frontier scores a link by: its source page's link counts (inter- and
         intra-domain), OPIC cash and depth, and the link's attributes."""
         kinds = getattr(self, "_page_link_kinds", {}).get(id(response))
         if kinds is None:  # called outside parse(): count this link alone
             kinds = page_link_kinds(response.url, [link.target_url])
         n_inter, n_intra, inter = kinds
-        frontier = response.meta.get("frontier") or {}
-        return {
-            "url": link.target_url,
-            "source": self.page_url(response),
-            "source_depth": int(response.meta.get("depth", 0)),
-            "source_cash": float(frontier.get("cash", 1.0)),
-            "n_inter": n_inter,
-            "n_intra": n_intra,
-            "inter": inter.get(link.target_url, False),
-            "visibility": link.visibility,
-            "position": link.position,
-            "distance": link.distance,
-            "anchor": link.anchor_text,
-        }
+        meta = response.meta
+        frontier = meta.get("frontier") or {}
+        return LinkEvent(
+            url=link.target_url,
+            source=self.page_url(response),
+            source_depth=int(meta.get("depth", 0)),
+            source_cash=float(frontier.get("cash", 1.0)),
+            n_inter=n_inter,
+            n_intra=n_intra,
+            inter=inter.get(link.target_url, False),
+            visibility=link.visibility,
+            position=link.position,
+            distance=link.distance,
+            anchor=link.anchor_text,
+        )
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.seed_list:
@@ -164,8 +166,7 @@ class CrawlerSpider(scrapy.Spider):
     # --- responses -------------------------------------------------------------------
     def page_url(self, response: Response) -> str:
         """Canonical URL that was scheduled: the first of a redirect chain."""
-        first = (response.meta.get("redirect_urls") or [response.url])[0]
-        return canonical_url(first) or first
+        return scheduled_url(response)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         settings = self.settings
@@ -208,7 +209,7 @@ class CrawlerSpider(scrapy.Spider):
         else:
             item.text = response.body.decode("utf-8", "replace")
         yield item
-        # link counts of the whole page, for link_meta() (inter/intra link score, OPIC)
+        # link counts of the whole page, for link_event() (inter/intra link score, OPIC)
         pages = self.__dict__.setdefault("_page_link_kinds", {})
         pages[id(response)] = page_link_kinds(response.url, [ln.target_url for ln in item.links])
         try:
@@ -220,7 +221,7 @@ class CrawlerSpider(scrapy.Spider):
 
     def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:
         request = failure.request  # type: ignore[attr-defined]
-        first = (request.meta.get("redirect_urls") or [request.url])[0]
+        url = scheduled_url(request)
         category, detail = categorize_failure(failure.value)
-        self.logger.debug("not crawled (%s): %s %s", category, first, detail)
-        yield UncrawledItem(url=canonical_url(first) or first, category=category, detail=detail)
+        self.logger.debug("not crawled (%s): %s %s", category, url, detail)
+        yield UncrawledItem(url=url, category=category, detail=detail)

@@ -31,6 +31,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from crawler import defaults
+from crawler.frontier.links import LinkEvent
 from crawler.incremental.change import BOILERPLATE, CONTENT, classify_change, text_digests
 from crawler.incremental.estimators import RateGrid, Visit
 from crawler.incremental.policy import POLICIES, HostPlan, RevisitPlanner
@@ -295,11 +296,11 @@ class IncrementalSpider(CrawlerSpider):
         if self.importance_source == "opic":
             return float((response.meta.get("frontier") or {}).get("cash", 0.0))
         if self.importance_source == "pagerank":
-            link = response.meta.get("link") or {}
+            link: LinkEvent | None = response.meta.get("link")
             async with self.pool.connection() as conn:
-                source = await self.store.importance_of(conn, link.get("source", ""))
+                source = await self.store.importance_of(conn, link.source if link else "")
                 size, _ = await self.store.collection(conn)
-            outlinks = int(link.get("n_inter", 0)) + int(link.get("n_intra", 0))
+            outlinks = link.n_inter + link.n_intra if link else 0
             return one_step_pagerank(source or 0.0, outlinks, size + 1)
         return 1.0 / (1 + int(response.meta.get("depth", 0)))
 

@@ -1,0 +1,116 @@
+"""``DownloaderSlots``: the one place that reads and changes Scrapy's downloader slots.
+
+Modelled on Scrapy's own ``DownloaderInterface`` (scrapy/pqueues.py), which gives the
+downloader-aware priority queue what it needs of ``Downloader.slots`` through a few
+methods. Scrapy has no public API for what the project's politeness needs (a slot's
+delay and last request time, the settings a slot will be created with, the engine's
+requests in progress, waking the engine), so every such access to its internals
+(``Downloader.slots``, ``Downloader.per_slot_settings``, ``Downloader._jitter``,
+``ExecutionEngine._slot`` and its ``nextcall``) is written here and only here: a
+Scrapy upgrade that moves them is fixed in this one module.
+
+Used by the best-first scheduler (readiness of a host), the Crawl-delay extension and
+the Crawl-delay-aware AutoThrottle.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from scrapy import Request
+    from scrapy.core.downloader import Downloader, Slot
+    from scrapy.crawler import Crawler
+
+
+class DownloaderSlots:
+    """The downloader's per-host slots (and the engine's requests in progress) of one
+    crawler. Built before the engine exists (from_crawler of an extension): the
+    downloader is looked up on first use."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self._crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DownloaderSlots:
+        return cls(crawler)
+
+    @cached_property
+    def downloader(self) -> Downloader:
+        engine = self._crawler.engine
+        assert engine is not None, "the downloader exists once the engine does"
+        return engine.downloader
+
+    # --- slot keys ------------------------------------------------------------------------
+    def slot_key(self, request: Request) -> str:
+        """The downloader slot key (host name) of a request, as Downloader.get_slot_key
+        computes it, without its cost for plain http(s) URLs."""
+        slot = request.meta.get("download_slot")
+        if slot is not None:
+            return str(slot)
+        url = request.url
+        downloader = self.downloader
+        if not downloader.ip_concurrency and url.startswith(("http://", "https://")):
+            netloc = url.split("/", 3)[2]
+            if "@" not in netloc and "[" not in netloc:
+                return netloc.split(":", 1)[0].lower()
+        return str(downloader.get_slot_key(request))
+
+    # --- live slots ---------------------------------------------------------------------
+    def slot(self, key: str) -> Slot | None:
+        """The live slot of ``key`` (its ``concurrency``, ``delay``, ``jitter``,
+        ``lastseen`` and ``active`` requests), None until the downloader creates it and
+        after it collected it (a minute idle)."""
+        return self.downloader.slots.get(key)
+
+    def new_slot_limits(self, key: str) -> tuple[int, float]:
+        """``(concurrency, delay)`` the downloader gives the slot of ``key`` when it
+        creates it (Downloader._get_slot): its DOWNLOAD_SLOTS entry, else the defaults."""
+        downloader = self.downloader
+        conf = downloader.per_slot_settings.get(key) or {}
+        concurrency = conf.get(
+            "concurrency", downloader.ip_concurrency or downloader.domain_concurrency
+        )
+        delay = float(conf.get("delay", getattr(downloader, "_delay", 0.0)))
+        return concurrency, delay
+
+    @property
+    def downloading(self) -> Collection[Request]:
+        """The requests in the downloader now (its middlewares included)."""
+        return self.downloader.active
+
+    # --- slot settings (DOWNLOAD_SLOTS, kept for slots created later) ---------------------
+    def configured(self, key: str) -> dict[str, Any] | None:
+        """The settings entry of ``key`` (DOWNLOAD_SLOTS or set by :meth:`configure`)."""
+        return self.downloader.per_slot_settings.get(key)
+
+    def configure(self, key: str, settings: dict[str, Any] | None) -> None:
+        """Make ``settings`` the entry a slot of ``key`` is created with (None: none).
+        A live slot is not changed: set its attributes through :meth:`slot`."""
+        per_slot = self.downloader.per_slot_settings
+        if settings is None:
+            per_slot.pop(key, None)
+        else:
+            per_slot[key] = settings
+
+    @property
+    def default_jitter(self) -> float:
+        """The jitter of slots without their own (DOWNLOAD_DELAY_JITTER)."""
+        return float(self.downloader._jitter)
+
+    # --- the engine ---------------------------------------------------------------------
+    def in_progress(self) -> Collection[Request]:
+        """The engine's requests in progress: handed out by the scheduler and not yet
+        through their callback (or errback) and item pipelines."""
+        slot = getattr(self._crawler.engine, "_slot", None)
+        return slot.inprogress if slot is not None else ()
+
+    def wake_engine(self) -> None:
+        """Make the engine ask the scheduler for requests soon (as it does after each
+        response), instead of at its next 5 s heartbeat."""
+        slot = getattr(self._crawler.engine, "_slot", None)
+        if slot is not None:
+            slot.nextcall.schedule()
