@@ -28,6 +28,7 @@ from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import (
+    CLAIM_SCAN,
     NewRow,
     OpenState,
     QueuedKey,
@@ -594,7 +595,7 @@ class PostgresStore:
             RETURNING {_RETURNING}
             """,
             {"key": self.key, "queued": QUEUED, "leased": LEASED, "exclude": exclude_hosts,
-             "scan": 4 * limit, "per_host": per_host, "limit": limit, "hosts": hosts,
+             "scan": CLAIM_SCAN * limit, "per_host": per_host, "limit": limit, "hosts": hosts,
              "agent": self.agent_id},
         )).fetchall()
         claimed = [
