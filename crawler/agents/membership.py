@@ -39,7 +39,7 @@ import psycopg
 
 from crawler.agents.assignment import owner
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
-from crawler.items import WEAK_CATEGORIES
+from crawler.storage import saved_results
 
 logger = logging.getLogger(__name__)
 
@@ -230,16 +230,13 @@ class AgentMembership:
             if not dead:
                 return
             params = {"key": self.key, "dead": dead, "leased": LEASED, "queued": QUEUED,
-                      "done": DONE, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)}
+                      "done": DONE, **saved_results.params(self.crawl_id)}
             # a row whose page or failure row was saved was fetched: done, not re-fetched
             finished = await conn.execute(
-                """
+                f"""
                 UPDATE frontier f SET state = %(done)s, agent = NULL
                 WHERE f.crawl = %(key)s AND f.state = %(leased)s AND f.agent = ANY(%(dead)s)
-                  AND (EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
-                               AND p.url = f.url)
-                       OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                                  AND u.url = f.url AND u.category <> ALL(%(weak)s)))
+                  AND {saved_results.fetched("f.url")}
                 """,
                 params,
             )
@@ -251,14 +248,11 @@ class AgentMembership:
             # acked, but the page or failure row never reached the database (the item
             # pipeline writes in batches of its own): fetched again
             unsaved = await conn.execute(
-                """
+                f"""
                 UPDATE frontier f SET state = %(queued)s, agent = NULL, done_at = NULL,
                     result_url = NULL
                 WHERE f.crawl = %(key)s AND f.state = %(done)s AND f.agent = ANY(%(dead)s)
-                  AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
-                                  AND p.url = coalesce(f.result_url, f.url))
-                  AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                                  AND u.url = coalesce(f.result_url, f.url))
+                  AND {saved_results.unsaved("coalesce(f.result_url, f.url)")}
                 """,
                 params,
             )

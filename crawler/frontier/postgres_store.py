@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import struct
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import psycopg
@@ -28,6 +28,7 @@ from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import (
+    CLAIM_SCAN,
     NewRow,
     OpenState,
     QueuedKey,
@@ -35,7 +36,7 @@ from crawler.frontier.store import (
     WriteBatch,
     WriteResult,
 )
-from crawler.items import WEAK_CATEGORIES
+from crawler.storage import saved_results
 
 logger = logging.getLogger(__name__)
 
@@ -193,13 +194,40 @@ class PostgresStore:
     async def open(self, strategy: Strategy) -> OpenState:
         self.strategy = strategy
         self._delta_sql = self._make_delta_sql(strategy)
+        await self._connect()
+        if self.agent_id is not None:
+            return await self._open_shared(strategy)
+        await self._lock_crawl()
+        crawl = await self._read_crawl()
+        if crawl is None:
+            return await self._create_crawl(strategy)
+        self.key = crawl.key
+        state = OpenState(
+            np.empty(0, dtype=np.int64), 0, 0, crawl.clock, crawl.seq, resumed=True
+        )
+        await self._recover(state, crawl, strategy)
+        state.fingerprints = await self._read_fingerprints()
+        if not crawl.clean:
+            extra = await self._saved_without_row()
+            if extra:
+                state.fingerprints = np.concatenate(
+                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
+        await self._count_queued(state)
+        return state
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
         conn = self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         if not self.synchronous_commit:
             # a PostgreSQL crash may lose the last few hundred ms of frontier writes,
             # which is what a crawler crash loses anyway; commits stop waiting for fsync
             await conn.execute("SET synchronous_commit = off")
-        if self.agent_id is not None:
-            return await self._open_shared(strategy)
+        return conn
+
+    async def _lock_crawl(self) -> None:
+        """One process at a time per crawl: the session's advisory lock (released when the
+        session ends, however it ends)."""
+        conn = self.conn
+        assert conn is not None
         row = await (await conn.execute(
             "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_CLASS, self.crawl_id)
         )).fetchone()
@@ -210,49 +238,54 @@ class PostgresStore:
                 f"crawl {self.crawl_id!r} is being run by another process (its frontier is "
                 "locked); stop it first or choose another crawl_id"
             )
-        row = await (await conn.execute(
+
+    async def _read_crawl(self) -> _CrawlRow | None:
+        assert self.conn is not None
+        row = await (await self.conn.execute(
             "SELECT key, scoring, clock, seq, clean FROM frontier_crawls WHERE crawl_id = %s",
             (self.crawl_id,),
         )).fetchone()
         if row is None:
-            created = await (await conn.execute(
-                "INSERT INTO frontier_crawls (crawl_id, scoring, clean) VALUES (%s, %s, false)"
-                " RETURNING key",
-                (self.crawl_id, strategy.signature),
-            )).fetchone()
-            assert created is not None
-            self.key = int(created[0])
-            return OpenState(np.empty(0, dtype=np.int64), 0, 0, 0.0, 0, resumed=False)
-        self.key, scoring, clean = int(row[0]), row[1], row[4]
-        state = OpenState(
-            np.empty(0, dtype=np.int64), 0, 0, float(row[2]), int(row[3]), resumed=True
-        )
-        resumed_unclean = not clean
-        async with conn.transaction():
-            if not clean:
-                state.finished_leases = await self._finish_saved_rows(float(row[2]))
-            cur = await conn.execute(
-                "UPDATE frontier SET state = %s WHERE crawl = %s AND state = %s",
-                (QUEUED, self.key, LEASED),
-            )
-            state.requeued_leases = cur.rowcount
-            if not clean:
+            return None
+        return _CrawlRow(int(row[0]), row[1], float(row[2]), int(row[3]), row[4])
+
+    async def _create_crawl(self, strategy: Strategy) -> OpenState:
+        assert self.conn is not None
+        created = await (await self.conn.execute(
+            "INSERT INTO frontier_crawls (crawl_id, scoring, clean) VALUES (%s, %s, false)"
+            " RETURNING key",
+            (self.crawl_id, strategy.signature),
+        )).fetchone()
+        assert created is not None
+        self.key = int(created[0])
+        return OpenState(np.empty(0, dtype=np.int64), 0, 0, 0.0, 0, resumed=False)
+
+    async def _recover(self, state: OpenState, crawl: _CrawlRow, strategy: Strategy) -> None:
+        """In one transaction: the last run's leases go back to the queue (after an unclean
+        stop, those whose result was saved are done, and acked URLs whose result was not
+        saved are queued again); a changed strategy re-scores the queue."""
+        assert self.conn is not None
+        async with self.conn.transaction():
+            if not crawl.clean:
+                state.finished_leases = await self._finish_saved_rows(crawl.clock)
+            state.requeued_leases = await self._requeue_leases()
+            if not crawl.clean:
                 state.requeued_unsaved = await self._requeue_unsaved()
-            if scoring != strategy.signature:
+            if crawl.scoring != strategy.signature:
                 state.rescored = await self._rescore(strategy)
-            await conn.execute(
+            await self.conn.execute(
                 "UPDATE frontier_crawls SET clean = false, scoring = %s, updated_at = now()"
                 " WHERE key = %s",
                 (strategy.signature, self.key),
             )
-        state.fingerprints = await self._read_fingerprints()
-        if resumed_unclean:
-            extra = await self._saved_without_row()
-            if extra:
-                state.fingerprints = np.concatenate(
-                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
-        await self._count_queued(state)
-        return state
+
+    async def _requeue_leases(self) -> int:
+        assert self.conn is not None
+        cur = await self.conn.execute(
+            "UPDATE frontier SET state = %s WHERE crawl = %s AND state = %s",
+            (QUEUED, self.key, LEASED),
+        )
+        return cur.rowcount
 
     async def _open_shared(self, strategy: Strategy) -> OpenState:
         """Open the crawl as one of its agents: no lock, nothing re-queued (the leases of
@@ -314,16 +347,13 @@ class PostgresStore:
         the frontier's lease or ack may be what was lost); it is done, not fetched again."""
         assert self.conn is not None
         cur = await self.conn.execute(
-            """
+            f"""
             UPDATE frontier f SET state = %(done)s, done_at = %(clock)s
             WHERE f.crawl = %(key)s AND f.state IN (%(queued)s, %(leased)s)
-              AND (EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
-                           AND p.url = f.url)
-                   OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                              AND u.url = f.url AND u.category <> ALL(%(weak)s)))
+              AND {saved_results.fetched("f.url")}
             """,
             {"key": self.key, "done": DONE, "queued": QUEUED, "leased": LEASED,
-             "clock": clock, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)},
+             "clock": clock, **saved_results.params(self.crawl_id)},
         )
         return cur.rowcount
 
@@ -332,14 +362,12 @@ class PostgresStore:
         frontier row was still unwritten, so that finding them again does not re-fetch."""
         assert self.conn is not None
         rows = await (await self.conn.execute(
-            """
-            SELECT s.url FROM (SELECT url FROM pages WHERE crawl_id = %(crawl_id)s
-                               UNION SELECT url FROM uncrawled WHERE crawl_id = %(crawl_id)s
-                                 AND category <> ALL(%(weak)s)) s
+            f"""
+            SELECT s.url FROM ({saved_results.fetched_urls()}) s
             WHERE NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = %(key)s
                               AND f.url = s.url)
             """,
-            {"key": self.key, "crawl_id": self.crawl_id, "weak": list(WEAK_CATEGORIES)},
+            {"key": self.key, **saved_results.params(self.crawl_id)},
         )).fetchall()
         return [url_fingerprint(url) for (url,) in rows]
 
@@ -348,19 +376,16 @@ class PostgresStore:
         database (the item pipeline writes in batches too) are queued again."""
         assert self.conn is not None
         cur = await self.conn.execute(
-            """
+            f"""
             WITH latest AS (SELECT max(done_at) AS at FROM frontier
                             WHERE crawl = %(key)s AND state = %(done)s)
             UPDATE frontier f SET state = %(queued)s, done_at = NULL, result_url = NULL
             WHERE f.crawl = %(key)s AND f.state = %(done)s
               AND f.done_at >= (SELECT at FROM latest) - %(window)s
-              AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
-                              AND p.url = coalesce(f.result_url, f.url))
-              AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                              AND u.url = coalesce(f.result_url, f.url))
+              AND {saved_results.unsaved("coalesce(f.result_url, f.url)")}
             """,
             {"key": self.key, "done": DONE, "queued": QUEUED, "window": self.recheck_window,
-             "crawl_id": self.crawl_id},
+             **saved_results.params(self.crawl_id)},
         )
         return cur.rowcount
 
@@ -570,7 +595,7 @@ class PostgresStore:
             RETURNING {_RETURNING}
             """,
             {"key": self.key, "queued": QUEUED, "leased": LEASED, "exclude": exclude_hosts,
-             "scan": 4 * limit, "per_host": per_host, "limit": limit, "hosts": hosts,
+             "scan": CLAIM_SCAN * limit, "per_host": per_host, "limit": limit, "hosts": hosts,
              "agent": self.agent_id},
         )).fetchall()
         claimed = [
@@ -624,6 +649,16 @@ class PostgresStore:
                 )
         finally:
             await conn.close()  # ends the session: the crawl lock is released
+
+
+class _CrawlRow(NamedTuple):
+    """A crawl's ``frontier_crawls`` row."""
+
+    key: int
+    scoring: str
+    clock: float
+    seq: int
+    clean: bool
 
 
 class FrontierLocked(RuntimeError):

@@ -7,7 +7,7 @@ inter/intra link score, link-attribute score and spider score terms (the best of
 wins). A strategy turns the statistics into one float; the frontier serves the highest
 ``(priority, score)`` first, ties in insertion order (newest first for ``dfs``).
 
-The same formula is also written as SQL (:meth:`Strategy.score_sql`) so that the
+The same formula is also written as SQL (each strategy class holds both) so that the
 database can re-score a queued URL when new links to it are found without loading it.
 
 Plain Python: no Scrapy import, tested directly.
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from crawler import defaults
 from crawler.urls import registered_domain, url_host
@@ -25,8 +26,6 @@ from crawler.urls import registered_domain, url_host
 # Weight of a link to another registered domain / to the same one (priority-queue paper).
 THETA_INTER = 0.66
 THETA_INTRA = 0.33
-
-STRATEGIES = ("bestfirst", "bfs", "dfs", "backlink", "opic", "interintra")
 
 # Weights of the bestfirst combination (FRONTIER_WEIGHTS overrides them one by one).
 # The same mapping weights the spider's own score terms (request.meta["score_terms"]);
@@ -166,88 +165,184 @@ def seed_stats(depth: int = 0, cash: float = 1.0, extra: float = 0.0) -> UrlStat
     return UrlStats(depth=depth, backlinks=0, cash=cash, extra=extra)
 
 
-@dataclass(frozen=True)
 class Strategy:
-    """A crawl order: ``score(stats)`` (higher first) and the tie-break direction."""
+    """A crawl order: ``score(stats)`` (higher first) and the tie-break direction.
 
-    name: str
-    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    One subclass per strategy (as Frontera's strategy classes): each holds its formula
+    twice, side by side, as Python (:meth:`base`) and as SQL (:meth:`base_sql`); the
+    spider's score terms (``extra``) are added to both by :meth:`score` / :meth:`score_sql`.
+    """
 
-    def __post_init__(self) -> None:
-        if self.name not in STRATEGIES:
-            raise ValueError(
-                f"unknown frontier strategy {self.name!r}; choose one of {', '.join(STRATEGIES)}"
-            )
-        # the weights as plain attributes: score() runs for every link found
-        for key in DEFAULT_WEIGHTS:
-            object.__setattr__(self, f"_w_{key}", self._weight(key))
+    __slots__ = ("weights",)
 
-    @property
-    def newest_first(self) -> bool:
-        """Equal scores are served newest first (LIFO) for dfs, oldest first otherwise."""
-        return self.name == "dfs"
+    name: ClassVar[str]
+    # equal scores are served newest first (LIFO) when true, oldest first otherwise
+    newest_first: ClassVar[bool] = False
+
+    def __init__(self, weights: Mapping[str, float] | None = None) -> None:
+        self.weights: Mapping[str, float] = dict(DEFAULT_WEIGHTS) if weights is None else weights
 
     def _weight(self, name: str) -> float:
         return float(self.weights.get(name, DEFAULT_WEIGHTS.get(name, 0.0)))
 
+    def base(self, s: UrlStats) -> float:
+        """The strategy's own score of a URL with these statistics."""
+        raise NotImplementedError
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        """:meth:`base` as an SQL expression over the given column expressions."""
+        raise NotImplementedError
+
     def score(self, s: UrlStats) -> float:
         """The score of a URL with these statistics (spider score terms included)."""
-        name = self.name
-        if name == "bfs":
-            base = -float(s.depth)
-        elif name == "dfs":
-            base = float(s.depth)
-        elif name == "backlink":
-            base = float(s.backlinks)
-        elif name == "opic":
-            base = s.cash
-        elif name == "interintra":
-            base = s.link_score
-        else:
-            base = (
-                self._w_opic * math.log(max(s.cash, _MIN_CASH))  # type: ignore[attr-defined]
-                + self._w_backlinks * math.log1p(s.backlinks)  # type: ignore[attr-defined]
-                + self._w_interintra * math.log1p(s.link_score)  # type: ignore[attr-defined]
-                + self._w_attributes * s.attributes  # type: ignore[attr-defined]
-                - self._w_depth * s.depth  # type: ignore[attr-defined]
-            )
-        return base + s.extra
+        return self.base(s) + s.extra
 
     def score_sql(
         self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str, extra: str
     ) -> str:
         """The same formula as an SQL expression over the given column expressions."""
-        name = self.name
-        if name == "bfs":
-            base = f"(-({depth}))::float8"
-        elif name == "dfs":
-            base = f"({depth})::float8"
-        elif name == "backlink":
-            base = f"({backlinks})::float8"
-        elif name == "opic":
-            base = f"({cash})"
-        elif name == "interintra":
-            base = f"({link_score})"
-        else:
-            w = {k: repr(self._weight(k)) for k in DEFAULT_WEIGHTS}
-            base = (
-                f"({w['opic']} * ln(greatest({cash}, {_MIN_CASH!r}))"
-                f" + {w['backlinks']} * ln(1 + ({backlinks}))"
-                f" + {w['interintra']} * ln(1 + ({link_score}))"
-                f" + {w['attributes']} * ({attributes})"
-                f" - {w['depth']} * ({depth}))"
-            )
-        return f"({base} + ({extra}))"
+        return f"({self.base_sql(depth, backlinks, cash, link_score, attributes)} + ({extra}))"
 
     @property
     def signature(self) -> str:
         """Identifies the formula: stored with the crawl, a change re-scores the queue."""
-        if self.name != "bestfirst":
-            return self.name
+        return self.name
+
+
+class BreadthFirst(Strategy):
+    """Shallowest first: exactly FIFO."""
+
+    __slots__ = ()
+    name = "bfs"
+
+    def base(self, s: UrlStats) -> float:
+        return -float(s.depth)
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        return f"(-({depth}))::float8"
+
+
+class DepthFirst(Strategy):
+    """Deepest first, newest first among equals: exactly LIFO."""
+
+    __slots__ = ()
+    name = "dfs"
+    newest_first = True
+
+    def base(self, s: UrlStats) -> float:
+        return float(s.depth)
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        return f"({depth})::float8"
+
+
+class Backlink(Strategy):
+    """Most links found to the URL first (Cho et al.)."""
+
+    __slots__ = ()
+    name = "backlink"
+
+    def base(self, s: UrlStats) -> float:
+        return float(s.backlinks)
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        return f"({backlinks})::float8"
+
+
+class Opic(Strategy):
+    """Most OPIC cash first (Abiteboul et al.)."""
+
+    __slots__ = ()
+    name = "opic"
+
+    def base(self, s: UrlStats) -> float:
+        return s.cash
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        return f"({cash})"
+
+
+class InterIntra(Strategy):
+    """Best inter/intra-domain link score first (priority-queue paper)."""
+
+    __slots__ = ()
+    name = "interintra"
+
+    def base(self, s: UrlStats) -> float:
+        return s.link_score
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        return f"({link_score})"
+
+
+class BestFirst(Strategy):
+    """The weighted combination of every statistic (weights: ``FRONTIER_WEIGHTS``)."""
+
+    __slots__ = ("_w_opic", "_w_backlinks", "_w_interintra", "_w_attributes", "_w_depth")
+    name = "bestfirst"
+
+    def __init__(self, weights: Mapping[str, float] | None = None) -> None:
+        super().__init__(weights)
+        # the weights as plain attributes: score() runs for every link found
+        self._w_opic = self._weight("opic")
+        self._w_backlinks = self._weight("backlinks")
+        self._w_interintra = self._weight("interintra")
+        self._w_attributes = self._weight("attributes")
+        self._w_depth = self._weight("depth")
+
+    def base(self, s: UrlStats) -> float:
+        return (
+            self._w_opic * math.log(max(s.cash, _MIN_CASH))
+            + self._w_backlinks * math.log1p(s.backlinks)
+            + self._w_interintra * math.log1p(s.link_score)
+            + self._w_attributes * s.attributes
+            - self._w_depth * s.depth
+        )
+
+    def base_sql(
+        self, depth: str, backlinks: str, cash: str, link_score: str, attributes: str
+    ) -> str:
+        w = {k: repr(self._weight(k)) for k in DEFAULT_WEIGHTS}
+        return (
+            f"({w['opic']} * ln(greatest({cash}, {_MIN_CASH!r}))"
+            f" + {w['backlinks']} * ln(1 + ({backlinks}))"
+            f" + {w['interintra']} * ln(1 + ({link_score}))"
+            f" + {w['attributes']} * ({attributes})"
+            f" - {w['depth']} * ({depth}))"
+        )
+
+    @property
+    def signature(self) -> str:
         return "bestfirst:" + ",".join(f"{k}={self._weight(k)!r}" for k in sorted(DEFAULT_WEIGHTS))
 
 
+# The strategies by name (FRONTIER_STRATEGY, -a strategy=).
+STRATEGY_CLASSES: dict[str, type[Strategy]] = {
+    cls.name: cls for cls in (BestFirst, BreadthFirst, DepthFirst, Backlink, Opic, InterIntra)
+}
+STRATEGIES = tuple(STRATEGY_CLASSES)
+
+
 def make_strategy(name: str, weights: Mapping[str, float] | None = None) -> Strategy:
+    """The strategy called ``name``, with ``weights`` over the default weights."""
+    key = name.strip().lower()
+    cls = STRATEGY_CLASSES.get(key)
+    if cls is None:
+        raise ValueError(
+            f"unknown frontier strategy {key!r}; choose one of {', '.join(STRATEGIES)}"
+        )
     merged = dict(DEFAULT_WEIGHTS)
     merged.update({k: float(v) for k, v in (weights or {}).items()})
-    return Strategy(name.strip().lower(), merged)
+    return cls(merged)

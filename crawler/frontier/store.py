@@ -1,4 +1,4 @@
-"""Where the frontier lives: the small storage interface and an in-memory implementation.
+"""Where the frontier lives: the small storage interface every store implements.
 
 A store keeps one row per URL ever queued in a crawl (the persisted URL-seen set) with
 its state (queued, leased, done, evicted), its statistics and score, and the serialised
@@ -11,8 +11,9 @@ that process ends, gracefully or not, its leases are over, and ``open`` puts the
 the queue. In a distributed crawl (crawler/agents) several agents share the rows: leases
 carry the agent's id and a dead agent's leases are re-queued by the others.
 
-:class:`MemoryStore` implements the same contract with dicts, for tests of the
-algorithms; :class:`~crawler.frontier.postgres_store.PostgresStore` is the real one.
+:class:`~crawler.frontier.postgres_store.PostgresStore` is the one implementation;
+tests/frontier/memory_store.py implements the same contract with dicts for tests of the
+algorithms, and tests/frontier/test_store_contract.py runs one suite against both.
 """
 
 from __future__ import annotations
@@ -22,8 +23,13 @@ from typing import Protocol
 
 import numpy as np
 
-from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED, Entry
+from crawler.frontier.buffer import Entry
 from crawler.frontier.scores import Strategy, UrlStats
+
+# A claim ranks only the best CLAIM_SCAN * limit queued rows by host (to apply the per-host
+# cap): a bounded scan of the queue's index, whatever its size. So a claim may return fewer
+# than ``limit`` rows when the best rows crowd on a few hosts.
+CLAIM_SCAN = 4
 
 
 @dataclass(slots=True)
@@ -158,166 +164,3 @@ class FrontierStore(Protocol):
         ...
 
     async def close(self, clean: bool, clock: float, seq: int) -> None: ...
-
-
-@dataclass
-class _Row:
-    fp: int
-    url: str
-    host: str
-    state: int
-    priority: int
-    score: float
-    tiebreak: int
-    inter: bool
-    stats: UrlStats
-    queued_at: float
-    payload: bytes
-    done_at: float | None = None
-    result_url: str | None = None
-
-    def order(self) -> tuple[int, float, int]:
-        return (-self.priority, -self.score, self.tiebreak)
-
-
-class MemoryStore:
-    """The store contract with dicts: for tests; ``pages`` stands for stored results."""
-
-    def __init__(self) -> None:
-        self.rows: dict[int, _Row] = {}
-        self.uncrawled: dict[str, str] = {}  # url -> detail of evicted URLs
-        self.pages: set[str] = set()  # URLs whose result was saved (resume check)
-        self.clock = 0.0
-        self.seq = 0
-        self.clean = True
-        self.signature: str | None = None
-        self.recheck_window = 600.0
-        self.strategy: Strategy | None = None
-        self.writes = 0
-
-    async def open(self, strategy: Strategy) -> OpenState:
-        self.strategy = strategy
-        resumed = self.signature is not None
-        state = OpenState(np.empty(0, dtype=np.int64), 0, 0, self.clock, self.seq, resumed)
-        if resumed:
-            for row in self.rows.values():
-                if row.state == LEASED:
-                    row.state = QUEUED
-                    state.requeued_leases += 1
-            if not self.clean:
-                done = [r for r in self.rows.values() if r.state == DONE]
-                latest = max((r.done_at or 0.0 for r in done), default=0.0)
-                for row in done:
-                    if (row.done_at or 0.0) >= latest - self.recheck_window and (
-                        row.result_url or row.url
-                    ) not in self.pages:
-                        row.state, row.done_at, row.result_url = QUEUED, None, None
-                        state.requeued_unsaved += 1
-            if self.signature != strategy.signature:
-                for row in self.rows.values():
-                    if row.state == QUEUED:
-                        row.score = strategy.score(row.stats)
-                        row.tiebreak = -abs(row.tiebreak) if strategy.newest_first else abs(
-                            row.tiebreak
-                        )
-                        state.rescored += 1
-        self.signature = strategy.signature
-        self.clean = False
-        state.fingerprints = np.array(sorted(self.rows), dtype=np.int64)
-        for row in self.rows.values():
-            if row.state == QUEUED:
-                if row.inter:
-                    state.queued_inter += 1
-                else:
-                    state.queued_intra += 1
-        return state
-
-    async def write(self, batch: WriteBatch) -> WriteResult:
-        assert self.strategy is not None
-        self.writes += 1
-        result = WriteResult()
-        for new in [*batch.new, *batch.upserts]:
-            self.rows[new.fp] = _Row(
-                new.fp, new.url, new.host, new.state, new.priority, new.score, new.tiebreak,
-                new.inter, new.stats.copy(), new.queued_at, new.payload, new.done_at,
-                new.result_url,
-            )
-        for fp, delta in batch.deltas.items():
-            row = self.rows.get(fp)
-            if row is not None and row.state in (QUEUED, LEASED):
-                row.stats.absorb(delta)
-                row.score = self.strategy.score(row.stats)
-                result.rescored += 1
-        for fp, (at, result_url) in batch.done.items():
-            row = self.rows[fp]
-            row.state, row.done_at, row.result_url = DONE, at, result_url
-        for fp in batch.released:
-            row = self.rows[fp]
-            if row.state == LEASED:
-                row.state = QUEUED
-        for fp, (url, detail) in batch.evicted.items():
-            row = self.rows[fp]
-            row.state, row.done_at = EVICTED, batch.clock
-            self.uncrawled.setdefault(url, detail)
-        if batch.expire_before is not None:
-            old = [r for r in self.rows.values()
-                   if r.state == QUEUED and r.queued_at < batch.expire_before]
-            old.sort(key=_Row.order, reverse=True)
-            result.expired_more = len(old) > batch.expire_limit
-            for row in old[: batch.expire_limit]:
-                row.state, row.done_at = EVICTED, batch.clock
-                self.uncrawled.setdefault(row.url, batch.expire_detail)
-                if row.inter:
-                    result.expired_inter += 1
-                else:
-                    result.expired_intra += 1
-        self.clock, self.seq = batch.clock, batch.seq
-        return result
-
-    async def claim(
-        self, limit: int, per_host: int, exclude_hosts: list[str],
-        hosts: list[str] | None = None,
-    ) -> list[StoredRow]:
-        excluded = set(exclude_hosts)
-        only = None if hosts is None else set(hosts)
-        queued = sorted(
-            (r for r in self.rows.values() if r.state == QUEUED and r.host not in excluded
-             and (only is None or r.host in only)),
-            key=_Row.order,
-        )
-        per: dict[str, int] = {}
-        picked: list[StoredRow] = []
-        for row in queued:
-            if len(picked) >= limit:
-                break
-            if per.get(row.host, 0) >= per_host:
-                continue
-            per[row.host] = per.get(row.host, 0) + 1
-            row.state = LEASED
-            picked.append(StoredRow(
-                row.fp, row.url, row.host, row.priority, row.score, row.tiebreak, row.inter,
-                row.stats.copy(), row.queued_at, row.payload,
-            ))
-        return picked
-
-    async def lowest_queued(self, limit: int) -> list[QueuedKey]:
-        queued = [r for r in self.rows.values() if r.state == QUEUED]
-        queued.sort(key=_Row.order, reverse=True)
-        return [QueuedKey(r.fp, r.priority, r.score, r.tiebreak) for r in queued[:limit]]
-
-    async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
-        inter = intra = 0
-        for fp in fps:
-            row = self.rows.get(fp)
-            if row is None or row.state != QUEUED:
-                continue
-            row.state, row.done_at = EVICTED, at
-            self.uncrawled.setdefault(row.url, detail)
-            if row.inter:
-                inter += 1
-            else:
-                intra += 1
-        return inter, intra
-
-    async def close(self, clean: bool, clock: float, seq: int) -> None:
-        self.clean, self.clock, self.seq = clean, clock, seq

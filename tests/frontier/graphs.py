@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 from crawler.frontier.frontier import Frontier
 from crawler.frontier.scores import link_event, make_strategy, page_link_kinds, seed_stats
 from crawler.frontier.seen import url_fingerprint
-from crawler.frontier.store import FrontierStore, MemoryStore
+from crawler.frontier.store import FrontierStore
+from tests.frontier.memory_store import MemoryStore
 
 S, P, Q, R = "http://a.test/", "http://a.test/p", "http://a.test/q", "http://a.test/r"
 S2, T = "http://a.test/s", "http://a.test/t"

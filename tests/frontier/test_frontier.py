@@ -10,8 +10,8 @@ import pytest
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.frontier.scores import link_event, seed_stats
 from crawler.frontier.seen import url_fingerprint
-from crawler.frontier.store import MemoryStore
 from tests.frontier.graphs import add_links, always_ready, drain, host, make_frontier
+from tests.frontier.memory_store import MemoryStore
 
 
 class FakeClock:
@@ -111,7 +111,7 @@ def test_urls_waiting_longer_than_max_wait_are_evicted_lowest_score_first():
     # a (buffered) is evicted at once; in the store the 2 lowest first (b: 1, d: 2), then c
     assert set(first) == {"http://h.test/a", "http://h.test/b", "http://h.test/d"}
     assert set(store.uncrawled) == {f"http://h.test/{p}" for p in "abcd"}
-    assert all("FRONTIER_MAX_WAIT" in detail for detail in store.uncrawled.values())
+    assert all("FRONTIER_MAX_WAIT" in detail for _, detail in store.uncrawled.values())
     assert frontier.counters.evicted_age == 4
     assert frontier.queued == 2
     assert asyncio.run(drain(frontier)) == ["http://h.test/young", "http://h.test/new"]
@@ -130,7 +130,7 @@ def test_the_size_cap_evicts_the_lowest_ranked_urls():
 
     frontier, store = asyncio.run(run())
     assert set(store.uncrawled) == {"http://h.test/b", "http://h.test/d"}
-    assert all("FRONTIER_MAX_SIZE" in d for d in store.uncrawled.values())
+    assert all("FRONTIER_MAX_SIZE" in d for _, d in store.uncrawled.values())
     assert frontier.queued == 3 and frontier.counters.evicted_size == 2
     assert pop_all(frontier) == ["http://h.test/c", "http://h.test/a"]  # e is in the store
 

@@ -26,8 +26,8 @@ import asyncio
 import pytest
 
 from crawler.frontier.postgres_store import PostgresStore
-from crawler.frontier.store import MemoryStore
 from tests.frontier.graphs import EXPECTED_ORDER, GRAPH, S, crawl, make_frontier, names
+from tests.frontier.memory_store import MemoryStore
 
 
 @pytest.mark.parametrize("strategy", sorted(EXPECTED_ORDER))
