@@ -10,7 +10,12 @@ writer, PostgreSQL store) of a real Scrapy crawler object, without downloading a
    batches are unwritten, so the rate is the sustained one, database included).
 2. dequeue: next_request + ack of D URLs, the buffer being refilled from the database.
 
-RSS is the process's resident memory (VmRSS / VmHWM from /proc/self/status).
+RSS is the process's resident memory (VmRSS / VmHWM from /proc/self/status). CPU per new
+URL is measured over the enqueue phase (request construction excluded) for this process
+(``time.process_time``) and for the PostgreSQL backend of the frontier store's connection
+(utime + stime of /proc/<backend pid>/stat): both steadier than the wall-clock rate on a
+loaded machine. ``--profile PATH`` runs the enqueue phase under cProfile with a CPU clock
+and saves the profile (the rates are then not comparable with unprofiled runs).
 Run inside a loopback-only network namespace like the tests:
 
     unshare -n sh -c 'ip link set lo up && CRAWLER_TEST_DATABASE_URL=... \\
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import os
 import sys
@@ -50,6 +56,14 @@ def rss_mb() -> tuple[float, float]:
                 key, value = line.split(":")
                 values[key] = int(value.split()[0]) / 1024
     return values["VmRSS"], values["VmHWM"]
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by the process ``pid`` (a PostgreSQL backend
+    on this machine)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def make_crawler(database_url: str, crawl_id: str):
@@ -93,7 +107,9 @@ def link_requests(spider, start: int, count: int, n_total: int):
     return out
 
 
-async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
+async def run_one(
+    database_url: str, n: int, dequeue: int, profile: cProfile.Profile | None = None
+) -> dict[str, float]:
     from crawler.schedulers.best_first import BestFirstScheduler
 
     crawl_id = f"bench-frontier-{uuid.uuid4().hex[:8]}"
@@ -108,15 +124,27 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
     frontier = scheduler.frontier
     spider = crawler.spider
     rss_start, _ = rss_mb()
+    backend = frontier.store.conn.info.backend_pid
+    gc.collect()
 
-    build = enqueue = 0.0
+    build = enqueue = build_cpu = 0.0
     wall = time.perf_counter()
+    cpu = time.process_time()
+    backend_start = backend_cpu(backend)
     duplicates = 0
+    if profile is not None:
+        profile.enable()
     for start in range(0, n, CHUNK):
         t = time.perf_counter()
+        c = time.process_time()
+        if profile is not None:
+            profile.disable()
         requests = link_requests(spider, start, min(CHUNK, n - start), n)
         # a quarter as many links again, to URLs queued earlier: score updates
         dup = link_requests(spider, max(0, start - 5 * CHUNK), len(requests) // 4, n)
+        if profile is not None:
+            profile.enable()
+        build_cpu += time.process_time() - c
         build += time.perf_counter() - t
         t = time.perf_counter()
         for request in requests:
@@ -138,7 +166,11 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
         await asyncio.sleep(0.01)
     async with scheduler._lock:  # the last write has finished
         pass
+    if profile is not None:
+        profile.disable()
     wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu - build_cpu
+    backend_used = backend_cpu(backend) - backend_start
     gc.collect()
     rss_queued, hwm_queued = rss_mb()
     queued = frontier.queued
@@ -166,6 +198,7 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
         "new_rate": n / (wall - build), "dequeue": dequeue, "dequeue_rate": dequeue / dequeue_time,
         "rss_start": rss_start, "rss_queued": rss_queued, "hwm_queued": hwm_queued,
         "hwm": hwm, "table_mb": size / 2**20,
+        "cpu_us": cpu / n * 1e6, "backend_us": backend_used / n * 1e6,
     }
 
 
@@ -221,6 +254,8 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--core", action="store_true",
                         help="measure the frontier alone (no Scrapy requests), not the scheduler")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="profile the enqueue phase (cProfile, CPU clock) into PATH")
     args = parser.parse_args()
     admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not admin:
@@ -247,7 +282,10 @@ def main() -> None:
                       f"RSS {c['rss']:.0f} MB", flush=True)
                 continue
             print(f"\n== {n:,} new URLs (+25% duplicate links), then {args.dequeue:,} dequeued")
-            r = loop.run_until_complete(run_one(url, n, args.dequeue))
+            profile = cProfile.Profile(time.process_time) if args.profile else None
+            r = loop.run_until_complete(run_one(url, n, args.dequeue, profile))
+            if profile is not None:
+                profile.dump_stats(args.profile)
         finally:
             if not args.keep:
                 with psycopg.connect(admin, autocommit=True) as conn:
@@ -259,6 +297,8 @@ def main() -> None:
         print(f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
               f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
               f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}")
+        print(f"  CPU per new URL: {r['cpu_us']:.1f} us this process, {r['backend_us']:.1f} us"
+              f" PostgreSQL backend (load average {open('/proc/loadavg').read().split()[0]})")
         print(f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
               f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
               f"   target <= {RSS_TARGET_MB} MB at 10M")
