@@ -98,9 +98,16 @@ def link_requests(spider, start: int, count: int, n_total: int):
         request = scrapy.Request(url, callback=spider.parse, errback=spider.on_error)
         request.meta["depth"] = 1 + i % 9
         request.meta["link"] = {
-            "url": url, "source": source, "source_depth": i % 9, "source_cash": 0.01,
-            "n_inter": 7, "n_intra": 23, "inter": (i % 4 == 0), "visibility": 1 + i % 3,
-            "position": 1 + i % 3, "distance": 5 if i % 4 == 0 else 1,
+            "url": url,
+            "source": source,
+            "source_depth": i % 9,
+            "source_cash": 0.01,
+            "n_inter": 7,
+            "n_intra": 23,
+            "inter": (i % 4 == 0),
+            "visibility": 1 + i % 3,
+            "position": 1 + i % 3,
+            "distance": 5 if i % 4 == 0 else 1,
             "anchor": f"article {i} anchor text",
         }
         out.append(request)
@@ -159,8 +166,11 @@ async def run_one(
             scheduler._wake.set()
             await asyncio.sleep(0.005)
         if start % 1_000_000 == 0 and start:
-            print(f"  {start:>10,} queued, {(start) / (time.perf_counter() - wall - build):,.0f}"
-                  f" URLs/s, RSS {rss_mb()[0]:.0f} MB", flush=True)
+            print(
+                f"  {start:>10,} queued, {(start) / (time.perf_counter() - wall - build):,.0f}"
+                f" URLs/s, RSS {rss_mb()[0]:.0f} MB",
+                flush=True,
+            )
     while frontier.unwritten:
         scheduler._wake.set()
         await asyncio.sleep(0.01)
@@ -193,12 +203,23 @@ async def run_one(
     with psycopg.connect(database_url) as conn:
         size = conn.execute("SELECT pg_total_relation_size('frontier')").fetchone()[0]
     return {
-        "n": n, "queued": queued, "duplicates": duplicates, "wall": wall, "build": build,
-        "enqueue_calls": enqueue, "rate": (n + duplicates) / (wall - build),
-        "new_rate": n / (wall - build), "dequeue": dequeue, "dequeue_rate": dequeue / dequeue_time,
-        "rss_start": rss_start, "rss_queued": rss_queued, "hwm_queued": hwm_queued,
-        "hwm": hwm, "table_mb": size / 2**20,
-        "cpu_us": cpu / n * 1e6, "backend_us": backend_used / n * 1e6,
+        "n": n,
+        "queued": queued,
+        "duplicates": duplicates,
+        "wall": wall,
+        "build": build,
+        "enqueue_calls": enqueue,
+        "rate": (n + duplicates) / (wall - build),
+        "new_rate": n / (wall - build),
+        "dequeue": dequeue,
+        "dequeue_rate": dequeue / dequeue_time,
+        "rss_start": rss_start,
+        "rss_queued": rss_queued,
+        "hwm_queued": hwm_queued,
+        "hwm": hwm,
+        "table_mb": size / 2**20,
+        "cpu_us": cpu / n * 1e6,
+        "backend_us": backend_used / n * 1e6,
     }
 
 
@@ -218,22 +239,36 @@ async def run_core(database_url: str, n: int) -> dict[str, float]:
         migrate(conn)
         conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
     payload = b"\x80\x05" + b"x" * 90  # the size of a stored link request
-    frontier = Frontier(PostgresStore(database_url, crawl_id), make_strategy("bestfirst"),
-                        serialize=lambda _: payload, max_wait=0)
+    frontier = Frontier(
+        PostgresStore(database_url, crawl_id),
+        make_strategy("bestfirst"),
+        serialize=lambda _: payload,
+        max_wait=0,
+    )
     await frontier.open()
-    event = link_event(depth=3, n_inter=7, n_intra=23, inter=False, visibility=1,
-                       position=2, distance=1, source_cash=0.01)
+    event = link_event(
+        depth=3,
+        n_inter=7,
+        n_intra=23,
+        inter=False,
+        visibility=1,
+        position=2,
+        distance=1,
+        source_cash=0.01,
+    )
     writing: asyncio.Task | None = None
     start = time.perf_counter()
     for i in range(n):
         url = f"http://h{i % HOSTS}.test/section-{i % 97}/article-{i}.html"
-        frontier.add(url_fingerprint(url), url, f"h{i % HOSTS}.test", 0, event.copy(), False,
-                     None, link=True)
+        frontier.add(
+            url_fingerprint(url), url, f"h{i % HOSTS}.test", 0, event.copy(), False, None, link=True
+        )
         if i % 4 == 0 and i > 50_000:  # 25% more links to URLs queued earlier
             j = i - 50_000
             old = f"http://h{j % HOSTS}.test/section-{j % 97}/article-{j}.html"
-            frontier.add(url_fingerprint(old), old, "h.test", 0, event.copy(), False, None,
-                         link=True)
+            frontier.add(
+                url_fingerprint(old), old, "h.test", 0, event.copy(), False, None, link=True
+            )
         if frontier.unwritten >= frontier.batch_size:
             if writing is not None:
                 await writing
@@ -252,10 +287,16 @@ def main() -> None:
     parser.add_argument("--urls", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--dequeue", type=int, default=100_000)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    parser.add_argument("--core", action="store_true",
-                        help="measure the frontier alone (no Scrapy requests), not the scheduler")
-    parser.add_argument("--profile", metavar="PATH",
-                        help="profile the enqueue phase (cProfile, CPU clock) into PATH")
+    parser.add_argument(
+        "--core",
+        action="store_true",
+        help="measure the frontier alone (no Scrapy requests), not the scheduler",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="PATH",
+        help="profile the enqueue phase (cProfile, CPU clock) into PATH",
+    )
     args = parser.parse_args()
     admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not admin:
@@ -265,8 +306,10 @@ def main() -> None:
     # Scrapy's default reactor, on whose asyncio loop the scheduler's writer runs
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     loop = asyncio.get_event_loop()
-    print(f"frontier throughput: {os.cpu_count()} CPUs, PostgreSQL "
-          f"{psycopg.connect(admin).info.server_version}")
+    print(
+        f"frontier throughput: {os.cpu_count()} CPUs, PostgreSQL "
+        f"{psycopg.connect(admin).info.server_version}"
+    )
     for n in args.urls:
         name = f"crawler_bench_{uuid.uuid4().hex[:8]}"  # one database per size
         with psycopg.connect(admin, autocommit=True) as conn:
@@ -276,10 +319,13 @@ def main() -> None:
             if args.core:
                 print(f"\n== frontier core: {n:,} new URLs (+25% duplicate links)")
                 c = loop.run_until_complete(run_core(url, n))
-                print(f"  {c['n']:,} new URLs in {c['elapsed']:.1f} s: {c['rate']:,.0f} URLs/s"
-                      f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
-                      f"{'met' if c['rate'] >= ENQUEUE_TARGET else 'NOT met'}; "
-                      f"RSS {c['rss']:.0f} MB", flush=True)
+                print(
+                    f"  {c['n']:,} new URLs in {c['elapsed']:.1f} s: {c['rate']:,.0f} URLs/s"
+                    f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+                    f"{'met' if c['rate'] >= ENQUEUE_TARGET else 'NOT met'}; "
+                    f"RSS {c['rss']:.0f} MB",
+                    flush=True,
+                )
                 continue
             print(f"\n== {n:,} new URLs (+25% duplicate links), then {args.dequeue:,} dequeued")
             profile = cProfile.Profile(time.process_time) if args.profile else None
@@ -289,21 +335,34 @@ def main() -> None:
         finally:
             if not args.keep:
                 with psycopg.connect(admin, autocommit=True) as conn:
-                    conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                        sql.Identifier(name)))
-        print(f"enqueue: {r['n']:,} new + {r['duplicates']:,} duplicate links in "
-              f"{r['wall'] - r['build']:.1f} s (request construction, {r['build']:.1f} s, "
-              f"excluded; enqueue_request calls {r['enqueue_calls']:.1f} s)")
-        print(f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
-              f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
-              f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}")
-        print(f"  CPU per new URL: {r['cpu_us']:.1f} us this process, {r['backend_us']:.1f} us"
-              f" PostgreSQL backend (load average {open('/proc/loadavg').read().split()[0]})")
-        print(f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
-              f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
-              f"   target <= {RSS_TARGET_MB} MB at 10M")
-        print(f"dequeue: {r['dequeue']:,} next_request + ack at {r['dequeue_rate']:,.0f} "
-              f"URLs/s (buffer refilled from PostgreSQL); peak RSS {r['hwm']:.0f} MB")
+                    conn.execute(
+                        sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                            sql.Identifier(name)
+                        )
+                    )
+        print(
+            f"enqueue: {r['n']:,} new + {r['duplicates']:,} duplicate links in "
+            f"{r['wall'] - r['build']:.1f} s (request construction, {r['build']:.1f} s, "
+            f"excluded; enqueue_request calls {r['enqueue_calls']:.1f} s)"
+        )
+        print(
+            f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
+            f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+            f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}"
+        )
+        print(
+            f"  CPU per new URL: {r['cpu_us']:.1f} us this process, {r['backend_us']:.1f} us"
+            f" PostgreSQL backend (load average {open('/proc/loadavg').read().split()[0]})"
+        )
+        print(
+            f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
+            f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
+            f"   target <= {RSS_TARGET_MB} MB at 10M"
+        )
+        print(
+            f"dequeue: {r['dequeue']:,} next_request + ack at {r['dequeue_rate']:,.0f} "
+            f"URLs/s (buffer refilled from PostgreSQL); peak RSS {r['hwm']:.0f} MB"
+        )
         print(f"frontier table + indexes: {r['table_mb']:,.0f} MB", flush=True)
 
 
