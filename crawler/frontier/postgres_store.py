@@ -48,11 +48,16 @@ _COPY_COLUMNS = (
 )
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 _COPY_TRAILER = b"\xff\xff"
-_ROW_START = struct.Struct(">hiiiq")  # field count, crawl (int4), fp (int8)
-_ROW_MIDDLE = struct.Struct(">ihiiidiqi?iiiiididididid")  # state .. queued_at
+# A row is six pieces: field count, crawl, fp and the url's length; the url; the host's
+# length; the host; every field from state to the request's length; the request.
+_ROW_START = struct.Struct(">hiiiqi")
+_ROW_MIDDLE = ">ihiiidiqi?iiiiididididid"  # state .. queued_at
+_ROW_REST_NEW = struct.Struct(_ROW_MIDDLE + "iii")  # done_at, result_url NULL; request length
+_ROW_REST = struct.Struct(_ROW_MIDDLE)
 _LEN = struct.Struct(">i").pack
 _NULL = _LEN(-1)
 _F8 = struct.Struct(">id").pack
+_I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
 
 # a new row merged into one another agent wrote first (as a link event: see _delta_sql)
 _MERGE_COLUMNS = {
@@ -94,32 +99,46 @@ def _text(value: str) -> bytes:
 def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
     """Binary COPY data of frontier rows (a few microseconds per row)."""
     out = [_COPY_HEADER]
-    append = out.append
-    start, middle = _ROW_START.pack, _ROW_MIDDLE.pack
+    extend = out.extend
+    start, rest_new = _ROW_START.pack, _ROW_REST_NEW.pack
     for e in rows:
         s = e.stats
-        url, host = _text(e.url), _text(e.host)
-        append(start(19, 4, key, 8, e.fp))
-        append(_LEN(len(url)))
-        append(url)
-        append(_LEN(len(host)))
-        append(host)
-        append(middle(
-            2, e.state, 4, max(-(2**31), min(2**31 - 1, e.priority)), 8, e.score,
-            8, e.tiebreak, 1, e.inter, 4, s.depth, 4, min(s.backlinks, 2**31 - 1),
-            8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra, 8, e.queued_at,
-        ))
-        append(_NULL if e.done_at is None else _F8(8, e.done_at))
-        if e.result_url is None:
-            append(_NULL)
+        url, host, payload = _text(e.url), _text(e.host), e.payload
+        priority = e.priority
+        if not _I32_MIN <= priority <= _I32_MAX:
+            priority = _I32_MIN if priority < 0 else _I32_MAX
+        backlinks = s.backlinks if s.backlinks <= _I32_MAX else _I32_MAX
+        if e.done_at is None and e.result_url is None:  # a new row: the common case
+            rest = rest_new(
+                2, e.state, 4, priority, 8, e.score, 8, e.tiebreak, 1, e.inter, 4, s.depth,
+                4, backlinks, 8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra,
+                8, e.queued_at, -1, -1, len(payload),
+            )
         else:
-            result = _text(e.result_url)
-            append(_LEN(len(result)))
-            append(result)
-        append(_LEN(len(e.payload)))
-        append(e.payload)
-    append(_COPY_TRAILER)
+            rest = _rest_done(e, priority, backlinks)
+        extend((start(19, 4, key, 8, e.fp, len(url)), url, _LEN(len(host)), host, rest,
+                payload))
+    out.append(_COPY_TRAILER)
     return b"".join(out)
+
+
+def _rest_done(e: NewRow, priority: int, backlinks: int) -> bytes:
+    """The fields from state to the request's length of a row with done_at or
+    result_url (a URL fetched before its row was written)."""
+    s = e.stats
+    pieces = [_ROW_REST.pack(
+        2, e.state, 4, priority, 8, e.score, 8, e.tiebreak, 1, e.inter, 4, s.depth,
+        4, backlinks, 8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra,
+        8, e.queued_at,
+    )]
+    pieces.append(_NULL if e.done_at is None else _F8(8, e.done_at))
+    if e.result_url is None:
+        pieces.append(_NULL)
+    else:
+        result = _text(e.result_url)
+        pieces += (_LEN(len(result)), result)
+    pieces.append(_LEN(len(e.payload)))
+    return b"".join(pieces)
 
 
 class _FingerprintReader:
