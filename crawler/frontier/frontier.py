@@ -32,8 +32,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED, Entry, Readiness, ReadyBuffer
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import FingerprintSet
@@ -143,8 +141,6 @@ class Frontier:
     async def open(self) -> OpenState:
         state = await self.store.open(self.strategy)
         self.seen = FingerprintSet(state.fingerprints)
-        # the set holds its own sorted copy: the store's array (80 MB at 10M URLs) goes
-        state.fingerprints = np.empty(0, dtype=np.int64)
         self._clock_offset = state.clock
         self._clock_start = self._now()
         self.seq = state.seq
@@ -282,7 +278,16 @@ class Frontier:
         if on_host < self.per_host and len(buffer) < self.buffer_size:
             return True
         victim = buffer.worst_of_host(entry.host) if on_host >= self.per_host else buffer.worst()
-        if victim is None or not entry.order() < victim.order():
+        if victim is None:
+            return False
+        # entry.order() < victim.order(), field by field: no tuples on this hot path
+        if entry.priority != victim.priority:
+            if entry.priority < victim.priority:
+                return False
+        elif entry.score != victim.score:
+            if not entry.score > victim.score:
+                return False
+        elif not entry.tiebreak < victim.tiebreak:
             return False
         buffer.remove(victim.fp)
         self._release(victim)
