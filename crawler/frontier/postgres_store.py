@@ -417,86 +417,111 @@ class PostgresStore:
 
     # --- writing -----------------------------------------------------------------------
     async def write(self, batch: WriteBatch) -> WriteResult:
-        conn = self.conn
-        assert conn is not None, "store not opened"
+        assert self.conn is not None, "store not opened"
         result = WriteResult()
-        key = self.key
-        async with conn.transaction():
-            if batch.new and self.agent_id is not None:
-                await self._merge_new(batch.new)
-            elif batch.new:
-                try:
-                    async with conn.transaction(), conn.cursor() as cur, cur.copy(
-                        f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
-                    ) as copy:
-                        await copy.write(encode_copy_rows(key, batch.new))
-                except psycopg.errors.UniqueViolation:
-                    # a row is already there (should not happen: the seen set is exact)
-                    logger.warning("frontier: fingerprint collision in a batch; upserting")
-                    await self._upsert(batch.new)
+        async with self.conn.transaction():
+            if batch.new:
+                await self._insert_new(batch.new)
             if batch.upserts:
                 await self._upsert(batch.upserts)
             if batch.deltas:
-                fps = list(batch.deltas)
-                ds = [batch.deltas[fp] for fp in fps]
-                cur = await conn.execute(self._delta_sql, (
-                    fps, [d.depth for d in ds], [d.backlinks for d in ds], [d.cash for d in ds],
-                    [d.link_score for d in ds], [d.attributes for d in ds], [d.extra for d in ds],
-                    key,
-                ))
-                result.rescored = cur.rowcount
+                result.rescored = await self._apply_link_events(batch.deltas)
             if batch.done:
-                fps = list(batch.done)
-                await conn.execute(
-                    "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
-                    " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
-                    " WHERE f.crawl = %s AND f.fp = d.fp",
-                    (DONE, fps, [batch.done[fp][0] for fp in fps],
-                     [batch.done[fp][1] for fp in fps], key),
-                )
+                await self._mark_done(batch.done)
             if batch.released:
-                # an agent releases its own leases only (a dead agent's rows may have been
-                # re-queued and leased by another meanwhile)
-                await conn.execute(
-                    "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
-                    " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
-                    (QUEUED, key, list(batch.released), LEASED, self.agent_id),
-                )
+                await self._release(batch.released)
             if batch.evicted:
-                fps = list(batch.evicted)
-                await conn.execute(
-                    "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s"
-                    " AND fp = ANY(%s)",
-                    (EVICTED, batch.clock, key, fps),
-                )
-                await self._record_evicted(
-                    [batch.evicted[fp][0] for fp in fps], [batch.evicted[fp][1] for fp in fps]
-                )
+                await self._evict_rows(batch.evicted, batch.clock)
             if batch.expire_before is not None:
-                row = await (await conn.execute(
-                    """
-                    WITH victims AS (
-                        SELECT fp FROM frontier
-                        WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
-                        ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
-                    """ + _EVICT_VICTIMS,
-                    {"key": key, "queued": QUEUED, "cutoff": batch.expire_before,
-                     "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
-                     "crawl_id": self.crawl_id, "detail": batch.expire_detail},
-                )).fetchone()
-                assert row is not None
-                result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
-                result.expired_more = row[0] + row[1] >= batch.expire_limit
+                await self._expire(batch, result)
             if self.agent_id is None:
                 # (agents skip it: one row every agent would update at every flush)
-                await conn.execute(
+                await self.conn.execute(
                     "UPDATE frontier_crawls SET clock = %s, seq = %s, updated_at = now()"
                     " WHERE key = %s",
-                    (batch.clock, batch.seq, key),
+                    (batch.clock, batch.seq, self.key),
                 )
         self._changed += batch.size
         await self._maybe_analyze()
         return result
+
+    async def _insert_new(self, rows: list[NewRow]) -> None:
+        conn = self.conn
+        assert conn is not None
+        if self.agent_id is not None:
+            await self._merge_new(rows)
+            return
+        try:
+            async with conn.transaction(), conn.cursor() as cur, cur.copy(
+                f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+            ) as copy:
+                await copy.write(encode_copy_rows(self.key, rows))
+        except psycopg.errors.UniqueViolation:
+            # a row is already there (should not happen: the seen set is exact)
+            logger.warning("frontier: fingerprint collision in a batch; upserting")
+            await self._upsert(rows)
+
+    async def _apply_link_events(self, deltas: dict[int, UrlStats]) -> int:
+        """New links to stored rows: statistics merged and score recomputed in SQL;
+        returns how many rows changed."""
+        assert self.conn is not None
+        fps = list(deltas)
+        ds = [deltas[fp] for fp in fps]
+        cur = await self.conn.execute(self._delta_sql, (
+            fps, [d.depth for d in ds], [d.backlinks for d in ds], [d.cash for d in ds],
+            [d.link_score for d in ds], [d.attributes for d in ds], [d.extra for d in ds],
+            self.key,
+        ))
+        return cur.rowcount
+
+    async def _mark_done(self, done: dict[int, tuple[float, str | None]]) -> None:
+        assert self.conn is not None
+        fps = list(done)
+        await self.conn.execute(
+            "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
+            " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
+            " WHERE f.crawl = %s AND f.fp = d.fp",
+            (DONE, fps, [done[fp][0] for fp in fps], [done[fp][1] for fp in fps], self.key),
+        )
+
+    async def _release(self, released: set[int]) -> None:
+        assert self.conn is not None
+        # an agent releases its own leases only (a dead agent's rows may have been
+        # re-queued and leased by another meanwhile)
+        await self.conn.execute(
+            "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
+            " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
+            (QUEUED, self.key, list(released), LEASED, self.agent_id),
+        )
+
+    async def _evict_rows(self, evicted: dict[int, tuple[str, str]], at: float) -> None:
+        """Rows evicted from memory (buffered or unwritten when they were evicted)."""
+        assert self.conn is not None
+        fps = list(evicted)
+        await self.conn.execute(
+            "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s AND fp = ANY(%s)",
+            (EVICTED, at, self.key, fps),
+        )
+        await self._record_evicted([evicted[fp][0] for fp in fps], [evicted[fp][1] for fp in fps])
+
+    async def _expire(self, batch: WriteBatch, result: WriteResult) -> None:
+        """The max-wait rule on stored rows: the lowest-ranked queued rows older than
+        ``batch.expire_before`` are evicted, at most ``batch.expire_limit`` of them."""
+        assert self.conn is not None
+        row = await (await self.conn.execute(
+            """
+            WITH victims AS (
+                SELECT fp FROM frontier
+                WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
+                ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
+            """ + _EVICT_VICTIMS,
+            {"key": self.key, "queued": QUEUED, "cutoff": batch.expire_before,
+             "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
+             "crawl_id": self.crawl_id, "detail": batch.expire_detail},
+        )).fetchone()
+        assert row is not None
+        result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
+        result.expired_more = row[0] + row[1] >= batch.expire_limit
 
     async def _maybe_analyze(self) -> None:
         """Refresh the planner's statistics when the frontier has changed a lot: a table
