@@ -10,7 +10,12 @@ writer, PostgreSQL store) of a real Scrapy crawler object, without downloading a
    batches are unwritten, so the rate is the sustained one, database included).
 2. dequeue: next_request + ack of D URLs, the buffer being refilled from the database.
 
-RSS is the process's resident memory (VmRSS / VmHWM from /proc/self/status).
+RSS is the process's resident memory (VmRSS / VmHWM from /proc/self/status). CPU per new
+URL is measured over the enqueue phase (request construction excluded) for this process
+(``time.process_time``) and for the PostgreSQL backend of the frontier store's connection
+(utime + stime of /proc/<backend pid>/stat): both steadier than the wall-clock rate on a
+loaded machine. ``--profile PATH`` runs the enqueue phase under cProfile with a CPU clock
+and saves the profile (the rates are then not comparable with unprofiled runs).
 Run inside a loopback-only network namespace like the tests:
 
     unshare -n sh -c 'ip link set lo up && CRAWLER_TEST_DATABASE_URL=... \\
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import os
 import sys
@@ -50,6 +56,14 @@ def rss_mb() -> tuple[float, float]:
                 key, value = line.split(":")
                 values[key] = int(value.split()[0]) / 1024
     return values["VmRSS"], values["VmHWM"]
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by the process ``pid`` (a PostgreSQL backend
+    on this machine)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def make_crawler(database_url: str, crawl_id: str):
@@ -84,16 +98,25 @@ def link_requests(spider, start: int, count: int, n_total: int):
         request = scrapy.Request(url, callback=spider.parse, errback=spider.on_error)
         request.meta["depth"] = 1 + i % 9
         request.meta["link"] = {
-            "url": url, "source": source, "source_depth": i % 9, "source_cash": 0.01,
-            "n_inter": 7, "n_intra": 23, "inter": (i % 4 == 0), "visibility": 1 + i % 3,
-            "position": 1 + i % 3, "distance": 5 if i % 4 == 0 else 1,
+            "url": url,
+            "source": source,
+            "source_depth": i % 9,
+            "source_cash": 0.01,
+            "n_inter": 7,
+            "n_intra": 23,
+            "inter": (i % 4 == 0),
+            "visibility": 1 + i % 3,
+            "position": 1 + i % 3,
+            "distance": 5 if i % 4 == 0 else 1,
             "anchor": f"article {i} anchor text",
         }
         out.append(request)
     return out
 
 
-async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
+async def run_one(
+    database_url: str, n: int, dequeue: int, profile: cProfile.Profile | None = None
+) -> dict[str, float]:
     from crawler.schedulers.best_first import BestFirstScheduler
 
     crawl_id = f"bench-frontier-{uuid.uuid4().hex[:8]}"
@@ -108,15 +131,27 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
     frontier = scheduler.frontier
     spider = crawler.spider
     rss_start, _ = rss_mb()
+    backend = frontier.store.conn.info.backend_pid
+    gc.collect()
 
-    build = enqueue = 0.0
+    build = enqueue = build_cpu = 0.0
     wall = time.perf_counter()
+    cpu = time.process_time()
+    backend_start = backend_cpu(backend)
     duplicates = 0
+    if profile is not None:
+        profile.enable()
     for start in range(0, n, CHUNK):
         t = time.perf_counter()
+        c = time.process_time()
+        if profile is not None:
+            profile.disable()
         requests = link_requests(spider, start, min(CHUNK, n - start), n)
         # a quarter as many links again, to URLs queued earlier: score updates
         dup = link_requests(spider, max(0, start - 5 * CHUNK), len(requests) // 4, n)
+        if profile is not None:
+            profile.enable()
+        build_cpu += time.process_time() - c
         build += time.perf_counter() - t
         t = time.perf_counter()
         for request in requests:
@@ -131,14 +166,21 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
             scheduler._wake.set()
             await asyncio.sleep(0.005)
         if start % 1_000_000 == 0 and start:
-            print(f"  {start:>10,} queued, {(start) / (time.perf_counter() - wall - build):,.0f}"
-                  f" URLs/s, RSS {rss_mb()[0]:.0f} MB", flush=True)
+            print(
+                f"  {start:>10,} queued, {(start) / (time.perf_counter() - wall - build):,.0f}"
+                f" URLs/s, RSS {rss_mb()[0]:.0f} MB",
+                flush=True,
+            )
     while frontier.unwritten:
         scheduler._wake.set()
         await asyncio.sleep(0.01)
     async with scheduler._lock:  # the last write has finished
         pass
+    if profile is not None:
+        profile.disable()
     wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu - build_cpu
+    backend_used = backend_cpu(backend) - backend_start
     gc.collect()
     rss_queued, hwm_queued = rss_mb()
     queued = frontier.queued
@@ -161,11 +203,23 @@ async def run_one(database_url: str, n: int, dequeue: int) -> dict[str, float]:
     with psycopg.connect(database_url) as conn:
         size = conn.execute("SELECT pg_total_relation_size('frontier')").fetchone()[0]
     return {
-        "n": n, "queued": queued, "duplicates": duplicates, "wall": wall, "build": build,
-        "enqueue_calls": enqueue, "rate": (n + duplicates) / (wall - build),
-        "new_rate": n / (wall - build), "dequeue": dequeue, "dequeue_rate": dequeue / dequeue_time,
-        "rss_start": rss_start, "rss_queued": rss_queued, "hwm_queued": hwm_queued,
-        "hwm": hwm, "table_mb": size / 2**20,
+        "n": n,
+        "queued": queued,
+        "duplicates": duplicates,
+        "wall": wall,
+        "build": build,
+        "enqueue_calls": enqueue,
+        "rate": (n + duplicates) / (wall - build),
+        "new_rate": n / (wall - build),
+        "dequeue": dequeue,
+        "dequeue_rate": dequeue / dequeue_time,
+        "rss_start": rss_start,
+        "rss_queued": rss_queued,
+        "hwm_queued": hwm_queued,
+        "hwm": hwm,
+        "table_mb": size / 2**20,
+        "cpu_us": cpu / n * 1e6,
+        "backend_us": backend_used / n * 1e6,
     }
 
 
@@ -185,22 +239,36 @@ async def run_core(database_url: str, n: int) -> dict[str, float]:
         migrate(conn)
         conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
     payload = b"\x80\x05" + b"x" * 90  # the size of a stored link request
-    frontier = Frontier(PostgresStore(database_url, crawl_id), make_strategy("bestfirst"),
-                        serialize=lambda _: payload, max_wait=0)
+    frontier = Frontier(
+        PostgresStore(database_url, crawl_id),
+        make_strategy("bestfirst"),
+        serialize=lambda _: payload,
+        max_wait=0,
+    )
     await frontier.open()
-    event = link_event(depth=3, n_inter=7, n_intra=23, inter=False, visibility=1,
-                       position=2, distance=1, source_cash=0.01)
+    event = link_event(
+        depth=3,
+        n_inter=7,
+        n_intra=23,
+        inter=False,
+        visibility=1,
+        position=2,
+        distance=1,
+        source_cash=0.01,
+    )
     writing: asyncio.Task | None = None
     start = time.perf_counter()
     for i in range(n):
         url = f"http://h{i % HOSTS}.test/section-{i % 97}/article-{i}.html"
-        frontier.add(url_fingerprint(url), url, f"h{i % HOSTS}.test", 0, event.copy(), False,
-                     None, link=True)
+        frontier.add(
+            url_fingerprint(url), url, f"h{i % HOSTS}.test", 0, event.copy(), False, None, link=True
+        )
         if i % 4 == 0 and i > 50_000:  # 25% more links to URLs queued earlier
             j = i - 50_000
             old = f"http://h{j % HOSTS}.test/section-{j % 97}/article-{j}.html"
-            frontier.add(url_fingerprint(old), old, "h.test", 0, event.copy(), False, None,
-                         link=True)
+            frontier.add(
+                url_fingerprint(old), old, "h.test", 0, event.copy(), False, None, link=True
+            )
         if frontier.unwritten >= frontier.batch_size:
             if writing is not None:
                 await writing
@@ -219,8 +287,16 @@ def main() -> None:
     parser.add_argument("--urls", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--dequeue", type=int, default=100_000)
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    parser.add_argument("--core", action="store_true",
-                        help="measure the frontier alone (no Scrapy requests), not the scheduler")
+    parser.add_argument(
+        "--core",
+        action="store_true",
+        help="measure the frontier alone (no Scrapy requests), not the scheduler",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="PATH",
+        help="profile the enqueue phase (cProfile, CPU clock) into PATH",
+    )
     args = parser.parse_args()
     admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not admin:
@@ -230,8 +306,10 @@ def main() -> None:
     # Scrapy's default reactor, on whose asyncio loop the scheduler's writer runs
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     loop = asyncio.get_event_loop()
-    print(f"frontier throughput: {os.cpu_count()} CPUs, PostgreSQL "
-          f"{psycopg.connect(admin).info.server_version}")
+    print(
+        f"frontier throughput: {os.cpu_count()} CPUs, PostgreSQL "
+        f"{psycopg.connect(admin).info.server_version}"
+    )
     for n in args.urls:
         name = f"crawler_bench_{uuid.uuid4().hex[:8]}"  # one database per size
         with psycopg.connect(admin, autocommit=True) as conn:
@@ -241,29 +319,50 @@ def main() -> None:
             if args.core:
                 print(f"\n== frontier core: {n:,} new URLs (+25% duplicate links)")
                 c = loop.run_until_complete(run_core(url, n))
-                print(f"  {c['n']:,} new URLs in {c['elapsed']:.1f} s: {c['rate']:,.0f} URLs/s"
-                      f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
-                      f"{'met' if c['rate'] >= ENQUEUE_TARGET else 'NOT met'}; "
-                      f"RSS {c['rss']:.0f} MB", flush=True)
+                print(
+                    f"  {c['n']:,} new URLs in {c['elapsed']:.1f} s: {c['rate']:,.0f} URLs/s"
+                    f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+                    f"{'met' if c['rate'] >= ENQUEUE_TARGET else 'NOT met'}; "
+                    f"RSS {c['rss']:.0f} MB",
+                    flush=True,
+                )
                 continue
             print(f"\n== {n:,} new URLs (+25% duplicate links), then {args.dequeue:,} dequeued")
-            r = loop.run_until_complete(run_one(url, n, args.dequeue))
+            profile = cProfile.Profile(time.process_time) if args.profile else None
+            r = loop.run_until_complete(run_one(url, n, args.dequeue, profile))
+            if profile is not None:
+                profile.dump_stats(args.profile)
         finally:
             if not args.keep:
                 with psycopg.connect(admin, autocommit=True) as conn:
-                    conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                        sql.Identifier(name)))
-        print(f"enqueue: {r['n']:,} new + {r['duplicates']:,} duplicate links in "
-              f"{r['wall'] - r['build']:.1f} s (request construction, {r['build']:.1f} s, "
-              f"excluded; enqueue_request calls {r['enqueue_calls']:.1f} s)")
-        print(f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
-              f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
-              f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}")
-        print(f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
-              f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
-              f"   target <= {RSS_TARGET_MB} MB at 10M")
-        print(f"dequeue: {r['dequeue']:,} next_request + ack at {r['dequeue_rate']:,.0f} "
-              f"URLs/s (buffer refilled from PostgreSQL); peak RSS {r['hwm']:.0f} MB")
+                    conn.execute(
+                        sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                            sql.Identifier(name)
+                        )
+                    )
+        print(
+            f"enqueue: {r['n']:,} new + {r['duplicates']:,} duplicate links in "
+            f"{r['wall'] - r['build']:.1f} s (request construction, {r['build']:.1f} s, "
+            f"excluded; enqueue_request calls {r['enqueue_calls']:.1f} s)"
+        )
+        print(
+            f"  enqueue rate: {r['rate']:,.0f} links/s, {r['new_rate']:,.0f} new URLs/s"
+            f"   target >= {ENQUEUE_TARGET:,} URLs/s: "
+            f"{'met' if r['new_rate'] >= ENQUEUE_TARGET else 'NOT met'}"
+        )
+        print(
+            f"  CPU per new URL: {r['cpu_us']:.1f} us this process, {r['backend_us']:.1f} us"
+            f" PostgreSQL backend (load average {open('/proc/loadavg').read().split()[0]})"
+        )
+        print(
+            f"  queued: {r['queued']:,}; RSS {r['rss_queued']:.0f} MB with them queued "
+            f"(peak {r['hwm_queued']:.0f} MB, {r['rss_start']:.0f} MB at start)"
+            f"   target <= {RSS_TARGET_MB} MB at 10M"
+        )
+        print(
+            f"dequeue: {r['dequeue']:,} next_request + ack at {r['dequeue_rate']:,.0f} "
+            f"URLs/s (buffer refilled from PostgreSQL); peak RSS {r['hwm']:.0f} MB"
+        )
         print(f"frontier table + indexes: {r['table_mb']:,.0f} MB", flush=True)
 
 

@@ -234,7 +234,7 @@ class Frontier:
     ) -> bool:
         """Queue a URL; False if it was seen before (its score then absorbs ``stats``
         when ``link`` is true). ``force`` (dont_filter) queues a seen URL again, once."""
-        if fp in self.seen:
+        if not self.seen.add(fp):
             if force:
                 return self._requeue(fp, url, host, priority, stats, inter, request)
             self.counters.duplicates += 1
@@ -242,7 +242,6 @@ class Frontier:
             if link:
                 self._absorb(fp, stats)
             return False
-        self.seen.add_new(fp)
         entry = self._entry(fp, url, host, priority, stats, inter, request)
         self._new[fp] = entry
         self._place(entry)
@@ -279,7 +278,16 @@ class Frontier:
         if on_host < self.per_host and len(buffer) < self.buffer_size:
             return True
         victim = buffer.worst_of_host(entry.host) if on_host >= self.per_host else buffer.worst()
-        if victim is None or not entry.order() < victim.order():
+        if victim is None:
+            return False
+        # entry.order() < victim.order(), field by field: no tuples on this hot path
+        if entry.priority != victim.priority:
+            if entry.priority < victim.priority:
+                return False
+        elif entry.score != victim.score:
+            if not entry.score > victim.score:
+                return False
+        elif not entry.tiebreak < victim.tiebreak:
             return False
         buffer.remove(victim.fp)
         self._release(victim)

@@ -49,11 +49,16 @@ _COPY_COLUMNS = (
 )
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 _COPY_TRAILER = b"\xff\xff"
-_ROW_START = struct.Struct(">hiiiq")  # field count, crawl (int4), fp (int8)
-_ROW_MIDDLE = struct.Struct(">ihiiidiqi?iiiiididididid")  # state .. queued_at
+# A row is six pieces: field count, crawl, fp and the url's length; the url; the host's
+# length; the host; every field from state to the request's length; the request.
+_ROW_START = struct.Struct(">hiiiqi")
+_ROW_MIDDLE = ">ihiiidiqi?iiiiididididid"  # state .. queued_at
+_ROW_REST_NEW = struct.Struct(_ROW_MIDDLE + "iii")  # done_at, result_url NULL; request length
+_ROW_REST = struct.Struct(_ROW_MIDDLE)
 _LEN = struct.Struct(">i").pack
 _NULL = _LEN(-1)
 _F8 = struct.Struct(">id").pack
+_I32_MIN, _I32_MAX = -(2**31), 2**31 - 1
 
 # a new row merged into one another agent wrote first (as a link event: see _delta_sql)
 _MERGE_COLUMNS = {
@@ -95,32 +100,46 @@ def _text(value: str) -> bytes:
 def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
     """Binary COPY data of frontier rows (a few microseconds per row)."""
     out = [_COPY_HEADER]
-    append = out.append
-    start, middle = _ROW_START.pack, _ROW_MIDDLE.pack
+    extend = out.extend
+    start, rest_new = _ROW_START.pack, _ROW_REST_NEW.pack
     for e in rows:
         s = e.stats
-        url, host = _text(e.url), _text(e.host)
-        append(start(19, 4, key, 8, e.fp))
-        append(_LEN(len(url)))
-        append(url)
-        append(_LEN(len(host)))
-        append(host)
-        append(middle(
-            2, e.state, 4, max(-(2**31), min(2**31 - 1, e.priority)), 8, e.score,
-            8, e.tiebreak, 1, e.inter, 4, s.depth, 4, min(s.backlinks, 2**31 - 1),
-            8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra, 8, e.queued_at,
-        ))
-        append(_NULL if e.done_at is None else _F8(8, e.done_at))
-        if e.result_url is None:
-            append(_NULL)
+        url, host, payload = _text(e.url), _text(e.host), e.payload
+        priority = e.priority
+        if not _I32_MIN <= priority <= _I32_MAX:
+            priority = _I32_MIN if priority < 0 else _I32_MAX
+        backlinks = s.backlinks if s.backlinks <= _I32_MAX else _I32_MAX
+        if e.done_at is None and e.result_url is None:  # a new row: the common case
+            rest = rest_new(
+                2, e.state, 4, priority, 8, e.score, 8, e.tiebreak, 1, e.inter, 4, s.depth,
+                4, backlinks, 8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra,
+                8, e.queued_at, -1, -1, len(payload),
+            )
         else:
-            result = _text(e.result_url)
-            append(_LEN(len(result)))
-            append(result)
-        append(_LEN(len(e.payload)))
-        append(e.payload)
-    append(_COPY_TRAILER)
+            rest = _rest_done(e, priority, backlinks)
+        extend((start(19, 4, key, 8, e.fp, len(url)), url, _LEN(len(host)), host, rest,
+                payload))
+    out.append(_COPY_TRAILER)
     return b"".join(out)
+
+
+def _rest_done(e: NewRow, priority: int, backlinks: int) -> bytes:
+    """The fields from state to the request's length of a row with done_at or
+    result_url (a URL fetched before its row was written)."""
+    s = e.stats
+    pieces = [_ROW_REST.pack(
+        2, e.state, 4, priority, 8, e.score, 8, e.tiebreak, 1, e.inter, 4, s.depth,
+        4, backlinks, 8, s.cash, 8, s.link_score, 8, s.attributes, 8, s.extra,
+        8, e.queued_at,
+    )]
+    pieces.append(_NULL if e.done_at is None else _F8(8, e.done_at))
+    if e.result_url is None:
+        pieces.append(_NULL)
+    else:
+        result = _text(e.result_url)
+        pieces += (_LEN(len(result)), result)
+    pieces.append(_LEN(len(e.payload)))
+    return b"".join(pieces)
 
 
 class _FingerprintReader:
@@ -423,86 +442,111 @@ class PostgresStore:
 
     # --- writing -----------------------------------------------------------------------
     async def write(self, batch: WriteBatch) -> WriteResult:
-        conn = self.conn
-        assert conn is not None, "store not opened"
+        assert self.conn is not None, "store not opened"
         result = WriteResult()
-        key = self.key
-        async with conn.transaction():
-            if batch.new and self.agent_id is not None:
-                await self._merge_new(batch.new)
-            elif batch.new:
-                try:
-                    async with conn.transaction(), conn.cursor() as cur, cur.copy(
-                        f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
-                    ) as copy:
-                        await copy.write(encode_copy_rows(key, batch.new))
-                except psycopg.errors.UniqueViolation:
-                    # a row is already there (should not happen: the seen set is exact)
-                    logger.warning("frontier: fingerprint collision in a batch; upserting")
-                    await self._upsert(batch.new)
+        async with self.conn.transaction():
+            if batch.new:
+                await self._insert_new(batch.new)
             if batch.upserts:
                 await self._upsert(batch.upserts)
             if batch.deltas:
-                fps = list(batch.deltas)
-                ds = [batch.deltas[fp] for fp in fps]
-                cur = await conn.execute(self._delta_sql, (
-                    fps, [d.depth for d in ds], [d.backlinks for d in ds], [d.cash for d in ds],
-                    [d.link_score for d in ds], [d.attributes for d in ds], [d.extra for d in ds],
-                    key,
-                ))
-                result.rescored = cur.rowcount
+                result.rescored = await self._apply_link_events(batch.deltas)
             if batch.done:
-                fps = list(batch.done)
-                await conn.execute(
-                    "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
-                    " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
-                    " WHERE f.crawl = %s AND f.fp = d.fp",
-                    (DONE, fps, [batch.done[fp][0] for fp in fps],
-                     [batch.done[fp][1] for fp in fps], key),
-                )
+                await self._mark_done(batch.done)
             if batch.released:
-                # an agent releases its own leases only (a dead agent's rows may have been
-                # re-queued and leased by another meanwhile)
-                await conn.execute(
-                    "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
-                    " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
-                    (QUEUED, key, list(batch.released), LEASED, self.agent_id),
-                )
+                await self._release(batch.released)
             if batch.evicted:
-                fps = list(batch.evicted)
-                await conn.execute(
-                    "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s"
-                    " AND fp = ANY(%s)",
-                    (EVICTED, batch.clock, key, fps),
-                )
-                await self._record_evicted(
-                    [batch.evicted[fp][0] for fp in fps], [batch.evicted[fp][1] for fp in fps]
-                )
+                await self._evict_rows(batch.evicted, batch.clock)
             if batch.expire_before is not None:
-                row = await (await conn.execute(
-                    """
-                    WITH victims AS (
-                        SELECT fp FROM frontier
-                        WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
-                        ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
-                    """ + _EVICT_VICTIMS,
-                    {"key": key, "queued": QUEUED, "cutoff": batch.expire_before,
-                     "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
-                     "crawl_id": self.crawl_id, "detail": batch.expire_detail},
-                )).fetchone()
-                assert row is not None
-                result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
-                result.expired_more = row[0] + row[1] >= batch.expire_limit
+                await self._expire(batch, result)
             if self.agent_id is None:
                 # (agents skip it: one row every agent would update at every flush)
-                await conn.execute(
+                await self.conn.execute(
                     "UPDATE frontier_crawls SET clock = %s, seq = %s, updated_at = now()"
                     " WHERE key = %s",
-                    (batch.clock, batch.seq, key),
+                    (batch.clock, batch.seq, self.key),
                 )
         self._changed += batch.size
         await self._maybe_analyze()
         return result
+
+    async def _insert_new(self, rows: list[NewRow]) -> None:
+        conn = self.conn
+        assert conn is not None
+        if self.agent_id is not None:
+            await self._merge_new(rows)
+            return
+        try:
+            async with conn.transaction(), conn.cursor() as cur, cur.copy(
+                f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+            ) as copy:
+                await copy.write(encode_copy_rows(self.key, rows))
+        except psycopg.errors.UniqueViolation:
+            # a row is already there (should not happen: the seen set is exact)
+            logger.warning("frontier: fingerprint collision in a batch; upserting")
+            await self._upsert(rows)
+
+    async def _apply_link_events(self, deltas: dict[int, UrlStats]) -> int:
+        """New links to stored rows: statistics merged and score recomputed in SQL;
+        returns how many rows changed."""
+        assert self.conn is not None
+        fps = list(deltas)
+        ds = [deltas[fp] for fp in fps]
+        cur = await self.conn.execute(self._delta_sql, (
+            fps, [d.depth for d in ds], [d.backlinks for d in ds], [d.cash for d in ds],
+            [d.link_score for d in ds], [d.attributes for d in ds], [d.extra for d in ds],
+            self.key,
+        ))
+        return cur.rowcount
+
+    async def _mark_done(self, done: dict[int, tuple[float, str | None]]) -> None:
+        assert self.conn is not None
+        fps = list(done)
+        await self.conn.execute(
+            "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
+            " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
+            " WHERE f.crawl = %s AND f.fp = d.fp",
+            (DONE, fps, [done[fp][0] for fp in fps], [done[fp][1] for fp in fps], self.key),
+        )
+
+    async def _release(self, released: set[int]) -> None:
+        assert self.conn is not None
+        # an agent releases its own leases only (a dead agent's rows may have been
+        # re-queued and leased by another meanwhile)
+        await self.conn.execute(
+            "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
+            " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
+            (QUEUED, self.key, list(released), LEASED, self.agent_id),
+        )
+
+    async def _evict_rows(self, evicted: dict[int, tuple[str, str]], at: float) -> None:
+        """Rows evicted from memory (buffered or unwritten when they were evicted)."""
+        assert self.conn is not None
+        fps = list(evicted)
+        await self.conn.execute(
+            "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s AND fp = ANY(%s)",
+            (EVICTED, at, self.key, fps),
+        )
+        await self._record_evicted([evicted[fp][0] for fp in fps], [evicted[fp][1] for fp in fps])
+
+    async def _expire(self, batch: WriteBatch, result: WriteResult) -> None:
+        """The max-wait rule on stored rows: the lowest-ranked queued rows older than
+        ``batch.expire_before`` are evicted, at most ``batch.expire_limit`` of them."""
+        assert self.conn is not None
+        row = await (await self.conn.execute(
+            """
+            WITH victims AS (
+                SELECT fp FROM frontier
+                WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
+                ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
+            """ + _EVICT_VICTIMS,
+            {"key": self.key, "queued": QUEUED, "cutoff": batch.expire_before,
+             "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
+             "crawl_id": self.crawl_id, "detail": batch.expire_detail},
+        )).fetchone()
+        assert row is not None
+        result.expired_inter, result.expired_intra = int(row[0]), int(row[1])
+        result.expired_more = row[0] + row[1] >= batch.expire_limit
 
     async def _maybe_analyze(self) -> None:
         """Refresh the planner's statistics when the frontier has changed a lot: a table
