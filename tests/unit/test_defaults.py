@@ -68,6 +68,7 @@ def test_content_seen_test():
     assert test.index.num_perm == defaults.DEDUP_NUM_PERM
     assert test.candidate_threshold == defaults.DEDUP_CANDIDATE_THRESHOLD
     assert test.alignment_threshold == defaults.DEDUP_ALIGNMENT_THRESHOLD
+    assert test.keep_minutiae == defaults.DEDUP_MINUTIAE_IN_MEMORY
     assert WinnowingFingerprint() == WinnowingFingerprint(
         defaults.DEDUP_K, defaults.DEDUP_W, defaults.DEDUP_HASH
     )
