@@ -144,7 +144,7 @@ class ContentSeenTest:
         threshold: float = defaults.DEDUP_THRESHOLD,
         num_perm: int = defaults.DEDUP_NUM_PERM,
         *,
-        keep_minutiae: bool = True,
+        keep_minutiae: bool = defaults.DEDUP_MINUTIAE_IN_MEMORY,
         candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD,
         alignment_threshold: float = defaults.DEDUP_ALIGNMENT_THRESHOLD,
     ) -> None:

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from crawler import defaults
 from crawler.warc.files import OPEN_SUFFIX, SUFFIX, safe_prefix
 
 # Headers that describe the bytes on the wire, not the body Scrapy hands over (it has
@@ -76,7 +77,7 @@ class RotatingWarcWriter:
         *,
         max_size: int,
         info: dict[str, str],
-        revisits: bool = True,
+        revisits: bool = defaults.WARC_REVISITS,
     ) -> None:
         self.directory = Path(directory)
         self.crawl_id = crawl_id
@@ -102,12 +103,16 @@ class RotatingWarcWriter:
     def _open(self) -> None:
         self.stats.files += 1
         name = f"{self.prefix}-{self._started}-{self.stats.files:05d}{SUFFIX}"
-        self._path = self.directory / (name + OPEN_SUFFIX[len(SUFFIX):])
+        self._path = self.directory / (name + OPEN_SUFFIX[len(SUFFIX) :])
         # "xb": never overwrite a file (a second crawl with the same id and second)
         self._stream = open(self._path, "xb")  # noqa: SIM115 -- closed in _close_file
         self._writer = WARCWriter(self._stream, gzip=True, warc_version="1.1")
-        info = {"software": "crawler (Scrapy) + warcio", "format": "WARC File Format 1.1",
-                "crawl-id": self.crawl_id, **self.info}
+        info = {
+            "software": "crawler (Scrapy) + warcio",
+            "format": "WARC File Format 1.1",
+            "crawl-id": self.crawl_id,
+            **self.info,
+        }
         self._writer.write_record(self._writer.create_warcinfo_record(name, info))
 
     def _close_file(self) -> None:
@@ -141,22 +146,32 @@ class RotatingWarcWriter:
         original = self.originals.get(digest) if self.revisits and exchange.body else None
         if original is not None:
             response = writer.create_revisit_record(
-                exchange.url, digest, original[0], original[1],
-                http_headers=http_headers, warc_headers_dict=warc_headers,
+                exchange.url,
+                digest,
+                original[0],
+                original[1],
+                http_headers=http_headers,
+                warc_headers_dict=warc_headers,
             )
             self.stats.revisits += 1
         else:
             response = writer.create_warc_record(
-                exchange.url, "response", payload=BytesIO(exchange.body),
-                length=len(exchange.body), http_headers=http_headers,
+                exchange.url,
+                "response",
+                payload=BytesIO(exchange.body),
+                length=len(exchange.body),
+                http_headers=http_headers,
                 warc_headers_dict=warc_headers,
             )
             if exchange.body:
                 self.originals.setdefault(digest, (exchange.url, date))
             self.stats.responses += 1
         request = writer.create_warc_record(
-            exchange.url, "request", payload=BytesIO(exchange.request_body),
-            length=len(exchange.request_body), http_headers=self._request_headers(exchange),
+            exchange.url,
+            "request",
+            payload=BytesIO(exchange.request_body),
+            length=len(exchange.request_body),
+            http_headers=self._request_headers(exchange),
             warc_headers_dict=dict(warc_headers),
         )
         before = self._stream.tell()
@@ -174,7 +189,8 @@ class RotatingWarcWriter:
         except ValueError:
             reason = ""
         headers = [
-            (_text(k), _text(v)) for k, v in exchange.response_headers
+            (_text(k), _text(v))
+            for k, v in exchange.response_headers
             if k.lower() not in _WIRE_HEADERS
         ]
         headers.append(("Content-Length", str(len(exchange.body))))
