@@ -10,6 +10,7 @@ left out (they are put back before rebuilding).
 from __future__ import annotations
 
 import pickle
+from types import MethodType
 from typing import Any
 
 from scrapy import Request, Spider
@@ -30,6 +31,14 @@ _DEFAULTS: dict[str, Any] = {
     "cb_kwargs": {},
 }
 
+# Scrapy (2.13 and later) builds a request's Headers on first access, a few microseconds
+# per request: the codec looks at the attribute behind the property, without building it.
+_LAZY_HEADERS = "_headers" in getattr(Request, "__slots__", ())
+
+
+def _headers(request: Request) -> Any:
+    return request._headers if _LAZY_HEADERS else request.headers
+
 
 class RequestCodec:
     """Serialises the requests of one spider."""
@@ -37,8 +46,14 @@ class RequestCodec:
     def __init__(self, spider: Spider) -> None:
         self.spider = spider
         self._names: dict[Any, str] = {}
+        # the spider's bound methods already named: one dict look-up per request
+        self._bound: dict[MethodType, str] = {}
 
     def _method_name(self, func: Any) -> Any:
+        if type(func) is MethodType:
+            known = self._bound.get(func)
+            if known is not None:
+                return known
         if func is None or isinstance(func, str) or not callable(func):
             return func
         target = getattr(func, "__func__", None)
@@ -51,12 +66,14 @@ class RequestCodec:
             if getattr(bound, "__func__", None) is not target:
                 name = _find_by_scrapy(self.spider, func)
             self._names[target] = name
+        if type(func) is MethodType:
+            self._bound[func] = name
         return name
 
     def encode(self, request: Request) -> bytes:
         if (
             type(request) is Request and request.method == "GET" and not request.body
-            and not request.headers and not request.cookies and not request.flags
+            and not _headers(request) and not request.cookies and not request.flags
             and not request.cb_kwargs and request.encoding == "utf-8"
         ):
             # the common case (a plain link request), without building the full dict
