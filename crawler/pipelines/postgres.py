@@ -259,6 +259,8 @@ class PostgresStorePipeline:
             if self.pool is not None:
                 await self.pool.close()
                 self.pool = None
+            # all the writer thread's CPU: bench/crawl_speed.py's "storage" stage
+            self.stats.set_value("store/writer_cpu_seconds", round(time.thread_time(), 6))
 
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, PageItem):
@@ -344,12 +346,8 @@ class PostgresStorePipeline:
                 pages, self.pages = list(self.pages.values()), {}
                 uncrawled, self.uncrawled = list(self.uncrawled.values()), {}
                 self.schedule.taken()
-            cpu, started = time.thread_time(), time.monotonic()
-            try:
-                written = await self._write_with_retries(pages, uncrawled)
-            finally:
-                # the writer thread's CPU: bench/crawl_speed.py's "storage" stage
-                self.stats.inc_value("store/writer_cpu_seconds", time.thread_time() - cpu)
+            started = time.monotonic()
+            written = await self._write_with_retries(pages, uncrawled)
             if written:
                 self.schedule.wrote(time.monotonic() - started)
 
