@@ -54,7 +54,7 @@ from crawler.dedup.shared import SharedContentSeen
 from crawler.dedup.store import FingerprintStore
 from crawler.dedup.winnowing import WinnowingFingerprint
 from crawler.items import PageItem, UncrawledItem
-from crawler.storage.database import crawl_database
+from crawler.storage.database import CrawlDatabase, crawl_database
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -69,46 +69,48 @@ def page_text(item: PageItem) -> str:
 
 
 class ContentSeenMiddleware:
-    def __init__(self, crawler: Crawler) -> None:
-        settings = crawler.settings
-        if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
-            raise NotConfigured("DEDUP_ENABLED is off")
+    def __init__(
+        self,
+        crawler: Crawler,
+        database: CrawlDatabase,
+        winnowing: WinnowingFingerprint,
+        *,
+        threshold: float,
+        candidate_threshold: float,
+        alignment_threshold: float,
+        num_perm: int,
+        follow_links: bool,
+        in_memory: bool,
+        batch_size: int,
+        flush_interval: float,
+        attempts: int,
+        shared_setting: str,
+        agents_enabled: bool,
+        keep_authoritative: bool,
+    ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        self.winnowing = WinnowingFingerprint(
-            settings.getint("DEDUP_K", defaults.DEDUP_K),
-            settings.getint("DEDUP_W", defaults.DEDUP_W),
-            str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
-        )
-        self.threshold = settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD)
-        self.candidate_threshold = min(self.threshold, settings.getfloat(
-            "DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD))
-        self.alignment_threshold = settings.getfloat(
-            "DEDUP_ALIGNMENT_THRESHOLD", defaults.DEDUP_ALIGNMENT_THRESHOLD)
-        self.num_perm = settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM)
-        self.follow_links = settings.getbool("DEDUP_FOLLOW_LINKS", defaults.DEDUP_FOLLOW_LINKS)
-        self.in_memory = settings.getbool(
-            "DEDUP_MINUTIAE_IN_MEMORY", defaults.DEDUP_MINUTIAE_IN_MEMORY
-        )
-        self.batch_size = settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE)
-        self.flush_interval = settings.getfloat(
-            "STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL
-        )
-        self.attempts = settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS)
-        self.shared_setting = str(settings.get("DEDUP_SHARED", defaults.DEDUP_SHARED)).lower()
-        self.agents_enabled = settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED)
+        self.winnowing = winnowing
+        self.threshold = threshold
+        self.candidate_threshold = min(threshold, candidate_threshold)
+        self.alignment_threshold = alignment_threshold
+        self.num_perm = num_perm
+        self.follow_links = follow_links
+        self.in_memory = in_memory
+        self.batch_size = batch_size
+        self.flush_interval = flush_interval
+        self.attempts = attempts
+        self.shared_setting = shared_setting.lower()
+        self.agents_enabled = agents_enabled
         if self.shared_setting not in ("auto", "true", "false", "1", "0"):
             raise UsageError(
                 f"DEDUP_SHARED must be auto, true or false, not {self.shared_setting!r}",
                 print_help=False,
             )
-        self.database = crawl_database(crawler)
+        self.database = database
         self.shared: dict[str, SharedContentSeen] = {}
         # keep the more important copy of a content (crawler/dedup/authority.py)
-        self.authority: dict[str, LinkEvidence] | None = (
-            {} if settings.getbool("DEDUP_KEEP_AUTHORITATIVE", defaults.DEDUP_KEEP_AUTHORITATIVE)
-            else None
-        )
+        self.authority: dict[str, LinkEvidence] | None = {} if keep_authoritative else None
         self.demoted: list[UncrawledItem] = []  # admitted copies replaced by a better one
         # one test per crawl id (a process runs one crawl, but state is keyed all the same)
         self.tests: dict[str, ContentSeenTest] = {}
@@ -116,6 +118,8 @@ class ContentSeenMiddleware:
         self.pool: AsyncConnectionPool | None = None
         self._ready = asyncio.Event()
         self._stopping = asyncio.Event()
+        self._batch_full = asyncio.Event()  # a fingerprint batch waits for its write
+        self._batch_started: float | None = None  # monotonic time of its first row
         self._flusher: asyncio.Task[None] | None = None
         self._idle_flush: asyncio.Task[None] | None = None
         self._lookup_lock = asyncio.Lock()
@@ -125,7 +129,38 @@ class ContentSeenMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentSeenMiddleware:
-        return cls(crawler)
+        settings = crawler.settings
+        if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
+            raise NotConfigured("DEDUP_ENABLED is off")
+        return cls(
+            crawler,
+            crawl_database(crawler),
+            WinnowingFingerprint(
+                settings.getint("DEDUP_K", defaults.DEDUP_K),
+                settings.getint("DEDUP_W", defaults.DEDUP_W),
+                str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
+            ),
+            threshold=settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD),
+            candidate_threshold=settings.getfloat(
+                "DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD
+            ),
+            alignment_threshold=settings.getfloat(
+                "DEDUP_ALIGNMENT_THRESHOLD", defaults.DEDUP_ALIGNMENT_THRESHOLD
+            ),
+            num_perm=settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM),
+            follow_links=settings.getbool("DEDUP_FOLLOW_LINKS", defaults.DEDUP_FOLLOW_LINKS),
+            in_memory=settings.getbool(
+                "DEDUP_MINUTIAE_IN_MEMORY", defaults.DEDUP_MINUTIAE_IN_MEMORY
+            ),
+            batch_size=settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE),
+            flush_interval=settings.getfloat("STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL),
+            attempts=settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS),
+            shared_setting=str(settings.get("DEDUP_SHARED", defaults.DEDUP_SHARED)),
+            agents_enabled=settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED),
+            keep_authoritative=settings.getbool(
+                "DEDUP_KEEP_AUTHORITATIVE", defaults.DEDUP_KEEP_AUTHORITATIVE
+            ),
+        )
 
     def _shared_wanted(self, spider: Any) -> bool:
         if self.shared_setting in ("true", "1"):
@@ -145,7 +180,10 @@ class ContentSeenMiddleware:
     async def spider_opened(self, spider: Any) -> None:
         crawl_id = self._crawl_id()
         test = ContentSeenTest(
-            self.winnowing, self.threshold, self.num_perm, keep_minutiae=self.in_memory,
+            self.winnowing,
+            self.threshold,
+            self.num_perm,
+            keep_minutiae=self.in_memory,
             candidate_threshold=self.candidate_threshold,
             alignment_threshold=self.alignment_threshold,
         )
@@ -163,8 +201,11 @@ class ContentSeenMiddleware:
                 self._ready.set()
                 return
             store = FingerprintStore(
-                self.pool, crawl_id, test.scheme,
-                batch_size=self.batch_size, attempts=self.attempts,
+                self.pool,
+                crawl_id,
+                test.scheme,
+                batch_size=self.batch_size,
+                attempts=self.attempts,
             )
             started = time.perf_counter()
             indexed, exact_only = await store.load(test)
@@ -177,7 +218,9 @@ class ContentSeenMiddleware:
         if indexed or exact_only:
             logger.info(
                 "content-seen test of crawl %s: %d page fingerprints loaded in %.1f s%s",
-                crawl_id, indexed + exact_only, time.perf_counter() - started,
+                crawl_id,
+                indexed + exact_only,
+                time.perf_counter() - started,
                 f" ({exact_only} of another scheme: exact test only)" if exact_only else "",
             )
         self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
@@ -215,12 +258,36 @@ class ContentSeenMiddleware:
             self.stats.set_value("dedup/fingerprint_seconds", round(seconds, 6))
 
     async def _flush_periodically(self) -> None:
+        # A batch is written STORE_FLUSH_INTERVAL after its first row, or as soon as it
+        # is full: the page that fills it never waits for the write.
         while not self._stopping.is_set():
-            try:
-                await asyncio.wait_for(self._stopping.wait(), timeout=self.flush_interval)
-            except TimeoutError:
-                pass
-            await self._flush_all()
+            started = self._batch_started
+            timeout = self.flush_interval
+            if started is not None:
+                timeout = max(0.0, started + self.flush_interval - time.monotonic())
+            if not self._batch_full.is_set():
+                try:
+                    await asyncio.wait_for(self._wait_for_work(), timeout=timeout)
+                except TimeoutError:
+                    pass
+            if self._stopping.is_set():
+                return  # spider_closed writes the rest
+            if self._batch_full.is_set() or (
+                self._batch_started is not None
+                and time.monotonic() - self._batch_started >= self.flush_interval
+            ):
+                self._batch_full.clear()
+                self._batch_started = None
+                await self._flush_all()
+
+    async def _wait_for_work(self) -> None:
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        full = asyncio.ensure_future(self._batch_full.wait())
+        try:
+            await asyncio.wait((stopping, full), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            full.cancel()
 
     # ------------------------------------------------------------------ the gate
 
@@ -303,9 +370,10 @@ class ContentSeenMiddleware:
         if duplicate is None:
             if self.authority is not None:
                 self._admitted(item, response)
+            if self._batch_started is None:
+                self._batch_started = time.monotonic()
             if store.add(item.url, fingerprint):
-                await store.flush()
-                self.stats.set_value("dedup/stored", store.written)
+                self._batch_full.set()  # the flusher writes it; this page goes on
             return item, True
         return self._record(item, duplicate), self.follow_links
 
@@ -339,8 +407,12 @@ class ContentSeenMiddleware:
         evidence.admitted(item.url, _cash(response), _declared_canonical(item))
 
     def _keep_authoritative(
-        self, item: PageItem, response: Response | None, duplicate: Duplicate,
-        fingerprint: Any, test: ContentSeenTest,
+        self,
+        item: PageItem,
+        response: Response | None,
+        duplicate: Duplicate,
+        fingerprint: Any,
+        test: ContentSeenTest,
     ) -> UncrawledItem | None:
         """If ``item`` is more important than the copy admitted before, admit it in its
         place and return the admitted copy's duplicate record."""
@@ -348,18 +420,16 @@ class ContentSeenMiddleware:
         if item.final_url != item.url:  # a redirect links its source to its target
             evidence.link(item.url, item.final_url)
         keep_new, why = evidence.choose(
-            item.url, _cash(response), _declared_canonical(item), duplicate.original)
+            item.url, _cash(response), _declared_canonical(item), duplicate.original
+        )
         if not keep_new:
             return None
         test.replace_original(duplicate.original, item.url, fingerprint)
         evidence.demoted(duplicate.original)
         self.stats.inc_value("dedup/authority_replaced")
-        logger.info("%s replaces %s as the admitted copy: %s",
-                    item.url, duplicate.original, why)
-        swapped = Duplicate(item.url, duplicate.similarity, duplicate.exact,
-                            duplicate.alignment)
-        return UncrawledItem(duplicate.original, "duplicate_content",
-                             f"{swapped.detail}; {why}")
+        logger.info("%s replaces %s as the admitted copy: %s", item.url, duplicate.original, why)
+        swapped = Duplicate(item.url, duplicate.similarity, duplicate.exact, duplicate.alignment)
+        return UncrawledItem(duplicate.original, "duplicate_content", f"{swapped.detail}; {why}")
 
     def _record(self, item: PageItem, duplicate: Duplicate) -> UncrawledItem:
         self.stats.inc_value(f"dedup/{duplicate.kind}")

@@ -11,7 +11,10 @@ lines file under CRAWLER_DATA_DIR/spill/ instead of being lost (crawler/storage/
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,9 @@ from scrapy import Request, signals
 from crawler import defaults
 from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
 from crawler.search.outbox import UPSERT, enqueue_index_operations
-from crawler.storage.database import crawl_database
+from crawler.storage.database import CrawlDatabase, crawl_database
+from crawler.storage.flush_schedule import FlushSchedule
+from crawler.storage.loop_thread import LoopThread
 from crawler.storage.spill import append_items, spill_path
 from crawler.urls import scheduled_url
 
@@ -67,8 +72,6 @@ SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::timestamptz[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     category = EXCLUDED.category, detail = EXCLUDED.detail, at = EXCLUDED.at
 """
-
-
 
 
 def _clean(text: str) -> str:
@@ -155,33 +158,58 @@ async def write_batch(
 
 
 class PostgresStorePipeline:
-    """Item pipeline writing PageItem and UncrawledItem rows in batches."""
+    """Item pipeline writing PageItem and UncrawledItem rows in batches.
 
-    def __init__(self, crawler: Any) -> None:
+    ``process_item`` only buffers. The writes run in a thread of their own with its own
+    event loop (crawler/storage/loop_thread.py), so that a batch's commit never waits
+    behind the parsing of the responses queued on the crawl's loop; a batch is written
+    when its oldest row is STORE_FLUSH_INTERVAL old (minus the time a write takes,
+    crawler/storage/flush_schedule.py) or when it holds STORE_BATCH_SIZE rows. That
+    bounds what a `kill -9` loses (docs/performance.md, kill window).
+    """
+
+    def __init__(
+        self,
+        crawler: Any,
+        database: CrawlDatabase,
+        *,
+        batch_size: int,
+        flush_interval: float,
+        attempts: int,
+        spill_dir: Path,
+    ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        settings = crawler.settings
-        self.database = crawl_database(crawler)
-        self.batch_size = settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE)
-        self.flush_interval = settings.getfloat(
-            "STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL
-        )
-        self.attempts = max(
-            1, settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS)
-        )
-        data_dir = settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR)
-        self.spill_dir = Path(data_dir) / "spill"
+        self.database = database
+        self.batch_size = batch_size
+        self.flush_interval = flush_interval
+        self.attempts = max(1, attempts)
+        self.spill_dir = spill_dir
+        # the buffer: filled on the crawl's loop, emptied by the writer thread
         self.pages: dict[str, PageItem] = {}
         self.uncrawled: dict[str, UncrawledItem] = {}
-        self.pool: AsyncConnectionPool | None = None
-        self._flusher: asyncio.Task[None] | None = None
-        self._stopping: asyncio.Event | None = None
-        self._lock = asyncio.Lock()
+        self.schedule = FlushSchedule(flush_interval, batch_size)
+        self._buffer_lock = threading.Lock()
+        self.pool: AsyncConnectionPool | None = None  # lives on the writer thread's loop
+        self.writer: LoopThread | None = None
+        self._writer_task: concurrent.futures.Future[None] | None = None
+        self._wake: asyncio.Event | None = None  # the writer loop's
+        self._closing = False
+        self._write_lock: asyncio.Lock | None = None  # the writer loop's
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> PostgresStorePipeline:
-        return cls(crawler)
+        settings = crawler.settings
+        data_dir = settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR)
+        return cls(
+            crawler,
+            crawl_database(crawler),
+            batch_size=settings.getint("STORE_BATCH_SIZE", defaults.STORE_BATCH_SIZE),
+            flush_interval=settings.getfloat("STORE_FLUSH_INTERVAL", defaults.STORE_FLUSH_INTERVAL),
+            attempts=settings.getint("STORE_WRITE_ATTEMPTS", defaults.STORE_WRITE_ATTEMPTS),
+            spill_dir=Path(data_dir) / "spill",
+        )
 
     @property
     def crawl_id(self) -> str:
@@ -189,44 +217,79 @@ class PostgresStorePipeline:
 
     async def open_spider(self) -> None:
         self.database.prepare()
+        self.writer = LoopThread("postgres-store-writer").start()
+        try:
+            await self.writer.run(self._open_pool())
+        except BaseException:
+            self.writer.stop()
+            self.writer = None
+            raise
+        self._writer_task = self.writer.submit(self._write_loop())
+
+    async def _open_pool(self) -> None:
+        self._wake = asyncio.Event()
+        self._write_lock = asyncio.Lock()
         self.pool = AsyncConnectionPool(self.database.url, min_size=1, max_size=2, open=False)
         await self.pool.open(wait=True)
-        self._stopping = asyncio.Event()
-        self._flusher = asyncio.get_running_loop().create_task(self._flush_periodically())
 
     async def close_spider(self) -> None:
-        if self._flusher is not None:
-            # Never cancel the flusher: a cancelled write would lose the batch it holds.
-            assert self._stopping is not None
-            self._stopping.set()
-            await self._flusher
-            self._flusher = None
-        await self.flush()
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        if self.writer is None:
+            return
+        writer, self.writer = self.writer, None
+        self._closing = True
+        writer.call_soon(self._wake_writer)
+        try:
+            if self._writer_task is not None:
+                # never cancelled: a cancelled write would lose the batch it holds
+                await asyncio.wrap_future(self._writer_task)
+        except Exception:
+            logger.exception("the storage writer failed")
+            self.stats.inc_value("store/writer_errors")
+        finally:
+            self._writer_task = None
+            try:
+                await writer.run(self._flush_and_close())
+            finally:
+                writer.stop()
+
+    async def _flush_and_close(self) -> None:
+        try:
+            await self._flush_buffer()  # what the writer loop could not write, if it died
+        finally:
+            if self.pool is not None:
+                await self.pool.close()
+                self.pool = None
+            # all the writer thread's CPU: bench/crawl_speed.py's "storage" stage
+            self.stats.set_value("store/writer_cpu_seconds", round(time.thread_time(), 6))
 
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, PageItem):
-            self.pages[item.url] = item
-            self.uncrawled.pop(item.url, None)
+            with self._buffer_lock:
+                self.pages[item.url] = item
+                self.uncrawled.pop(item.url, None)
+                # counted from the row's arrival, not its fetched_at: a crawl sets that a
+                # moment before (while parsing), but replayed or test items carry any time
+                wake = self.schedule.added(time.time())
         elif isinstance(item, UncrawledItem):
-            self.add_uncrawled(item)
+            wake = self.add_uncrawled(item)
         else:
             return item
-        if len(self.pages) + len(self.uncrawled) >= self.batch_size:
-            await self.flush()
+        if wake and self.writer is not None:
+            self.writer.call_soon(self._wake_writer)
         return item
 
-    def add_uncrawled(self, item: UncrawledItem) -> None:
-        if item.category in WEAK_CATEGORIES and (
-            item.url in self.pages or item.url in self.uncrawled
-        ):
-            # a refusal by depth or trap rules never hides what really happened to a URL
-            return
-        if item.at is None:
-            item.at = datetime.now(UTC)
-        self.uncrawled[item.url] = item
+    def add_uncrawled(self, item: UncrawledItem) -> bool:
+        """Buffer ``item``; True when the writer must look at the buffer again."""
+        with self._buffer_lock:
+            if item.category in WEAK_CATEGORIES and (
+                item.url in self.pages or item.url in self.uncrawled
+            ):
+                # a refusal by depth or trap rules never hides what really happened to a URL
+                return False
+            if item.at is None:
+                item.at = datetime.now(UTC)
+            self.uncrawled[item.url] = item
+            return self.schedule.added(time.time())
 
     def request_dropped(self, request: Request) -> None:
         # A redirect to a URL already seen is dropped by the URL-seen test: the URL that
@@ -234,48 +297,88 @@ class PostgresStorePipeline:
         if request.meta.get("redirect_urls"):
             first = scheduled_url(request)
             if first not in self.pages:
-                self.add_uncrawled(
+                wake = self.add_uncrawled(
                     UncrawledItem(first, "duplicate_url", f"redirects to {request.url}")
                 )
+                if wake and self.writer is not None:
+                    self.writer.call_soon(self._wake_writer)
 
-    async def _flush_periodically(self) -> None:
-        assert self._stopping is not None
-        while not self._stopping.is_set():
+    # ------------------------------------------------------------------ writer thread
+
+    def _wake_writer(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _write_loop(self) -> None:
+        """Write each batch when the schedule says so, until the spider closes; then
+        write what is left."""
+        assert self._wake is not None
+        while not self._closing:
+            with self._buffer_lock:
+                delay = self.schedule.delay(time.time())
+            if delay is None or delay > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                except TimeoutError:
+                    pass
+                self._wake.clear()
+                continue
             try:
-                await asyncio.wait_for(self._stopping.wait(), timeout=self.flush_interval)
-            except TimeoutError:
-                pass
-            try:
-                await self.flush()
-            except Exception:  # keep flushing; the error is logged in flush()
-                logger.exception("periodic flush failed")
+                await self._flush_buffer()
+            except Exception:  # keep writing; the rows were spilled or are logged
+                logger.exception("a storage write failed")
+                self.stats.inc_value("store/writer_errors")
+        await self._flush_buffer()
 
     async def flush(self) -> None:
-        async with self._lock:
-            if not self.pages and not self.uncrawled:
-                return
-            pages, self.pages = list(self.pages.values()), {}
-            uncrawled, self.uncrawled = list(self.uncrawled.values()), {}
-            for attempt in range(1, self.attempts + 1):
-                try:
-                    await self._write(pages, uncrawled)
-                except Exception as exc:
-                    if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
-                        # not a connection problem: retrying cannot help, keep the rows
-                        logger.exception("cannot write a batch")
-                        break
-                    logger.warning(
-                        "writing a batch of %d pages / %d uncrawled failed (attempt %d/%d): %s",
-                        len(pages), len(uncrawled), attempt, self.attempts, exc,
-                    )
-                    if attempt < self.attempts:
-                        await asyncio.sleep(min(2.0**attempt, 10.0))
-                    continue
-                self.stats.inc_value("store/pages", len(pages))
-                self.stats.inc_value("store/uncrawled", len(uncrawled))
-                self.stats.inc_value("store/batches")
-                return
-            self._spill(pages, uncrawled)
+        """Write every buffered row now (from the crawl's loop)."""
+        if self.writer is None:
+            raise RuntimeError("pipeline not opened")
+        await self.writer.run(self._flush_buffer())
+
+    async def _flush_buffer(self) -> None:
+        assert self._write_lock is not None
+        async with self._write_lock:
+            with self._buffer_lock:
+                if not self.pages and not self.uncrawled:
+                    return
+                pages, self.pages = list(self.pages.values()), {}
+                uncrawled, self.uncrawled = list(self.uncrawled.values()), {}
+                self.schedule.taken()
+            started = time.monotonic()
+            written = await self._write_with_retries(pages, uncrawled)
+            if written:
+                self.schedule.wrote(time.monotonic() - started)
+
+    async def _write_with_retries(
+        self, pages: list[PageItem], uncrawled: list[UncrawledItem]
+    ) -> bool:
+        """Write one batch; True if written, False if spilled."""
+        for attempt in range(1, self.attempts + 1):
+            try:
+                await self._write(pages, uncrawled)
+            except Exception as exc:
+                if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+                    # not a connection problem: retrying cannot help, keep the rows
+                    logger.exception("cannot write a batch")
+                    break
+                logger.warning(
+                    "writing a batch of %d pages / %d uncrawled failed (attempt %d/%d): %s",
+                    len(pages),
+                    len(uncrawled),
+                    attempt,
+                    self.attempts,
+                    exc,
+                )
+                if attempt < self.attempts:
+                    await asyncio.sleep(min(2.0**attempt, 10.0))
+                continue
+            self.stats.inc_value("store/pages", len(pages))
+            self.stats.inc_value("store/uncrawled", len(uncrawled))
+            self.stats.inc_value("store/batches")
+            return True
+        self._spill(pages, uncrawled)
+        return False
 
     async def _write(self, pages: list[PageItem], uncrawled: list[UncrawledItem]) -> None:
         assert self.pool is not None, "pipeline not opened"
@@ -288,5 +391,7 @@ class PostgresStorePipeline:
         self.stats.inc_value("store/spilled", rows)
         logger.error(
             "database %s unavailable: %d rows spilled to %s (replay: scrapy replayspill)",
-            self.database.display_url, rows, path,
+            self.database.display_url,
+            rows,
+            path,
         )

@@ -71,6 +71,11 @@ def spilled_batch() -> list[PageItem | UncrawledItem]:
     ]
 
 
+async def backend_pid(pool) -> int:
+    async with pool.connection() as conn:
+        return (await (await conn.execute("SELECT pg_backend_pid()")).fetchone())[0]
+
+
 async def run_pipeline(crawler, database_url: str, cut_before_second: bool) -> None:
     pipeline = PostgresStorePipeline.from_crawler(crawler)
     await pipeline.open_spider()
@@ -81,8 +86,8 @@ async def run_pipeline(crawler, database_url: str, cut_before_second: bool) -> N
         if cut_before_second:
             assert pipeline.pool is not None
             assert pipeline.pool.get_stats()["pool_size"] == 1
-            async with pipeline.pool.connection() as conn:
-                pid = (await (await conn.execute("SELECT pg_backend_pid()")).fetchone())[0]
+            assert pipeline.writer is not None  # the pool lives on the writer's loop
+            pid = await pipeline.writer.run(backend_pid(pipeline.pool))
             with psycopg.connect(database_url, autocommit=True) as conn:
                 cut = conn.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
             assert cut is True
