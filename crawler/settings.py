@@ -35,6 +35,9 @@ COOKIES_ENABLED = False
 SCHEDULER = "crawler.schedulers.best_first.BestFirstScheduler"
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"
+# Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (default 100),
+# however few items it holds; a page yields one item and its links (docs/performance.md).
+CONCURRENT_ITEMS = 8
 
 DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`

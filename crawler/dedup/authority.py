@@ -31,7 +31,8 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+
+from crawler.urls import url_host
 
 CANONICAL_WEIGHT = 10.0
 HOST_INLINK_WEIGHT = 2.0
@@ -42,10 +43,6 @@ CASH_WEIGHT = 1.0
 HOST_PAGES_WEIGHT = 0.25
 INCUMBENT_MARGIN = 2.0
 _MAX_SOURCE_HOSTS = 64
-
-
-def _host(url: str) -> str:
-    return (urlsplit(url).hostname or "").lower()
 
 
 @dataclass
@@ -120,7 +117,7 @@ class LinkEvidence:
         """A followed link (or a redirect) from ``source`` to ``target``."""
         evidence = self._url(target)
         evidence.backlinks += 1
-        source_host, target_host = _host(source), _host(target)
+        source_host, target_host = url_host(source), url_host(target)
         if source_host and source_host != target_host:
             if len(evidence.source_hosts) < _MAX_SOURCE_HOSTS:
                 evidence.source_hosts.add(source_host)
@@ -132,20 +129,25 @@ class LinkEvidence:
         """A page was admitted (stored) with its OPIC cash and declared canonical."""
         evidence = self._url(url)
         evidence.cash, evidence.canonical = cash, canonical
-        host = _host(url)
+        host = url_host(url)
         self._host_pages[host] = self._host_pages.get(host, 0) + 1
 
     def demoted(self, url: str) -> None:
         """An admitted page became a duplicate."""
-        host = _host(url)
+        host = url_host(url)
         self._host_pages[host] = max(0, self._host_pages.get(host, 0) - 1)
 
     def importance(self, url: str, cash: float, votes: int) -> CopyImportance:
         evidence = self._urls.get(url) or _UrlEvidence()
-        host = _host(url)
+        host = url_host(url)
         return CopyImportance(
-            url, votes, len(self._host_sources.get(host, ())), len(evidence.source_hosts),
-            evidence.backlinks, cash, self._host_pages.get(host, 0),
+            url,
+            votes,
+            len(self._host_sources.get(host, ())),
+            len(evidence.source_hosts),
+            evidence.backlinks,
+            cash,
+            self._host_pages.get(host, 0),
         )
 
     def choose(

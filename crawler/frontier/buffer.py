@@ -62,11 +62,14 @@ class Entry:
 
 
 class _Host:
-    __slots__ = ("name", "heap", "fps", "where", "ready_at")
+    __slots__ = ("name", "heap", "worst", "fps", "where", "ready_at")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.heap: list[tuple[int, float, int, int, int]] = []
+        # min-heap on the reverse order: the host's lowest-ranked entry first (for
+        # ReadyBuffer.worst_of_host; stale items are skipped lazily, as in ``heap``)
+        self.worst: list[tuple[int, float, int, int, int]] = []
         self.fps: set[int] = set()
         self.where = _NOWHERE
         self.ready_at = 0.0
@@ -120,20 +123,25 @@ class ReadyBuffer:
         if len(host.heap) > 4 * len(host.fps) + 16:
             host.heap = [self._item(self.entries[fp]) for fp in host.fps]
             heapq.heapify(host.heap)
+        if len(host.worst) > 4 * len(host.fps) + 16:
+            host.worst = [self._worst_item(self.entries[fp]) for fp in host.fps]
+            heapq.heapify(host.worst)
 
     def _item(self, entry: Entry) -> tuple[int, float, int, int, int]:
         return (-entry.priority, -entry.score, entry.tiebreak, entry.version, entry.fp)
 
+    @staticmethod
+    def _worst_item(entry: Entry) -> tuple[int, float, int, int, int]:
+        return (entry.priority, entry.score, -entry.tiebreak, entry.version, entry.fp)
+
     def _push(self, host: _Host, entry: Entry) -> None:
         item = self._item(entry)
         heapq.heappush(host.heap, item)
-        heapq.heappush(
-            self._worst, (entry.priority, entry.score, -entry.tiebreak, entry.version, entry.fp)
-        )
+        worst_item = self._worst_item(entry)
+        heapq.heappush(host.worst, worst_item)
+        heapq.heappush(self._worst, worst_item)
         if len(self._worst) > 4 * len(self.entries) + 1024:
-            self._worst = [
-                (e.priority, e.score, -e.tiebreak, e.version, e.fp) for e in self.entries.values()
-            ]
+            self._worst = [self._worst_item(e) for e in self.entries.values()]
             heapq.heapify(self._worst)
         if host.where == _NOWHERE:
             self._activate(host)
@@ -279,20 +287,33 @@ class ReadyBuffer:
     # --- choosing victims ----------------------------------------------------------
     def worst(self) -> Entry | None:
         """The lowest-ranked buffered entry."""
-        heap = self._worst
+        return self._worst_live(self._worst)
+
+    def worst_of_host(self, host: str) -> Entry | None:
+        """The lowest-ranked buffered entry of ``host``."""
+        h = self.hosts.get(host)
+        return None if h is None else self._worst_live(h.worst)
+
+    def _worst_live(self, heap: list[tuple[int, float, int, int, int]]) -> Entry | None:
+        """The entry of the first live item of a worst-first heap, popping stale ones.
+
+        An item is live when its entry is buffered with the same version and key: a URL
+        removed and added again starts at version 0, so the version alone does not tell
+        its old items from the new one."""
+        entries = self.entries
         while heap:
             item = heap[0]
-            entry = self.entries.get(item[4])
-            if entry is not None and entry.version == item[3]:
+            entry = entries.get(item[4])
+            if (
+                entry is not None
+                and entry.version == item[3]
+                and entry.priority == item[0]
+                and entry.score == item[1]
+                and entry.tiebreak == -item[2]
+            ):
                 return entry
             heapq.heappop(heap)
         return None
-
-    def worst_of_host(self, host: str) -> Entry | None:
-        h = self.hosts.get(host)
-        if h is None:
-            return None
-        return max((self.entries[fp] for fp in h.fps), key=Entry.order, default=None)
 
     def lowest(self, n: int) -> list[Entry]:
         """The ``n`` lowest-ranked entries, lowest first."""
