@@ -225,12 +225,7 @@ class PostgresStore:
             np.empty(0, dtype=np.int64), 0, 0, crawl.clock, crawl.seq, resumed=True
         )
         await self._recover(state, crawl, strategy)
-        state.fingerprints = await self._read_fingerprints()
-        if not crawl.clean:
-            extra = await self._saved_without_row()
-            if extra:
-                state.fingerprints = np.concatenate(
-                    [state.fingerprints, np.asarray(extra, dtype=np.int64)])
+        state.fingerprints = await self._known_fingerprints(unclean=not crawl.clean)
         await self._count_queued(state)
         return state
 
@@ -335,6 +330,16 @@ class PostgresStore:
         state.fingerprints = await self._read_fingerprints()
         await self._count_queued(state)
         return state
+
+    async def _known_fingerprints(self, unclean: bool) -> np.ndarray:
+        """The seen set: every URL ever queued, and after an unclean stop also the URLs
+        whose result was saved while their frontier row was not."""
+        fingerprints = await self._read_fingerprints()
+        if unclean:
+            extra = await self._saved_without_row()
+            if extra:
+                fingerprints = np.concatenate([fingerprints, np.asarray(extra, dtype=np.int64)])
+        return fingerprints
 
     async def _read_fingerprints(self) -> np.ndarray:
         conn = self.conn
