@@ -53,6 +53,8 @@ def make_crawler(database_url: str, crawl_id: str):
     settings.setmodule(project_settings, priority="project")
     settings.set("CRAWLER_DATABASE_URL", database_url)
     settings.set("DOWNLOAD_DELAY", 0)
+    # no age eviction: its scans of the queue would compete for the CPU with the timed calls
+    settings.set("FRONTIER_MAX_WAIT", 0)
     settings.set("LOG_LEVEL", "WARNING")
     crawler = Crawler(GeneralSpider, settings)
     crawler._apply_settings()
@@ -124,6 +126,7 @@ async def run(database_url: str, pages: int, rounds: int, chunk: int) -> list[di
     for _ in range(rounds):
         build = enqueue = 0.0
         calls = added = 0
+        chunks = []
         for _ in range(0, pages, chunk):
             prepared = [page_links(spider, p) for p in range(page, page + chunk)]
             page += chunk
@@ -138,7 +141,9 @@ async def run(database_url: str, pages: int, rounds: int, chunk: int) -> list[di
             t = time.process_time()
             for request in requests:
                 added += scheduler.enqueue_request(request)
-            enqueue += time.process_time() - t
+            spent = time.process_time() - t
+            enqueue += spent
+            chunks.append(spent / len(requests) * 1e6)
             calls += len(requests)
             for response, _ in prepared:
                 spider._page_link_kinds.pop(id(response), None)
@@ -154,6 +159,7 @@ async def run(database_url: str, pages: int, rounds: int, chunk: int) -> list[di
                 "added": added,
                 "build_us": build / calls * 1e6,
                 "enqueue_us": enqueue / calls * 1e6,
+                "chunks": chunks,
             }
         )
         r = results[-1]
@@ -180,7 +186,7 @@ def main() -> None:
 
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     loop = asyncio.get_event_loop()
-    name = f"crawler_bench_{uuid.uuid4().hex[:8]}"
+    name = f"crawler_bench_enqueue_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = psycopg.conninfo.make_conninfo(admin, dbname=name)
@@ -196,7 +202,15 @@ def main() -> None:
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
     enqueue = [r["enqueue_us"] for r in results]
+    chunks = [c for r in results for c in r["chunks"]]
     build = [r["build_us"] for r in results]
+    # the least disturbed chunks: other processes on the same cores slow a chunk down,
+    # never speed it up
+    print(
+        f"enqueue_request per chunk of {args.chunk} pages: min {min(chunks):.2f}, "
+        f"10th percentile {statistics.quantiles(chunks, n=10)[0]:.2f}, "
+        f"median {statistics.median(chunks):.2f} µs/call ({len(chunks)} chunks)"
+    )
     print(
         f"enqueue_request: median {statistics.median(enqueue):.2f} µs/call "
         f"(min {min(enqueue):.2f}); link_request: median {statistics.median(build):.2f} "

@@ -19,10 +19,21 @@ CRAWLABLE_SCHEMES = frozenset({"http", "https"})
 # Query parameters (compared case-insensitively) that carry a session id: they make one
 # page look like endless distinct URLs, so canonical_url removes them. Names starting
 # with "aspsessionid" (classic ASP: ASPSESSIONIDQATSTBDA=...) are removed too.
-SESSION_ID_PARAMETERS = frozenset({
-    "sid", "sessid", "sessionid", "session_id", "jsessionid", "phpsessid",
-    "aspsessionid", "cfid", "cftoken", "zenid", "oscsid",
-})
+SESSION_ID_PARAMETERS = frozenset(
+    {
+        "sid",
+        "sessid",
+        "sessionid",
+        "session_id",
+        "jsessionid",
+        "phpsessid",
+        "aspsessionid",
+        "cfid",
+        "cftoken",
+        "zenid",
+        "oscsid",
+    }
+)
 # The same ids as path parameters: /login;jsessionid=0A1B2C?x=1 -> /login?x=1
 _SESSION_PATH_PARAMETER = re.compile(
     r";(?:jsessionid|phpsessid|sessionid|sessid|sid)=[^/?#;]*", re.IGNORECASE

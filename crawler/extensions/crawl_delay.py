@@ -82,8 +82,10 @@ class CrawlDelay:
         delay = capped_delay(requested, self.max_crawl_delay)
         if requested is not None and delay is not None and delay < requested:
             logger.info(
-                "%s asks for %.1f s between requests: capped to %.1f s "
-                "(ROBOTSTXT_MAX_CRAWL_DELAY)", rules.describe(), requested, delay,
+                "%s asks for %.1f s between requests: capped to %.1f s (ROBOTSTXT_MAX_CRAWL_DELAY)",
+                rules.describe(),
+                requested,
+                delay,
             )
         delays = self._host_delays.setdefault(slot_key, {})
         if delay is None and rules.origin not in delays:

@@ -193,9 +193,7 @@ class BestFirstScheduler(BaseScheduler):
             agent_ttl=settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL),
             agent_margin=settings.getfloat("AGENT_LEASE_MARGIN", defaults.AGENT_LEASE_MARGIN),
             crawl_max_pages=settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES),
-            crawl_max_seconds=settings.getfloat(
-                "CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS
-            ),
+            crawl_max_seconds=settings.getfloat("CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS),
             concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
         )
 
@@ -216,18 +214,28 @@ class BestFirstScheduler(BaseScheduler):
         agent_id = None
         if self.agents_enabled:
             agent_id = default_agent_id(
-                self.agent_id_setting or getattr(spider, "_job", None)
+                self.agent_id_setting
+                or getattr(spider, "_job", None)
                 or os.environ.get("SCRAPY_JOB")
             )
         store = PostgresStore(
-            database.url, crawl_id, recheck_window=self.recheck_window,
-            synchronous_commit=self.synchronous_commit, agent_id=agent_id,
+            database.url,
+            crawl_id,
+            recheck_window=self.recheck_window,
+            synchronous_commit=self.synchronous_commit,
+            agent_id=agent_id,
         )
         self.codec = RequestCodec(spider)
         frontier = Frontier(
-            store, strategy, serialize=self._serialize, buffer_size=self.buffer_size,
-            buffer_per_host=self.buffer_per_host, max_wait=self.max_wait,
-            max_size=self.max_size, batch_size=self.batch_size, hold_margin=self.hold_margin,
+            store,
+            strategy,
+            serialize=self._serialize,
+            buffer_size=self.buffer_size,
+            buffer_per_host=self.buffer_per_host,
+            max_wait=self.max_wait,
+            max_size=self.max_size,
+            batch_size=self.batch_size,
+            hold_margin=self.hold_margin,
             shared=agent_id is not None,
         )
         try:
@@ -252,8 +260,13 @@ class BestFirstScheduler(BaseScheduler):
             logger.info(
                 "frontier (%s): resuming crawl %s: %d URLs queued, %d seen; %d leases and "
                 "%d unsaved results of the last run re-queued, %d leases already saved%s",
-                strategy.name, crawl_id, frontier.queued, len(frontier.seen),
-                state.requeued_leases, state.requeued_unsaved, state.finished_leases,
+                strategy.name,
+                crawl_id,
+                frontier.queued,
+                len(frontier.seen),
+                state.requeued_leases,
+                state.requeued_unsaved,
+                state.finished_leases,
                 f"; {state.rescored} re-scored for the new strategy" if state.rescored else "",
             )
         else:
@@ -265,8 +278,14 @@ class BestFirstScheduler(BaseScheduler):
         """Join the crawl as an agent (crawler/agents): register, take the seeds if this
         is the crawl's first agent, start the heartbeat."""
         membership = AgentMembership(
-            store.url, crawl_id, store.key, agent_id, capacity=self.agent_capacity,
-            ttl=self.agent_ttl, margin=self.agent_margin, max_pages=self.crawl_max_pages,
+            store.url,
+            crawl_id,
+            store.key,
+            agent_id,
+            capacity=self.agent_capacity,
+            ttl=self.agent_ttl,
+            margin=self.agent_margin,
+            max_pages=self.crawl_max_pages,
             max_seconds=self.crawl_max_seconds,
         )
         await membership.join()
@@ -276,17 +295,29 @@ class BestFirstScheduler(BaseScheduler):
         has_seeds = bool(getattr(self.spider, "seed_list", True))
         self._seeding = has_seeds and await claim_seeding(store.conn, store.key)
         self.agent = AgentDriver(
-            membership, frontier, interval=self.agent_heartbeat,
-            busy_hosts=self._busy_hosts, next_fetch=self._next_fetch, is_idle=self._is_idle,
-            on_gained=self._refill_soon, on_finish=self._finish_crawl, stats=self.stats,
+            membership,
+            frontier,
+            interval=self.agent_heartbeat,
+            busy_hosts=self._busy_hosts,
+            next_fetch=self._next_fetch,
+            is_idle=self._is_idle,
+            on_gained=self._refill_soon,
+            on_finish=self._finish_crawl,
+            stats=self.stats,
         )
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
         self.agent.start()
         self.stats.set_value("agents/id", agent_id)
-        logger.info("agent %s joined crawl %s%s", agent_id, crawl_id,
-                    " and loads its seeds" if self._seeding else
-                    " (seeded already: start requests are not queued again)" if has_seeds
-                    else " without seeds")
+        logger.info(
+            "agent %s joined crawl %s%s",
+            agent_id,
+            crawl_id,
+            " and loads its seeds"
+            if self._seeding
+            else " (seeded already: start requests are not queued again)"
+            if has_seeds
+            else " without seeds",
+        )
 
     # --- agents -------------------------------------------------------------------------
     def _busy_hosts(self) -> set[str]:
@@ -308,8 +339,13 @@ class BestFirstScheduler(BaseScheduler):
 
     def _is_idle(self) -> bool:
         frontier = self.frontier
-        if (frontier is None or not self._engine_idle or len(frontier.buffer)
-                or frontier.unwritten or self._handed):
+        if (
+            frontier is None
+            or not self._engine_idle
+            or len(frontier.buffer)
+            or frontier.unwritten
+            or self._handed
+        ):
             return False
         return not self._slots.in_progress()
 
@@ -355,15 +391,21 @@ class BestFirstScheduler(BaseScheduler):
             except Exception as exc:
                 logger.error(
                     "frontier: the last changes could not be written (%s); the next run of "
-                    "this crawl re-queues what was in flight", exc,
+                    "this crawl re-queues what was in flight",
+                    exc,
                 )
         if self.agent is not None:
             await self.agent.stop(reason)
         self._update_stats()
         logger.info(
             "frontier closed (%s): %d queued (%d inter, %d intra), %d fetched, %d duplicates, "
-            "%d evicted", reason, frontier.queued, frontier.queued_inter, frontier.queued_intra,
-            frontier.counters.acked, frontier.counters.duplicates,
+            "%d evicted",
+            reason,
+            frontier.queued,
+            frontier.queued_inter,
+            frontier.queued_intra,
+            frontier.counters.acked,
+            frontier.counters.duplicates,
             frontier.counters.evicted_age + frontier.counters.evicted_size,
         )
 
@@ -419,12 +461,23 @@ class BestFirstScheduler(BaseScheduler):
                 return False
             priority += self.seed_priority
         added = frontier.add(
-            fp, url, host, priority, stats, inter, request, link=is_link,
+            fp,
+            url,
+            host,
+            priority,
+            stats,
+            inter,
+            request,
+            link=is_link,
             force=request.dont_filter,
         )
-        if added and self._wake is not None and (
-            frontier.wants_flush()
-            or (self.agent is not None and len(frontier.buffer) < self._starving_below)
+        if (
+            added
+            and self._wake is not None
+            and (
+                frontier.wants_flush()
+                or (self.agent is not None and len(frontier.buffer) < self._starving_below)
+            )
         ):
             self._wake.set()
         return added
@@ -444,8 +497,9 @@ class BestFirstScheduler(BaseScheduler):
                     assert self.codec is not None and entry.payload is not None
                     request = self.codec.decode(entry.payload)
                 except Exception:
-                    logger.exception("frontier: cannot rebuild the request of %s; dropped",
-                                     entry.url)
+                    logger.exception(
+                        "frontier: cannot rebuild the request of %s; dropped", entry.url
+                    )
                     self.stats.inc_value("frontier/undecodable")
                     frontier.done(entry)
                     continue
@@ -548,8 +602,9 @@ class BestFirstScheduler(BaseScheduler):
             # callbacks that are not spider methods cannot be stored; the request stays
             # in memory, and a copy without them is stored
             self.stats.inc_value("frontier/unserializable")
-            logger.warning("frontier: cannot store %s as it is (%s); storing its URL only",
-                           request, exc)
+            logger.warning(
+                "frontier: cannot store %s as it is (%s); storing its URL only", request, exc
+            )
             return self.codec.encode(Request(request.url, meta=dict(request.meta)))
 
     def _poll_acks(self) -> None:
@@ -557,8 +612,7 @@ class BestFirstScheduler(BaseScheduler):
         frontier = self.frontier
         assert frontier is not None
         in_progress = self._slots.in_progress()
-        finished = [key for key, (request, _) in self._handed.items()
-                    if request not in in_progress]
+        finished = [key for key, (request, _) in self._handed.items() if request not in in_progress]
         for key in finished:
             request, entry = self._handed.pop(key)
             frontier.done(entry, scheduled_url(request))
@@ -579,7 +633,7 @@ class BestFirstScheduler(BaseScheduler):
                 self._failures += 1
                 self.stats.inc_value("frontier/write_errors")
                 logger.warning("frontier: writing to the database failed (%s); retrying", exc)
-                await asyncio.sleep(min(2.0 ** self._failures, 30.0))
+                await asyncio.sleep(min(2.0**self._failures, 30.0))
 
     async def _tick(self) -> None:
         frontier = self.frontier
@@ -605,8 +659,9 @@ class BestFirstScheduler(BaseScheduler):
         for host in [h for h, t in self._last_start.items() if t < now - 120.0]:
             del self._last_start[host]
         downloading = self._slots.downloading
-        for host in [h for h, rs in self._host_requests.items()
-                     if not any(r in downloading for r in rs)]:
+        for host in [
+            h for h, rs in self._host_requests.items() if not any(r in downloading for r in rs)
+        ]:
             del self._host_requests[host]
 
     # --- statistics --------------------------------------------------------------------------
@@ -638,5 +693,9 @@ class BestFirstScheduler(BaseScheduler):
         frontier = self.frontier
         if frontier is None:
             return 0, 0, 0, IntervalStats()
-        return (frontier.queued, frontier.queued_inter, frontier.queued_intra,
-                frontier.take_interval())
+        return (
+            frontier.queued,
+            frontier.queued_inter,
+            frontier.queued_intra,
+            frontier.take_interval(),
+        )

@@ -72,9 +72,14 @@ class RequestCodec:
 
     def encode(self, request: Request) -> bytes:
         if (
-            type(request) is Request and request.method == "GET" and not request.body
-            and not _headers(request) and not request.cookies and not request.flags
-            and not request.cb_kwargs and request.encoding == "utf-8"
+            type(request) is Request
+            and request.method == "GET"
+            and not request.body
+            and not _headers(request)
+            and not request.cookies
+            and not request.flags
+            and not request.cb_kwargs
+            and request.encoding == "utf-8"
         ):
             # the common case (a plain link request), without building the full dict
             plain: dict[str, Any] = {"url": request.url}

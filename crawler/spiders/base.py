@@ -62,6 +62,11 @@ class CrawlerSpider(scrapy.Spider):
     """
 
     default_seeds: str | None = None
+    # the page settings, read once in from_crawler (these defaults: a spider built without
+    # a crawler)
+    html_content_types: frozenset[str] = frozenset(defaults.PAGE_HTML_CONTENT_TYPES)
+    text_content_types: frozenset[str] = frozenset(defaults.PAGE_TEXT_CONTENT_TYPES)
+    anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS
 
     def __init__(
         self,
@@ -86,27 +91,41 @@ class CrawlerSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CrawlerSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
         spider.crawl_id = make_crawl_id(
-            spider.name, crawler.settings, {"crawl_id": spider._crawl_id_arg, **kwargs}
+            spider.name, settings, {"crawl_id": spider._crawl_id_arg, **kwargs}
+        )
+        spider.html_content_types = frozenset(
+            settings.getlist("PAGE_HTML_CONTENT_TYPES", defaults.PAGE_HTML_CONTENT_TYPES)
+        )
+        spider.text_content_types = frozenset(
+            settings.getlist("PAGE_TEXT_CONTENT_TYPES", defaults.PAGE_TEXT_CONTENT_TYPES)
+        )
+        spider.anchor_max_chars = settings.getint(
+            "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
         )
         return spider
 
     @classmethod
-    def _seeds(cls, seeds: str | None, seed_urls: str | None, crawl_id: str | None,
-               *, warn: bool = True) -> list[str]:
+    def _seeds(
+        cls, seeds: str | None, seed_urls: str | None, crawl_id: str | None, *, warn: bool = True
+    ) -> list[str]:
         """The seed URLs; none with an explicit crawl id and no seeds: the process joins
         (or resumes) that crawl, whose queue is in the database (docs/distributed.md)."""
         if crawl_id and not seeds and not seed_urls and not cls.default_seeds:
             return []
-        return load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls,
-                          warn=warn)
+        return load_seeds(seeds or (None if seed_urls else cls.default_seeds), seed_urls, warn=warn)
 
     @classmethod
     def preflight(cls, spider_args: dict[str, Any]) -> None:
         """Validate arguments before a crawl starts; raise SeedError with one clear line.
         Invalid seed lines are warned about once, by the spider itself."""
-        cls._seeds(spider_args.get("seeds"), spider_args.get("seed_urls"),
-                   spider_args.get("crawl_id"), warn=False)
+        cls._seeds(
+            spider_args.get("seeds"),
+            spider_args.get("seed_urls"),
+            spider_args.get("crawl_id"),
+            warn=False,
+        )
         try:
             cls.check_spider_arguments(spider_args)
         except ValueError as exc:
@@ -169,10 +188,8 @@ class CrawlerSpider(scrapy.Spider):
         return scheduled_url(response)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
-        settings = self.settings
         mime = _mime(response)
-        html_types = settings.getlist("PAGE_HTML_CONTENT_TYPES", defaults.PAGE_HTML_CONTENT_TYPES)
-        text_types = settings.getlist("PAGE_TEXT_CONTENT_TYPES", defaults.PAGE_TEXT_CONTENT_TYPES)
+        html_types, text_types = self.html_content_types, self.text_content_types
         url = self.page_url(response)
         if mime not in html_types and mime not in text_types:
             yield UncrawledItem(url=url, category="unsupported_mime", detail=mime or "no type")
@@ -195,9 +212,7 @@ class CrawlerSpider(scrapy.Spider):
                 response.body,
                 response.url,
                 encoding=getattr(response, "encoding", None),
-                anchor_max_chars=settings.getint(
-                    "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
-                ),
+                anchor_max_chars=self.anchor_max_chars,
             )
             item.title, item.text, item.canonical = page.title, page.text, page.canonical
             item.links = [
