@@ -293,7 +293,7 @@ SEARCH_WRITER_LIMITMB = 128
 SEARCH_MERGE_EVERY = 1
 # Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
 # that the crawl gets the CPU first and the indexer catches up when it is idle.
-SEARCH_INDEXER_NICE = 0
+SEARCH_INDEXER_NICE = 10
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
 # (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when

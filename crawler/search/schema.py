@@ -20,16 +20,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from whoosh import columns
-from whoosh.analysis import (
-    Analyzer,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StemmingAnalyzer,
-    Token,
-)
+from whoosh.analysis import STOP_WORDS, Analyzer, Token
 from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
+from crawler.search.analysis import WordAnalyzer, fuse
 from crawler.search.fields import (
     ANCHOR_SEPARATOR,
     anchor_share,
@@ -69,21 +63,29 @@ FORMAT_NAMES = {
 }
 
 
+# The analyzers are WordAnalyzers (crawler/search/analysis.py): the tokens of Whoosh's
+# chains named in each docstring, in one pass. Indexes whose schema was pickled with those
+# chains get WordAnalyzers when opened (the __setstate__ methods below, with fuse).
+
+
 def text_analyzer() -> Analyzer:
-    """Words (letters, digits, underscore), lower case, stop words out, Porter stems."""
-    return StemmingAnalyzer(expression=r"\w+", minsize=1, maxsize=60)
+    r"""Words (letters, digits, underscore), lower case, stop words out, Porter stems:
+    ``StemmingAnalyzer(expression=r"\w+", minsize=1, maxsize=60)``."""
+    return WordAnalyzer(r"\w+", stoplist=STOP_WORDS, minsize=1, maxsize=60, stem=True)
 
 
 def exact_analyzer() -> Analyzer:
-    """Words (letters, digits, underscore), lower case, nothing removed, no stemming: the
-    exact title and URL name fields, where "Paths" is not "Path"."""
-    return RegexTokenizer(r"\w+") | LowercaseFilter()
+    r"""Words (letters, digits, underscore), lower case, nothing removed, no stemming: the
+    exact title and URL name fields, where "Paths" is not "Path" (``RegexTokenizer(r"\w+")
+    | LowercaseFilter()``)."""
+    return WordAnalyzer(r"\w+", stoplist=None, stem=False)
 
 
 def url_analyzer() -> Analyzer:
-    """URL words: runs of letters and digits (``sql-createindex.html`` -> sql, createindex,
-    html), lower case, stemmed."""
-    return RegexTokenizer(r"[^\W_]+") | LowercaseFilter() | StemFilter()
+    r"""URL words: runs of letters and digits (``sql-createindex.html`` -> sql, createindex,
+    html), lower case, stemmed (``RegexTokenizer(r"[^\W_]+") | LowercaseFilter() |
+    StemFilter()``)."""
+    return WordAnalyzer(r"[^\W_]+", stoplist=None, stem=True)
 
 
 class PageTextAnalyzer(Analyzer):
@@ -100,7 +102,7 @@ class PageTextAnalyzer(Analyzer):
         return {"inner": self.inner}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.inner = state["inner"]
+        self.inner = fuse(state["inner"])
         self._local = threading.local()
 
     def __eq__(self, other: object) -> bool:
@@ -118,10 +120,13 @@ class PageTextAnalyzer(Analyzer):
             return
         self._local.last = None
         terms: list[tuple[str, int]] = []
-        for token in self.inner(value, **kwargs):
-            if not token.stopped:
-                terms.append((token.text, token.pos))
-            yield token
+        if isinstance(self.inner, WordAnalyzer):
+            yield from self.inner(value, record=terms, **kwargs)
+        else:  # a chain fuse() did not replace
+            for token in self.inner(value, **kwargs):
+                if not token.stopped:
+                    terms.append((token.text, token.pos))
+                yield token
         self._local.last = (value, terms)
 
     def replay(self, value: str) -> list[tuple[str, int]] | None:
@@ -150,9 +155,14 @@ class ContentAnalyzer(Analyzer):
         # pickled with the index's schema: an index of another layout is recognised
         self.version = INDEX_SCHEMA_VERSION
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.url = fuse(self.url)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ContentAnalyzer) and index_schema_version(
-            other) == index_schema_version(self)
+            other
+        ) == index_schema_version(self)
 
     def __hash__(self) -> int:
         return hash(ContentAnalyzer)
@@ -216,6 +226,10 @@ class LeadAnalyzer(Analyzer):
     def __init__(self) -> None:
         self.inner = text_analyzer()
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.inner = fuse(self.inner)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LeadAnalyzer)
 
@@ -240,8 +254,7 @@ class LeadAnalyzer(Analyzer):
 def lead_value(body: str, hub: float) -> str:
     """The value indexed in the ``lead`` field: the first LEAD_WORDS words of the text."""
     words = body.split(maxsplit=LEAD_WORDS)
-    return f"{hub:.4f}{PART_SEPARATOR}" + " ".join(words[:LEAD_WORDS]).replace(
-        PART_SEPARATOR, " ")
+    return f"{hub:.4f}{PART_SEPARATOR}" + " ".join(words[:LEAD_WORDS]).replace(PART_SEPARATOR, " ")
 
 
 def index_schema_version(analyzer: Any) -> int:
