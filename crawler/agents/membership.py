@@ -37,6 +37,7 @@ from typing import Any
 
 import psycopg
 
+from crawler import defaults
 from crawler.agents.assignment import owner
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.storage import saved_results
@@ -80,8 +81,8 @@ class AgentMembership:
         agent_id: str,
         *,
         capacity: float = 1.0,
-        ttl: float = 15.0,
-        margin: float = 2.0,
+        ttl: float = defaults.AGENT_LEASE_TTL,
+        margin: float = defaults.AGENT_LEASE_MARGIN,
         max_pages: int = 0,
         max_seconds: float = 0.0,
         now: Callable[[], float] = time.monotonic,

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from crawler import defaults
 from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED, Entry, Readiness, ReadyBuffer
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import FingerprintSet
@@ -80,7 +81,6 @@ class FrontierCounters:
     refills: int = 0
     refilled: int = 0
     flushes: int = 0
-    flush_errors: int = 0
     written: int = 0
 
 
@@ -91,11 +91,11 @@ class Frontier:
         strategy: Strategy,
         *,
         serialize: Callable[[Any], bytes],
-        buffer_size: int = 10000,
-        buffer_per_host: int = 256,
-        max_wait: float = 1800.0,
+        buffer_size: int = defaults.FRONTIER_BUFFER_SIZE,
+        buffer_per_host: int = defaults.FRONTIER_BUFFER_PER_HOST,
+        max_wait: float = defaults.FRONTIER_MAX_WAIT,
         max_size: int = 0,
-        batch_size: int = 5000,
+        batch_size: int = defaults.FRONTIER_BATCH_SIZE,
         evict_limit: int = 10000,
         hold_margin: float | None = None,
         shared: bool = False,
@@ -135,7 +135,6 @@ class Frontier:
         self._refill_blocked = False
         self.counters = FrontierCounters()
         self.interval = IntervalStats()
-        self.opened: OpenState | None = None
 
     # --- lifecycle -------------------------------------------------------------------
     async def open(self) -> OpenState:
@@ -146,7 +145,6 @@ class Frontier:
         self.seq = state.seq
         self._stored_queued = [state.queued_intra, state.queued_inter]
         self._age_check_due = True
-        self.opened = state
         return state
 
     async def close(self, clean: bool = True) -> None:
@@ -175,10 +173,6 @@ class Frontier:
     @property
     def queued_intra(self) -> int:
         return self.queued - self.queued_inter
-
-    @property
-    def stored_queued(self) -> int:
-        return sum(self._stored_queued)
 
     def has_pending(self) -> bool:
         return self.queued > 0
@@ -463,7 +457,6 @@ class Frontier:
         try:
             result = await self.store.write(batch)
         except BaseException:
-            self.counters.flush_errors += 1
             self._restore(batch)
             if expire_before is not None:
                 self._age_check_due = True

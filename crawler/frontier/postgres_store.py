@@ -24,6 +24,7 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
+from crawler import defaults
 from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import url_fingerprint
@@ -188,7 +189,7 @@ class PostgresStore:
         url: str,
         crawl_id: str,
         *,
-        recheck_window: float = 600.0,
+        recheck_window: float = defaults.FRONTIER_RESUME_RECHECK,
         synchronous_commit: bool = False,
         agent_id: str | None = None,
     ) -> None:

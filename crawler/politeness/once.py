@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+from crawler import defaults
+
 
 def _digest(key: str) -> bytes:
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
@@ -19,7 +21,7 @@ class RecentKeys:
     again after it was forgotten only costs a redundant upsert.
     """
 
-    def __init__(self, capacity: int = 100_000) -> None:
+    def __init__(self, capacity: int = defaults.UNCRAWLED_RECORD_ONCE_MAX) -> None:
         self.capacity = max(1, capacity)
         self._current: set[bytes] = set()
         self._previous: set[bytes] = set()

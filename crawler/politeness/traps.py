@@ -12,6 +12,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from crawler import defaults
+
 URL_LENGTH = "url_length"
 PATH_REPETITION = "path_repetition"
 QUERY_VARIANTS = "query_variants"
@@ -66,10 +68,10 @@ class TrapGuard:
     def __init__(
         self,
         *,
-        max_url_length: int = 2048,
-        max_path_repetitions: int = 2,
-        max_query_variants: int = 20,
-        max_tracked_paths: int = 1_000_000,
+        max_url_length: int = defaults.TRAP_MAX_URL_LENGTH,
+        max_path_repetitions: int = defaults.TRAP_MAX_PATH_REPETITIONS,
+        max_query_variants: int = defaults.TRAP_MAX_QUERY_VARIANTS,
+        max_tracked_paths: int = defaults.TRAP_TRACKED_PATHS,
     ) -> None:
         self.max_url_length = max_url_length
         self.max_path_repetitions = max_path_repetitions

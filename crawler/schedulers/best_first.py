@@ -683,6 +683,7 @@ class BestFirstScheduler(BaseScheduler):
         set_value("frontier/evicted/size", c.evicted_size)
         set_value("frontier/reprioritised", c.reprioritised + c.rescored_stored)
         set_value("frontier/refills", c.refills)
+        set_value("frontier/refilled", c.refilled)
         set_value("frontier/flushes", c.flushes)
         if frontier.buffer.hold_margin is not None:
             set_value("frontier/held", frontier.buffer.held)

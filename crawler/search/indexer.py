@@ -51,7 +51,6 @@ logger = logging.getLogger(__name__)
 INDEXER_LOCK_CLASS = 0x73696478
 
 _TRY_LOCK_SQL = "SELECT pg_try_advisory_lock(%s, hashtext(%s))"
-_UNLOCK_SQL = "SELECT pg_advisory_unlock(%s, hashtext(%s))"
 
 _REGISTER_SQL = """
 INSERT INTO search_index_positions (index_key, crawl_id)
@@ -126,10 +125,6 @@ class IndexerConfig:
 def try_lock_index(conn: psycopg.Connection, key: str) -> bool:
     """Take the index folder's indexer lock for this session, if free."""
     return bool(conn.execute(_TRY_LOCK_SQL, (INDEXER_LOCK_CLASS, key)).fetchone()[0])
-
-
-def unlock_index(conn: psycopg.Connection, key: str) -> None:
-    conn.execute(_UNLOCK_SQL, (INDEXER_LOCK_CLASS, key))
 
 
 def register_crawls(conn: psycopg.Connection, key: str, crawl_ids: Iterable[str]) -> None:

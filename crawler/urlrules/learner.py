@@ -32,6 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from crawler import defaults
+
 HOST_WIDE = ""  # the path of a rule that holds for every path of its host
 
 _ABSENT = "\x00absent"
@@ -107,11 +109,11 @@ class ParameterRules:
     def __init__(
         self,
         *,
-        min_pairs: int = 2,
-        host_min_paths: int = 3,
-        max_tracked_paths: int = 100_000,
+        min_pairs: int = defaults.URLRULES_MIN_PAIRS,
+        host_min_paths: int = defaults.URLRULES_HOST_MIN_PATHS,
+        max_tracked_paths: int = defaults.URLRULES_TRACKED_PATHS,
         max_examples: int = 32,
-        max_pending: int = 2,
+        max_pending: int = defaults.URLRULES_MAX_PENDING_VARIANTS,
     ) -> None:
         self.max_pending = max_pending
         self.min_pairs = max(2, min_pairs)
