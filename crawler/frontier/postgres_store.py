@@ -99,7 +99,7 @@ def _text(value: str) -> bytes:
 
 
 def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
-    """Binary COPY data of frontier rows (a few microseconds per row)."""
+    """Binary COPY data of frontier rows."""
     out = [_COPY_HEADER]
     extend = out.extend
     start, rest_new = _ROW_START.pack, _ROW_REST_NEW.pack

@@ -7,8 +7,7 @@ bitmap indexed by the top bits of the fingerprint, with a bit set for every memb
 clear bit proves a fingerprint absent without the binary search, which is what most new
 URLs get (the bitmap has at least 16 bits per member, so under 1/16 of its bits are set).
 A set bit only says "maybe": the exact answer then comes from the recent set and the
-array, so the set stays exact. 10 million URLs take about 80 MB, plus one array copy
-while merging, about 14 MB for the recent ones and 32 MB of bitmap. The database holds
+array, so the set stays exact (memory at 10 million URLs: docs/performance.md). The database holds
 the same fingerprints, so the set is rebuilt from it on resume.
 """
 

@@ -2,8 +2,8 @@
 
 The format is Scrapy's own (``Request.to_dict(spider=...)``, rebuilt with
 ``scrapy.utils.request.request_from_dict``) pickled, with two savings: the callback and
-errback names are found with a cached lookup instead of ``inspect.getmembers`` (which
-costs about 100 microseconds per request), and fields holding their default value are
+errback names are found with a cached lookup instead of ``inspect.getmembers`` (slow, run
+for every request), and fields holding their default value are
 left out (they are put back before rebuilding).
 """
 

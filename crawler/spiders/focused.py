@@ -81,9 +81,8 @@ class FocusedSpider(CrawlerSpider):
     # With the project's frontier: a free download slot is not given to a URL more than
     # 2 score units (0.2 of link relevance at its default weight 10) below the best URL
     # waiting for a busy or delayed host, so the crawl does not wander while the topic's
-    # host is at its politeness limit (docs/focused.md: harvest rate over 500 pages on the
-    # benchmark web 0.258-0.282 without it, 0.966 with it). Scrapy's scheduler ignores
-    # it; -s overrides it.
+    # host is at its politeness limit (docs/focused.md has the harvest rates measured with
+    # and without it). Scrapy's scheduler ignores it; -s overrides it.
     custom_settings = {
         "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue",
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
