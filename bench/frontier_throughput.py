@@ -87,8 +87,11 @@ def make_crawler(database_url: str, crawl_id: str):
 
 
 def link_requests(spider, start: int, count: int, n_total: int):
-    """Link requests as CrawlerSpider.link_request builds them (meta["link"], depth)."""
+    """Link requests as CrawlerSpider.link_request builds them (meta["link"] a LinkEvent,
+    depth)."""
     import scrapy
+
+    from crawler.frontier.links import LinkEvent
 
     out = []
     for i in range(start, start + count):
@@ -97,19 +100,19 @@ def link_requests(spider, start: int, count: int, n_total: int):
         source = f"http://h{(i * 7) % HOSTS}.test/"
         request = scrapy.Request(url, callback=spider.parse, errback=spider.on_error)
         request.meta["depth"] = 1 + i % 9
-        request.meta["link"] = {
-            "url": url,
-            "source": source,
-            "source_depth": i % 9,
-            "source_cash": 0.01,
-            "n_inter": 7,
-            "n_intra": 23,
-            "inter": (i % 4 == 0),
-            "visibility": 1 + i % 3,
-            "position": 1 + i % 3,
-            "distance": 5 if i % 4 == 0 else 1,
-            "anchor": f"article {i} anchor text",
-        }
+        request.meta["link"] = LinkEvent(
+            url=url,
+            source=source,
+            source_depth=i % 9,
+            source_cash=0.01,
+            n_inter=7,
+            n_intra=23,
+            inter=(i % 4 == 0),
+            visibility=1 + i % 3,
+            position=1 + i % 3,
+            distance=5 if i % 4 == 0 else 1,
+            anchor=f"article {i} anchor text",
+        )
         out.append(request)
     return out
 
