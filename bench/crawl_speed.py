@@ -54,6 +54,7 @@ import tempfile
 import textwrap
 import time
 import uuid
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,28 +129,6 @@ def run_child(out: str, profile: bool, argv: list[str]) -> None:
         with open(out + ".json", "w") as f:
             json.dump({"self_cpu": own.ru_utime + own.ru_stime,
                        "children_cpu": kids.ru_utime + kids.ru_stime}, f)
-
-
-def _admin_database() -> tuple[str, str]:
-    import psycopg
-    from psycopg import sql
-
-    admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
-    if not admin:
-        sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
-    name = f"crawler_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return admin, name
-
-
-def _drop_database(admin: str, name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-            sql.Identifier(name)))
 
 
 def _proxy_env(proxy: str) -> dict[str, str]:
@@ -264,10 +243,10 @@ def main() -> None:
           f"{os.getloadavg()[0]:.2f}; both sides: "
           + ", ".join(f"{k}={v}" for k, v in CONCURRENCY.items())
           + f", CLOSESPIDER_PAGECOUNT={args.pages}", flush=True)
-    admin, name = _admin_database()
-    import psycopg
+    from scratch import empty_database  # after the child-process check: imports crawler
 
-    url = psycopg.conninfo.make_conninfo(admin, dbname=name)
+    database = ExitStack()
+    url = database.enter_context(empty_database("crawler_bench"))
     runs: dict[str, list[dict]] = {"plain Scrapy": [], "ours": []}
     server = SandboxServer(web).start()
     profiled = None
@@ -299,7 +278,7 @@ def main() -> None:
                     shutil.copyfile(profiled["profile"], args.save_profile)
     finally:
         server.stop()
-        _drop_database(admin, name)
+        database.close()
 
     rate = {side: statistics.median(r["responses"] / r["elapsed"] for r in rs)
             for side, rs in runs.items()}

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 import uuid
+from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,29 +49,6 @@ CRAWL_SETTINGS = {
     "DOWNLOAD_DELAY": 0,
     "LOG_LEVEL": "INFO",
 }
-
-
-def _admin_database() -> tuple[str, str]:
-    import psycopg
-    from psycopg import sql
-
-    admin = os.environ.get("CRAWLER_TEST_DATABASE_URL")
-    if not admin:
-        sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
-    name = f"crawler_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return admin, name
-
-
-def _drop_database(admin: str, name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
 
 
 def record_url(record) -> str:  # noqa: ANN001 (a crawler.sandbox RequestRecord)
@@ -204,10 +182,10 @@ def main() -> None:
         + f"; kill {args.after[0]:g}-{args.after[1]:g} s after the first request",
         flush=True,
     )
-    admin, name = _admin_database()
-    import psycopg
+    from scratch import empty_database  # after the child-process check: imports crawler
 
-    url = psycopg.conninfo.make_conninfo(admin, dbname=name)
+    database = ExitStack()
+    url = database.enter_context(empty_database("crawler_bench"))
     results: dict[str, list[dict]] = {side: [] for side in sides}
     server = SandboxServer(web).start()
     try:
@@ -231,7 +209,7 @@ def main() -> None:
                             print(f"      not stored: {line}")
     finally:
         server.stop()
-        _drop_database(admin, name)
+        database.close()
     for side, rs in results.items():
         windows = [r["window"] for r in rs]
         print(

@@ -26,8 +26,9 @@ from crawler.storage.database import CrawlDatabase  # noqa: E402
 
 
 @contextmanager
-def scratch_database(prefix: str) -> Iterator[str]:
-    """The URL of a new, migrated database (exits with an error line without a server)."""
+def empty_database(prefix: str) -> Iterator[str]:
+    """The URL of a new, empty database, dropped at the end (exits with an error line
+    without a server). Crawls migrate it themselves, each with its own code's schema."""
     server = os.environ.get("CRAWLER_TEST_DATABASE_URL")
     if not server:
         sys.exit("error: set CRAWLER_TEST_DATABASE_URL (a server where databases can be created)")
@@ -35,13 +36,19 @@ def scratch_database(prefix: str) -> Iterator[str]:
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
-        url = psycopg.conninfo.make_conninfo(server, dbname=name)
-        CrawlDatabase(url=url).prepare()
-        yield url
+        yield psycopg.conninfo.make_conninfo(server, dbname=name)
     finally:
         with psycopg.connect(server, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
                 sql.Identifier(name)))
+
+
+@contextmanager
+def scratch_database(prefix: str) -> Iterator[str]:
+    """The URL of a new, migrated database (exits with an error line without a server)."""
+    with empty_database(prefix) as url:
+        CrawlDatabase(url=url).prepare()
+        yield url
 
 
 def debian_doc_texts(limit: int) -> list[tuple[str, str, str]]:
