@@ -151,9 +151,12 @@ async def write_batch(
         duplicates = [u.url for u in uncrawled if u.category == "duplicate_content"]
         if duplicates:
             await conn.execute(_CLEAR_DEMOTED_PAGES_SQL, (crawl_id, duplicates))
-        if pages:
-            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py)
-            await enqueue_index_operations(conn, crawl_id, [p.url for p in pages], UPSERT)
+        if pages or duplicates:
+            # last: the outbox lock is held from here to the commit (crawler/search/outbox.py);
+            # a demoted copy's row is gone, so its upsert gives its document to another
+            # crawl of the index folder that still stores the URL, or takes it out
+            await enqueue_index_operations(
+                conn, crawl_id, [p.url for p in pages] + duplicates, UPSERT)
     return len(links)
 
 

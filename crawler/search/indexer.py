@@ -192,14 +192,15 @@ class OutboxIndexer:
     def drain_once(self) -> tuple[int, IndexerReport]:
         """Apply at most ``batch_size`` operations in one commit, then save positions.
         Returns (operations read, report)."""
-        from crawler.search.source import page_documents
+        from crawler.search.source import latest_page_documents
 
         if not self.registered:  # a crawl's row may appear after its indexer started
             register_crawls(self.conn, self.key, self.crawl_ids)
             self.registered = set(positions(self.conn, self.key)) >= set(self.crawl_ids)
         budget = max(1, self.config.batch_size)
         batches: dict[str, list[OutboxOperation]] = {}
-        for crawl_id, position in positions(self.conn, self.key).items():
+        registered = positions(self.conn, self.key)
+        for crawl_id, position in registered.items():
             if budget <= 0:
                 break
             rows = self.conn.execute(_READ_SQL, (crawl_id, position, budget)).fetchall()
@@ -210,17 +211,21 @@ class OutboxIndexer:
         report = IndexerReport()
         if not read:
             return 0, report
-        documents: list[dict[str, Any]] = []
-        deleted: list[str] = []
-        for crawl_id, rows in batches.items():
-            last = last_operations(rows)
-            upserts = [url for url, op in last.items() if op != DELETE]
-            found = page_documents(
-                self.conn, crawl_id, upserts, max_body_chars=self.config.max_body_chars
-            )
-            documents += found.values()
-            # an upsert whose page row is gone removes the document: never revive a page
-            deleted += [url for url, op in last.items() if op == DELETE or url not in found]
+        removed: set[str] = set()
+        upserted: set[str] = set()
+        for rows in batches.values():
+            for url, op in last_operations(rows).items():
+                (removed if op == DELETE else upserted).add(url)
+        upserts = sorted(upserted - removed)
+        # The index is keyed by URL across the folder's crawls: a URL's document is its
+        # page in the crawl that fetched it last, as `scrapy reindex` builds it. An
+        # upsert whose page row is gone (a duplicate demoted by a better copy) leaves
+        # another crawl's page in its place, or removes it: never revive a page.
+        found = latest_page_documents(
+            self.conn, list(registered), upserts, max_body_chars=self.config.max_body_chars
+        )
+        documents = list(found.values())
+        deleted = sorted(removed) + [url for url in upserts if url not in found]
         merge = self.unmerged + 1 >= max(1, self.config.merge_every)
         try:
             self.writer.apply(documents, deleted, merge=merge)

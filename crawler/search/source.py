@@ -57,23 +57,24 @@ def iter_page_documents(
             yield _document(row, max_body_chars)
 
 
-def page_documents(
+def latest_page_documents(
     conn: psycopg.Connection,
-    crawl_id: str,
+    crawl_ids: list[str],
     urls: list[str],
     *,
     max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS,
 ) -> dict[str, dict[str, Any]]:
-    """Documents of these URLs of a crawl, from their current ``pages`` rows (one
-    query); URLs without a row, or whose page was removed (the incremental crawler's
-    404/410 or eviction), are missing from the result (for the outbox indexer)."""
-    if not urls:
+    """Documents of these URLs from the current ``pages`` rows of any of ``crawl_ids``,
+    each from the crawl that fetched it last (as `scrapy reindex` of every crawl does);
+    URLs that none of them stores are missing from the result."""
+    if not urls or not crawl_ids:
         return {}
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM pages p"
+        f"SELECT DISTINCT ON (p.url) {_COLUMNS} FROM pages p"
         " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
-        " WHERE p.crawl_id = %s AND p.url = ANY(%s::text[]) AND p.removed_at IS NULL",
-        (crawl_id, urls),
+        " WHERE p.crawl_id = ANY(%s::text[]) AND p.url = ANY(%s::text[])"
+        " AND p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC",
+        (crawl_ids, urls),
     ).fetchall()
     return {row[1]: _document(row, max_body_chars) for row in rows}
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from crawler.items import PageItem
+from crawler.items import PageItem, UncrawledItem
 from crawler.pipelines.postgres import write_batch
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.search import SearchEngine, open_index
@@ -54,10 +54,11 @@ def page(url: str, words: str) -> PageItem:
                     content_md5="x", title=f"title {words}", text=f"body {words}")
 
 
-def store(database_url: str, crawl_id: str, pages: list[PageItem]) -> None:
+def store(database_url: str, crawl_id: str, pages: list[PageItem],
+          uncrawled: list[UncrawledItem] = ()) -> None:
     async def write() -> None:
         async with await psycopg.AsyncConnection.connect(database_url) as conn:
-            await write_batch(conn, crawl_id, pages, [])
+            await write_batch(conn, crawl_id, pages, list(uncrawled))
     asyncio.run(write())
 
 
@@ -119,6 +120,36 @@ def test_indexer_applies_upserts_and_deletes_and_saves_positions(
     assert sorted(d["url"] for d in documents(tmp_path / "index")) == urls[2:]
     with pytest.raises(ValueError):
         asyncio.run(enqueue_index_operations(None, crawl_id, ["x"], "replace"))  # type: ignore[arg-type]
+
+
+def test_a_demoted_duplicate_leaves_the_index_unless_another_crawl_stores_it(
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    """The index is keyed by URL across the folder's crawls: when a crawl demotes a page
+    it stored (a better copy was found), the document goes, or, if another crawl of the
+    folder still stores the URL, is that crawl's page; whenever the indexer runs."""
+    first, second = new_crawl(prepared_db), new_crawl(prepared_db)
+    shared, only_first, only_second = (f"http://h.test/{n}" for n in ("shared", "a", "b"))
+    store(database_url, first, [page(shared, "first"), page(only_first, "first")])
+    store(database_url, second, [page(shared, "second"), page(only_second, "second")])
+    config = IndexerConfig(database_url, str(tmp_path / "index"), poll_interval=0.05)
+
+    def index() -> dict[str, str]:
+        run_indexer(config, [first, second], follow=False, stop=threading.Event(),
+                    report=lambda r: None)
+        return {d["url"]: d["crawl_id"] for d in documents(tmp_path / "index")}
+
+    demoted = [UncrawledItem(url, "duplicate_content", "a copy of http://h.test/better",
+                             datetime.now(UTC))
+               for url in (shared, only_second)]
+    for applied_before_the_demotion in (True, False):
+        if applied_before_the_demotion:
+            assert index() == {shared: second, only_first: first, only_second: second}
+        store(database_url, second, [], demoted)
+        assert prepared_db.execute(
+            "SELECT url FROM pages WHERE crawl_id = %s", (second,)).fetchall() == []
+        assert index() == {shared: first, only_first: first}
+        store(database_url, second, [page(shared, "second"), page(only_second, "second")])
 
 
 def test_outbox_ids_commit_in_order(prepared_db: psycopg.Connection, database_url: str) -> None:
