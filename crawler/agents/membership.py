@@ -273,7 +273,7 @@ class AgentMembership:
         hosts = list(waits)
         await conn.execute(
             "UPDATE host_owners o SET next_fetch_at = now() + make_interval(secs => d.wait)"
-            " FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)"
+            " FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)"
             " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
             (hosts, [waits[h] for h in hosts], self.key, self.agent_id),
         )
@@ -296,7 +296,7 @@ class AgentMembership:
             UPDATE host_owners o SET agent_id = NULL,
                 next_fetch_at = greatest(coalesce(o.next_fetch_at, now()),
                                          now() + make_interval(secs => d.wait))
-            FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)
+            FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)
             WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
             """,
             (ready, [max(0.0, next_fetch.get(h, 0.0)) for h in ready], self.key,
@@ -337,7 +337,7 @@ class AgentMembership:
         mine.sort()  # rows are locked in one order by every agent: no deadlock
         async with conn.transaction():
             await conn.execute(
-                "INSERT INTO host_owners (crawl, host) SELECT %s, h FROM unnest(%s::text[]) h"
+                "INSERT INTO host_owners (crawl, host) SELECT %s, h FROM unnest(%b::text[]) h"
                 " ORDER BY h ON CONFLICT (crawl, host) DO NOTHING",
                 (self.key, mine),
             )
@@ -416,7 +416,7 @@ class AgentMembership:
                     """
                     UPDATE host_owners o SET agent_id = NULL,
                         next_fetch_at = now() + make_interval(secs => d.wait)
-                    FROM unnest(%s::text[], %s::float8[]) AS d(host, wait)
+                    FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)
                     WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
                     """,
                     (hosts, [max(0.0, waits.get(h, 0.0)) for h in hosts], self.key,

@@ -36,7 +36,7 @@ from crawler.dedup.near_duplicates import sorted_jaccard
 
 __all__ = ["SharedContentSeen", "band_keys"]
 
-_LOCK_SQL = "SELECT pg_advisory_xact_lock(k) FROM unnest(%s::bigint[]) AS k"
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(k) FROM unnest(%b::bigint[]) AS k"
 
 _EXACT_SQL = """
 SELECT url FROM page_fingerprints
@@ -49,16 +49,16 @@ ORDER BY seq LIMIT 1
 # statistics of the young tables say.
 _CANDIDATE_URLS_SQL = """
 SELECT DISTINCT url FROM dedup_bands
-WHERE crawl_id = %s AND key = ANY(%s::bigint[]) AND url <> %s
+WHERE crawl_id = %s AND key = ANY(%b::bigint[]) AND url <> %s
 """
 
 _MINUTIAE_SQL = """
 SELECT url, minutiae FROM page_fingerprints
-WHERE crawl_id = %s AND url = ANY(%s::text[]) AND scheme = %s
+WHERE crawl_id = %s AND url = ANY(%b::text[]) AND scheme = %s
 """
 
 _PAGE_TEXT_SQL = """
-SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%s::text[])
+SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
 """
 
 _ADMIT_SQL = """
@@ -72,7 +72,7 @@ ON CONFLICT (crawl_id, url) DO UPDATE SET
 _FORGET_BANDS_SQL = "DELETE FROM dedup_bands WHERE crawl_id = %s AND url = %s"
 
 _BANDS_SQL = """
-INSERT INTO dedup_bands (crawl_id, key, url) SELECT %s, k, %s FROM unnest(%s::bigint[]) AS k
+INSERT INTO dedup_bands (crawl_id, key, url) SELECT %s, k, %s FROM unnest(%b::bigint[]) AS k
 """
 
 

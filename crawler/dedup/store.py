@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 _INSERT_SQL = """
 INSERT INTO page_fingerprints (crawl_id, scheme, url, exact_digest, minutiae, signature)
-SELECT %s, %s, u.* FROM unnest(%s::text[], %s::text[], %s::bytea[], %s::bytea[]) AS u
+SELECT %s, %s, u.* FROM unnest(%b::text[], %b::text[], %b::bytea[], %b::bytea[]) AS u
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     scheme = EXCLUDED.scheme, exact_digest = EXCLUDED.exact_digest,
     minutiae = EXCLUDED.minutiae, signature = EXCLUDED.signature,
@@ -57,7 +57,7 @@ ORDER BY seq
 # The minutiae a lookup needs (lookup mode: when they are not kept in memory).
 _MINUTIAE_SQL = """
 SELECT url, minutiae FROM page_fingerprints
-WHERE crawl_id = %s AND url = ANY(%s::text[]) AND scheme = %s
+WHERE crawl_id = %s AND url = ANY(%b::text[]) AND scheme = %s
 """
 
 
@@ -65,7 +65,7 @@ WHERE crawl_id = %s AND url = ANY(%s::text[]) AND scheme = %s
 # loaded at a restart, or lookup mode): the stored page itself, as the spider extracted
 # it (title and text: their words, whatever separates them, are the fingerprinted ones).
 _PAGE_TEXT_SQL = """
-SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%s::text[])
+SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
 """
 
 

@@ -90,7 +90,7 @@ class Frontier:
         store: FrontierStore,
         strategy: Strategy,
         *,
-        serialize: Callable[[Any], bytes],
+        serialize: Callable[[Any, str], bytes],
         buffer_size: int = defaults.FRONTIER_BUFFER_SIZE,
         buffer_per_host: int = defaults.FRONTIER_BUFFER_PER_HOST,
         max_wait: float = defaults.FRONTIER_MAX_WAIT,
@@ -359,7 +359,7 @@ class Frontier:
             self._refill_blocked = False  # its host has room again
         if entry.payload is None and not entry.in_db:
             # serialised now, before the crawl adds things to the request it hands out
-            entry.payload = self.serialize(entry.request)
+            entry.payload = self.serialize(entry.request, entry.url)
         self.inflight[entry.fp] = entry
         wait = self.clock() - entry.queued_at
         self.counters.dequeued += 1
@@ -395,7 +395,7 @@ class Frontier:
         batch = WriteBatch(clock=self.clock(), seq=self.seq)
         for entry in self._new.values():
             if entry.payload is None:
-                entry.payload = self.serialize(entry.request)
+                entry.payload = self.serialize(entry.request, entry.url)
             entry.in_db = True
             (batch.upserts if entry.upsert else batch.new).append(NewRow.of(entry))
             batch.entries.append(entry)

@@ -440,8 +440,8 @@ class PostgresStore:
         sets = ", ".join(f"{name} = {expr}" for name, expr in cols.items())
         return (
             f"UPDATE frontier f SET {sets}, score = {score} "
-            "FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::float8[], %s::float8[],"
-            " %s::float8[], %s::float8[]) AS d(fp, depth, backlinks, cash, link_score,"
+            "FROM unnest(%b::bigint[], %b::int[], %b::int[], %b::float8[], %b::float8[],"
+            " %b::float8[], %b::float8[]) AS d(fp, depth, backlinks, cash, link_score,"
             " attributes, extra) "
             f"WHERE f.crawl = %s AND f.fp = d.fp AND f.state IN ({QUEUED}, {LEASED})"
         )
@@ -510,7 +510,7 @@ class PostgresStore:
         fps = list(done)
         await self.conn.execute(
             "UPDATE frontier f SET state = %s, done_at = d.at, result_url = d.result"
-            " FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(fp, at, result)"
+            " FROM unnest(%b::bigint[], %b::float8[], %b::text[]) AS d(fp, at, result)"
             " WHERE f.crawl = %s AND f.fp = d.fp",
             (DONE, fps, [done[fp][0] for fp in fps], [done[fp][1] for fp in fps], self.key),
         )
@@ -521,7 +521,7 @@ class PostgresStore:
         # re-queued and leased by another meanwhile)
         await self.conn.execute(
             "UPDATE frontier SET state = %s, agent = NULL WHERE crawl = %s"
-            " AND fp = ANY(%s) AND state = %s AND agent IS NOT DISTINCT FROM %s",
+            " AND fp = ANY(%b::bigint[]) AND state = %s AND agent IS NOT DISTINCT FROM %s",
             (QUEUED, self.key, list(released), LEASED, self.agent_id),
         )
 
@@ -530,7 +530,8 @@ class PostgresStore:
         assert self.conn is not None
         fps = list(evicted)
         await self.conn.execute(
-            "UPDATE frontier SET state = %s, done_at = %s WHERE crawl = %s AND fp = ANY(%s)",
+            "UPDATE frontier SET state = %s, done_at = %s"
+            " WHERE crawl = %s AND fp = ANY(%b::bigint[])",
             (EVICTED, at, self.key, fps),
         )
         await self._record_evicted([evicted[fp][0] for fp in fps], [evicted[fp][1] for fp in fps])
@@ -614,7 +615,7 @@ class PostgresStore:
         assert self.conn is not None
         await self.conn.execute(
             "INSERT INTO uncrawled (crawl_id, url, category, detail, at)"
-            " SELECT %s, u, 'evicted', d, now() FROM unnest(%s::text[], %s::text[]) AS x(u, d)"
+            " SELECT %s, u, 'evicted', d, now() FROM unnest(%b::text[], %b::text[]) AS x(u, d)"
             " ON CONFLICT (crawl_id, url) DO NOTHING",
             (self.crawl_id, urls, details),
         )
@@ -672,7 +673,7 @@ class PostgresStore:
         assert self.conn is not None
         row = await (await self.conn.execute(
             """
-            WITH victims AS (SELECT unnest(%(fps)s::bigint[]) AS fp),
+            WITH victims AS (SELECT unnest(%(fps)b::bigint[]) AS fp),
             """ + _EVICT_VICTIMS,
             {"evicted": EVICTED, "now": at, "key": self.key, "fps": fps, "queued": QUEUED,
              "crawl_id": self.crawl_id, "detail": detail},

@@ -38,10 +38,10 @@ _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
                    last_modified, depth, title, text, content_md5, size, weight, relevant,
                    etag)
-SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::text[],
-                         %s::timestamptz[], %s::timestamptz[], %s::int[], %s::text[],
-                         %s::text[], %s::text[], %s::int[], %s::float8[], %s::bool[],
-                         %s::text[])
+SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::int[], %b::text[],
+                         %b::timestamptz[], %b::timestamptz[], %b::int[], %b::text[],
+                         %b::text[], %b::text[], %b::int[], %b::float8[], %b::bool[],
+                         %b::text[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
@@ -53,22 +53,22 @@ ON CONFLICT (crawl_id, url) DO UPDATE SET
 
 _LINKS_SQL = """
 INSERT INTO links (crawl_id, source_url, target_url, anchor_text, visibility, position, distance)
-SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::smallint[], %s::smallint[],
-                         %s::smallint[])
+SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::smallint[], %b::smallint[],
+                         %b::smallint[])
 ON CONFLICT (crawl_id, source_url, target_url) DO UPDATE SET
     anchor_text = EXCLUDED.anchor_text, visibility = EXCLUDED.visibility,
     position = EXCLUDED.position, distance = EXCLUDED.distance
 """
 
 # A URL stored as a page is no longer uncrawled (e.g. it failed once, then succeeded).
-_CLEAR_UNCRAWLED_SQL = "DELETE FROM uncrawled WHERE crawl_id = %s AND url = ANY(%s::text[])"
+_CLEAR_UNCRAWLED_SQL = "DELETE FROM uncrawled WHERE crawl_id = %s AND url = ANY(%b::text[])"
 # A stored page that became a duplicate of a more important copy is no longer a page
 # (crawler/dedup/authority.py): pages and uncrawled never share a URL.
-_CLEAR_DEMOTED_PAGES_SQL = "DELETE FROM pages WHERE crawl_id = %s AND url = ANY(%s::text[])"
+_CLEAR_DEMOTED_PAGES_SQL = "DELETE FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])"
 
 _UNCRAWLED_SQL = """
 INSERT INTO uncrawled (crawl_id, url, category, detail, at)
-SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::timestamptz[])
+SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::timestamptz[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     category = EXCLUDED.category, detail = EXCLUDED.detail, at = EXCLUDED.at
 """

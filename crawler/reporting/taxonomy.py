@@ -43,7 +43,7 @@ WITH crawl AS (
                         (SELECT id FROM crawls ORDER BY started_at DESC, id DESC LIMIT 1))
 ),
 taxonomy AS (
-    SELECT * FROM unnest(%(categories)s::text[], %(groups)s::text[])
+    SELECT * FROM unnest(%(categories)b::text[], %(groups)b::text[])
         WITH ORDINALITY AS t(category, grp, ord)
 ),
 counts AS (

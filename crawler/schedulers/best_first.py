@@ -495,7 +495,7 @@ class BestFirstScheduler(BaseScheduler):
             if request is None:
                 try:
                     assert self.codec is not None and entry.payload is not None
-                    request = self.codec.decode(entry.payload)
+                    request = self.codec.decode(entry.payload, entry.url)
                 except Exception:
                     logger.exception(
                         "frontier: cannot rebuild the request of %s; dropped", entry.url
@@ -594,10 +594,10 @@ class BestFirstScheduler(BaseScheduler):
         self._poke_call = None
 
     # --- background writing -----------------------------------------------------------------
-    def _serialize(self, request: Request) -> bytes:
+    def _serialize(self, request: Request, url: str) -> bytes:
         assert self.codec is not None
         try:
-            return self.codec.encode(request)
+            return self.codec.encode(request, url)
         except Exception as exc:
             # callbacks that are not spider methods cannot be stored; the request stays
             # in memory, and a copy without them is stored

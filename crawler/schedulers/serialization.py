@@ -5,11 +5,18 @@ The format is Scrapy's own (``Request.to_dict(spider=...)``, rebuilt with
 errback names are found with a cached lookup instead of ``inspect.getmembers`` (slow, run
 for every request), and fields holding their default value are
 left out (they are put back before rebuilding).
+
+A plain link request (GET, no body, headers, cookies or flags, priority 0, nothing in
+``meta`` but its depth) whose URL is the one the frontier row holds is stored in a compact
+form instead: a tag byte, the depth and the two method names, without the URL (the row
+has it) and without pickle. Most of a crawl's requests are such, and the form costs a
+fifth of the bytes and none of the pickling (docs/frontier.md).
 """
 
 from __future__ import annotations
 
 import pickle
+import struct
 from types import MethodType
 from typing import Any
 
@@ -34,6 +41,12 @@ _DEFAULTS: dict[str, Any] = {
 # Scrapy (2.13 and later) builds a request's Headers on first access, a few microseconds
 # per request: the codec looks at the attribute behind the property, without building it.
 _LAZY_HEADERS = "_headers" in getattr(Request, "__slots__", ())
+
+
+# The compact form's tag: a pickle starts with 0x80, so the first byte tells them apart.
+_COMPACT = b"\x01"
+_DEPTH = struct.Struct(">i")
+_NO_DEPTH = -1
 
 
 def _headers(request: Request) -> Any:
@@ -70,7 +83,9 @@ class RequestCodec:
             self._bound[func] = name
         return name
 
-    def encode(self, request: Request) -> bytes:
+    def encode(self, request: Request, url: str | None = None) -> bytes:
+        """The bytes of ``request``; ``url``: the URL stored beside them, which
+        :meth:`decode` is then given back (it allows the compact form)."""
         if (
             type(request) is Request
             and request.method == "GET"
@@ -81,6 +96,10 @@ class RequestCodec:
             and not request.cb_kwargs
             and request.encoding == "utf-8"
         ):
+            if url is not None and not request.priority and not request.dont_filter:
+                compact = self._compact(request, url)
+                if compact is not None:
+                    return compact
             # the common case (a plain link request), without building the full dict
             plain: dict[str, Any] = {"url": request.url}
             if request.callback is not None:
@@ -108,8 +127,33 @@ class RequestCodec:
         compact = {k: v for k, v in data.items() if k not in _DEFAULTS or v != _DEFAULTS[k]}
         return pickle.dumps(compact, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def decode(self, payload: bytes) -> Request:
-        data = pickle.loads(payload)
+    def _compact(self, request: Request, url: str) -> bytes | None:
+        meta = request.meta
+        if request.url != url or (meta and meta.keys() != {"depth"}):
+            return None
+        depth = meta.get("depth", _NO_DEPTH) if meta else _NO_DEPTH
+        if type(depth) is not int or not _NO_DEPTH <= depth <= 0x7FFFFFFF:
+            return None
+        callback = self._method_name(request.callback)
+        errback = self._method_name(request.errback)
+        if not isinstance(callback, str | None) or not isinstance(errback, str | None):
+            return None
+        return b"".join((_COMPACT, _DEPTH.pack(depth), (callback or "").encode(), b"\x00",
+                         (errback or "").encode()))
+
+    def decode(self, payload: bytes, url: str | None = None) -> Request:
+        """The request of ``payload``; ``url``: the one given to :meth:`encode`."""
+        if payload[:1] == _COMPACT:
+            if url is None:
+                raise ValueError("a compact request needs the URL stored beside it")
+            (depth,) = _DEPTH.unpack_from(payload, 1)
+            callback, errback = payload[5:].decode().split("\x00")
+            data: dict[str, Any] = {"url": url, "callback": callback or None,
+                                    "errback": errback or None}
+            if depth != _NO_DEPTH:
+                data["meta"] = {"depth": depth}
+        else:
+            data = pickle.loads(payload)
         for key, value in _DEFAULTS.items():
             if key not in data:
                 data[key] = value.copy() if isinstance(value, (dict, list)) else value

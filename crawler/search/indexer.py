@@ -54,7 +54,7 @@ _TRY_LOCK_SQL = "SELECT pg_try_advisory_lock(%s, hashtext(%s))"
 
 _REGISTER_SQL = """
 INSERT INTO search_index_positions (index_key, crawl_id)
-SELECT %s, id FROM crawls WHERE id = ANY(%s::text[])
+SELECT %s, id FROM crawls WHERE id = ANY(%b::text[])
 ON CONFLICT (index_key, crawl_id) DO NOTHING
 """
 
@@ -80,7 +80,7 @@ WHERE crawl_id = %(crawl)s AND id <= (
 """
 
 _MAX_IDS_SQL = """
-SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%s::text[]) GROUP BY crawl_id
+SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%b::text[]) GROUP BY crawl_id
 """
 
 
@@ -154,7 +154,7 @@ def set_positions(conn: psycopg.Connection, key: str, heads: dict[str, int]) -> 
     with conn.transaction():
         conn.execute(
             "DELETE FROM search_index_positions WHERE index_key = %s"
-            " AND NOT crawl_id = ANY(%s::text[])", (key, list(heads)),
+            " AND NOT crawl_id = ANY(%b::text[])", (key, list(heads)),
         )
         register_crawls(conn, key, heads)
         for crawl_id, position in heads.items():

@@ -48,7 +48,7 @@ _LOCK_SQL = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
 
 _ENQUEUE_SQL = """
 INSERT INTO search_outbox (crawl_id, url, op)
-SELECT %s, u, %s FROM unnest(%s::text[]) AS u
+SELECT %s, u, %s FROM unnest(%b::text[]) AS u
 """
 
 OutboxOperation = tuple[int, str, str]  # (id, url, op)

@@ -72,7 +72,7 @@ def latest_page_documents(
     rows = conn.execute(
         f"SELECT DISTINCT ON (p.url) {_COLUMNS} FROM pages p"
         " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
-        " WHERE p.crawl_id = ANY(%s::text[]) AND p.url = ANY(%s::text[])"
+        " WHERE p.crawl_id = ANY(%b::text[]) AND p.url = ANY(%b::text[])"
         " AND p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC",
         (crawl_ids, urls),
     ).fetchall()

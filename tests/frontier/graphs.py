@@ -56,7 +56,7 @@ def make_frontier(strategy: str, store: FrontierStore | None = None, **kwargs) -
     return Frontier(
         store if store is not None else MemoryStore(),
         make_strategy(strategy),
-        serialize=lambda url: url.encode(),
+        serialize=lambda request, url: url.encode(),
         **kwargs,
     )
 

@@ -95,3 +95,34 @@ def test_request_codec_round_trip():
     plain = codec.decode(codec.encode(scrapy.Request("http://a.test/", dont_filter=True)))
     assert plain.callback is None and plain.dont_filter and plain.method == "GET"
     assert len(codec.encode(scrapy.Request("http://a.test/"))) < 60
+
+
+def test_request_codec_compact_form_of_a_plain_link_request():
+    """Stored beside its URL, a link request is a tag, its depth and its two method
+    names; anything more (another URL, meta, priority, dont_filter) is pickled."""
+    spider = _Spider()
+    codec = RequestCodec(spider)
+    url = "http://a.test/some/long/path/of/a/link.html"
+    link = scrapy.Request(url, callback=spider.parse, errback=spider.on_error,
+                          meta={"depth": 4})
+    payload = codec.encode(link, url)
+    assert payload == b"\x01\x00\x00\x00\x04parse\x00on_error"
+    again = codec.decode(payload, url)
+    assert (type(again), again.url, again.meta, again.priority, again.dont_filter) == (
+        scrapy.Request, url, {"depth": 4}, 0, False)
+    assert again.callback == spider.parse and again.errback == spider.on_error
+    bare = codec.decode(codec.encode(scrapy.Request(url), url), url)
+    assert (bare.callback, bare.errback, bare.meta) == (None, None, {})
+    with pytest.raises(ValueError, match="needs the URL"):
+        codec.decode(payload)
+    pickled = [
+        codec.encode(link, url + "?other"),
+        codec.encode(link.replace(meta={"depth": 4, "custom": 1}), url),
+        codec.encode(link.replace(meta={"depth": "4"}), url),
+        codec.encode(link.replace(priority=2), url),
+        codec.encode(link.replace(dont_filter=True), url),
+        codec.encode(link),
+    ]
+    assert all(p[:1] == b"\x80" for p in pickled)
+    assert codec.decode(pickled[1], url).meta == {"depth": 4, "custom": 1}
+    assert codec.decode(pickled[3], "ignored").priority == 2
