@@ -139,7 +139,8 @@ async def run_one(
     frontier = scheduler.frontier
     spider = crawler.spider
     rss_start, _ = rss_mb()
-    backend = frontier.store.conn.info.backend_pid
+    store = getattr(frontier.store, "store", frontier.store)  # inside a ThreadedStore
+    backend = store.conn.info.backend_pid
     gc.collect()
 
     build = enqueue = build_cpu = 0.0

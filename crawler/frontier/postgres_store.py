@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import struct
 import time
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -98,9 +99,21 @@ def _text(value: str) -> bytes:
     return data.replace(b"\x00", b"") if b"\x00" in data else data
 
 
-def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
-    """Binary COPY data of frontier rows."""
-    out = [_COPY_HEADER]
+def copy_chunks(key: int, rows: list[NewRow], size: int = 1000) -> Iterator[bytes]:
+    """Binary COPY data of frontier rows, ``size`` rows at a time (header first, trailer
+    last): PostgreSQL inserts one chunk while the next is encoded."""
+    if not rows:
+        yield encode_copy_rows(key, rows)
+    for start in range(0, len(rows), size):
+        end = start + size
+        yield encode_copy_rows(key, rows[start:end], header=start == 0, trailer=end >= len(rows))
+
+
+def encode_copy_rows(
+    key: int, rows: list[NewRow], *, header: bool = True, trailer: bool = True
+) -> bytes:
+    """Binary COPY data of frontier rows (with the format's header and trailer)."""
+    out = [_COPY_HEADER] if header else []
     extend = out.extend
     start, rest_new = _ROW_START.pack, _ROW_REST_NEW.pack
     for e in rows:
@@ -120,7 +133,8 @@ def encode_copy_rows(key: int, rows: list[NewRow]) -> bytes:
             rest = _rest_done(e, priority, backlinks)
         extend((start(19, 4, key, 8, e.fp, len(url)), url, _LEN(len(host)), host, rest,
                 payload))
-    out.append(_COPY_TRAILER)
+    if trailer:
+        out.append(_COPY_TRAILER)
     return b"".join(out)
 
 
@@ -486,7 +500,8 @@ class PostgresStore:
             async with conn.transaction(), conn.cursor() as cur, cur.copy(
                 f"COPY frontier ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
             ) as copy:
-                await copy.write(encode_copy_rows(self.key, rows))
+                for chunk in copy_chunks(self.key, rows):
+                    await copy.write(chunk)
         except psycopg.errors.UniqueViolation:
             # a row is already there (should not happen: the seen set is exact)
             logger.warning("frontier: fingerprint collision in a batch; upserting")

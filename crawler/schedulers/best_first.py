@@ -54,6 +54,7 @@ from crawler.frontier.links import LinkEvent
 from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
 from crawler.frontier.scores import UrlStats, make_strategy, seed_stats, weighted_terms
 from crawler.frontier.seen import url_fingerprint
+from crawler.frontier.threaded_store import ThreadedStore
 from crawler.schedulers.serialization import RequestCodec
 from crawler.storage.database import crawl_database
 from crawler.urls import canonical_url, scheduled_url
@@ -226,8 +227,9 @@ class BestFirstScheduler(BaseScheduler):
             agent_id=agent_id,
         )
         self.codec = RequestCodec(spider)
+        threaded = ThreadedStore(store)  # its statements go on while the crawl runs
         frontier = Frontier(
-            store,
+            threaded,
             strategy,
             serialize=self._serialize,
             buffer_size=self.buffer_size,
@@ -248,7 +250,7 @@ class BestFirstScheduler(BaseScheduler):
             raise CloseSpider("bad_strategy") from None
         self.frontier = frontier
         if agent_id is not None:
-            await self._join(store, frontier, crawl_id, agent_id)
+            await self._join(store, threaded, frontier, crawl_id, agent_id)
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._writer = asyncio.ensure_future(self._write_loop())
@@ -273,7 +275,8 @@ class BestFirstScheduler(BaseScheduler):
             logger.info("frontier (%s): new crawl %s", strategy.name, crawl_id)
 
     async def _join(
-        self, store: PostgresStore, frontier: Frontier, crawl_id: str, agent_id: str
+        self, store: PostgresStore, threaded: ThreadedStore, frontier: Frontier,
+        crawl_id: str, agent_id: str,
     ) -> None:
         """Join the crawl as an agent (crawler/agents): register, take the seeds if this
         is the crawl's first agent, start the heartbeat."""
@@ -293,7 +296,7 @@ class BestFirstScheduler(BaseScheduler):
         # an agent without seeds (joining a crawl) never takes the seeding: the crawl does
         # not end before an agent with seeds has loaded them
         has_seeds = bool(getattr(self.spider, "seed_list", True))
-        self._seeding = has_seeds and await claim_seeding(store.conn, store.key)
+        self._seeding = has_seeds and await threaded.run(claim_seeding(store.conn, store.key))
         self.agent = AgentDriver(
             membership,
             frontier,

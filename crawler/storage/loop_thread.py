@@ -28,8 +28,9 @@ class LoopThread:
     tasks still running finish (or cancels them after ``timeout``), closes the loop and
     joins the thread."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, daemon: bool = False) -> None:
         self.name = name
+        self.daemon = daemon
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
@@ -58,8 +59,8 @@ class LoopThread:
                 asyncio.set_event_loop(None)
 
         self._loop = loop
-        # not a daemon: the interpreter waits for the last rows to be written
-        self._thread = threading.Thread(target=main, name=self.name)
+        # not a daemon by default: the interpreter waits for the last rows to be written
+        self._thread = threading.Thread(target=main, name=self.name, daemon=self.daemon)
         self._thread.start()
         started.wait()
         return self

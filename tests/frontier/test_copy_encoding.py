@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import struct
 
-from crawler.frontier.postgres_store import encode_copy_rows
+from crawler.frontier.postgres_store import copy_chunks, encode_copy_rows
 from crawler.frontier.scores import UrlStats
 from crawler.frontier.store import NewRow
 
@@ -113,3 +113,6 @@ def test_copy_encoding_is_byte_identical_to_the_reference():
         assert encode_copy_rows(key, rows) == reference_encode(key, rows)
         assert encode_copy_rows(key, rows[:1]) == reference_encode(key, rows[:1])
     assert encode_copy_rows(3, []) == reference_encode(3, [])
+    # in chunks, as the store sends them: the same bytes
+    assert b"".join(copy_chunks(key, rows, size=7)) == reference_encode(key, rows)
+    assert b"".join(copy_chunks(key, rows[:7], size=7)) == reference_encode(key, rows[:7])

@@ -1,5 +1,6 @@
-"""One contract, two stores: every test runs against the PostgreSQL store (the truth) and
-the in-memory one the algorithm tests use (tests/frontier/memory_store.py), so the two
+"""One contract, two stores: every test runs against the PostgreSQL store (the truth),
+the same on its own thread (crawler/frontier/threaded_store.py, as the scheduler runs it)
+and the in-memory one the algorithm tests use (tests/frontier/memory_store.py), so they
 cannot drift apart: claims, link events, acks, evictions, and the resume cases (clean,
 unclean after a crash with leased rows, results saved while the frontier's writes were
 lost)."""
@@ -18,6 +19,7 @@ from crawler.frontier.postgres_store import PostgresStore
 from crawler.frontier.scores import Strategy, UrlStats, make_strategy
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import CLAIM_SCAN, FrontierStore, NewRow, WriteBatch
+from crawler.frontier.threaded_store import ThreadedStore
 from tests.frontier.memory_store import MemoryStore
 
 
@@ -93,15 +95,27 @@ class PostgresCrawl:
         return {url: (category, detail or "") for url, category, detail in rows}
 
 
+class ThreadedPostgresCrawl(PostgresCrawl):
+    """The PostgreSQL store on its own thread, as the scheduler runs it."""
+
+    def new_store(self, recheck_window: float = 600.0) -> FrontierStore:
+        return ThreadedStore(super().new_store(recheck_window))
+
+    async def kill(self, store: Any) -> None:
+        await store.run(store.store.conn.close())
+        store._thread.stop()  # the process is gone, its threads with it
+
+
 Crawl = MemoryCrawl | PostgresCrawl
 
 
-@pytest.fixture(params=["memory", "postgres"])
+@pytest.fixture(params=["memory", "postgres", "threaded"])
 def crawl(request) -> Crawl:
     if request.param == "memory":
         return MemoryCrawl()
     crawl_row = request.getfixturevalue("crawl_row")
-    return PostgresCrawl(request.getfixturevalue("migrated"), crawl_row())
+    kind = PostgresCrawl if request.param == "postgres" else ThreadedPostgresCrawl
+    return kind(request.getfixturevalue("migrated"), crawl_row())
 
 
 def url(path: str, host: str = "h.test") -> str:
