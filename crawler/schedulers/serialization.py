@@ -9,8 +9,8 @@ left out (they are put back before rebuilding).
 A plain link request (GET, no body, headers, cookies or flags, priority 0, nothing in
 ``meta`` but its depth) whose URL is the one the frontier row holds is stored in a compact
 form instead: a tag byte, the depth and the two method names, without the URL (the row
-has it) and without pickle. Most of a crawl's requests are such, and the form costs a
-fifth of the bytes and none of the pickling (docs/frontier.md).
+has it) and without pickle. Most of a crawl's requests are such (sizes measured:
+docs/performance.md).
 """
 
 from __future__ import annotations
