@@ -308,15 +308,17 @@ class AgentMembership:
         beat.released = set(ready)
 
     async def _unowned_hosts(self, conn: psycopg.AsyncConnection[Any]) -> list[str]:
-        """Hosts with queued URLs that no live agent owns (one index probe per host)."""
+        """Hosts with queued URLs that no live agent owns (one index probe per host; every
+        row of a crawl agents run is ``shared``: PostgresStore._mark_shared)."""
         rows = await (await conn.execute(
             """
             WITH RECURSIVE h AS (
                 (SELECT host FROM frontier WHERE crawl = %(key)s AND state = %(queued)s
-                 ORDER BY host LIMIT 1)
+                 AND shared ORDER BY host LIMIT 1)
                 UNION ALL
                 SELECT (SELECT f.host FROM frontier f WHERE f.crawl = %(key)s
-                        AND f.state = %(queued)s AND f.host > h.host ORDER BY f.host LIMIT 1)
+                        AND f.state = %(queued)s AND f.shared AND f.host > h.host
+                        ORDER BY f.host LIMIT 1)
                 FROM h WHERE h.host IS NOT NULL)
             SELECT h.host FROM h WHERE h.host IS NOT NULL AND NOT EXISTS (
                 SELECT 1 FROM host_owners o JOIN agents a

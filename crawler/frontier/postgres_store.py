@@ -302,9 +302,10 @@ class PostgresStore:
                 state.requeued_unsaved = await self._requeue_unsaved()
             if crawl.scoring != strategy.signature:
                 state.rescored = await self._rescore(strategy)
+            # this process writes unmarked rows: agents joining later mark them (_mark_shared)
             await self.conn.execute(
-                "UPDATE frontier_crawls SET clean = false, scoring = %s, updated_at = now()"
-                " WHERE key = %s",
+                "UPDATE frontier_crawls SET clean = false, scoring = %s, shared = false,"
+                " updated_at = now() WHERE key = %s",
                 (strategy.signature, self.key),
             )
 
@@ -339,8 +340,10 @@ class PostgresStore:
                 f"crawl {self.crawl_id!r} is scored with {row[1]!r}; every agent must use "
                 f"the same strategy (this one: {strategy.signature!r})"
             )
+        await self._mark_shared()
         await conn.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS frontier_in (LIKE frontier) ON COMMIT DELETE ROWS"
+            "CREATE TEMP TABLE IF NOT EXISTS frontier_in (LIKE frontier INCLUDING DEFAULTS)"
+            " ON COMMIT DELETE ROWS"
         )
         state.fingerprints = await self._read_fingerprints()
         await self._count_queued(state)
@@ -584,6 +587,25 @@ class PostgresStore:
         self._changed = 0
         self._analyzed_at = time.monotonic()
 
+    async def _mark_shared(self) -> None:
+        """Mark the crawl's rows as shared (in frontier_queued_host, which agents need)
+        unless they all are: rows written by a one-process run of the crawl are not."""
+        conn = self.conn
+        assert conn is not None
+        async with conn.transaction():
+            flipped = await conn.execute(
+                "UPDATE frontier_crawls SET shared = true WHERE key = %s AND NOT shared",
+                (self.key,),
+            )
+            if flipped.rowcount:  # the first agent; the others wait on the row's lock
+                marked = await conn.execute(
+                    "UPDATE frontier SET shared = true WHERE crawl = %s AND NOT shared",
+                    (self.key,),
+                )
+                if marked.rowcount:
+                    logger.info("frontier: %d rows written by a one-process run of crawl %r"
+                                " marked as shared", marked.rowcount, self.crawl_id)
+
     async def _merge_new(self, rows: list[NewRow]) -> None:
         """Insert new rows; a row another agent wrote first absorbs the new one's link
         event (counts add up, the best offer wins: the same result in any order)."""
@@ -596,7 +618,8 @@ class PostgresStore:
         score = self.strategy.score_sql(*_MERGE_COLUMNS.values())
         sets = ", ".join(f"{name} = {expr}" for name, expr in _MERGE_COLUMNS.items())
         await conn.execute(
-            f"INSERT INTO frontier ({_COPY_COLUMNS}) SELECT {_COPY_COLUMNS} FROM frontier_in"
+            f"INSERT INTO frontier ({_COPY_COLUMNS}, shared) SELECT {_COPY_COLUMNS}, true"
+            " FROM frontier_in"
             f" ORDER BY fp ON CONFLICT (crawl, fp) DO UPDATE SET {sets}, score = {score},"
             " priority = greatest(frontier.priority, excluded.priority)"
             f" WHERE frontier.state IN ({QUEUED}, {LEASED})"
@@ -608,13 +631,13 @@ class PostgresStore:
             (self.key, e.fp, e.url, e.host, e.state, e.priority, e.score, e.tiebreak, e.inter,
              e.stats.depth, e.stats.backlinks, e.stats.cash, e.stats.link_score,
              e.stats.attributes, e.stats.extra, e.queued_at, e.done_at, e.result_url,
-             e.payload)
+             e.payload, self.agent_id is not None)
             for e in entries
         ]
         async with self.conn.cursor() as cur:
             await cur.executemany(
-                f"INSERT INTO frontier ({_COPY_COLUMNS}) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                f"INSERT INTO frontier ({_COPY_COLUMNS}, shared) VALUES (%s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (crawl, fp) DO UPDATE SET state = EXCLUDED.state,"
                 " priority = EXCLUDED.priority, score = EXCLUDED.score,"
                 " tiebreak = EXCLUDED.tiebreak, depth = EXCLUDED.depth,"
@@ -642,6 +665,10 @@ class PostgresStore:
     ) -> list[StoredRow]:
         assert self.conn is not None
         only = "" if hosts is None else "AND host = ANY(%(hosts)s)"
+        if hosts is not None and self.agent_id is not None:
+            # every row of an agents' crawl is shared (_mark_shared): the predicate of
+            # frontier_queued_host, so that the index serves the lookup
+            only += " AND shared"
         rows = await (await self.conn.execute(
             f"""
             WITH cand AS (

@@ -251,3 +251,43 @@ def test_deleting_a_crawl_deletes_its_frontier(migrated, crawl_row):
             "SELECT count(*) FROM frontier_crawls WHERE crawl_id = %s", (crawl_id,)
         ).fetchone()
     assert left == (0,) and rows(migrated, crawl_id) == {}
+
+
+def test_only_the_rows_of_a_crawl_agents_share_are_marked_shared(migrated, crawl_row):
+    """frontier_queued_host covers shared rows only: a one-process run writes unmarked rows
+    (no index cost), the first agent to open the crawl marks them all, agents write marked
+    rows, and a one-process resume makes the next agent mark its rows again."""
+    crawl_id = crawl_row()
+    strategy = make_strategy("backlink")
+
+    def entry(i: int) -> NewRow:
+        e = Entry(url_fingerprint(f"http://h{i}.test/"), f"http://h{i}.test/", f"h{i}.test", 0,
+                  i, False, UrlStats(1, 1, 0.0, 0.0, 0.0, 0.0), 0.0)
+        e.score, e.payload = strategy.score(e.stats), b"x"
+        return NewRow.of(e)
+
+    def marks() -> tuple[dict[str, bool], bool]:
+        with psycopg.connect(migrated) as conn:
+            shared = dict(conn.execute(
+                "SELECT f.url, f.shared FROM frontier f JOIN frontier_crawls k"
+                " ON k.key = f.crawl WHERE k.crawl_id = %s", (crawl_id,)).fetchall())
+            crawl = conn.execute("SELECT shared FROM frontier_crawls WHERE crawl_id = %s",
+                                 (crawl_id,)).fetchone()
+        return shared, crawl[0]
+
+    async def write(agent_id: str | None, i: int, clean: bool = True) -> None:
+        store = PostgresStore(migrated, crawl_id, agent_id=agent_id)
+        await store.open(strategy)
+        await store.write(WriteBatch(new=[entry(i)], clock=float(i), seq=i))
+        await store.close(clean, float(i), i)
+
+    asyncio.run(write(None, 0))
+    assert marks() == ({"http://h0.test/": False}, False)
+    asyncio.run(write("agent-a", 1))
+    assert marks() == ({"http://h0.test/": True, "http://h1.test/": True}, True)
+    asyncio.run(write(None, 2))
+    assert marks() == (
+        {"http://h0.test/": True, "http://h1.test/": True, "http://h2.test/": False}, False
+    )
+    asyncio.run(write("agent-b", 3))
+    assert marks() == ({f"http://h{i}.test/": True for i in range(4)}, True)
