@@ -27,6 +27,20 @@ AGENT_SETTINGS: dict[str, object] = {
 }
 
 
+# every agent process started by start_agent, so that conftest.py kills those a failed
+# test left running (an orphaned agent keeps crawling and loads the machine for later tests)
+STARTED: list[subprocess.Popen[str]] = []
+
+
+def kill_leftover_agents() -> None:
+    """Kill every agent process started so far that still runs."""
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def start_agent(
     name: str,
     *,
@@ -48,8 +62,10 @@ def start_agent(
     cmd, child_env = crawl_command("general", database_url=database_url, workdir=agent_dir,
                                    proxy=proxy, args=args, settings=full, env=env)
     log = (workdir / f"{name}.log").open("w")
-    return subprocess.Popen(cmd, cwd=agent_dir, env=child_env, stdout=log,
+    proc = subprocess.Popen(cmd, cwd=agent_dir, env=child_env, stdout=log,
                             stderr=subprocess.STDOUT, text=True)
+    STARTED.append(proc)
+    return proc
 
 
 def wait_all(procs: list[subprocess.Popen[str]], timeout: float) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -42,8 +43,20 @@ def _start_scrapyd(home: Path, port: int, env: dict[str, str]) -> subprocess.Pop
         f"dbs_dir = {home / 'dbs'}\nitems_dir =\njobs_to_keep = 5\n"
         "max_proc = 1\npoll_interval = 0.5\n"
     )
+    # a session of its own: its job processes can be killed with it (_stop_scrapyd)
     return subprocess.Popen([str(Path(sys.executable).parent / "scrapyd")], cwd=home, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+
+
+def _stop_scrapyd(node: subprocess.Popen[str]) -> None:
+    """Stop scrapyd and the jobs it still runs (after a failure they would keep crawling)."""
+    node.terminate()
+    node.wait(timeout=30)
+    try:
+        os.killpg(node.pid, signal.SIGKILL)
+    except ProcessLookupError:  # no job left
+        pass
 
 
 def _wait_ready(base: str) -> None:
@@ -113,8 +126,7 @@ def test_two_scrapyd_nodes_run_one_crawl(tmp_path: Path, sandbox, database_url, 
                 what=f"job {jobid} to finish")
     finally:
         for node in nodes:
-            node.terminate()
-            node.wait(timeout=30)
+            _stop_scrapyd(node)
 
     stored = [u for (u,) in db.execute("SELECT url FROM pages WHERE crawl_id = %s",
                                        (crawl_id,))]
