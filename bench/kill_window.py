@@ -185,7 +185,9 @@ def main() -> None:
     from scratch import empty_database  # after the child-process check: imports crawler
 
     database = ExitStack()
-    url = database.enter_context(empty_database("crawler_bench"))
+    # one database per side: a newer schema would stop the older code (it refuses to run
+    # on a schema newer than its own)
+    urls = {side: database.enter_context(empty_database("crawler_bench")) for side in sides}
     results: dict[str, list[dict]] = {side: [] for side in sides}
     server = SandboxServer(web).start()
     try:
@@ -195,7 +197,7 @@ def main() -> None:
                 order = list(sides) if kill % 2 else list(reversed(sides))
                 for side in order:
                     after = rng.uniform(*args.after)
-                    r = kill_one(sides[side], server, seeds, url, tmp, after, extra)
+                    r = kill_one(sides[side], server, seeds, urls[side], tmp, after, extra)
                     results[side].append(r)
                     print(
                         f"  kill {kill} {side:<4} at {after:5.1f} s: window {r['window']:5.2f} s, "

@@ -17,7 +17,7 @@ CRAWLER_DATA_DIR = ".crawl"
 CRAWLER_DB_CONNECT_TIMEOUT = 5
 # Rows are written in batches: at most this many items are buffered ...
 STORE_BATCH_SIZE = 200
-# ... and never for longer than this many seconds.
+# ... and a page is written within this many seconds of its response's arrival.
 STORE_FLUSH_INTERVAL = 2.0
 # Attempts at writing one batch before it is spilled to CRAWLER_DATA_DIR/spill/.
 STORE_WRITE_ATTEMPTS = 3

@@ -40,6 +40,13 @@ class PageItem:
     # <link rel="canonical"> of an HTML page (evidence for the content-seen test's choice
     # of the copy to keep, docs/dedup.md); not stored
     canonical: str | None = None
+    # time.time() when the engine received the response (RECEIVED_AT_META): the storage
+    # deadline counts from it, so a response's wait to be parsed counts too; not stored
+    received_at: float | None = None
+
+
+# request.meta key of the time the engine received the response (PostgresStorePipeline)
+RECEIVED_AT_META = "received_at"
 
 
 # Categories of URLs that were scheduled and not stored as pages.

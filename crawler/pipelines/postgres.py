@@ -22,9 +22,10 @@ from typing import Any
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 from scrapy import Request, signals
+from scrapy.http import Response
 
 from crawler import defaults
-from crawler.items import WEAK_CATEGORIES, PageItem, UncrawledItem
+from crawler.items import RECEIVED_AT_META, WEAK_CATEGORIES, PageItem, UncrawledItem
 from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import CrawlDatabase, crawl_database
 from crawler.storage.flush_schedule import FlushSchedule
@@ -167,8 +168,9 @@ class PostgresStorePipeline:
     event loop (crawler/storage/loop_thread.py), so that a batch's commit never waits
     behind the parsing of the responses queued on the crawl's loop; a batch is written
     when its oldest row is STORE_FLUSH_INTERVAL old (minus the time a write takes,
-    crawler/storage/flush_schedule.py) or when it holds STORE_BATCH_SIZE rows. That
-    bounds what a `kill -9` loses (docs/performance.md, kill window).
+    crawler/storage/flush_schedule.py), a page's age counting from its response's
+    arrival, or when it holds STORE_BATCH_SIZE rows. That bounds what a `kill -9` loses
+    (docs/performance.md, kill window).
     """
 
     def __init__(
@@ -200,6 +202,7 @@ class PostgresStorePipeline:
         self._closing = False
         self._write_lock: asyncio.Lock | None = None  # the writer loop's
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
+        crawler.signals.connect(self.response_received, signal=signals.response_received)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> PostgresStorePipeline:
@@ -265,14 +268,25 @@ class PostgresStorePipeline:
             # all the writer thread's CPU: bench/crawl_speed.py's "storage" stage
             self.stats.set_value("store/writer_cpu_seconds", round(time.thread_time(), 6))
 
+    def response_received(self, response: Response, request: Request) -> None:
+        # sent before the response waits in Scrapy's scraper queue to be parsed
+        request.meta[RECEIVED_AT_META] = time.time()
+
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, PageItem):
+            now = time.time()
+            at = now
+            if item.received_at is not None:
+                # the deadline counts from the response's arrival, so that its wait to be
+                # parsed counts against STORE_FLUSH_INTERVAL; a stamp older than one
+                # interval (or from the future) only makes the write start now
+                at = min(now, max(item.received_at, now - self.flush_interval))
             with self._buffer_lock:
                 self.pages[item.url] = item
                 self.uncrawled.pop(item.url, None)
-                # counted from the row's arrival, not its fetched_at: a crawl sets that a
-                # moment before (while parsing), but replayed or test items carry any time
-                wake = self.schedule.added(time.time())
+                # not fetched_at: the spider sets it while parsing, and replayed or test
+                # items carry any time
+                wake = self.schedule.added(at)
         elif isinstance(item, UncrawledItem):
             wake = self.add_uncrawled(item)
         else:

@@ -20,7 +20,7 @@ from crawler.extract import extract_page
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
-from crawler.items import LinkRecord, PageItem, UncrawledItem
+from crawler.items import RECEIVED_AT_META, LinkRecord, PageItem, UncrawledItem
 from crawler.seeds import load_seeds
 from crawler.urls import scheduled_url, url_host
 
@@ -206,6 +206,7 @@ class CrawlerSpider(scrapy.Spider):
             content_md5=hashlib.md5(response.body).hexdigest(),
             last_modified=_last_modified(response),
             etag=(response.headers.get(b"ETag") or b"").decode("latin-1") or None,
+            received_at=response.meta.get(RECEIVED_AT_META),
         )
         if mime in html_types:
             page = extract_page(
