@@ -445,11 +445,12 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         "frontier_queued_host covers only the rows of crawls shared by agents "
         "(docs/frontier.md)",
         # Only agents look queued rows up by host (claims of owned hosts, the unowned-host
-        # scan). For a one-process crawl the index was pure write cost: one more random
-        # insert per queued row, and the index the most reads from disk on a large
-        # frontier (docs/performance.md). frontier.shared marks the rows of a crawl agents
-        # have joined; frontier_crawls.shared says every row of that crawl is marked (the
-        # first agent to open the crawl marks the rest, crawler/frontier/postgres_store.py).
+        # scan). For a one-process crawl the index was pure write cost: one more insert
+        # per queued row, one page per host kept hot, and on a frontier larger than
+        # shared buffers many page reads (docs/performance.md). frontier.shared marks the
+        # rows of a crawl agents have joined; frontier_crawls.shared says every row of
+        # that crawl is marked (the first agent to open the crawl marks the rest,
+        # crawler/frontier/postgres_store.py).
         """
         ALTER TABLE frontier ADD COLUMN shared boolean NOT NULL DEFAULT false;
         ALTER TABLE frontier_crawls ADD COLUMN shared boolean NOT NULL DEFAULT false;
