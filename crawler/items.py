@@ -71,6 +71,10 @@ UNCRAWLED_CATEGORIES = (
 # Refusals recorded before a URL is queued: they never replace another outcome of the same
 # URL (the pipeline and a database trigger apply this) and do not mean it was fetched.
 WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap"})
+# Categories that do not say a URL was fetched: the weak refusals, and the frontier giving
+# up on a queued URL. A URL evicted, then queued again (dont_filter) and fetched keeps its
+# `evicted` row, which must not pass for the result of that fetch (storage/saved_results.py).
+NOT_FETCHED_CATEGORIES = WEAK_CATEGORIES | {"evicted"}
 
 
 @dataclass

@@ -7,40 +7,42 @@ tables what became of the URLs it had leased or acked: this module is the one pl
 reads them for it.
 
 Each question is an SQL condition over a URL expression; the query passes the parameters
-``%(crawl_id)s`` and ``%(weak)s`` (:func:`params`).
+``%(crawl_id)s`` and ``%(not_fetched)s`` (:func:`params`).
 """
 
 from __future__ import annotations
 
-from crawler.items import WEAK_CATEGORIES
+from crawler.items import NOT_FETCHED_CATEGORIES
 
 
 def params(crawl_id: str) -> dict[str, object]:
     """The parameters the conditions below use."""
-    return {"crawl_id": crawl_id, "weak": list(WEAK_CATEGORIES)}
+    return {"crawl_id": crawl_id, "not_fetched": sorted(NOT_FETCHED_CATEGORIES)}
 
 
 def fetched(url: str) -> str:
-    """The URL was fetched: it has a page, or a failure row that is not a weak refusal (a
-    depth or trap refusal is recorded without fetching). Such a URL is done."""
+    """The URL was fetched: it has a page, or a failure row of a fetch (not a depth or
+    trap refusal, recorded without fetching, nor an eviction). Such a URL is done."""
     return f"""(EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
                         AND p.url = {url})
                 OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                           AND u.url = {url} AND u.category <> ALL(%(weak)s)))"""
+                           AND u.url = {url} AND u.category <> ALL(%(not_fetched)s)))"""
 
 
 def unsaved(url: str) -> str:
-    """Nothing about the URL's result reached the database: no page and no ``uncrawled``
-    row of any category. An acked URL whose result is unsaved is fetched again."""
+    """Nothing about the URL's fetch reached the database: no page and no ``uncrawled``
+    row but refusals and evictions (which :func:`fetched` does not count either). An acked
+    URL whose result is unsaved is fetched again."""
     # two NOT EXISTS (not NOT (a OR b)): PostgreSQL plans each as an anti-join
     return f"""(NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
                             AND p.url = {url})
                 AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                                AND u.url = {url}))"""
+                                AND u.url = {url}
+                                AND u.category <> ALL(%(not_fetched)s)))"""
 
 
 def fetched_urls() -> str:
     """A query of every URL of the crawl that was fetched (as :func:`fetched`)."""
     return """SELECT url FROM pages WHERE crawl_id = %(crawl_id)s
               UNION SELECT url FROM uncrawled WHERE crawl_id = %(crawl_id)s
-                AND category <> ALL(%(weak)s)"""
+                AND category <> ALL(%(not_fetched)s)"""

@@ -23,7 +23,7 @@ from crawler.frontier.store import (
     WriteBatch,
     WriteResult,
 )
-from crawler.items import WEAK_CATEGORIES
+from crawler.items import NOT_FETCHED_CATEGORIES
 
 
 @dataclass
@@ -64,15 +64,15 @@ class MemoryStore:
 
     # --- the item pipeline's tables (saved_results.py) ---------------------------------
     def fetched(self, url: str) -> bool:
-        """A page, or a failure row that is not a weak refusal."""
+        """A page, or a failure row of a fetch (not a refusal nor an eviction)."""
         if url in self.pages:
             return True
         row = self.uncrawled.get(url)
-        return row is not None and row[0] not in WEAK_CATEGORIES
+        return row is not None and row[0] not in NOT_FETCHED_CATEGORIES
 
     def unsaved(self, url: str) -> bool:
-        """No page and no uncrawled row of any category."""
-        return url not in self.pages and url not in self.uncrawled
+        """No page and no uncrawled row but refusals and evictions."""
+        return not self.fetched(url)
 
     def _record_evicted(self, url: str, detail: str) -> None:
         # ON CONFLICT DO NOTHING: a failure (or an earlier eviction) already recorded stays

@@ -74,8 +74,10 @@ class PostgresCrawl:
         )
 
     def save_failure(self, url: str, category: str, detail: str = "") -> None:
-        self._execute(
-            "INSERT INTO uncrawled (crawl_id, url, category, detail) VALUES (%s, %s, %s, %s)",
+        self._execute(  # as the storage pipeline writes it: the newest outcome wins
+            "INSERT INTO uncrawled (crawl_id, url, category, detail) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (crawl_id, url) DO UPDATE SET category = EXCLUDED.category,"
+            " detail = EXCLUDED.detail",
             (self.crawl_id, url, category, detail),
         )
 
@@ -521,3 +523,44 @@ def test_an_upsert_queues_a_done_url_again(crawl):
 
     claimed = run(go)
     assert [(r.url, r.score, r.tiebreak) for r in claimed] == [(url("again"), 7.0, 1)]
+
+
+def test_an_evicted_url_queued_again_is_not_done_on_an_unclean_resume(crawl):
+    """An eviction's `uncrawled` row does not pass for the result of a later fetch: a URL
+    evicted, queued again (dont_filter) and leased or acked without a saved result is
+    queued again on an unclean resume."""
+    names = ("leased", "acked", "acked_failed")
+    first_rows = {n: row(BACKLINK, url(n), 10 - i, seq=i, queued_at=1.0)
+                  for i, n in enumerate(names)}
+
+    async def first():
+        store = crawl.new_store(recheck_window=100.0)
+        await store.open(BACKLINK)
+        await store.write(WriteBatch(new=list(first_rows.values()), clock=1.0, seq=3))
+        await store.write(WriteBatch(expire_before=2.0, expire_detail="FRONTIER_MAX_WAIT",
+                                     clock=50.0, seq=3))
+        again = [row(BACKLINK, url(n), 10 - i, seq=3 + i, queued_at=60.0)
+                 for i, n in enumerate(names)]
+        await store.write(WriteBatch(upserts=again, clock=60.0, seq=6))
+        claimed = await store.claim(3, 3, exclude_hosts=[])
+        assert [r.url for r in claimed] == [url(n) for n in names]
+        await store.write(WriteBatch(done={first_rows["acked"].fp: (70.0, None),
+                                           first_rows["acked_failed"].fp: (71.0, None)},
+                                     clock=80.0, seq=6))
+        await crawl.kill(store)
+
+    run(first)
+    assert crawl.uncrawled() == {url(n): ("evicted", "FRONTIER_MAX_WAIT") for n in names}
+    crawl.save_failure(url("acked_failed"), "http_404")  # its fetch's result, saved
+
+    async def second():
+        store = crawl.new_store(recheck_window=100.0)
+        state = await store.open(BACKLINK)
+        claimed = await store.claim(10, 10, exclude_hosts=[])
+        await store.close(True, 81.0, 6)
+        return state, claimed
+
+    state, claimed = run(second)
+    assert (state.finished_leases, state.requeued_leases, state.requeued_unsaved) == (0, 1, 1)
+    assert [r.url for r in claimed] == [url("leased"), url("acked")]
+    assert crawl.states()[url("acked_failed")] == DONE
