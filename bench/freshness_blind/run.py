@@ -53,8 +53,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--objective", default=None, help="freshness|age: passed as -s INCREMENTAL_OBJECTIVE= when given")
     ap.add_argument("--json", default=None, help="write every number to this file")
     ap.add_argument("--workdir", default=None, help="keep logs here (default: /tmp/freshness_blind/<model>-<seed>-<time>)")
+    ap.add_argument("--rescore", default=None, metavar="WORKDIR", help="only score the logs of an earlier run (its workdir)")
     ap.add_argument("--_inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.rescore:
+        return args
     if args.model not in newssite.MODELS:
         error(f"unknown --model {args.model!r}; choose one of {', '.join(newssite.MODELS)}")
     if args.objective not in (None, "freshness", "age"):
@@ -170,6 +173,8 @@ def inner(args: argparse.Namespace) -> int:
     db = f"freshness_blind_{args.model}_{os.getpid()}_{int(time.time())}"
     db_created = False
     print(f"news site: model {args.model} ({model.role}), seed {args.seed}; logs in {workdir}", flush=True)
+    saved = {k: getattr(args, k) for k in ("project", "model", "seed", "minutes", "objective")}
+    (workdir / "run.json").write_text(json.dumps(saved))
     try:
         for _ in range(100):
             try:
@@ -216,6 +221,8 @@ def inner(args: argparse.Namespace) -> int:
         rc, took = run_crawl(incremental, args.project, env, incr_log, timeout=seconds + 180)
         if rc != 0:
             error(f"the incremental crawl failed (exit status {rc}) after {took:.0f} s: see {incr_log}", 1)
+        saved["incremental_seconds"] = took
+        (workdir / "run.json").write_text(json.dumps(saved))
         control("stop")
         server.wait(timeout=30)
     finally:
@@ -237,6 +244,14 @@ def inner(args: argparse.Namespace) -> int:
 # -- scoring and report ---------------------------------------------------------------------------
 def fmt_row(name: str, r: score.Result, extra: str = "") -> str:
     return f"  {name:<34} freshness {r.freshness:.3f}   mean age {r.age:7.1f} s   requests {r.requests:5d}{extra}"
+
+
+def crawler_errors(path: Path) -> int:
+    try:
+        with open(path, errors="replace") as f:
+            return sum(1 for line in f if "] ERROR:" in line)
+    except OSError:
+        return 0
 
 
 def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
@@ -349,6 +364,9 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
     w(f"  freshness >= uniform at every minute from {first_min}: {'MET' if target_every_min else 'NOT MET (minutes ' + ', '.join(map(str, bad)) + ')'}")
     age_line = f"  mean age below uniform's ({U.age:.1f} s): {P.age:.1f} s  {'MET' if target_age else 'NOT MET'}"
     w(age_line + ("" if args.objective == "age" else "   (a target only with --objective age)"))
+    errors = crawler_errors(workdir / "incremental.log")
+    if errors:
+        w(f"  note: the incremental crawl logged {errors} ERROR line(s): see {workdir / 'incremental.log'}")
     if incr_took < seconds - 30:
         w(f"  warning: the incremental crawl stopped after {incr_took:.0f} s, before the {seconds:.0f} s asked")
     w("=" * 100)
@@ -380,8 +398,27 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
     }
 
 
+def rescore(args: argparse.Namespace) -> int:
+    workdir = Path(args.rescore)
+    try:
+        saved = json.loads((workdir / "run.json").read_text())
+    except (OSError, ValueError) as exc:
+        error(f"{workdir}: not the workdir of a finished run ({exc})")
+    if "incremental_seconds" not in saved:
+        error(f"{workdir}: the run did not finish its incremental crawl")
+    for k in ("project", "model", "seed", "minutes", "objective"):
+        setattr(args, k, saved[k])
+    report = evaluate(args, workdir, saved["incremental_seconds"])
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        print(f"numbers written to {args.json}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    if args.rescore:
+        return rescore(args)
     if args._inner:
         return inner(args)
     return outer(args, argv)
