@@ -211,9 +211,7 @@ def _draw_intervals(model: ChangeModel, n: int, rnd: random.Random) -> list[floa
             cum.append((acc, lo, hi))
         for _ in range(n):
             u = rnd.random() * acc
-            for edge, lo, hi in cum:
-                if u <= edge:
-                    break
+            _, lo, hi = next((c for c in cum if u <= c[0]), cum[-1])
             if hi is None:
                 out.append(math.inf)
             else:
@@ -275,7 +273,12 @@ class Site:
         for day in range(ARCHIVE_DAYS):
             y, m, d = _date(day)
             archives[day] = self._add(
-                Page(f"/archive/{y}/{m:02d}/{d:02d}/", "archive", f"Archive {y}-{m:02d}-{d:02d}", day=day)
+                Page(
+                    f"/archive/{y}/{m:02d}/{d:02d}/",
+                    "archive",
+                    f"Archive {y}-{m:02d}-{d:02d}",
+                    day=day,
+                )
             )
         statics = [self._add(Page(f"/{s}/", "static", s.capitalize())) for s in STATIC]
         articles: list[Page] = []
@@ -314,7 +317,9 @@ class Site:
                 + related
                 + foot
             )
-        front.links = nav + [p.path for p in tags.values()] + [a.path for a in archives.values()] + foot
+        front.links = (
+            nav + [p.path for p in tags.values()] + [a.path for a in archives.values()] + foot
+        )
         for p in list(sections.values()) + list(tags.values()) + list(authors.values()):
             p.links = nav + foot
         for day, p in archives.items():
@@ -338,7 +343,7 @@ class Site:
         paths = sorted(self.pages)
         intervals = _draw_intervals(self.model, len(paths), rnd)
         ranked = sorted(paths, key=lambda p: -self._liveliness(self.pages[p], rnd))
-        for path, interval in zip(ranked, intervals):
+        for path, interval in zip(ranked, intervals, strict=True):
             self.pages[path].rate = 0.0 if math.isinf(interval) else 1.0 / interval
 
     def _past_changes(self, page: Page, rnd: random.Random) -> list[float]:
@@ -372,7 +377,9 @@ class Site:
         return page.changes[version - 1] if version > 0 else page.past[0]
 
     def etag(self, page: Page, version: int) -> str:
-        h = hashlib.sha1(f"{self.seed}|{self.model.name}|{page.path}|{version}".encode()).hexdigest()
+        h = hashlib.sha1(
+            f"{self.seed}|{self.model.name}|{page.path}|{version}".encode()
+        ).hexdigest()
         return f'"{h[:20]}"'
 
     def headline(self, page: Page, version: int) -> str:
@@ -380,7 +387,9 @@ class Site:
             return page.title
         rnd = random.Random(f"{self.seed}/headline/{page.path}/{version}")
         lead = rnd.choice(("Update", "Live", "Latest", "Developing", "Revised", "New details"))
-        return f"{lead}: {page.title} as {rnd.choice(WORDS)} {rnd.choice(WORDS)} {rnd.choice(WORDS)}"
+        return (
+            f"{lead}: {page.title} as {rnd.choice(WORDS)} {rnd.choice(WORDS)} {rnd.choice(WORDS)}"
+        )
 
     def all_changes(self) -> list[tuple[float, str, int]]:
         """Every change (offset, path, new version), past and future, oldest first."""

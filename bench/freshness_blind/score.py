@@ -56,7 +56,9 @@ def load_trace(path: Path) -> Trace:
         pages = {}
         for line in f:
             r = json.loads(line)
-            pages[r["url"]] = TracePage(r["url"], r["kind"], r["rate"], r["class"], [t0 + c for c in r["changes"]])
+            pages[r["url"]] = TracePage(
+                r["url"], r["kind"], r["rate"], r["class"], [t0 + c for c in r["changes"]]
+            )
     return Trace(meta, pages)
 
 
@@ -89,7 +91,10 @@ class PageScore:
 
 
 def integrate_page(
-    changes: list[float], copies: list[tuple[float, int]], windows: list[tuple[float, float]], start: float
+    changes: list[float],
+    copies: list[tuple[float, int]],
+    windows: list[tuple[float, float]],
+    start: float,
 ) -> PageScore:
     """Fresh time and age integral of one page in each window.
 
@@ -305,7 +310,8 @@ def _freshness_marginal(rate: float, f: float) -> float:
 
 
 def _age_marginal(rate: float, f: float) -> float:
-    """-dA/df for the time-averaged age A(I) = I/2 - 1/rate + (1 - exp(-rate I))/(rate^2 I), I = 1/f."""
+    """-dA/df, A(I) = I/2 - 1/rate + (1 - exp(-rate I))/(rate^2 I) the time-averaged age
+    of a page revisited every I = 1/f seconds."""
     interval = 1.0 / f
     x = rate * interval
     if x < 1e-4:

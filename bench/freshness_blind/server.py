@@ -145,7 +145,8 @@ class NewsServer:
         parts = [
             "<!DOCTYPE html><html><head><meta charset='utf-8'>",
             f"<title>{html.escape(site.headline(page, version))} - The Daily News</title>",
-            f'<link rel="alternate" type="application/rss+xml" title="Latest" href="{BASE}/feed.xml">',
+            '<link rel="alternate" type="application/rss+xml" title="Latest" '
+            f'href="{BASE}/feed.xml">',
             "</head><body>",
             f"<header><nav>{nav}</nav></header><main>",
             f"<h1>{html.escape(site.headline(page, version))}</h1>",
@@ -157,7 +158,7 @@ class NewsServer:
                 f"{self._a('/' + page.section + '/')}, {y}-{m:02d}-{d:02d}</p>"
             )
             n_par = 4 + min(version, 6) if version > 0 else 4
-            for i in range(n_par):
+            for _ in range(n_par):
                 text = " ".join(rnd.choice(words) for _ in range(40 + rnd.randint(0, 30)))
                 parts.append(f"<p>{html.escape(text.capitalize())}.</p>")
             if version > 0:
@@ -165,9 +166,15 @@ class NewsServer:
                     f"<p class='update'><strong>Update {version}:</strong> "
                     f"{html.escape(' '.join(rnd.choice(words) for _ in range(25)))}.</p>"
                 )
-            parts.append("<p>Tags: " + ", ".join(self._a(f"/tag/{t}/", t) for t in page.tags) + "</p>")
+            parts.append(
+                "<p>Tags: " + ", ".join(self._a(f"/tag/{t}/", t) for t in page.tags) + "</p>"
+            )
             related = [p for p in page.links if p.endswith(".html")]
-            parts.append("<h2>Related</h2><ul>" + "".join(f"<li>{self._a(p)}</li>" for p in related) + "</ul>")
+            parts.append(
+                "<h2>Related</h2><ul>"
+                + "".join(f"<li>{self._a(p)}</li>" for p in related)
+                + "</ul>"
+            )
             parts.append(f"<p>{self._a(page.links[-1], 'Today in the archive')}</p>")
         elif page.kind == "front":
             order = list(site.articles[:60])
@@ -175,7 +182,10 @@ class NewsServer:
             top = order[:25]
             parts.append("<h2>Top stories</h2><ul>")
             for p in top:
-                parts.append(f"<li>{self._a(p)} <span>{html.escape(self._teaser(p, version, 'front'))}</span></li>")
+                parts.append(
+                    f"<li>{self._a(p)} "
+                    f"<span>{html.escape(self._teaser(p, version, 'front'))}</span></li>"
+                )
             parts.append("</ul><h2>Most read</h2><ol>")
             for p in rnd.sample(site.articles[:120], 10):
                 parts.append(f"<li>{self._a(p)}</li>")
@@ -193,7 +203,10 @@ class NewsServer:
                 listing = head + listing[len(head) :]
             parts.append("<ul>")
             for p in listing:
-                parts.append(f"<li>{self._a(p)} <span>{html.escape(self._teaser(p, version, page.path))}</span></li>")
+                parts.append(
+                    f"<li>{self._a(p)} "
+                    f"<span>{html.escape(self._teaser(p, version, page.path))}</span></li>"
+                )
             parts.append("</ul>")
             extra = [p for p in page.links if p.startswith("/archive/") and page.kind == "archive"]
             if extra:
@@ -204,10 +217,15 @@ class NewsServer:
                 parts.append(f"<p>{html.escape(text.capitalize())}.</p>")
         if version > 0 and page.kind != "article":
             parts.append(
-                f"<p class='ticker'>{html.escape(' '.join(rnd.choice(words) for _ in range(12)))}</p>"
+                "<p class='ticker'>"
+                f"{html.escape(' '.join(rnd.choice(words) for _ in range(12)))}</p>"
             )
-        foot = " | ".join(self._a(p) for p in page.links if p.startswith("/") and p.strip("/") in newssite.STATIC)
-        parts.append(f"</main><footer>{foot} | <a href='{BASE}/feed.xml'>RSS</a></footer></body></html>")
+        foot = " | ".join(
+            self._a(p) for p in page.links if p.startswith("/") and p.strip("/") in newssite.STATIC
+        )
+        parts.append(
+            f"</main><footer>{foot} | <a href='{BASE}/feed.xml'>RSS</a></footer></body></html>"
+        )
         body = "\n".join(parts).encode("utf-8")
         if len(self.cache) > 20000:
             self.cache.clear()
@@ -243,7 +261,10 @@ class NewsServer:
         return body, last, etag
 
     def sitemap(self, offset: float | None) -> tuple[bytes, float, str]:
-        out = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+        out = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        ]
         last = 0.0
         versions = []
         for path in sorted(self.site.pages):
@@ -252,13 +273,17 @@ class NewsServer:
             versions.append(v)
             t = self.change_time(page, v)
             last = max(last, t)
-            out.append(f"<url><loc>{html.escape(BASE + path)}</loc><lastmod>{w3c_date(t)}</lastmod></url>")
+            out.append(
+                f"<url><loc>{html.escape(BASE + path)}</loc><lastmod>{w3c_date(t)}</lastmod></url>"
+            )
         out.append("</urlset>")
         etag = '"sitemap-' + _digest(repr(versions)) + '"'
         return "\n".join(out).encode(), last, etag
 
     # -- HTTP --------------------------------------------------------------------------------
-    def answer(self, method: str, target: str, headers: dict[str, str]) -> tuple[int, dict, bytes, dict]:
+    def answer(
+        self, method: str, target: str, headers: dict[str, str]
+    ) -> tuple[int, dict, bytes, dict]:
         """(status, response headers, body, log fields) for one request."""
         now = time.time()
         offset = self.offset(now)
@@ -335,14 +360,31 @@ class NewsServer:
                     await self.control(target, writer)
                     return
                 if method == "CONNECT":
-                    status, hdrs, body, fields = 502, {"Content-Type": "text/plain"}, b"news site: no https\n", {}
+                    status, hdrs, body, fields = (
+                        502,
+                        {"Content-Type": "text/plain"},
+                        b"news site: no https\n",
+                        {},
+                    )
                     keep = False
                 else:
                     status, hdrs, body, fields = self.answer(method, target, headers)
-                    keep = headers.get("connection", "").lower() != "close" and version == "HTTP/1.1"
+                    keep = (
+                        headers.get("connection", "").lower() != "close" and version == "HTTP/1.1"
+                    )
                 self.log_request(method, target, status, len(body), fields)
-                reason = {200: "OK", 304: "Not Modified", 400: "Bad Request", 404: "Not Found", 502: "Bad Gateway"}[status]
-                out = [f"HTTP/1.1 {status} {reason}", f"Date: {http_date(time.time())}", "Server: dailynews/1.0"]
+                reason = {
+                    200: "OK",
+                    304: "Not Modified",
+                    400: "Bad Request",
+                    404: "Not Found",
+                    502: "Bad Gateway",
+                }[status]
+                out = [
+                    f"HTTP/1.1 {status} {reason}",
+                    f"Date: {http_date(time.time())}",
+                    "Server: dailynews/1.0",
+                ]
                 for k, v in hdrs.items():
                     out.append(f"{k}: {v}")
                 if status != 304:
@@ -409,7 +451,11 @@ async def serve(args: argparse.Namespace) -> None:
             server.log.flush()
 
     task = asyncio.create_task(flusher())
-    print(f"news site: {len(site.pages)} pages, model {args.model} seed {args.seed}, port {args.port}", flush=True)
+    print(
+        f"news site: {len(site.pages)} pages, model {args.model} seed {args.seed}, "
+        f"port {args.port}",
+        flush=True,
+    )
     await server.stopping.wait()
     task.cancel()
     srv.close()
