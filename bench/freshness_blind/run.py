@@ -360,7 +360,7 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
     t0 = trace.t0
     seconds = args.minutes * 60.0
     t_end = t0 + seconds
-    warm = min(WARMUP_MINUTES, args.minutes / 3)
+    warm = round(min(WARMUP_MINUTES, args.minutes / 3), 2)
     window = (t0 + warm * 60, t_end)
     n_min = int(args.minutes)
     minutes = [(t0 + 60 * k, t0 + 60 * (k + 1)) for k in range(n_min)]
@@ -465,7 +465,11 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
     w("budget actually allowed (1 request/s from the clock start):")
     w(fmt_row("uniform at 1/s", results["uniform_1rps"]))
     w(fmt_row("optimal at 1/s (freshness)", results["optimal_1rps"]))
-    w(f"share of the uniform-to-optimal freshness gap achieved: {share:+.3f}   (gap {gap:.3f})")
+    ratio = proj.freshness / opt.freshness if opt.freshness > 0 else float("nan")
+    w(
+        f"share of the uniform-to-optimal freshness gap achieved: {share:+.3f}   (gap {gap:.3f}; "
+        f"project / optimal {ratio:.3f})"
+    )
     w(
         f"share of the uniform-to-optimal age gap achieved:       {age_share:+.3f}   "
         f"(uniform {unif.age:.1f} s, optimal-age {opt_age.age:.1f} s)"
@@ -539,6 +543,7 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
         "log_stats": {k: v for k, v in st.items() if k != "request_times"},
         "gap_share_freshness": share,
         "gap_share_age": age_share,
+        "project_over_optimal_freshness": proj.freshness / opt.freshness if opt.freshness else None,
         "targets": {
             "freshness_half_gap": target_fresh,
             "freshness_every_minute": target_every_min,
