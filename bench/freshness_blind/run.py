@@ -488,7 +488,7 @@ def evaluate(args: argparse.Namespace, workdir: Path, incr_took: float) -> dict:
     w(f"by rate class (minutes {warm:g}-{args.minutes:g}):")
     w(
         f"  {'class':<8}{'pages':>6}   {'freshness P / U / O':<24}"
-        f"{'mean age s P / U / O-age':<30}fetches/page P / U / O"
+        f"{'mean age s P / U / O-age':<30}fetches/page P / U / O (whole run)"
     )
     for c in score.RATE_CLASSES:
         if not classes[c]:
