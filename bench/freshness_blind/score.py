@@ -112,41 +112,30 @@ def integrate_page(
     events.sort()
     fresh = [0.0] * len(windows)
     age = [0.0] * len(windows)
-    cur, copy, t = 0, 0, -math.inf
-    i = 0
-    # state before `start`
-    while i < len(events) and events[i][0] <= start:
-        _, kind, v = events[i]
-        if kind == 0:
-            cur = v
-        else:
-            copy = v
-        i += 1
-    t = start
-    while True:
-        nxt = events[i][0] if i < len(events) else end
-        nxt = min(nxt, end)
-        if nxt > t:
-            if copy >= cur:
-                for w, (a, b) in enumerate(windows):
-                    lo, hi = max(a, t), min(b, nxt)
-                    if hi > lo:
-                        fresh[w] += hi - lo
+    cur, copy, t = 0, 0, start
+
+    def hold(until: float) -> None:
+        """Integrate the current state over [t, until]."""
+        stale_since = changes[copy] if copy < cur else None  # first change after the copy
+        for w, (a, b) in enumerate(windows):
+            lo, hi = max(a, t), min(b, until)
+            if hi <= lo:
+                continue
+            if stale_since is None:
+                fresh[w] += hi - lo
             else:
-                stale_since = changes[copy]  # first change after the copy's version
-                for w, (a, b) in enumerate(windows):
-                    lo, hi = max(a, t), min(b, nxt)
-                    if hi > lo:
-                        age[w] += ((hi - stale_since) ** 2 - (lo - stale_since) ** 2) / 2.0
-            t = nxt
-        if i >= len(events) or t >= end:
-            break
-        _, kind, v = events[i]
+                age[w] += ((hi - stale_since) ** 2 - (lo - stale_since) ** 2) / 2.0
+
+    for when, kind, v in events:  # events before `start` only set the state
+        if when > t:
+            hold(when)
+            t = when
         if kind == 0:
             cur = v
         else:
             copy = v
-        i += 1
+    if end > t:
+        hold(end)
     return PageScore(fresh, age)
 
 
