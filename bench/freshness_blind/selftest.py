@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import email.utils
 import json
 import math
 import socket
@@ -162,6 +163,11 @@ def test_server() -> None:
                 st7 == 200 and sm.count(b"<lastmod>") == len(site.pages),
                 "the sitemap has a lastmod for every page",
             )
+            v0 = email.utils.parsedate_to_datetime(h["last-modified"]).strftime(
+                "%Y-%m-%dT%H:%M:%SZ"
+            )
+            entry = f"<loc>{newssite.BASE}{fast.path}</loc><lastmod>{v0}</lastmod>".encode()
+            check(entry in sm, "the sitemap lags: regenerated once per compressed day")
             _control(port, "stop")
             proc.wait(timeout=10)
         finally:

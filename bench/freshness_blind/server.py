@@ -261,6 +261,11 @@ class NewsServer:
         return body, last, etag
 
     def sitemap(self, offset: float | None) -> tuple[bytes, float, str]:
+        """The sitemap as last regenerated: once per compressed day of the model (many sites
+        regenerate theirs daily or serve it through a cache), so its lastmods lag behind."""
+        if offset is not None:
+            period = self.site.model.day_seconds
+            offset = math.floor(offset / period) * period
         out = [
             '<?xml version="1.0" encoding="UTF-8"?>',
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
