@@ -103,10 +103,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def outer(args: argparse.Namespace, argv: list[str]) -> int:
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         error("unshare and ip are needed (util-linux, iproute2)")
-    workdir = Path(
-        args.workdir
-        or f"/tmp/freshness_blind/{args.model}-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
-    )
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    workdir = Path(args.workdir or f"/tmp/freshness_blind/{args.model}-{args.seed}-{stamp}")
     workdir.mkdir(parents=True, exist_ok=True)
     inner_argv = [
         sys.executable,
