@@ -183,6 +183,7 @@ class Web:
         self._store_site()
         self._forum_site()
         self._weather_site()
+        self._filler_sites()
         self._interlink()
         self._compute_depths()
 
@@ -260,7 +261,9 @@ class Web:
                 f'<input type="submit" value="{btn}"></form>', (action, method, "newsletter", "none"))
 
     def _simple_form(self, site: Site, path: str, kind: str, rng: random.Random, topic: str = "none") -> tuple[str, tuple]:
-        t = TOPICS.get(site.topic, TOPICS["books"])
+        t = TOPICS.get(site.topic)
+        wish = f"Find a {t['noun']} for me" if t else "Request a quote"
+        interests = t["categories"][:2] if t else ["News", "Events"]
         if kind == "login":
             action, method = rng.choice(["/account/login", "/login.php", "/signin", "/user/auth"]), "post"
             h = (f'<form action="{action}" method="post" id="login"><input type="hidden" name="csrf_token" value="{rng.randrange(10**9)}">'
@@ -273,14 +276,14 @@ class Web:
             action, method = "/account/register", "post"
             h = (f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
                  f'<label>Email <input type="text" name="email"></label> <label>Password <input type="password" name="pw"></label> '
-                 f'<label>Interests <select name="interest"><option>{E(t["categories"][0])}</option><option>{E(t["categories"][1])}</option></select></label>'
+                 f'<label>Interests <select name="interest"><option>{E(interests[0])}</option><option>{E(interests[1])}</option></select></label>'
                  f'<input type="submit" value="Create account"></form>')
         elif kind == "contact":
             action, method = rng.choice(["/contact/send", "/cgi-bin/formmail.pl", "/contact.php"]), "post"
             h = (f'<form action="{action}" method="post"><label>Your name <input type="text" name="name"></label> '
                  f'<label>Email <input type="text" name="email"></label> '
                  f'<label>Subject <select name="subject"><option>General question</option><option>Order status</option>'
-                 f'<option>Find a {E(t["noun"])} for me</option></select></label> '
+                 f'<option>{E(wish)}</option></select></label> '
                  f'<label>Message <textarea name="message" rows="5"></textarea></label>'
                  f'<input type="hidden" name="recipient" value="info@{site.host}"><input type="submit" value="Send"></form>')
         elif kind == "comment":
@@ -339,7 +342,7 @@ class Web:
         t = TOPICS[topic]
         site = Site(self, host, name, "topic", topic)
         self.sites[host] = site
-        site.records = self.records(topic, rng.randrange(30, 60), rng)
+        site.records = self.records(topic, rng.choice([24, 40, 70, 120, 200, 320]), rng)
         site.item_prefix = rng.choice(["/item/", "/p/", "/detail/", "/listing/"])
         cat_prefix = rng.choice(["/category/", "/browse/", "/c/", "/genre/" if topic in ("books", "movies", "music") else "/type/"])
         cats = sorted({r.category for r in site.records})
@@ -360,9 +363,9 @@ class Web:
         hub_path = rng.choice(["/catalog/", "/browse/", "/shop/", "/inventory/", "/collection/"])
         link_name = rng.choice(self.pool(topic, "search_links"))
         search_path = rng.choice(["/search.html", "/advanced-search", "/adv_search.php", "/find/", "/search/advanced",
-                                  "/lookup"])
+                                  "/lookup", "/inventory.php", "/listings", "/catalog.html", "/stock/"])
         if placement in ("d2", "d3"):
-            search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query"])
+            search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query", "list.asp", "power.html"])
         site.menu = [("Home", "/")]
         if placement == "d1":
             site.menu.append((link_name, search_path))
@@ -429,23 +432,32 @@ class Web:
         else:
             site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
 
-        # categories and items
-        static_items = set()
+        # categories (paginated, three sort orders, as real catalogues have) and item pages
+        per_page = 12
         for c in cats:
-            recs = [r for r in site.records if r.category == c][:6]
-            static_items.update(r.rid for r in recs)
-            site.page(f"{cat_prefix}{slug(c)}/", c, f"<p>{E(c)} {E(t['plural'])} in stock.</p><ul>{''.join(item_link(r) for r in recs)}</ul>",
-                      crumbs=[(hub_name, hub_path), (c, f"{cat_prefix}{slug(c)}/")])
+            recs = [r for r in site.records if r.category == c]
+            pages = max(1, (len(recs) + per_page - 1) // per_page)
+            for sort in ("", "price", "title"):
+                ordered = sorted(recs, key=lambda r: (r.price, r.rid) if sort == "price" else (r.title, r.rid) if sort == "title" else r.rid)
+                for n in range(1, pages + 1):
+                    q = urllib.parse.urlencode([(k, v) for k, v in (("page", str(n) if n > 1 else ""), ("sort", sort)) if v])
+                    base = f"{cat_prefix}{slug(c)}/"
+                    sorts = " ".join(f'<a href="{base}?sort={o}">{o or "default"}</a>' for o in ("price", "title"))
+                    pager = " ".join(f'<a href="{base}?page={k}{"&amp;sort=" + sort if sort else ""}">{k}</a>'
+                                     for k in range(1, pages + 1) if k != n)
+                    if n < pages:
+                        pager += f' <a href="{base}?page={n + 1}{"&amp;sort=" + sort if sort else ""}">Next &raquo;</a>'
+                    chunk = ordered[(n - 1) * per_page: n * per_page]
+                    site.page(base + ("?" + q if q else ""), c + (f" (page {n})" if n > 1 else ""),
+                              f"<p>{len(recs)} {E(c)} {E(t['plural'])}. Sort by: {sorts}</p>"
+                              f"<ul>{''.join(item_link(r) for r in chunk)}</ul><p class=\"pager\">{pager}</p>",
+                              crumbs=[(hub_name, hub_path), (c, base)])
         site.page("/featured", "Featured", f"<ul>{''.join(item_link(r) for r in site.records[5:12])}</ul>")
-        static_items.update(r.rid for r in site.records[:12])
         cart_action = "/cart/add"
         site.actions[cart_action] = Action("cart", "none")
-        for r in site.records:
-            site.pages[f"{site.item_prefix}{r.rid}"] = None  # rendered on request (below)
         site._item = lambda r: self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
         for r in site.records:
-            if r.rid in static_items:
-                self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
+            self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
         # info pages
         site.page("/about", "About us", f"<p>{E(name)} is an independent business. {E(' '.join(rng.sample(sent, 2)))}</p>"
                   f"<p>Visit our <a href=\"/stores\">stores</a> or read our <a href=\"/news/\">news</a>.</p>")
@@ -490,6 +502,11 @@ class Web:
                 f"<tr><th>{t['id_label']}</th><td>{E(r.extra.split()[-1])}</td></tr></table>"
                 f"<form action=\"{cart_action}\" method=\"post\"><input type=\"hidden\" name=\"item\" value=\"{r.rid}\">"
                 f"<label>Qty <select name=\"qty\">{qty}</select></label><input type=\"submit\" value=\"Add to cart\"></form>")
+        same = [o for o in site.records if o.category == r.category and o is not r]
+        k = site.records.index(r)
+        related = [same[(k + j) % len(same)] for j in range(min(4, len(same)))] if same else []
+        body += "<h3>You may also like</h3><ul>" + "".join(
+            f'<li><a href="{site.item_prefix}{o.rid}">{E(o.title)}</a></li>' for o in related) + "</ul>"
         site.page(path, r.title, body, crumbs=[(hub_name, hub_path), (r.category, f"{cat_prefix}{slug(r.category)}/"),
                                                (r.title, path)], forms=[(cart_action, "post", "cart", "none")])
         return site.pages[path]
@@ -735,6 +752,49 @@ class Web:
         site.page("/radar", "Radar", "<p>Radar loop.</p>")
         site.page("/about", "About", "<p>Forecasts since 1999.</p>")
 
+    FILLERS = [
+        ("Bright Smile Dental", "brightsmiledental", "health"), ("Oakridge Family Clinic", "oakridgeclinic", "health"),
+        ("Lakeside Yoga Studio", "lakesideyoga", "health"), ("St. Brendan's Parish", "stbrendans", "society"),
+        ("Maple Grove Elementary", "maplegrove-school", "education"), ("Riverside Community College", "riversidecc", "education"),
+        ("Johnson Plumbing & Heating", "johnsonplumbing", "local"), ("Green Thumb Landscaping", "greenthumbland", "local"),
+        ("Quickprint Copy Center", "quickprint", "local"), ("Bella Napoli Pizzeria", "bellanapoli", "local"),
+        ("Paws & Claws Veterinary", "pawsclawsvet", "health"), ("Hillside Tennis Club", "hillsidetennis", "sports"),
+        ("Metro Cycling League", "metrocycling", "sports"), ("Anna Kowalski Photography", "annakphoto", "personal"),
+        ("Dave's Model Trains", "davestrains", "personal"), ("City Historical Society", "cityhistory", "society"),
+        ("Northside Animal Shelter", "northsideshelter", "society"), ("Summit Accounting LLC", "summitaccounting", "local"),
+        ("Brew Lab Coffee", "brewlabcoffee", "local"), ("The Knitting Circle", "knittingcircle", "personal"),
+    ]
+
+    def _filler_sites(self) -> None:
+        """Small sites of no topic (local businesses, clubs, personal pages): contact forms, site searches."""
+        for name, host_name, cat in self.FILLERS:
+            rng = random.Random(f"{self.seed}-{host_name}")
+            host = f"www.{host_name}.test"
+            site = Site(self, host, name, "filler", cat)
+            self.sites[host] = site
+            pages = rng.sample(["Services", "Our team", "Hours & location", "Gallery", "Events", "Members",
+                                "Prices", "History", "FAQ", "Volunteer", "Schedule", "News"], rng.randrange(3, 8))
+            site.menu = [("Home", "/")] + [(p, f"/{slug(p)}/") for p in pages] + [("Contact", "/contact/")]
+            site.footer = [("Privacy", "/privacy/")]
+            if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
+                site.header_form = ('<form role="search" method="get" class="search-form" action="/"><label>'
+                                    '<span class="screen-reader-text">Search for:</span><input type="search" class="search-field" '
+                                    'placeholder="Search &hellip;" value="" name="s"></label><input type="submit" class="search-submit" value="Search"></form>')
+                recs = [Record(i, p, name, cat, "", "", p.lower(), href=f"/{slug(p)}/") for i, p in enumerate(pages)]
+                site.actions["/"] = Action("search", "site:" + cat, [("s", "text")], recs, "/", "post", "posts")
+                site.layout_forms = [("/", "get", "search", "site:" + cat)]
+            elif rng.random() < 0.5:
+                html_, entry = self.newsletter(site, rng)
+                site.footer_form = html_
+                site.layout_forms = [entry]
+            for p in pages:
+                site.page(f"/{slug(p)}/", p, f"<p>{E(name)}: {E(p.lower())}. Call us or stop by.</p>")
+            site.page("/privacy/", "Privacy", "<p>We respect your privacy.</p>")
+            h, f = self._simple_form(site, "/contact/", "contact", rng)
+            site.page("/contact/", "Contact", h, forms=[f])
+            site.page("/", name, f"<p>Welcome to {E(name)}.</p><ul>" + "".join(
+                f'<li><a href="/{slug(p)}/">{E(p)}</a></li>' for p in pages) + "</ul>")
+
     # ------------------------------------------------------------------ portals and links
     def _interlink(self) -> None:
         rng = random.Random(f"{self.seed}-links")
@@ -763,7 +823,9 @@ class Web:
                   "airfare": "Recreation: Travel: Airfare", "recipes": "Home: Cooking: Recipes",
                   "docs": "Computers: Programming: Languages", "news": "News: Newspapers",
                   "hardware": "Shopping: Home & garden: Hardware", "gardening": "Home: Gardening: Forums",
-                  "weather": "Science: Weather"}
+                  "weather": "Science: Weather", "health": "Health: Local practices", "society": "Society: Organizations",
+                  "education": "Reference: Education: Schools", "local": "Regional: Local businesses",
+                  "sports": "Sports: Clubs", "personal": "Society: Personal homepages"}
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55),
                                   ("www.webguide.test", "The Web Guide", 0.5)]:
             site = Site(self, host, name, "portal", "directory")
@@ -898,6 +960,7 @@ class Web:
                 for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items():
                     params.setdefault(k, []).extend(v)
             return 200, "text/html", self._action_page(site, action, params, method, path)
+        query = urllib.parse.urlencode(sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)))
         full = path + ("?" + query if query else "")
         for key in (full, path):
             if key in site.pages:
