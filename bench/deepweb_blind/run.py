@@ -59,9 +59,25 @@ def outer(args: argparse.Namespace) -> None:
         r = subprocess.run(PSQL + ["-c", f'CREATE DATABASE "{db}"'], capture_output=True, text=True)
         if r.returncode:
             fail(f"cannot create database {db}: {r.stderr.strip()}")
-    inner_cmd = [sys.executable, str(Path(__file__).resolve()), "--inner", "--work", str(work),
-                 "--project", str(project), "--web", args.web, "--pages", str(args.pages),
-                 "--db-smart", dbs["smart"], "--db-general", dbs["general"], "--timeout", str(args.timeout)]
+    inner_cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--inner",
+        "--work",
+        str(work),
+        "--project",
+        str(project),
+        "--web",
+        args.web,
+        "--pages",
+        str(args.pages),
+        "--db-smart",
+        dbs["smart"],
+        "--db-general",
+        dbs["general"],
+        "--timeout",
+        str(args.timeout),
+    ]
     if args.topic:
         inner_cmd += ["--topic", args.topic]
     if args.json:
@@ -87,17 +103,23 @@ def outer(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------------------- inner
 def run_crawl(args, name: str, cmd: list[str], db: str, log, proxy: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("no_proxy", "http_proxy", "https_proxy")}
-    env.update({"http_proxy": proxy, "https_proxy": proxy, "HTTP_PROXY": proxy, "HTTPS_PROXY": proxy,
-                "CRAWLER_DATABASE_URL": f"postgresql:///{db}?host=/var/run/postgresql&user=postgres",
-                "PYTHONUNBUFFERED": "1"})
+    env.update(
+        {
+            "http_proxy": proxy,
+            "https_proxy": proxy,
+            "HTTP_PROXY": proxy,
+            "HTTPS_PROXY": proxy,
+            "CRAWLER_DATABASE_URL": f"postgresql:///{db}?host=/var/run/postgresql&user=postgres",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     data_dir = Path(args.work) / f"data-{name}"
     cmd = cmd + ["-s", f"CRAWLER_DATA_DIR={data_dir}"]
     log.phase = name
     start = time.time()
     with open(Path(args.work) / f"{name}.stdout", "w") as out, open(Path(args.work) / f"{name}.log", "w") as err:
         try:
-            proc = subprocess.run(["nice", "-n", "5"] + cmd, cwd=args.project, env=env, stdout=out, stderr=err,
-                                  timeout=args.timeout)
+            proc = subprocess.run(["nice", "-n", "5"] + cmd, cwd=args.project, env=env, stdout=out, stderr=err, timeout=args.timeout)
             rc = proc.returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
@@ -109,8 +131,14 @@ def run_crawl(args, name: str, cmd: list[str], db: str, log, proxy: str) -> dict
         if "'finish_reason':" in line:
             finish = line.split("'finish_reason':", 1)[1].strip().strip(",").strip("'\"")
     errors = [line for line in text.splitlines() if line.startswith("error:") or "Traceback" in line]
-    return {"command": " ".join(cmd), "exit_status": rc, "seconds": round(elapsed, 1), "finish_reason": finish,
-            "error_lines": errors[:5], "log": str(Path(args.work) / f"{name}.log")}
+    return {
+        "command": " ".join(cmd),
+        "exit_status": rc,
+        "seconds": round(elapsed, 1),
+        "finish_reason": finish,
+        "error_lines": errors[:5],
+        "log": str(Path(args.work) / f"{name}.log"),
+    }
 
 
 def norm(url: str, base: str | None = None) -> str:
@@ -146,8 +174,11 @@ def parse_output(path: Path) -> tuple[list[dict], list[str]]:
         page = pick(form, "page_url", "url", "page", "source_url", "found_on") or pick(item, "page_url", "url", "page")
         action = pick(form, "action_url", "action", "form_action", "action_absolute")
         method = pick(form, "method", "form_method")
-        confirmed = pick(form, "confirmed", "probe_confirmed", "verified") if any(
-            k in form for k in ("confirmed", "probe_confirmed", "verified")) else None
+        confirmed = (
+            pick(form, "confirmed", "probe_confirmed", "verified")
+            if any(k in form for k in ("confirmed", "probe_confirmed", "verified"))
+            else None
+        )
         if confirmed is None and "probe" in form and isinstance(form["probe"], dict):
             confirmed = form["probe"].get("confirmed")
         if confirmed is None and isinstance(pick(form, "probe_status", "status"), str):
@@ -157,8 +188,9 @@ def parse_output(path: Path) -> tuple[list[dict], list[str]]:
             continue
         if action is None:
             action = page  # a form without action submits to its page
-        rows.append({"page": page, "action": norm(str(action), page), "method": (method or "").lower() or None,
-                     "confirmed": confirmed, "raw": item})
+        rows.append(
+            {"page": page, "action": norm(str(action), page), "method": (method or "").lower() or None, "confirmed": confirmed, "raw": item}
+        )
     return rows, problems
 
 
@@ -214,11 +246,19 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
                 probed_forms.add(f["action"])
         hosts = {e["host"] for e in entries if e["method"] != "CONNECT"}
         topic_hosts = {h for h, s in gt["sites"].items() if s["topic"] == topic and s["kind"] == "topic"}
-        return {"requests": requests, "robots_txt": robots, "pages": requests - robots, "first_seen": first_seen,
-                "probes": probes, "probed_forms": probed_forms, "hosts": len(hosts),
-                "topic_sites_visited": len(hosts & topic_hosts), "topic_sites": len(topic_hosts),
-                "statuses": {str(s): sum(1 for e in entries if e["status"] == s) for s in sorted({e["status"] for e in entries})},
-                "seconds_span": round(entries[-1]["t"] - entries[0]["t"], 1) if entries else 0.0}
+        return {
+            "requests": requests,
+            "robots_txt": robots,
+            "pages": requests - robots,
+            "first_seen": first_seen,
+            "probes": probes,
+            "probed_forms": probed_forms,
+            "hosts": len(hosts),
+            "topic_sites_visited": len(hosts & topic_hosts),
+            "topic_sites": len(topic_hosts),
+            "statuses": {str(s): sum(1 for e in entries if e["status"] == s) for s in sorted({e["status"] for e in entries})},
+            "seconds_span": round(entries[-1]["t"] - entries[0]["t"], 1) if entries else 0.0,
+        }
 
     s = phase_stats("smart")
     rows, problems = parse_output(Path(args.work) / "forms.jsonl")
@@ -237,24 +277,46 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
     for k, v in distinct.items():
         t = v["truth"]
         if not (t and t["kind"] == "search" and t["topic"] == topic):
-            wrong.append(f"{k[0]} ({t['kind'] + ' form, ' + ('topic ' + t['topic'] if t['topic'] != 'none' else 'no topic') if t else 'not a form of this web'})")
+            wrong.append(
+                f"{k[0]} ({t['kind'] + ' form, ' + ('topic ' + t['topic'] if t['topic'] != 'none' else 'no topic') if t else 'not a form of this web'})"
+            )
     below = [f for f in topic_forms if (f["depth"] or 0) >= 1]
     res = {
-        "web": args.web, "heldout": gt["heldout"], "seed": gt["seed"], "topic": topic, "pages_limit": args.pages,
-        "web_size": {"sites": len(gt["sites"]), "static_pages": gt["static_pages"], "forms": len(forms),
-                     "topic_search_forms": len(topic_forms), "topic_search_forms_below_home": len(below),
-                     "searchable_forms_other": sum(1 for f in forms if f["kind"] == "search" and f["topic"] != topic)},
+        "web": args.web,
+        "heldout": gt["heldout"],
+        "seed": gt["seed"],
+        "topic": topic,
+        "pages_limit": args.pages,
+        "web_size": {
+            "sites": len(gt["sites"]),
+            "static_pages": gt["static_pages"],
+            "forms": len(forms),
+            "topic_search_forms": len(topic_forms),
+            "topic_search_forms_below_home": len(below),
+            "searchable_forms_other": sum(1 for f in forms if f["kind"] == "search" and f["topic"] != topic),
+        },
         "smart": {
             **{k: smart[k] for k in ("exit_status", "seconds", "finish_reason", "error_lines")},
-            "requests": s["requests"], "robots_txt_requests": s["robots_txt"], "hosts": s["hosts"],
+            "requests": s["requests"],
+            "robots_txt_requests": s["robots_txt"],
+            "hosts": s["hosts"],
             "topic_sites_visited": f"{s['topic_sites_visited']}/{s['topic_sites']}",
             "stopped_before_limit": s["requests"] < args.pages,
             "statuses": s["statuses"],
-            "output_rows": len(rows), "output_problems": problems[:5], "output_distinct_forms": len(distinct),
-            "found": len(found), "found_of": len(topic_forms),
-            "found_below_home": sum(1 for f in below if f["action"] in found), "below_home_of": len(below),
+            "output_rows": len(rows),
+            "output_problems": problems[:5],
+            "output_distinct_forms": len(distinct),
+            "found": len(found),
+            "found_of": len(topic_forms),
+            "found_within_limit": sum(1 for a in found if s["first_seen"].get(a, 10**9) <= args.pages),
+            "found_below_home": sum(1 for f in below if f["action"] in found),
+            "below_home_of": len(below),
             "precision": round(len(correct_distinct) / len(distinct), 3) if distinct else None,
-            "precision_rows": round(sum(1 for r in rows if (m := match(r, truth_by_action)) and m["kind"] == "search" and m["topic"] == topic) / len(rows), 3) if rows else None,
+            "precision_rows": round(
+                sum(1 for r in rows if (m := match(r, truth_by_action)) and m["kind"] == "search" and m["topic"] == topic) / len(rows), 3
+            )
+            if rows
+            else None,
             "false_positives": wrong[:12],
             "topic_form_pages_fetched": len(s["first_seen"]),
             "topic_form_pages_fetched_at_request": sorted(s["first_seen"].values()),
@@ -263,34 +325,75 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
             "output_marked_confirmed": sum(1 for v in distinct.values() if v["confirmed"]),
             "output_confirmed_topic_forms": sum(1 for k in correct_distinct if distinct[k]["confirmed"]),
             "confirmation_field_present": any(r["confirmed"] is not None for r in rows),
-            "per_form": [{"action": f["action"], "method": f["method"], "depth": f["depth"],
-                          "action_disallowed_by_robots": f["action_disallowed_by_robots"],
-                          "page_fetched_at_request": s["first_seen"].get(f["action"]),
-                          "in_output": f["action"] in found,
-                          "probed": f["action"] in s["probed_forms"]} for f in topic_forms],
+            "per_form": [
+                {
+                    "action": f["action"],
+                    "method": f["method"],
+                    "depth": f["depth"],
+                    "action_disallowed_by_robots": f["action_disallowed_by_robots"],
+                    "page_fetched_at_request": s["first_seen"].get(f["action"]),
+                    "in_output": f["action"] in found,
+                    "probed": f["action"] in s["probed_forms"],
+                }
+                for f in topic_forms
+            ],
         },
     }
     res["smart"]["yield_per_1000"] = round(1000 * len(found) / s["requests"], 2) if s["requests"] else 0.0
     if general is not None:
         g = phase_stats("general")
-        res["general"] = {**{k: general[k] for k in ("exit_status", "seconds", "finish_reason", "error_lines")},
-                          "requests": g["requests"], "hosts": g["hosts"],
-                          "topic_form_pages_fetched": len(g["first_seen"]),
-                          "topic_form_pages_fetched_at_request": sorted(g["first_seen"].values()),
-                          "yield_per_1000": round(1000 * len(g["first_seen"]) / g["requests"], 2) if g["requests"] else 0.0}
+        res["general"] = {
+            **{k: general[k] for k in ("exit_status", "seconds", "finish_reason", "error_lines")},
+            "requests": g["requests"],
+            "hosts": g["hosts"],
+            "topic_form_pages_fetched": len(g["first_seen"]),
+            "topic_form_pages_fetched_at_request": sorted(g["first_seen"].values()),
+            "yield_per_1000": round(1000 * len(g["first_seen"]) / g["requests"], 2) if g["requests"] else 0.0,
+        }
         gy = res["general"]["yield_per_1000"]
         res["yield_ratio"] = round(res["smart"]["yield_per_1000"] / gy, 2) if gy else None
     sm = res["smart"]
     res["targets"] = {
-        "found_in_limit": {"target": f">= {TARGETS['found']} of {len(topic_forms)} within {args.pages} requests",
-                           "value": f"{sm['found']} of {sm['found_of']}",
-                           "met": sm["found"] >= TARGETS["found"] and s["requests"] <= args.pages + 50},
-        "precision": {"target": f">= {TARGETS['precision']}", "value": sm["precision"],
-                      "met": sm["precision"] is not None and sm["precision"] >= TARGETS["precision"]},
-        "yield_ratio": {"target": f">= {TARGETS['yield_ratio']}x the general crawl's per request",
-                        "value": res.get("yield_ratio"),
-                        "met": res.get("yield_ratio") is not None and res["yield_ratio"] >= TARGETS["yield_ratio"]}
-        if general is not None else {"target": ">= 3x", "value": "not run (--no-general)", "met": None},
+        "found_in_limit": {
+            "target": f">= {TARGETS['found']} of {len(topic_forms)} within {args.pages} requests",
+            "value": f"{sm['found_within_limit']} of {sm['found_of']}",
+            "met": sm["found_within_limit"] >= TARGETS["found"],
+        },
+        "precision": {
+            "target": f">= {TARGETS['precision']}",
+            "value": sm["precision"],
+            "met": sm["precision"] is not None and sm["precision"] >= TARGETS["precision"],
+        },
+        "yield_ratio": {
+            "target": f">= {TARGETS['yield_ratio']}x the general crawl's per request",
+            "value": res.get("yield_ratio"),
+            "met": res.get("yield_ratio") is not None and res["yield_ratio"] >= TARGETS["yield_ratio"],
+        }
+        if general is not None
+        else {"target": ">= 3x", "value": "not run (--no-general)", "met": None},
+    }
+    probed_topic = sum(1 for f in topic_forms if f["action"] in s["probed_forms"])
+    res["checks"] = {
+        "probing": {
+            "target": "topic search forms probed by default, the output says which are confirmed (build item 3)",
+            "value": f"{probed_topic} of {len(topic_forms)} probed; "
+            + (
+                f"{sm['output_confirmed_topic_forms']} confirmed in output"
+                if sm["confirmation_field_present"]
+                else "no confirmation field in output"
+            ),
+            "met": probed_topic > 0 and sm["confirmation_field_present"],
+        },
+        "robots": {
+            "target": "0 submissions to actions robots.txt disallows",
+            "value": sm["probes"]["robots_disallowed"],
+            "met": sm["probes"]["robots_disallowed"] == 0,
+        },
+        "not_search_probes": {
+            "target": "0 submissions of forms that are not searches (login, newsletter, ...)",
+            "value": sm["probes"]["not_search"],
+            "met": sm["probes"]["not_search"] == 0,
+        },
     }
     return res
 
@@ -300,52 +403,79 @@ def report(res: dict, load: str) -> None:
     kind = "HELD-OUT web (never tune on it)" if res["heldout"] else "DEVELOPMENT web (tuning allowed)"
     print(f"\n=== deep-web blind evaluation: web {res['web']} = {kind}, topic {res['topic']}, page limit {res['pages_limit']} ===")
     ws = res["web_size"]
-    print(f"web: {ws['sites']} sites, {ws['static_pages']} pages, {ws['forms']} distinct forms; "
-          f"{ws['topic_search_forms']} {res['topic']} search forms ({ws['topic_search_forms_below_home']} below the home page), "
-          f"{ws['searchable_forms_other']} searchable forms of other topics/off-topic sites")
+    print(
+        f"web: {ws['sites']} sites, {ws['static_pages']} pages, {ws['forms']} distinct forms; "
+        f"{ws['topic_search_forms']} {res['topic']} search forms ({ws['topic_search_forms_below_home']} below the home page), "
+        f"{ws['searchable_forms_other']} searchable forms of other topics/off-topic sites"
+    )
     print(f"load average: {load}")
-    print(f"\nsmart crawl: exit {sm['exit_status']}, {sm['seconds']} s, finish reason {sm['finish_reason']}, "
-          f"{sm['requests']} requests ({sm['robots_txt_requests']} robots.txt) to {sm['hosts']} hosts, "
-          f"topic sites visited {sm['topic_sites_visited']}")
+    print(
+        f"\nsmart crawl: exit {sm['exit_status']}, {sm['seconds']} s, finish reason {sm['finish_reason']}, "
+        f"{sm['requests']} requests ({sm['robots_txt_requests']} robots.txt) to {sm['hosts']} hosts, "
+        f"topic sites visited {sm['topic_sites_visited']}"
+    )
     if sm["stopped_before_limit"]:
         print(f"  stopped by itself before the page limit: after {sm['requests']} of {res['pages_limit']} requests")
     for line in sm["error_lines"]:
         print(f"  ! {line[:200]}")
-    print(f"  topic search forms found (in -o output): {sm['found']} / {sm['found_of']}")
+    print(
+        f"  topic search forms found (in -o output): {sm['found']} / {sm['found_of']} "
+        f"({sm['found_within_limit']} with their page fetched within the first {res['pages_limit']} requests)"
+    )
     print(f"  of those below the home page:          {sm['found_below_home']} / {sm['below_home_of']}")
-    print(f"  output precision (distinct forms):     {sm['precision']}  ({sm['output_distinct_forms']} distinct forms, "
-          f"{sm['output_rows']} rows; row precision {sm['precision_rows']})")
+    print(
+        f"  output precision (distinct forms):     {sm['precision']}  ({sm['output_distinct_forms']} distinct forms, "
+        f"{sm['output_rows']} rows; row precision {sm['precision_rows']})"
+    )
     for fp in sm["false_positives"]:
         print(f"    not a {res['topic']} search form: {fp}")
     for p in sm["output_problems"]:
         print(f"    output problem: {p}")
-    print(f"  topic search-form pages fetched:       {sm['topic_form_pages_fetched']} / {sm['found_of']} "
-          f"(at request #{sm['topic_form_pages_fetched_at_request']})")
+    print(
+        f"  topic search-form pages fetched:       {sm['topic_form_pages_fetched']} / {sm['found_of']} "
+        f"(at request #{sm['topic_form_pages_fetched_at_request']})"
+    )
     pr = sm["probes"]
-    print(f"  form submissions (probes) seen:        {pr['topic_search']} to topic search forms, {pr['other_search']} to other "
-          f"searches, {pr['not_search']} to forms that are not searches; {pr['robots_disallowed']} to actions robots.txt disallows; "
-          f"{sm['forms_probed']} distinct forms probed")
-    conf = "no confirmation field in the output" if not sm["confirmation_field_present"] else \
-        f"{sm['output_marked_confirmed']} output forms marked confirmed ({sm['output_confirmed_topic_forms']} of them topic search forms)"
+    print(
+        f"  form submissions (probes) seen:        {pr['topic_search']} to topic search forms, {pr['other_search']} to other "
+        f"searches, {pr['not_search']} to forms that are not searches; {pr['robots_disallowed']} to actions robots.txt disallows; "
+        f"{sm['forms_probed']} distinct forms probed"
+    )
+    conf = (
+        "no confirmation field in the output"
+        if not sm["confirmation_field_present"]
+        else f"{sm['output_marked_confirmed']} output forms marked confirmed ({sm['output_confirmed_topic_forms']} of them topic search forms)"
+    )
     print(f"  confirmed:                             {conf}")
     print(f"  yield: {sm['yield_per_1000']} topic search forms per 1,000 requests")
     print("  per topic search form (depth = links below its site's home):")
     for f in sm["per_form"]:
-        print(f"    depth {f['depth']} {f['method'].upper():4} {'(action disallowed by robots.txt) ' if f['action_disallowed_by_robots'] else ''}"
-              f"page fetched at request {f['page_fetched_at_request']}, in output: {f['in_output']}, probed: {f['probed']}")
+        print(
+            f"    depth {f['depth']} {f['method'].upper():4} {'(action disallowed by robots.txt) ' if f['action_disallowed_by_robots'] else ''}"
+            f"page fetched at request {f['page_fetched_at_request']}, in output: {f['in_output']}, probed: {f['probed']}"
+        )
     if "general" in res:
         g = res["general"]
-        print(f"\ngeneral crawl (baseline, same web, same seeds, same limit): exit {g['exit_status']}, {g['seconds']} s, "
-              f"finish reason {g['finish_reason']}, {g['requests']} requests to {g['hosts']} hosts")
+        print(
+            f"\ngeneral crawl (baseline, same web, same seeds, same limit): exit {g['exit_status']}, {g['seconds']} s, "
+            f"finish reason {g['finish_reason']}, {g['requests']} requests to {g['hosts']} hosts"
+        )
         for line in g["error_lines"]:
             print(f"  ! {line[:200]}")
-        print(f"  topic search-form pages fetched: {g['topic_form_pages_fetched']} / {sm['found_of']} "
-              f"(at request #{g['topic_form_pages_fetched_at_request']})")
+        print(
+            f"  topic search-form pages fetched: {g['topic_form_pages_fetched']} / {sm['found_of']} "
+            f"(at request #{g['topic_form_pages_fetched_at_request']})"
+        )
         print(f"  yield: {g['yield_per_1000']} per 1,000 requests")
         print(f"\nyield ratio smart / general: {res.get('yield_ratio')}")
     print("\ntargets (issue 27):")
     for name, t in res["targets"].items():
-        print(f"  {name:16} target {t['target']:45} value {str(t['value']):12} {'MET' if t['met'] else ('-' if t['met'] is None else 'NOT MET')}")
+        print(
+            f"  {name:16} target {t['target']:45} value {str(t['value']):12} {'MET' if t['met'] else ('-' if t['met'] is None else 'NOT MET')}"
+        )
+    print("other checks (issue 27's build items, not numbered targets):")
+    for name, t in res["checks"].items():
+        print(f"  {name:18} {t['target']}: {t['value']} -> {'ok' if t['met'] else 'NO'}")
 
 
 def inner(args: argparse.Namespace) -> None:
@@ -360,8 +490,19 @@ def inner(args: argparse.Namespace) -> None:
     seeds.write_text("# seeds of the blind deep-web evaluation web\n" + "\n".join(web.seeds) + "\n")
     scrapy = str(Path(args.project) / ".venv/bin/scrapy")
     out = Path(args.work) / "forms.jsonl"
-    smart_cmd = [scrapy, "crawl", "smart", "-a", f"topic={args.topic}", "-a", f"seeds={seeds}",
-                 "-s", f"CLOSESPIDER_PAGECOUNT={args.pages}", "-o", str(out)]
+    smart_cmd = [
+        scrapy,
+        "crawl",
+        "smart",
+        "-a",
+        f"topic={args.topic}",
+        "-a",
+        f"seeds={seeds}",
+        "-s",
+        f"CLOSESPIDER_PAGECOUNT={args.pages}",
+        "-o",
+        str(out),
+    ]
     for extra in args.smart_arg or []:
         smart_cmd += ["-a", extra]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -370,8 +511,14 @@ def inner(args: argparse.Namespace) -> None:
     general = None
     if not args.no_general:
         print("running the general crawl (baseline)...", flush=True)
-        general = run_crawl(args, "general", [scrapy, "crawl", "general", "-a", f"seeds={seeds}",
-                                              "-s", f"CLOSESPIDER_PAGECOUNT={args.pages}"], args.db_general, log, proxy)
+        general = run_crawl(
+            args,
+            "general",
+            [scrapy, "crawl", "general", "-a", f"seeds={seeds}", "-s", f"CLOSESPIDER_PAGECOUNT={args.pages}"],
+            args.db_general,
+            log,
+            proxy,
+        )
     load += " -> " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     server.shutdown()
     res = score(args, web, log, smart, general)
@@ -379,17 +526,22 @@ def inner(args: argparse.Namespace) -> None:
     res["commands"] = {"smart": smart["command"], "general": general["command"] if general else None}
     report(res, load)
     if args.json:
-        for k in ("per_form",):
-            pass
         Path(args.json).write_text(json.dumps(res, indent=2, default=str) + "\n")
         print(f"\njson: {args.json}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--project", default=str(HERE.parents[1]),
-                    help="a checkout of the crawler with its own .venv (default: the repository holding this harness)")
-    ap.add_argument("--web", default="dev", help="one of " + ", ".join(f"{k} ({v[1]}, {'held out' if v[3] else 'development'})" for k, v in WEBS.items()))
+    ap.add_argument(
+        "--project",
+        default=str(HERE.parents[1]),
+        help="a checkout of the crawler with its own .venv (default: the repository holding this harness)",
+    )
+    ap.add_argument(
+        "--web",
+        default="dev",
+        help="one of " + ", ".join(f"{k} ({v[1]}, {'held out' if v[3] else 'development'})" for k, v in WEBS.items()),
+    )
     ap.add_argument("--topic", help="topic to crawl for (default: the web's designated topic)")
     ap.add_argument("--pages", type=int, default=600, help="CLOSESPIDER_PAGECOUNT of both crawls (default 600)")
     ap.add_argument("--json", help="also write the scores as JSON to this file")

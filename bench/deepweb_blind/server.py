@@ -61,9 +61,19 @@ def make_server(web: Web, log: Log, port: int = 0, latency: bool = True) -> Thre
                 h = int(hashlib.md5(target.encode()).hexdigest()[:4], 16)
                 time.sleep(0.01 + (h % 50) / 1000)
             data = text.encode("utf-8")
-            log.add({"t": time.time(), "method": method, "host": host, "path": path, "query": parts.query,
-                     "body": body[:500], "status": status, "bytes": len(data),
-                     "ua": self.headers.get("User-Agent", "")[:80]})
+            log.add(
+                {
+                    "t": time.time(),
+                    "method": method,
+                    "host": host,
+                    "path": path,
+                    "query": parts.query,
+                    "body": body[:500],
+                    "status": status,
+                    "bytes": len(data),
+                    "ua": self.headers.get("User-Agent", "")[:80],
+                }
+            )
             self.send_response(status)
             self.send_header("Content-Type", f"{ctype}; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))
@@ -82,8 +92,19 @@ def make_server(web: Web, log: Log, port: int = 0, latency: bool = True) -> Thre
             self._serve("HEAD")
 
         def do_CONNECT(self) -> None:
-            log.add({"t": time.time(), "method": "CONNECT", "host": self.path, "path": "", "query": "", "body": "",
-                     "status": 502, "bytes": 0, "ua": self.headers.get("User-Agent", "")[:80]})
+            log.add(
+                {
+                    "t": time.time(),
+                    "method": "CONNECT",
+                    "host": self.path,
+                    "path": "",
+                    "query": "",
+                    "body": "",
+                    "status": 502,
+                    "bytes": 0,
+                    "ua": self.headers.get("User-Agent", "")[:80],
+                }
+            )
             self.send_response(502, "Bad Gateway (evaluation web: no https)")
             self.send_header("Content-Length", "0")
             self.end_headers()

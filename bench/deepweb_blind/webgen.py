@@ -80,7 +80,7 @@ class FormTruth:
 
 
 class Site:
-    def __init__(self, web: "Web", host: str, name: str, kind: str, topic: str) -> None:
+    def __init__(self, web: Web, host: str, name: str, kind: str, topic: str) -> None:
         self.web, self.host, self.name, self.kind, self.topic = web, host, name, kind, topic
         self.pages: dict[str, str] = {}
         self.actions: dict[str, Action] = {}
@@ -110,14 +110,14 @@ class Site:
         foot = " &middot; ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.footer)
         crumb = ""
         if crumbs:
-            parts = [f'<a href="/">Home</a>'] + [f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]]
+            parts = ['<a href="/">Home</a>'] + [f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]]
             parts.append(E(crumbs[-1][0]))
             crumb = f'<nav class="breadcrumb">{" &rsaquo; ".join(parts)}</nav>'
         doc = (
-            f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{E(title)} | {E(self.name)}</title>"
-            f"<link rel=\"stylesheet\" href=\"/static/site.css\"></head><body>\n"
-            f"<header><div class=\"logo\"><a href=\"/\">{E(self.name)}</a></div>{self.header_form}"
-            f"<nav class=\"menu\">{nav}</nav></header>\n{crumb}\n<main>\n<h1>{E(title)}</h1>\n{body}\n</main>\n"
+            f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{E(title)} | {E(self.name)}</title>'
+            f'<link rel="stylesheet" href="/static/site.css"></head><body>\n'
+            f'<header><div class="logo"><a href="/">{E(self.name)}</a></div>{self.header_form}'
+            f'<nav class="menu">{nav}</nav></header>\n{crumb}\n<main>\n<h1>{E(title)}</h1>\n{body}\n</main>\n'
             f"<footer>{self.footer_form}<p>{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n"
             f"</body></html>\n"
         )
@@ -153,15 +153,17 @@ class Web:
         cats = rng.sample(t["categories"], 6)
         for i in range(n):
             title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
-            out.append(Record(
-                rid=1000 + i * 7 + rng.randrange(7),
-                title=title,
-                creator=rng.choice(t["creators"]),
-                category=rng.choice(cats),
-                fmt=rng.choice(t["formats"]),
-                price=rng.choice(t["prices"]),
-                extra=f"{t['noun']} {t['id_label']} {rng.randrange(100, 999)}",
-            ))
+            out.append(
+                Record(
+                    rid=1000 + i * 7 + rng.randrange(7),
+                    title=title,
+                    creator=rng.choice(t["creators"]),
+                    category=rng.choice(cats),
+                    fmt=rng.choice(t["formats"]),
+                    price=rng.choice(t["prices"]),
+                    extra=f"{t['noun']} {t['id_label']} {rng.randrange(100, 999)}",
+                )
+            )
         return out
 
     # ------------------------------------------------------------------ build
@@ -174,8 +176,7 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             for i, (name, host) in enumerate(names[:5]):
-                self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index),
-                                 submission=(i in (1, 3)))
+                self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index), submission=(i in (1, 3)))
             blog_name, blog_host, blog_about = TOPICS[topic]["blog"]
             self._topic_blog(topic, blog_name, f"{blog_host}.blog.test", blog_about)
         self._docs_site()
@@ -188,8 +189,9 @@ class Web:
         self._compute_depths()
 
     # ------------------------------------------------------------------ forms
-    def search_form(self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random,
-                    compact: bool = False) -> tuple[str, list]:
+    def search_form(
+        self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
+    ) -> tuple[str, list]:
         t = TOPICS[topic]
         fields: list = []
         parts: list[str] = []
@@ -207,38 +209,53 @@ class Web:
             elif style == 2:
                 parts.append(f'<p><label>{E(label)}<br><input type="text" name="{name}" value=""></label></p>')
             else:
-                parts.append(f'<input type="text" name="{name}" placeholder="{E(label if rng.random() < .5 else ph)}" aria-label="{E(label)}">')
+                parts.append(
+                    f'<input type="text" name="{name}" placeholder="{E(label if rng.random() < 0.5 else ph)}" aria-label="{E(label)}">'
+                )
         if not compact:
-            sel = [("category", rng.choice(["genre", "cat", "category", "c", "dept", "section"]), t["categories"][:8],
-                    rng.choice(["All", "Any", "All categories"])),
-                   ("format", rng.choice(["format", "fmt", "type", "condition", "class"]), t["formats"], "Any"),
-                   ("price", rng.choice(["price", "pr", "price_range", "range"]), t["prices"], "Any price")]
+            sel = [
+                (
+                    "category",
+                    rng.choice(["genre", "cat", "category", "c", "dept", "section"]),
+                    t["categories"][:8],
+                    rng.choice(["All", "Any", "All categories"]),
+                ),
+                ("format", rng.choice(["format", "fmt", "type", "condition", "class"]), t["formats"], "Any"),
+                ("price", rng.choice(["price", "pr", "price_range", "range"]), t["prices"], "Any price"),
+            ]
             for role, name, options, first in rng.sample(sel, rng.choice([1, 2, 3])):
                 fields.append((name, role))
-                opts = f'<option value="">{E(first)}</option>' + "".join(
-                    f'<option value="{slug(o)}">{E(o)}</option>' for o in options)
-                label = {"category": rng.choice(["Genre", "Category", "Department"]), "format": "Format",
-                         "price": "Price range"}[role]
+                opts = f'<option value="">{E(first)}</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in options)
+                label = {"category": rng.choice(["Genre", "Category", "Department"]), "format": "Format", "price": "Price range"}[role]
                 if topic == "jobs":
                     label = {"category": "Category", "format": "Job type", "price": "Salary"}[role]
                 if style == 1:
-                    parts.append(f"<tr><td>{label}:</td><td><select name=\"{name}\">{opts}</select></td></tr>")
+                    parts.append(f'<tr><td>{label}:</td><td><select name="{name}">{opts}</select></td></tr>')
                 else:
                     parts.append(f'<label>{label} <select name="{name}">{opts}</select></label>')
             if rng.random() < 0.5:
                 fields.append(("sort", "other"))
-                parts.append('<label>Sort by <select name="sort"><option value="rel">Relevance</option>'
-                             '<option value="new">Newest</option><option value="price">Price</option></select></label>')
-        hidden = rng.choice([[], [("sid", f"{rng.randrange(16**8):08x}")], [("lang", "en"), ("page", "1")],
-                             [("mode", "adv")], [("src", "hdr")]])
+                parts.append(
+                    '<label>Sort by <select name="sort"><option value="rel">Relevance</option>'
+                    '<option value="new">Newest</option><option value="price">Price</option></select></label>'
+                )
+        hidden = rng.choice(
+            [[], [("sid", f"{rng.randrange(16**8):08x}")], [("lang", "en"), ("page", "1")], [("mode", "adv")], [("src", "hdr")]]
+        )
         hid = "".join(f'<input type="hidden" name="{n}" value="{v}">' for n, v in hidden)
-        submit = rng.choice(['<input type="submit" value="Search">', '<button type="submit">Search</button>',
-                             '<input type="submit" value="Find">', '<input type="submit" value="Go">',
-                             '<input type="image" src="/img/btn_search.gif" alt="Search">',
-                             f'<button type="submit">Find {E(t["plural"])}</button>'])
+        submit = rng.choice(
+            [
+                '<input type="submit" value="Search">',
+                '<button type="submit">Search</button>',
+                '<input type="submit" value="Find">',
+                '<input type="submit" value="Go">',
+                '<input type="image" src="/img/btn_search.gif" alt="Search">',
+                f'<button type="submit">Find {E(t["plural"])}</button>',
+            ]
+        )
         fname = rng.choice(["search", "advsearch", "searchform", "frm1", "quick_find"])
         if style == 1:
-            inner = f"<table>{''.join(parts)}<tr><td></td><td>{submit} <input type=\"reset\" value=\"Clear\"></td></tr></table>{hid}"
+            inner = f'<table>{"".join(parts)}<tr><td></td><td>{submit} <input type="reset" value="Clear"></td></tr></table>{hid}'
         elif style == 2:
             inner = f"<fieldset><legend>{E(rng.choice(['Advanced search', 'Search', 'Refine your search']))}</legend>{''.join(parts)}{hid}<p>{submit}</p></fieldset>"
         else:
@@ -250,15 +267,19 @@ class Web:
         action = rng.choice(["/newsletter/subscribe", "/subscribe", "/cgi-bin/mail.pl", "/list/join"])
         method = rng.choice(["post", "post", "get"])
         site.actions[action] = Action("newsletter", "none")
-        inp = rng.choice([
-            '<input type="email" name="email" placeholder="Your email address">',
-            '<input type="text" name="em" placeholder="Enter your email">',
-            '<input type="text" name="email" size="20">',
-        ])
+        inp = rng.choice(
+            [
+                '<input type="email" name="email" placeholder="Your email address">',
+                '<input type="text" name="em" placeholder="Enter your email">',
+                '<input type="text" name="email" size="20">',
+            ]
+        )
         btn = rng.choice(["Subscribe", "Sign up", "Go", "Join"])
         head = rng.choice(["Get our newsletter", "Stay in touch", "New arrivals by email", "Sign up for deals"])
-        return (f'<form class="newsletter" action="{action}" method="{method}"><b>{head}</b> {inp} '
-                f'<input type="submit" value="{btn}"></form>', (action, method, "newsletter", "none"))
+        return (
+            f'<form class="newsletter" action="{action}" method="{method}"><b>{head}</b> {inp} <input type="submit" value="{btn}"></form>',
+            (action, method, "newsletter", "none"),
+        )
 
     def _simple_form(self, site: Site, path: str, kind: str, rng: random.Random, topic: str = "none") -> tuple[str, tuple]:
         t = TOPICS.get(site.topic)
@@ -266,48 +287,62 @@ class Web:
         interests = t["categories"][:2] if t else ["News", "Events"]
         if kind == "login":
             action, method = rng.choice(["/account/login", "/login.php", "/signin", "/user/auth"]), "post"
-            h = (f'<form action="{action}" method="post" id="login"><input type="hidden" name="csrf_token" value="{rng.randrange(10**9)}">'
-                 f'<label>{rng.choice(["Username", "Email", "Email or username"])} <input type="text" name="{rng.choice(["username", "user", "login", "email"])}"></label> '
-                 f'<label>Password <input type="password" name="password"></label> '
-                 f'<label><input type="checkbox" name="remember" value="1"> Remember me</label> '
-                 f'<input type="submit" value="{rng.choice(["Log in", "Sign in", "Login"])}"></form>'
-                 f'<p><a href="/account/forgot">Forgot your password?</a></p>')
+            h = (
+                f'<form action="{action}" method="post" id="login"><input type="hidden" name="csrf_token" value="{rng.randrange(10**9)}">'
+                f'<label>{rng.choice(["Username", "Email", "Email or username"])} <input type="text" name="{rng.choice(["username", "user", "login", "email"])}"></label> '
+                f'<label>Password <input type="password" name="password"></label> '
+                f'<label><input type="checkbox" name="remember" value="1"> Remember me</label> '
+                f'<input type="submit" value="{rng.choice(["Log in", "Sign in", "Login"])}"></form>'
+                f'<p><a href="/account/forgot">Forgot your password?</a></p>'
+            )
         elif kind == "register":
             action, method = "/account/register", "post"
-            h = (f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
-                 f'<label>Email <input type="text" name="email"></label> <label>Password <input type="password" name="pw"></label> '
-                 f'<label>Interests <select name="interest"><option>{E(interests[0])}</option><option>{E(interests[1])}</option></select></label>'
-                 f'<input type="submit" value="Create account"></form>')
+            h = (
+                f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
+                f'<label>Email <input type="text" name="email"></label> <label>Password <input type="password" name="pw"></label> '
+                f'<label>Interests <select name="interest"><option>{E(interests[0])}</option><option>{E(interests[1])}</option></select></label>'
+                f'<input type="submit" value="Create account"></form>'
+            )
         elif kind == "contact":
             action, method = rng.choice(["/contact/send", "/cgi-bin/formmail.pl", "/contact.php"]), "post"
-            h = (f'<form action="{action}" method="post"><label>Your name <input type="text" name="name"></label> '
-                 f'<label>Email <input type="text" name="email"></label> '
-                 f'<label>Subject <select name="subject"><option>General question</option><option>Order status</option>'
-                 f'<option>{E(wish)}</option></select></label> '
-                 f'<label>Message <textarea name="message" rows="5"></textarea></label>'
-                 f'<input type="hidden" name="recipient" value="info@{site.host}"><input type="submit" value="Send"></form>')
+            h = (
+                f'<form action="{action}" method="post"><label>Your name <input type="text" name="name"></label> '
+                f'<label>Email <input type="text" name="email"></label> '
+                f'<label>Subject <select name="subject"><option>General question</option><option>Order status</option>'
+                f"<option>{E(wish)}</option></select></label> "
+                f'<label>Message <textarea name="message" rows="5"></textarea></label>'
+                f'<input type="hidden" name="recipient" value="info@{site.host}"><input type="submit" value="Send"></form>'
+            )
         elif kind == "comment":
             action, method = rng.choice(["/comments/post", "/wp-comments-post.php", "/news/comment"]), "post"
-            h = (f'<h3>Leave a comment</h3><form action="{action}" method="post"><input type="hidden" name="post_id" value="{rng.randrange(100, 999)}">'
-                 f'<label>Name <input type="text" name="author"></label> <label>Email <input type="text" name="email"></label> '
-                 f'<label>Website <input type="text" name="url"></label> <textarea name="comment" rows="4"></textarea>'
-                 f'<input type="submit" value="Post comment"></form>')
+            h = (
+                f'<h3>Leave a comment</h3><form action="{action}" method="post"><input type="hidden" name="post_id" value="{rng.randrange(100, 999)}">'
+                f'<label>Name <input type="text" name="author"></label> <label>Email <input type="text" name="email"></label> '
+                f'<label>Website <input type="text" name="url"></label> <textarea name="comment" rows="4"></textarea>'
+                f'<input type="submit" value="Post comment"></form>'
+            )
         elif kind == "checkout":
             action, method = rng.choice(["/checkout/place-order", "/cart/checkout", "/order.php"]), "post"
-            h = (f'<form action="{action}" method="post"><label>Full name <input type="text" name="fullname"></label> '
-                 f'<label>Street address <input type="text" name="address"></label> <label>City <input type="text" name="city"></label> '
-                 f'<label>State <select name="state"><option>CA</option><option>NY</option><option>TX</option><option>WA</option></select></label> '
-                 f'<label>ZIP <input type="text" name="zip"></label> <label>Card number <input type="text" name="cc"></label> '
-                 f'<input type="submit" value="Place order"></form>')
+            h = (
+                f'<form action="{action}" method="post"><label>Full name <input type="text" name="fullname"></label> '
+                f'<label>Street address <input type="text" name="address"></label> <label>City <input type="text" name="city"></label> '
+                f'<label>State <select name="state"><option>CA</option><option>NY</option><option>TX</option><option>WA</option></select></label> '
+                f'<label>ZIP <input type="text" name="zip"></label> <label>Card number <input type="text" name="cc"></label> '
+                f'<input type="submit" value="Place order"></form>'
+            )
         elif kind == "track":
             action, method = rng.choice(["/orders/track", "/order-status"]), "get"
-            h = (f'<form action="{action}" method="get"><label>Order number <input type="text" name="order" placeholder="e.g. 10045"></label> '
-                 f'<label>Email or ZIP <input type="text" name="verify"></label> <input type="submit" value="Track order"></form>')
+            h = (
+                f'<form action="{action}" method="get"><label>Order number <input type="text" name="order" placeholder="e.g. 10045"></label> '
+                f'<label>Email or ZIP <input type="text" name="verify"></label> <input type="submit" value="Track order"></form>'
+            )
         elif kind == "locator":
             action, method = rng.choice(["/stores/find", "/locations"]), "get"
-            h = (f'<form action="{action}" method="get"><label>Find a store near you <input type="text" name="zip" placeholder="ZIP code"></label> '
-                 f'<select name="radius"><option>10 miles</option><option>25 miles</option><option>50 miles</option></select> '
-                 f'<input type="submit" value="Find a store"></form>')
+            h = (
+                f'<form action="{action}" method="get"><label>Find a store near you <input type="text" name="zip" placeholder="ZIP code"></label> '
+                f'<select name="radius"><option>10 miles</option><option>25 miles</option><option>50 miles</option></select> '
+                f'<input type="submit" value="Find a store"></form>'
+            )
         elif kind == "submission":
             action, method, h = self._submission_form(site, rng)
         else:
@@ -321,19 +356,28 @@ class Web:
         cats = "".join(f"<option>{E(c)}</option>" for c in t["categories"][:6])
         fmts = "".join(f"<option>{E(c)}</option>" for c in t["formats"])
         tf = t["text_fields"]
-        heading = {"books": "Sell us your books", "movies": "Request a title", "jobs": "Post a job",
-                   "autos": "Value your trade-in", "music": "Sell your records", "realestate": "List your home",
-                   "airfare": "Set up a fare alert", "recipes": "Submit a recipe"}[topic]
+        heading = {
+            "books": "Sell us your books",
+            "movies": "Request a title",
+            "jobs": "Post a job",
+            "autos": "Value your trade-in",
+            "music": "Sell your records",
+            "realestate": "List your home",
+            "airfare": "Set up a fare alert",
+            "recipes": "Submit a recipe",
+        }[topic]
         action = rng.choice(["/sell/submit", "/submit.php", "/post/new", "/quote"])
         method = "post"
-        h = (f'<h2>{heading}</h2><form action="{action}" method="post">'
-             f'<label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
-             f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
-             f'<label>{"Category" if topic != "books" else "Genre"} <select name="category">{cats}</select></label> '
-             f'<label>{"Format" if topic != "jobs" else "Job type"} <select name="format">{fmts}</select></label> '
-             f'<label>Your email <input type="text" name="email"></label> '
-             f'<label>Details <textarea name="details" rows="4"></textarea></label>'
-             f'<input type="hidden" name="form_id" value="{slug(heading)}"><input type="submit" value="Submit"></form>')
+        h = (
+            f'<h2>{heading}</h2><form action="{action}" method="post">'
+            f'<label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
+            f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
+            f'<label>{"Category" if topic != "books" else "Genre"} <select name="category">{cats}</select></label> '
+            f'<label>{"Format" if topic != "jobs" else "Job type"} <select name="format">{fmts}</select></label> '
+            f'<label>Your email <input type="text" name="email"></label> '
+            f'<label>Details <textarea name="details" rows="4"></textarea></label>'
+            f'<input type="hidden" name="form_id" value="{slug(heading)}"><input type="submit" value="Submit"></form>'
+        )
         return action, method, h
 
     # ------------------------------------------------------------------ topic sites
@@ -347,33 +391,54 @@ class Web:
         cat_prefix = rng.choice(["/category/", "/browse/", "/c/", "/genre/" if topic in ("books", "movies", "music") else "/type/"])
         cats = sorted({r.category for r in site.records})
         style = rng.randrange(4)
-        search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx",
-                                    "/catalog/search.do"])
+        search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
             search_action = "/cgi-bin/search.cgi"
         method = rng.choice(["get", "get", "post"])
         compact = placement == "home" and rng.random() < 0.5
         form_html, fields = self.search_form(site, topic, search_action, method, style, rng, compact=compact)
-        site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix,
-                                             t["noun"], t["plural"])
+        site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
         search_entry = (search_action, method, "search", topic)
 
         # navigation: menu and footer
         hub_name = rng.choice(self.pool(topic, "hub_links"))
         hub_path = rng.choice(["/catalog/", "/browse/", "/shop/", "/inventory/", "/collection/"])
         link_name = rng.choice(self.pool(topic, "search_links"))
-        search_path = rng.choice(["/search.html", "/advanced-search", "/adv_search.php", "/find/", "/search/advanced",
-                                  "/lookup", "/inventory.php", "/listings", "/catalog.html", "/stock/"])
+        search_path = rng.choice(
+            [
+                "/search.html",
+                "/advanced-search",
+                "/adv_search.php",
+                "/find/",
+                "/search/advanced",
+                "/lookup",
+                "/inventory.php",
+                "/listings",
+                "/catalog.html",
+                "/stock/",
+            ]
+        )
         if placement in ("d2", "d3"):
             search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query", "list.asp", "power.html"])
         site.menu = [("Home", "/")]
         if placement == "d1":
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
-        site.menu += [(rng.choice(["New arrivals", "Featured", "Best sellers", "Specials"]), "/featured"),
-                      ("About us", "/about"), ("Contact", "/contact"), (rng.choice(["My account", "Log in", "Sign in"]), "/login")]
-        site.footer = [("About", "/about"), ("Contact us", "/contact"), ("Help", "/help"), ("Privacy policy", "/privacy"),
-                       ("Terms of use", "/terms"), ("Partners", "/partners"), ("Cart", "/cart")]
+        site.menu += [
+            (rng.choice(["New arrivals", "Featured", "Best sellers", "Specials"]), "/featured"),
+            ("About us", "/about"),
+            ("Contact", "/contact"),
+            (rng.choice(["My account", "Log in", "Sign in"]), "/login"),
+        ]
+        site.footer = [
+            ("About", "/about"),
+            ("Contact us", "/contact"),
+            ("Help", "/help"),
+            ("Privacy policy", "/privacy"),
+            ("Terms of use", "/terms"),
+            ("Partners", "/partners"),
+            ("Cart", "/cart"),
+        ]
         if rng.random() < 0.5:
             site.footer.append(("Gift cards", "/gift-cards"))  # a dead link
         if submission:
@@ -397,17 +462,27 @@ class Web:
 
         sent = t["sentences"]
         featured = site.records[:5]
-        home_body = (f"<p>{E(t['tagline'].format(year=rng.randrange(1975, 2015)))}.</p><p>{E(rng.choice(sent))}</p>"
-                     f"<h2>{rng.choice(['Featured', 'Staff picks', 'This week'])}</h2><ul>{''.join(item_link(r) for r in featured[:3])}</ul>"
-                     f"<h2>{rng.choice(['Browse by category', 'Departments', 'Categories'])}</h2><ul>"
-                     + "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats[:4]) + "</ul>"
-                     + f'<p><a href="/news/">Store news</a> &middot; <a href="/events">Events</a></p>')
+        home_body = (
+            f"<p>{E(t['tagline'].format(year=rng.randrange(1975, 2015)))}.</p><p>{E(' '.join(rng.sample(sent, 2)))}</p>"
+            f"<h2>{rng.choice(['Featured', 'Staff picks', 'This week'])}</h2><ul>{''.join(item_link(r) for r in featured[:3])}</ul>"
+            f"<h2>{rng.choice(['Browse by category', 'Departments', 'Categories'])}</h2><ul>"
+            + "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats[:4])
+            + "</ul>"
+            + '<p><a href="/news/">Store news</a> &middot; <a href="/events">Events</a></p>'
+        )
         home_forms = []
         if placement == "home" and not site.header_form:
-            home_body = (f"<div class=\"searchbox\"><h2>{E(rng.choice(['Find your next ' + t['noun'], 'Search ' + t['plural'], 'Quick search']))}</h2>"
-                         f"{form_html}</div>" + home_body)
+            home_body = (
+                f'<div class="searchbox"><h2>{E(rng.choice(["Find your next " + t["noun"], "Search " + t["plural"], "Quick search"]))}</h2>'
+                f"{form_html}</div>" + home_body
+            )
             home_forms = [search_entry]
         site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
+        tag = rng.choice(t["title_tags"])
+        site.pages["/"] = site.pages["/"].replace(
+            f"<title>Welcome to {E(name)} | {E(name)}</title>",
+            f'<title>{E(name)} - {E(tag)}</title><meta name="description" content="{E(name)}: {E(tag.lower())}. {E(rng.choice(sent))}">',
+        )
 
         # search path pages
         search_body = f"<p>{E(rng.choice(['Use the form below to search our ' + t['plural'] + '.', 'Search by any combination of fields.', 'Fill in one or more fields.']))}</p>{form_html}"
@@ -415,20 +490,36 @@ class Web:
             site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=[search_entry])
         hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
         if placement == "d2":
-            site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>"
-                      f'<p><a href="{search_path}">{E(link_name)}</a></p>', crumbs=[(hub_name, hub_path)])
-            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)],
-                      forms=[search_entry])
+            site.page(
+                hub_path,
+                hub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{search_path}">{E(link_name)}</a></p>',
+                crumbs=[(hub_name, hub_path)],
+            )
+            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)], forms=[search_entry])
         elif placement == "d3":
             sub_name = rng.choice([f"All {t['plural']}", "Services", "Help & tools", f"{t['plural'].title()} department"])
             sub_path = hub_path + rng.choice(["all/", "tools/", "services/", "dept/"])
-            site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>"
-                      f'<p><a href="{sub_path}">{E(sub_name)}</a></p>', crumbs=[(hub_name, hub_path)])
-            site.page(sub_path, sub_name, f"<p>{E(rng.choice(sent))}</p><ul><li><a href=\"/help\">Ordering help</a></li>"
-                      f'<li><a href="{search_path}">{E(link_name)}</a></li><li><a href="/featured">Featured</a></li></ul>',
-                      crumbs=[(hub_name, hub_path), (sub_name, sub_path)])
-            site.page(search_path, link_name, search_body,
-                      crumbs=[(hub_name, hub_path), (sub_name, sub_path), (link_name, search_path)], forms=[search_entry])
+            site.page(
+                hub_path,
+                hub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{sub_path}">{E(sub_name)}</a></p>',
+                crumbs=[(hub_name, hub_path)],
+            )
+            site.page(
+                sub_path,
+                sub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul><li><a href="/help">Ordering help</a></li>'
+                f'<li><a href="{search_path}">{E(link_name)}</a></li><li><a href="/featured">Featured</a></li></ul>',
+                crumbs=[(hub_name, hub_path), (sub_name, sub_path)],
+            )
+            site.page(
+                search_path,
+                link_name,
+                search_body,
+                crumbs=[(hub_name, hub_path), (sub_name, sub_path), (link_name, search_path)],
+                forms=[search_entry],
+            )
         else:
             site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
 
@@ -438,20 +529,26 @@ class Web:
             recs = [r for r in site.records if r.category == c]
             pages = max(1, (len(recs) + per_page - 1) // per_page)
             for sort in ("", "price", "title"):
-                ordered = sorted(recs, key=lambda r: (r.price, r.rid) if sort == "price" else (r.title, r.rid) if sort == "title" else r.rid)
+                ordered = sorted(
+                    recs, key=lambda r: (r.price, r.rid) if sort == "price" else (r.title, r.rid) if sort == "title" else r.rid
+                )
                 for n in range(1, pages + 1):
                     q = urllib.parse.urlencode([(k, v) for k, v in (("page", str(n) if n > 1 else ""), ("sort", sort)) if v])
                     base = f"{cat_prefix}{slug(c)}/"
                     sorts = " ".join(f'<a href="{base}?sort={o}">{o or "default"}</a>' for o in ("price", "title"))
-                    pager = " ".join(f'<a href="{base}?page={k}{"&amp;sort=" + sort if sort else ""}">{k}</a>'
-                                     for k in range(1, pages + 1) if k != n)
+                    pager = " ".join(
+                        f'<a href="{base}?page={k}{"&amp;sort=" + sort if sort else ""}">{k}</a>' for k in range(1, pages + 1) if k != n
+                    )
                     if n < pages:
                         pager += f' <a href="{base}?page={n + 1}{"&amp;sort=" + sort if sort else ""}">Next &raquo;</a>'
-                    chunk = ordered[(n - 1) * per_page: n * per_page]
-                    site.page(base + ("?" + q if q else ""), c + (f" (page {n})" if n > 1 else ""),
-                              f"<p>{len(recs)} {E(c)} {E(t['plural'])}. Sort by: {sorts}</p>"
-                              f"<ul>{''.join(item_link(r) for r in chunk)}</ul><p class=\"pager\">{pager}</p>",
-                              crumbs=[(hub_name, hub_path), (c, base)])
+                    chunk = ordered[(n - 1) * per_page : n * per_page]
+                    site.page(
+                        base + ("?" + q if q else ""),
+                        c + (f" (page {n})" if n > 1 else ""),
+                        f"<p>{len(recs)} {E(c)} {E(t['plural'])}. Sort by: {sorts}</p>"
+                        f'<ul>{"".join(item_link(r) for r in chunk)}</ul><p class="pager">{pager}</p>',
+                        crumbs=[(hub_name, hub_path), (c, base)],
+                    )
         site.page("/featured", "Featured", f"<ul>{''.join(item_link(r) for r in site.records[5:12])}</ul>")
         cart_action = "/cart/add"
         site.actions[cart_action] = Action("cart", "none")
@@ -459,16 +556,21 @@ class Web:
         for r in site.records:
             self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
         # info pages
-        site.page("/about", "About us", f"<p>{E(name)} is an independent business. {E(' '.join(rng.sample(sent, 2)))}</p>"
-                  f"<p>Visit our <a href=\"/stores\">stores</a> or read our <a href=\"/news/\">news</a>.</p>")
+        site.page(
+            "/about",
+            "About us",
+            f"<p>{E(name)} is an independent business. {E(' '.join(rng.sample(sent, 2)))}</p>"
+            f'<p>Visit our <a href="/stores">stores</a> or read our <a href="/news/">news</a>.</p>',
+        )
         h, f = self._simple_form(site, "/contact", "contact", rng)
         site.page("/contact", "Contact us", f"<p>Questions about an order? Write to us.</p>{h}", forms=[f])
         h, f = self._simple_form(site, "/login", "login", rng)
         h2, f2 = self._simple_form(site, "/login", "register", rng)
         site.page("/login", "Sign in", f"{h}<h2>New customer?</h2>{h2}", forms=[f, f2])
         h, f = self._simple_form(site, "/help", "track", rng)
-        site.page("/help", "Help", f"<h2>Track your order</h2>{h}<h2>FAQ</h2><p>Shipping takes 3-5 days. "
-                  f"{E(rng.choice(sent))}</p>", forms=[f])
+        site.page(
+            "/help", "Help", f"<h2>Track your order</h2>{h}<h2>FAQ</h2><p>Shipping takes 3-5 days. {E(rng.choice(sent))}</p>", forms=[f]
+        )
         h, f = self._simple_form(site, "/stores", "locator", rng)
         site.page("/stores", "Our stores", f"<p>We have {rng.randrange(2, 9)} locations.</p>{h}", forms=[f])
         h, f = self._simple_form(site, "/cart", "checkout", rng)
@@ -481,10 +583,19 @@ class Web:
             p = f"/news/{2020 + i}-{rng.randrange(1, 12):02d}-update.html"
             posts.append(p)
             h, f = self._simple_form(site, p, "comment", rng)
-            site.page(p, f"News: {rng.choice(sent)[:40]}", f"<p>{E(' '.join(rng.sample(sent, 3)))}</p>{h}",
-                      crumbs=[("News", "/news/"), ("Post", p)], forms=[f])
-        site.page("/news/", "Store news", "<ul>" + "".join(f'<li><a href="{p}">{p[6:16]}</a></li>' for p in posts) + "</ul>",
-                  crumbs=[("News", "/news/")])
+            site.page(
+                p,
+                f"News: {rng.choice(sent)[:40]}",
+                f"<p>{E(' '.join(rng.sample(sent, 3)))}</p>{h}",
+                crumbs=[("News", "/news/"), ("Post", p)],
+                forms=[f],
+            )
+        site.page(
+            "/news/",
+            "Store news",
+            "<ul>" + "".join(f'<li><a href="{p}">{p[6:16]}</a></li>' for p in posts) + "</ul>",
+            crumbs=[("News", "/news/")],
+        )
         if submission:
             h, f = self._simple_form(site, "/sell", "submission", rng, topic=topic)
             site.page("/sell", "Sell to us", f"<p>{E(rng.choice(sent))}</p>{h}", forms=[f])
@@ -496,19 +607,29 @@ class Web:
         if site.pages.get(path):
             return site.pages[path]
         qty = "".join(f"<option>{i}</option>" for i in range(1, 6))
-        body = (f"<table class=\"details\"><tr><th>{t['creator_label']}</th><td>{E(r.creator)}</td></tr>"
-                f"<tr><th>Category</th><td><a href=\"{cat_prefix}{slug(r.category)}/\">{E(r.category)}</a></td></tr>"
-                f"<tr><th>Format</th><td>{E(r.fmt)}</td></tr><tr><th>Price</th><td>{E(r.price)}</td></tr>"
-                f"<tr><th>{t['id_label']}</th><td>{E(r.extra.split()[-1])}</td></tr></table>"
-                f"<form action=\"{cart_action}\" method=\"post\"><input type=\"hidden\" name=\"item\" value=\"{r.rid}\">"
-                f"<label>Qty <select name=\"qty\">{qty}</select></label><input type=\"submit\" value=\"Add to cart\"></form>")
+        body = (
+            f'<table class="details"><tr><th>{t["creator_label"]}</th><td>{E(r.creator)}</td></tr>'
+            f'<tr><th>Category</th><td><a href="{cat_prefix}{slug(r.category)}/">{E(r.category)}</a></td></tr>'
+            f"<tr><th>Format</th><td>{E(r.fmt)}</td></tr><tr><th>Price</th><td>{E(r.price)}</td></tr>"
+            f"<tr><th>{t['id_label']}</th><td>{E(r.extra.split()[-1])}</td></tr></table>"
+            f'<form action="{cart_action}" method="post"><input type="hidden" name="item" value="{r.rid}">'
+            f'<label>Qty <select name="qty">{qty}</select></label><input type="submit" value="Add to cart"></form>'
+        )
         same = [o for o in site.records if o.category == r.category and o is not r]
         k = site.records.index(r)
         related = [same[(k + j) % len(same)] for j in range(min(4, len(same)))] if same else []
-        body += "<h3>You may also like</h3><ul>" + "".join(
-            f'<li><a href="{site.item_prefix}{o.rid}">{E(o.title)}</a></li>' for o in related) + "</ul>"
-        site.page(path, r.title, body, crumbs=[(hub_name, hub_path), (r.category, f"{cat_prefix}{slug(r.category)}/"),
-                                               (r.title, path)], forms=[(cart_action, "post", "cart", "none")])
+        body += (
+            "<h3>You may also like</h3><ul>"
+            + "".join(f'<li><a href="{site.item_prefix}{o.rid}">{E(o.title)}</a></li>' for o in related)
+            + "</ul>"
+        )
+        site.page(
+            path,
+            r.title,
+            body,
+            crumbs=[(hub_name, hub_path), (r.category, f"{cat_prefix}{slug(r.category)}/"), (r.title, path)],
+            forms=[(cart_action, "post", "cart", "none")],
+        )
         return site.pages[path]
 
     def _topic_blog(self, topic: str, name: str, host: str, about: str) -> None:
@@ -527,23 +648,32 @@ class Web:
             p = f"/{2024 + i // 6}/{(i % 12) + 1:02d}/{slug(r.title)}/"
             posts.append((p, r))
             h, f = self._simple_form(site, p, "comment", rng)
-            site.page(p, f"Review: {r.title}", f"<p>{E(r.title)} by {E(r.creator)} ({E(r.category)}, {E(r.fmt)}). "
-                      f"{E(' '.join(rng.sample(t['sentences'], 2)))}</p><p>Rating: {rng.randrange(2, 6)}/5</p>{h}",
-                      crumbs=[("Reviews", "/reviews/"), (r.title, p)], forms=[f])
-        site.page("/", name, f"<p>{E(about.capitalize())}.</p><ul>" + "".join(
-            f'<li><a href="{p}">{E(r.title)}</a></li>' for p, r in posts[:6]) + "</ul>")
+            site.page(
+                p,
+                f"Review: {r.title}",
+                f"<p>{E(r.title)} by {E(r.creator)} ({E(r.category)}, {E(r.fmt)}). "
+                f"{E(' '.join(rng.sample(t['sentences'], 2)))}</p><p>Rating: {rng.randrange(2, 6)}/5</p>{h}",
+                crumbs=[("Reviews", "/reviews/"), (r.title, p)],
+                forms=[f],
+            )
+        site.page(
+            "/",
+            name,
+            f"<p>{E(about.capitalize())}.</p><ul>" + "".join(f'<li><a href="{p}">{E(r.title)}</a></li>' for p, r in posts[:6]) + "</ul>",
+        )
         site.page("/reviews/", "All reviews", "<ul>" + "".join(f'<li><a href="{p}">{E(r.title)}</a></li>' for p, r in posts) + "</ul>")
         site.page("/about", "About", f"<p>{E(name)}: {E(about)} by readers, for readers.</p>")
         # a review submission form: topic fields, not a search
         action = "/submit-review/send"
         site.actions[action] = Action("submission", topic)
         tf = t["text_fields"]
-        form = (f'<form action="{action}" method="post"><label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
-                f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
-                f'<label>Rating <select name="rating"><option>5</option><option>4</option><option>3</option><option>2</option><option>1</option></select></label> '
-                f'<label>Your review <textarea name="review"></textarea></label><input type="submit" value="Submit review"></form>')
-        site.page("/submit-review", "Write for us", f"<p>Send us your review.</p>{form}",
-                  forms=[(action, "post", "submission", topic)])
+        form = (
+            f'<form action="{action}" method="post"><label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
+            f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
+            f'<label>Rating <select name="rating"><option>5</option><option>4</option><option>3</option><option>2</option><option>1</option></select></label> '
+            f'<label>Your review <textarea name="review"></textarea></label><input type="submit" value="Submit review"></form>'
+        )
+        site.page("/submit-review", "Write for us", f"<p>Send us your review.</p>{form}", forms=[(action, "post", "submission", topic)])
         site.link_slots = "/links"
 
     # ------------------------------------------------------------------ off-topic sites
@@ -552,66 +682,110 @@ class Web:
         host = "docs.lumen-lang.test"
         site = Site(self, host, "Lumen 3.2 documentation", "offtopic", "docs")
         self.sites[host] = site
-        form = ('<form class="search" action="/search.html" method="get"><input type="text" name="q" aria-label="Quick search">'
-                '<input type="submit" value="Go"><input type="hidden" name="check_keywords" value="yes">'
-                '<input type="hidden" name="area" value="default"></form>')
+        form = (
+            '<form class="search" action="/search.html" method="get"><input type="text" name="q" aria-label="Quick search">'
+            '<input type="submit" value="Go"><input type="hidden" name="check_keywords" value="yes">'
+            '<input type="hidden" name="area" value="default"></form>'
+        )
         site.header_form = form
         site.layout_forms = [("/search.html", "get", "search", "docs")]
-        words = ("function module record catalog job queue scheduler book chapter listing index search query "
-                 "result type iterator stream buffer thread worker pool format string parser flight request "
-                 "recipe build package install title author genre price range movie player track album").split()
+        words = (
+            "function module record catalog job queue scheduler book chapter listing index search query "
+            "result type iterator stream buffer thread worker pool format string parser flight request "
+            "recipe build package install title author genre price range movie player track album"
+        ).split()
         chapters = []
-        for i in range(1, 61):
+        for _ in range(1, 61):
             w = rng.sample(words, 3)
             title = f"{w[0].capitalize()} {w[1]}s and {w[2]}s"
             chapters.append((f"/library/{slug(title)}.html", title, w))
-        site.menu = [("Index", "/"), ("Tutorial", "/tutorial/"), ("Library reference", "/library/"), ("The Lumen Book", "/book/"),
-                     ("Search", "/search.html"), ("Packages", "/packages/")]
+        site.menu = [
+            ("Index", "/"),
+            ("Tutorial", "/tutorial/"),
+            ("Library reference", "/library/"),
+            ("The Lumen Book", "/book/"),
+            ("Search", "/search.html"),
+            ("Packages", "/packages/"),
+        ]
         site.footer = [("Copyright", "/copyright.html"), ("Report a bug", "/bugs.html")]
         docs_records = [Record(i, t, "Lumen team", "Library", "HTML", "", " ".join(w), href=p) for i, (p, t, w) in enumerate(chapters)]
         site.actions["/search.html"] = Action("search", "docs", [("q", "text")], docs_records, "/library/r", "page", "pages")
-        for p, title, w in chapters:
-            body = "".join(f"<p>The <code>{a}</code> {b} returns a {c} of {d} values; see the {e} module.</p>"
-                           for a, b, c, d, e in (rng.sample(words, 5) for _ in range(4)))
+        for p, title, _words in chapters:
+            body = "".join(
+                f"<p>The <code>{a}</code> {b} returns a {c} of {d} values; see the {e} module.</p>"
+                for a, b, c, d, e in (rng.sample(words, 5) for _ in range(4))
+            )
             site.page(p, title, body, crumbs=[("Library reference", "/library/"), (title, p)])
-        site.page("/library/", "Library reference", "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t, _ in chapters) + "</ul>")
+        site.page(
+            "/library/", "Library reference", "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t, _ in chapters) + "</ul>"
+        )
         book = []
         for i in range(1, 21):
             p = f"/book/ch{i:02d}.html"
             book.append(p)
-            site.page(p, f"The Lumen Book, chapter {i}", f"<p>In this chapter of the book we write a {rng.choice(words)} "
-                      f"for {rng.choice(words)}s. Readers of the book should know {rng.choice(words)}s.</p>"
-                      f'<p><a href="/book/ch{i + 1:02d}.html">Next chapter</a></p>', crumbs=[("The Lumen Book", "/book/"), (f"Chapter {i}", p)])
-        site.page("/book/", "The Lumen Book", "<ul>" + "".join(f'<li><a href="{p}">Chapter {i + 1}</a></li>' for i, p in enumerate(book)) + "</ul>")
+            site.page(
+                p,
+                f"The Lumen Book, chapter {i}",
+                f"<p>In this chapter of the book we write a {rng.choice(words)} "
+                f"for {rng.choice(words)}s. Readers of the book should know {rng.choice(words)}s.</p>"
+                f'<p><a href="/book/ch{i + 1:02d}.html">Next chapter</a></p>',
+                crumbs=[("The Lumen Book", "/book/"), (f"Chapter {i}", p)],
+            )
+        site.page(
+            "/book/",
+            "The Lumen Book",
+            "<ul>" + "".join(f'<li><a href="{p}">Chapter {i + 1}</a></li>' for i, p in enumerate(book)) + "</ul>",
+        )
         tut = [f"/tutorial/{i}.html" for i in range(1, 11)]
         for i, p in enumerate(tut):
             site.page(p, f"Tutorial part {i + 1}", f"<p>We build a small {rng.choice(words)} catalog with {rng.choice(words)} records.</p>")
-        site.page("/tutorial/", "Tutorial", "<ul>" + "".join(f'<li><a href="{p}">Part {i + 1}</a></li>' for i, p in enumerate(tut)) + "</ul>")
-        pkg = ('<form action="/packages/search" method="get"><label>Search packages <input type="text" name="q" placeholder="package name"></label>'
-               '<label>Category <select name="category"><option value="">All</option><option>Web</option><option>Database</option>'
-               '<option>Jobs &amp; scheduling</option><option>Media (movies, music)</option><option>Text &amp; books</option></select></label>'
-               '<input type="submit" value="Search"></form>')
+        site.page(
+            "/tutorial/", "Tutorial", "<ul>" + "".join(f'<li><a href="{p}">Part {i + 1}</a></li>' for i, p in enumerate(tut)) + "</ul>"
+        )
+        pkg = (
+            '<form action="/packages/search" method="get"><label>Search packages <input type="text" name="q" placeholder="package name"></label>'
+            '<label>Category <select name="category"><option value="">All</option><option>Web</option><option>Database</option>'
+            "<option>Jobs &amp; scheduling</option><option>Media (movies, music)</option><option>Text &amp; books</option></select></label>"
+            '<input type="submit" value="Search"></form>'
+        )
         site.actions["/packages/search"] = Action("search", "docs", [("q", "text"), ("category", "other")], docs_records, "/library/r")
-        site.page("/packages/", "Package index", f"<p>Find third-party packages.</p>{pkg}", forms=[("/packages/search", "get", "search", "docs")])
+        site.page(
+            "/packages/", "Package index", f"<p>Find third-party packages.</p>{pkg}", forms=[("/packages/search", "get", "search", "docs")]
+        )
         site.page("/search.html", "Search", "<p>Enter your search words into the box above.</p>")
         site.page("/copyright.html", "Copyright", "<p>Copyright the Lumen developers.</p>")
         site.page("/bugs.html", "Dealing with bugs", "<p>Report bugs on the tracker.</p>")
-        site.page("/", "Lumen 3.2 documentation", "<p>Welcome! This is the documentation for Lumen 3.2.</p><ul>"
-                  '<li><a href="/tutorial/">Tutorial</a></li><li><a href="/library/">Library reference</a></li>'
-                  '<li><a href="/book/">The Lumen Book</a></li><li><a href="/packages/">Package index</a></li></ul>')
+        site.page(
+            "/",
+            "Lumen 3.2 documentation",
+            "<p>Welcome! This is the documentation for Lumen 3.2.</p><ul>"
+            '<li><a href="/tutorial/">Tutorial</a></li><li><a href="/library/">Library reference</a></li>'
+            '<li><a href="/book/">The Lumen Book</a></li><li><a href="/packages/">Package index</a></li></ul>',
+        )
 
     def _news_site(self) -> None:
         rng = random.Random(f"{self.seed}-news")
         host = "www.dailyledger.test"
         site = Site(self, host, "The Daily Ledger", "offtopic", "news")
         self.sites[host] = site
-        sections = [("Local", "local"), ("Business", "business"), ("Sports", "sports"), ("Arts & Books", "books"),
-                    ("Movies & TV", "movies"), ("Travel", "travel"), ("Cars", "cars"), ("Real Estate", "realestate"),
-                    ("Jobs & Careers", "careers"), ("Food", "food")]
+        sections = [
+            ("Local", "local"),
+            ("Business", "business"),
+            ("Sports", "sports"),
+            ("Arts & Books", "books"),
+            ("Movies & TV", "movies"),
+            ("Travel", "travel"),
+            ("Cars", "cars"),
+            ("Real Estate", "realestate"),
+            ("Jobs & Careers", "careers"),
+            ("Food", "food"),
+        ]
         opts = "".join(f'<option value="{s}">{E(n)}</option>' for n, s in sections)
-        site.header_form = (f'<form action="/search" method="get"><input type="text" name="q" placeholder="Search the Ledger">'
-                            f'<select name="section"><option value="">All sections</option>{opts}</select>'
-                            f'<button type="submit">Search</button></form>')
+        site.header_form = (
+            f'<form action="/search" method="get"><input type="text" name="q" placeholder="Search the Ledger">'
+            f'<select name="section"><option value="">All sections</option>{opts}</select>'
+            f'<button type="submit">Search</button></form>'
+        )
         site.robots = "User-agent: *\nDisallow: /search\nDisallow: /account/\n"
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
@@ -619,9 +793,18 @@ class Web:
         site.menu = [("Home", "/")] + [(n, f"/{s}/") for n, s in sections] + [("Subscribe", "/login")]
         site.footer = [("About", "/about"), ("Contact", "/contact"), ("Archive", "/archive/")]
         recs = []
-        topic_words = {s: TOPICS[k] for s, k in [("books", "books"), ("movies", "movies"), ("careers", "jobs"),
-                                                   ("cars", "autos"), ("realestate", "realestate"), ("travel", "airfare"),
-                                                   ("food", "recipes")]}
+        topic_words = {
+            s: TOPICS[k]
+            for s, k in [
+                ("books", "books"),
+                ("movies", "movies"),
+                ("careers", "jobs"),
+                ("cars", "autos"),
+                ("realestate", "realestate"),
+                ("travel", "airfare"),
+                ("food", "recipes"),
+            ]
+        }
         all_paths = []
         for name, sec in sections:
             paths = []
@@ -639,11 +822,18 @@ class Web:
                 h, f = self._simple_form(site, p, "comment", rng)
                 site.page(p, title, f"<p>{E(text)}</p><p>{E(text)}</p>{h}", crumbs=[(name, f"/{sec}/"), (title, p)], forms=[f])
             all_paths += paths
-            site.page(f"/{sec}/", name, "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in paths) + "</ul>",
-                      crumbs=[(name, f"/{sec}/")])
+            site.page(
+                f"/{sec}/",
+                name,
+                "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in paths) + "</ul>",
+                crumbs=[(name, f"/{sec}/")],
+            )
         site.actions["/search"] = Action("search", "news", [("q", "text"), ("section", "other")], recs, "/archive/a", "article", "articles")
-        site.page("/", "The Daily Ledger", "<h2>Top stories</h2><ul>" + "".join(
-            f'<li><a href="{p}">{E(t)}</a></li>' for p, t in rng.sample(all_paths, 15)) + "</ul>")
+        site.page(
+            "/",
+            "The Daily Ledger",
+            "<h2>Top stories</h2><ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in rng.sample(all_paths, 15)) + "</ul>",
+        )
         site.page("/archive/", "Archive", "<ul>" + "".join(f'<li><a href="/{s}/">{E(n)}</a></li>' for n, s in sections) + "</ul>")
         site.page("/about", "About the Ledger", "<p>An independent daily since 1921.</p>")
         h, f = self._simple_form(site, "/contact", "contact", rng)
@@ -658,12 +848,14 @@ class Web:
         self.sites[host] = site
         cats = ["Power tools", "Hand tools", "Garden", "Plumbing", "Electrical", "Paint"]
         opts = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in cats)
-        form = (f'<form action="/products/search" method="get"><fieldset><legend>Find products</legend>'
-                f'<label>Keywords <input type="text" name="keywords" placeholder="Search 20,000 products"></label>'
-                f'<label>Department <select name="dept"><option value="">All departments</option>{opts}</select></label>'
-                f'<label>Price <select name="price"><option value="">Any price</option><option>Under $25</option><option>$25 - $100</option><option>Over $100</option></select></label>'
-                f'<label><input type="checkbox" name="instock" value="1"> In stock only</label>'
-                f'<input type="hidden" name="store" value="12"><input type="submit" value="Search"></fieldset></form>')
+        form = (
+            f'<form action="/products/search" method="get"><fieldset><legend>Find products</legend>'
+            f'<label>Keywords <input type="text" name="keywords" placeholder="Search 20,000 products"></label>'
+            f'<label>Department <select name="dept"><option value="">All departments</option>{opts}</select></label>'
+            f'<label>Price <select name="price"><option value="">Any price</option><option>Under $25</option><option>$25 - $100</option><option>Over $100</option></select></label>'
+            f'<label><input type="checkbox" name="instock" value="1"> In stock only</label>'
+            f'<input type="hidden" name="store" value="12"><input type="submit" value="Search"></fieldset></form>'
+        )
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
         site.layout_forms = [news_entry]
@@ -672,20 +864,38 @@ class Web:
         recs = []
         for c in cats:
             items = []
-            for i in range(8):
+            for _i in range(8):
                 title = f"{rng.choice(['Pro', 'Heavy-duty', 'Compact', 'Cordless', 'Steel', 'Classic'])} {rng.choice(['drill', 'hammer', 'hose', 'wrench', 'saw', 'ladder', 'roller', 'pliers'])} {rng.randrange(100, 999)}"
                 rec = Record(2000 + len(recs), title, "Ironworks", c, "Each", "Under $25", "tool hardware")
                 recs.append(rec)
                 items.append(rec)
                 site.page(f"/products/{rec.rid}", title, f"<p>{E(title)} in {E(c)}.</p>")
-            site.page(f"/departments/{slug(c)}/", c, "<ul>" + "".join(f'<li><a href="/products/{r.rid}">{E(r.title)}</a></li>' for r in items) + "</ul>",
-                      crumbs=[("Departments", "/departments/"), (c, f"/departments/{slug(c)}/")])
-        site.actions["/products/search"] = Action("search", "hardware", [("keywords", "text"), ("dept", "category"), ("price", "other")],
-                                                  recs, "/products/", "product", "products")
+            site.page(
+                f"/departments/{slug(c)}/",
+                c,
+                "<ul>" + "".join(f'<li><a href="/products/{r.rid}">{E(r.title)}</a></li>' for r in items) + "</ul>",
+                crumbs=[("Departments", "/departments/"), (c, f"/departments/{slug(c)}/")],
+            )
+        site.actions["/products/search"] = Action(
+            "search",
+            "hardware",
+            [("keywords", "text"), ("dept", "category"), ("price", "other")],
+            recs,
+            "/products/",
+            "product",
+            "products",
+        )
         site.page("/products/find", "Product search", form, forms=[("/products/search", "get", "search", "hardware")])
-        site.page("/departments/", "Departments", "<ul>" + "".join(f'<li><a href="/departments/{slug(c)}/">{E(c)}</a></li>' for c in cats) + "</ul>")
-        site.page("/", "Ironworks Supply Co.", "<p>Tools, hardware and garden supplies for pros and homeowners.</p>"
-                  '<p><a href="/departments/">Shop all departments</a></p>')
+        site.page(
+            "/departments/",
+            "Departments",
+            "<ul>" + "".join(f'<li><a href="/departments/{slug(c)}/">{E(c)}</a></li>' for c in cats) + "</ul>",
+        )
+        site.page(
+            "/",
+            "Ironworks Supply Co.",
+            '<p>Tools, hardware and garden supplies for pros and homeowners.</p><p><a href="/departments/">Shop all departments</a></p>',
+        )
         site.page("/about", "About", "<p>Family owned since 1962.</p>")
         h, f = self._simple_form(site, "/contact", "contact", rng)
         site.page("/contact", "Contact", h, forms=[f])
@@ -705,24 +915,43 @@ class Web:
         recs = []
         for b in boards:
             threads = []
-            for i in range(6):
+            for _i in range(6):
                 title = f"{rng.choice(['Help with', 'My', 'Best', 'Problem with', 'Photos of'])} {rng.choice(['tomatoes', 'apple tree', 'aphids', 'raised beds', 'compost', 'zucchini', 'seed catalog'])}"
                 tid = 100 + len(recs)
                 recs.append(Record(tid, title, "member", b, "Thread", "", "garden"))
                 threads.append((tid, title))
-                h = ('<form action="/posting.php" method="post"><input type="hidden" name="mode" value="reply">'
-                     f'<input type="hidden" name="t" value="{tid}"><textarea name="message"></textarea><input type="submit" value="Post reply"></form>')
+                h = (
+                    '<form action="/posting.php" method="post"><input type="hidden" name="mode" value="reply">'
+                    f'<input type="hidden" name="t" value="{tid}"><textarea name="message"></textarea><input type="submit" value="Post reply"></form>'
+                )
                 site.actions["/posting.php"] = Action("comment", "none")
-                site.page(f"/viewtopic.php?t={tid}", title, f"<p>{E(title)}? Any advice welcome.</p>{h}",
-                          forms=[("/posting.php", "post", "comment", "none")])
-            site.page(f"/viewforum.php?f={slug(b)}", b, "<ul>" + "".join(f'<li><a href="/viewtopic.php?t={t}">{E(n)}</a></li>' for t, n in threads) + "</ul>")
-        form = ('<form action="/search.php" method="get"><input type="hidden" name="do" value="search">'
-                '<label>Search for keywords <input type="text" name="keywords"></label>'
-                '<label>Search by author <input type="text" name="author"></label>'
-                '<label>Forum <select name="fid"><option value="">All forums</option>' + "".join(f"<option>{E(b)}</option>" for b in boards)
-                + '</select></label><input type="submit" value="Search"></form>')
-        site.actions["/search.php"] = Action("search", "gardening", [("keywords", "text"), ("author", "text")], recs, "/viewtopic.php?t=", "post", "posts")
-        site.page("/", "Backyard Growers Forum", "<ul>" + "".join(f'<li><a href="/viewforum.php?f={slug(b)}">{E(b)}</a></li>' for b in boards) + "</ul>")
+                site.page(
+                    f"/viewtopic.php?t={tid}",
+                    title,
+                    f"<p>{E(title)}? Any advice welcome.</p>{h}",
+                    forms=[("/posting.php", "post", "comment", "none")],
+                )
+            site.page(
+                f"/viewforum.php?f={slug(b)}",
+                b,
+                "<ul>" + "".join(f'<li><a href="/viewtopic.php?t={t}">{E(n)}</a></li>' for t, n in threads) + "</ul>",
+            )
+        form = (
+            '<form action="/search.php" method="get"><input type="hidden" name="do" value="search">'
+            '<label>Search for keywords <input type="text" name="keywords"></label>'
+            '<label>Search by author <input type="text" name="author"></label>'
+            '<label>Forum <select name="fid"><option value="">All forums</option>'
+            + "".join(f"<option>{E(b)}</option>" for b in boards)
+            + '</select></label><input type="submit" value="Search"></form>'
+        )
+        site.actions["/search.php"] = Action(
+            "search", "gardening", [("keywords", "text"), ("author", "text")], recs, "/viewtopic.php?t=", "post", "posts"
+        )
+        site.page(
+            "/",
+            "Backyard Growers Forum",
+            "<ul>" + "".join(f'<li><a href="/viewforum.php?f={slug(b)}">{E(b)}</a></li>' for b in boards) + "</ul>",
+        )
         site.page("/search.php", "Search", form, forms=[("/search.php", "get", "search", "gardening")])
         h, f = self._simple_form(site, "/ucp.php?mode=login", "login", rng)
         site.page("/ucp.php?mode=login", "Login", h, forms=[f])
@@ -737,8 +966,10 @@ class Web:
         host = "www.metroweather.test"
         site = Site(self, host, "Metro Weather", "offtopic", "weather")
         self.sites[host] = site
-        site.header_form = ('<form action="/forecast" method="get"><input type="text" name="loc" placeholder="City or ZIP code">'
-                            '<input type="submit" value="Get forecast"></form>')
+        site.header_form = (
+            '<form action="/forecast" method="get"><input type="text" name="loc" placeholder="City or ZIP code">'
+            '<input type="submit" value="Get forecast"></form>'
+        )
         site.layout_forms = [("/forecast", "get", "search", "weather")]
         cities = ["Boston", "Denver", "Chicago", "Seattle", "Miami", "Atlanta", "Dallas", "Phoenix", "Portland", "Austin"]
         recs = [Record(i, f"{c} forecast", "Metro Weather", "Forecast", "Daily", "", c) for i, c in enumerate(cities)]
@@ -746,23 +977,37 @@ class Web:
         site.menu = [("Home", "/"), ("Radar", "/radar"), ("Cities", "/cities/")]
         site.footer = [("About", "/about")]
         for i, c in enumerate(cities):
-            site.page(f"/city/{i}", f"{c} weather", f"<p>{c}: {rng.randrange(20, 90)}&deg;F, {rng.choice(['sunny', 'rain', 'cloudy', 'snow'])}.</p>")
+            site.page(
+                f"/city/{i}",
+                f"{c} weather",
+                f"<p>{c}: {rng.randrange(20, 90)}&deg;F, {rng.choice(['sunny', 'rain', 'cloudy', 'snow'])}.</p>",
+            )
         site.page("/cities/", "Cities", "<ul>" + "".join(f'<li><a href="/city/{i}">{c}</a></li>' for i, c in enumerate(cities)) + "</ul>")
         site.page("/", "Metro Weather", "<p>Local forecasts, radar and travel weather for flights and road trips.</p>")
         site.page("/radar", "Radar", "<p>Radar loop.</p>")
         site.page("/about", "About", "<p>Forecasts since 1999.</p>")
 
     FILLERS = [
-        ("Bright Smile Dental", "brightsmiledental", "health"), ("Oakridge Family Clinic", "oakridgeclinic", "health"),
-        ("Lakeside Yoga Studio", "lakesideyoga", "health"), ("St. Brendan's Parish", "stbrendans", "society"),
-        ("Maple Grove Elementary", "maplegrove-school", "education"), ("Riverside Community College", "riversidecc", "education"),
-        ("Johnson Plumbing & Heating", "johnsonplumbing", "local"), ("Green Thumb Landscaping", "greenthumbland", "local"),
-        ("Quickprint Copy Center", "quickprint", "local"), ("Bella Napoli Pizzeria", "bellanapoli", "local"),
-        ("Paws & Claws Veterinary", "pawsclawsvet", "health"), ("Hillside Tennis Club", "hillsidetennis", "sports"),
-        ("Metro Cycling League", "metrocycling", "sports"), ("Anna Kowalski Photography", "annakphoto", "personal"),
-        ("Dave's Model Trains", "davestrains", "personal"), ("City Historical Society", "cityhistory", "society"),
-        ("Northside Animal Shelter", "northsideshelter", "society"), ("Summit Accounting LLC", "summitaccounting", "local"),
-        ("Brew Lab Coffee", "brewlabcoffee", "local"), ("The Knitting Circle", "knittingcircle", "personal"),
+        ("Bright Smile Dental", "brightsmiledental", "health"),
+        ("Oakridge Family Clinic", "oakridgeclinic", "health"),
+        ("Lakeside Yoga Studio", "lakesideyoga", "health"),
+        ("St. Brendan's Parish", "stbrendans", "society"),
+        ("Maple Grove Elementary", "maplegrove-school", "education"),
+        ("Riverside Community College", "riversidecc", "education"),
+        ("Johnson Plumbing & Heating", "johnsonplumbing", "local"),
+        ("Green Thumb Landscaping", "greenthumbland", "local"),
+        ("Quickprint Copy Center", "quickprint", "local"),
+        ("Bella Napoli Pizzeria", "bellanapoli", "local"),
+        ("Paws & Claws Veterinary", "pawsclawsvet", "health"),
+        ("Hillside Tennis Club", "hillsidetennis", "sports"),
+        ("Metro Cycling League", "metrocycling", "sports"),
+        ("Anna Kowalski Photography", "annakphoto", "personal"),
+        ("Dave's Model Trains", "davestrains", "personal"),
+        ("City Historical Society", "cityhistory", "society"),
+        ("Northside Animal Shelter", "northsideshelter", "society"),
+        ("Summit Accounting LLC", "summitaccounting", "local"),
+        ("Brew Lab Coffee", "brewlabcoffee", "local"),
+        ("The Knitting Circle", "knittingcircle", "personal"),
     ]
 
     def _filler_sites(self) -> None:
@@ -772,14 +1017,31 @@ class Web:
             host = f"www.{host_name}.test"
             site = Site(self, host, name, "filler", cat)
             self.sites[host] = site
-            pages = rng.sample(["Services", "Our team", "Hours & location", "Gallery", "Events", "Members",
-                                "Prices", "History", "FAQ", "Volunteer", "Schedule", "News"], rng.randrange(3, 8))
+            pages = rng.sample(
+                [
+                    "Services",
+                    "Our team",
+                    "Hours & location",
+                    "Gallery",
+                    "Events",
+                    "Members",
+                    "Prices",
+                    "History",
+                    "FAQ",
+                    "Volunteer",
+                    "Schedule",
+                    "News",
+                ],
+                rng.randrange(3, 8),
+            )
             site.menu = [("Home", "/")] + [(p, f"/{slug(p)}/") for p in pages] + [("Contact", "/contact/")]
             site.footer = [("Privacy", "/privacy/")]
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
-                site.header_form = ('<form role="search" method="get" class="search-form" action="/"><label>'
-                                    '<span class="screen-reader-text">Search for:</span><input type="search" class="search-field" '
-                                    'placeholder="Search &hellip;" value="" name="s"></label><input type="submit" class="search-submit" value="Search"></form>')
+                site.header_form = (
+                    '<form role="search" method="get" class="search-form" action="/"><label>'
+                    '<span class="screen-reader-text">Search for:</span><input type="search" class="search-field" '
+                    'placeholder="Search &hellip;" value="" name="s"></label><input type="submit" class="search-submit" value="Search"></form>'
+                )
                 recs = [Record(i, p, name, cat, "", "", p.lower(), href=f"/{slug(p)}/") for i, p in enumerate(pages)]
                 site.actions["/"] = Action("search", "site:" + cat, [("s", "text")], recs, "/", "post", "posts")
                 site.layout_forms = [("/", "get", "search", "site:" + cat)]
@@ -792,8 +1054,11 @@ class Web:
             site.page("/privacy/", "Privacy", "<p>We respect your privacy.</p>")
             h, f = self._simple_form(site, "/contact/", "contact", rng)
             site.page("/contact/", "Contact", h, forms=[f])
-            site.page("/", name, f"<p>Welcome to {E(name)}.</p><ul>" + "".join(
-                f'<li><a href="/{slug(p)}/">{E(p)}</a></li>' for p in pages) + "</ul>")
+            site.page(
+                "/",
+                name,
+                f"<p>Welcome to {E(name)}.</p><ul>" + "".join(f'<li><a href="/{slug(p)}/">{E(p)}</a></li>' for p in pages) + "</ul>",
+            )
 
     # ------------------------------------------------------------------ portals and links
     def _interlink(self) -> None:
@@ -809,31 +1074,50 @@ class Web:
                 other = [o for o in targets if o.topic != s.topic]
                 picks = rng.sample(same, rng.randrange(1, 3)) + rng.sample(other, rng.randrange(2, 5))
                 rng.shuffle(picks)
-                s.page("/partners", "Partners", "<p>Friends of the shop:</p><ul>" + "".join(
-                    f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks) + "</ul>")
+                s.page(
+                    "/partners",
+                    "Partners",
+                    "<p>Friends of the shop:</p><ul>"
+                    + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks)
+                    + "</ul>",
+                )
             elif s.kind == "topic-blog":
                 same = [o for o in by_topic[s.topic] if o is not s]
                 picks = rng.sample(same, rng.randrange(2, 5)) + rng.sample([o for o in targets if o.kind != "topic-blog"], 2)
-                s.page("/links", "Blogroll", "<ul>" + "".join(
-                    f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks) + "</ul>")
+                s.page(
+                    "/links", "Blogroll", "<ul>" + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks) + "</ul>"
+                )
         # two web directories and a links blog (the seeds)
-        groups = {"books": "Arts: Literature: Bookstores", "movies": "Arts: Movies: Video stores",
-                  "jobs": "Business: Employment: Job boards", "autos": "Shopping: Vehicles: Dealers",
-                  "music": "Arts: Music: Record stores", "realestate": "Business: Real estate: Listings",
-                  "airfare": "Recreation: Travel: Airfare", "recipes": "Home: Cooking: Recipes",
-                  "docs": "Computers: Programming: Languages", "news": "News: Newspapers",
-                  "hardware": "Shopping: Home & garden: Hardware", "gardening": "Home: Gardening: Forums",
-                  "weather": "Science: Weather", "health": "Health: Local practices", "society": "Society: Organizations",
-                  "education": "Reference: Education: Schools", "local": "Regional: Local businesses",
-                  "sports": "Sports: Clubs", "personal": "Society: Personal homepages"}
-        for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55),
-                                  ("www.webguide.test", "The Web Guide", 0.5)]:
+        groups = {
+            "books": "Arts: Literature: Bookstores",
+            "movies": "Arts: Movies: Video stores",
+            "jobs": "Business: Employment: Job boards",
+            "autos": "Shopping: Vehicles: Dealers",
+            "music": "Arts: Music: Record stores",
+            "realestate": "Business: Real estate: Listings",
+            "airfare": "Recreation: Travel: Airfare",
+            "recipes": "Home: Cooking: Recipes",
+            "docs": "Computers: Programming: Languages",
+            "news": "News: Newspapers",
+            "hardware": "Shopping: Home & garden: Hardware",
+            "gardening": "Home: Gardening: Forums",
+            "weather": "Science: Weather",
+            "health": "Health: Local practices",
+            "society": "Society: Organizations",
+            "education": "Reference: Education: Schools",
+            "local": "Regional: Local businesses",
+            "sports": "Sports: Clubs",
+            "personal": "Society: Personal homepages",
+        }
+        for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             site = Site(self, host, name, "portal", "directory")
             self.sites[host] = site
             site.menu = [("Home", "/"), ("Suggest a site", "/suggest"), ("About", "/about")]
             site.footer = [("About", "/about")]
-            site.header_form = ('<form action="/dsearch" method="get"><input type="text" name="q" size="25">'
-                                '<input type="submit" value="Search the directory"></form>')
+            site.header_form = (
+                '<form action="/dsearch" method="get"><input type="text" name="q" size="25">'
+                '<input type="submit" value="Search the directory"></form>'
+            )
             site.layout_forms = [("/dsearch", "get", "search", "directory")]
             listed = [s for s in targets if rng.random() < share]
             recs = [Record(i, s.name, "", s.topic, "", "", s.host, href=f"http://{s.host}/") for i, s in enumerate(listed)]
@@ -845,19 +1129,36 @@ class Web:
                     continue
                 p = f"/dir/{slug(label)}/"
                 cats.append((p, label, len(members)))
-                site.page(p, label, "<ul>" + "".join(
-                    f'<li><a href="http://{s.host}/">{E(s.name)}</a> &ndash; {E(s.kind.replace("topic-blog", "blog").replace("topic", "online store"))}</li>'
-                    for s in members) + "</ul>", crumbs=[(label, p)])
-            site.page("/", name, "<p>A human-edited guide to the web.</p><ul>" + "".join(
-                f'<li><a href="{p}">{E(l)}</a> ({n})</li>' for p, l, n in cats) + "</ul>")
+                site.page(
+                    p,
+                    label,
+                    "<ul>"
+                    + "".join(
+                        f'<li><a href="http://{s.host}/">{E(s.name)}</a> &ndash; {E(s.kind.replace("topic-blog", "blog").replace("topic", "online store"))}</li>'
+                        for s in members
+                    )
+                    + "</ul>",
+                    crumbs=[(label, p)],
+                )
+            site.page(
+                "/",
+                name,
+                "<p>A human-edited guide to the web.</p><ul>"
+                + "".join(f'<li><a href="{p}">{E(lab)}</a> ({n})</li>' for p, lab, n in cats)
+                + "</ul>",
+            )
             site.page("/about", "About", "<p>Editors review every site before listing it.</p>")
-            cats_opts = "".join(f"<option>{E(l)}</option>" for l in groups.values())
+            cats_opts = "".join(f"<option>{E(lab)}</option>" for lab in groups.values())
             action = "/suggest/submit"
             site.actions[action] = Action("submission", "directory")
-            site.page("/suggest", "Suggest a site", f'<form action="{action}" method="post"><label>Site URL <input type="text" name="url"></label>'
-                      f'<label>Title <input type="text" name="title"></label><label>Category <select name="cat">{cats_opts}</select></label>'
-                      f'<label>Description <textarea name="desc"></textarea></label><input type="submit" value="Suggest"></form>',
-                      forms=[(action, "post", "submission", "directory")])
+            site.page(
+                "/suggest",
+                "Suggest a site",
+                f'<form action="{action}" method="post"><label>Site URL <input type="text" name="url"></label>'
+                f'<label>Title <input type="text" name="title"></label><label>Category <select name="cat">{cats_opts}</select></label>'
+                f'<label>Description <textarea name="desc"></textarea></label><input type="submit" value="Suggest"></form>',
+                forms=[(action, "post", "submission", "directory")],
+            )
             self.seeds.append(f"http://{host}/")
         host = "www.tuesdaylinks.test"
         site = Site(self, host, "Tuesday Links", "portal", "blog")
@@ -871,10 +1172,19 @@ class Web:
             p = f"/2026/{i + 1:02d}/links-{i + 1}.html"
             posts.append(p)
             h, f = self._simple_form(site, p, "comment", rng)
-            site.page(p, f"Links for week {i + 1}", "<ul>" + "".join(
-                f'<li><a href="http://{o.host}/">{E(o.name)}</a>: worth a look.</li>' for o in picks) + f"</ul>{h}", forms=[f])
-        site.page("/", "Tuesday Links", "<p>Interesting sites, every Tuesday.</p><ul>" + "".join(
-            f'<li><a href="{p}">{p}</a></li>' for p in posts[:5]) + '</ul><p><a href="/archive/">Older posts</a></p>')
+            site.page(
+                p,
+                f"Links for week {i + 1}",
+                "<ul>" + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a>: worth a look.</li>' for o in picks) + f"</ul>{h}",
+                forms=[f],
+            )
+        site.page(
+            "/",
+            "Tuesday Links",
+            "<p>Interesting sites, every Tuesday.</p><ul>"
+            + "".join(f'<li><a href="{p}">{p}</a></li>' for p in posts[:5])
+            + '</ul><p><a href="/archive/">Older posts</a></p>',
+        )
         site.page("/archive/", "Archive", "<ul>" + "".join(f'<li><a href="{p}">{p}</a></li>' for p in posts) + "</ul>")
         self.seeds.append(f"http://{host}/")
 
@@ -925,7 +1235,9 @@ class Web:
             path = urllib.parse.urlsplit(truth.action).path
             truth.action_disallowed = any(
                 line.split(":", 1)[1].strip() and path.startswith(line.split(":", 1)[1].strip())
-                for line in (site.robots or "").splitlines() if line.lower().startswith("disallow:"))
+                for line in (site.robots or "").splitlines()
+                if line.lower().startswith("disallow:")
+            )
         for host, site in self.sites.items():
             if site.kind == "topic" and f"http://{host}/" not in seen:
                 raise RuntimeError(f"{self.name}: {host} not reachable from the seeds")
@@ -933,14 +1245,30 @@ class Web:
     def ground_truth(self) -> dict:
         forms = []
         for t in sorted(self.forms.values(), key=lambda f: (f.host, f.action, f.method)):
-            forms.append({"host": t.host, "action": t.action, "method": t.method, "kind": t.kind, "topic": t.topic,
-                          "site_kind": t.site_kind, "depth": t.depth, "pages": sorted(t.pages),
-                          "action_disallowed_by_robots": t.action_disallowed})
-        return {"web": self.name, "seed": self.seed, "designated_topic": self.topic, "topics": self.topics,
-                "heldout": self.heldout, "seeds": self.seeds,
-                "static_pages": sum(1 for s in self.sites.values() for p in s.pages),
-                "sites": {h: {"name": s.name, "kind": s.kind, "topic": s.topic} for h, s in sorted(self.sites.items())},
-                "forms": forms}
+            forms.append(
+                {
+                    "host": t.host,
+                    "action": t.action,
+                    "method": t.method,
+                    "kind": t.kind,
+                    "topic": t.topic,
+                    "site_kind": t.site_kind,
+                    "depth": t.depth,
+                    "pages": sorted(t.pages),
+                    "action_disallowed_by_robots": t.action_disallowed,
+                }
+            )
+        return {
+            "web": self.name,
+            "seed": self.seed,
+            "designated_topic": self.topic,
+            "topics": self.topics,
+            "heldout": self.heldout,
+            "seeds": self.seeds,
+            "static_pages": sum(1 for s in self.sites.values() for p in s.pages),
+            "sites": {h: {"name": s.name, "kind": s.kind, "topic": s.topic} for h, s in sorted(self.sites.items())},
+            "forms": forms,
+        }
 
     # ------------------------------------------------------------------ serving
     def respond(self, method: str, host: str, path: str, query: str, body: str) -> tuple[int, str, str]:
@@ -966,28 +1294,39 @@ class Web:
             if key in site.pages:
                 doc = site.pages[key]
                 if doc is None and path.startswith(site.item_prefix):
-                    rid = path[len(site.item_prefix):]
+                    rid = path[len(site.item_prefix) :]
                     rec = next((r for r in site.records if str(r.rid) == rid), None)
                     doc = site._item(rec) if rec else None
                 if doc is not None:
                     return 200, "text/html", doc
-        return 404, "text/html", f"<html><head><title>Page not found</title></head><body><h1>404 Not Found</h1><p><a href=\"/\">{E(site.name)}</a></p></body></html>"
+        return (
+            404,
+            "text/html",
+            f'<html><head><title>Page not found</title></head><body><h1>404 Not Found</h1><p><a href="/">{E(site.name)}</a></p></body></html>',
+        )
 
     def _action_page(self, site: Site, action: Action, params: dict, method: str, path: str) -> str:
         def wrap(title: str, body: str) -> str:
-            return (f"<!DOCTYPE html><html><head><title>{E(title)} | {E(site.name)}</title></head><body>"
-                    f"<header><a href=\"/\">{E(site.name)}</a></header><main><h1>{E(title)}</h1>{body}</main></body></html>")
+            return (
+                f"<!DOCTYPE html><html><head><title>{E(title)} | {E(site.name)}</title></head><body>"
+                f'<header><a href="/">{E(site.name)}</a></header><main><h1>{E(title)}</h1>{body}</main></body></html>'
+            )
 
         if action.kind != "search":
             if method != "POST" and action.kind not in ("track", "locator"):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
-            msg = {"newsletter": "Thanks for subscribing! Check your inbox to confirm.",
-                   "login": "Invalid username or password.", "register": "Please fill in all required fields.",
-                   "contact": "Thank you. Your message has been sent.", "comment": "Your comment is awaiting moderation.",
-                   "checkout": "Your cart is empty.", "cart": "Item added to your cart.",
-                   "track": "We could not find an order with that number.",
-                   "locator": "Stores near you: Main Street store (2.1 miles).",
-                   "submission": "Thank you! We will review your submission."}[action.kind]
+            msg = {
+                "newsletter": "Thanks for subscribing! Check your inbox to confirm.",
+                "login": "Invalid username or password.",
+                "register": "Please fill in all required fields.",
+                "contact": "Thank you. Your message has been sent.",
+                "comment": "Your comment is awaiting moderation.",
+                "checkout": "Your cart is empty.",
+                "cart": "Item added to your cart.",
+                "track": "We could not find an order with that number.",
+                "locator": "Stores near you: Main Street store (2.1 miles).",
+                "submission": "Thank you! We will review your submission.",
+            }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
         filters: dict[str, str] = {}
@@ -1009,20 +1348,29 @@ class Web:
             recs = [r for r in recs if any(w in r.text() for w in words)]
         q = " ".join(" ".join(params.get(n, [])) for n, role in action.fields if role == "text").strip()
         if not recs:
-            return wrap("Search results", f"<p class=\"noresults\">No {E(action.plural)} matched your search"
-                        f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Please try different keywords.</p>")
+            return wrap(
+                "Search results",
+                f'<p class="noresults">No {E(action.plural)} matched your search'
+                f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Please try different keywords.</p>",
+            )
         try:
             page = max(1, int((params.get("page") or ["1"])[0]))
         except ValueError:
             page = 1
-        shown = recs[(page - 1) * 10: page * 10]
-        rows = "".join(f'<tr><td><a href="{r.href or action.item_prefix + str(r.rid)}">{E(r.title)}</a></td><td>{E(r.creator)}</td>'
-                       f"<td>{E(r.category)}</td><td>{E(r.fmt)}</td><td>{E(r.price)}</td></tr>" for r in shown)
+        shown = recs[(page - 1) * 10 : page * 10]
+        rows = "".join(
+            f'<tr><td><a href="{r.href or action.item_prefix + str(r.rid)}">{E(r.title)}</a></td><td>{E(r.creator)}</td>'
+            f"<td>{E(r.category)}</td><td>{E(r.fmt)}</td><td>{E(r.price)}</td></tr>"
+            for r in shown
+        )
         more = ""
         if len(recs) > page * 10:
             nxt = dict(params)
             nxt["page"] = [str(page + 1)]
             more = f'<p><a href="{path}?{urllib.parse.urlencode(nxt, doseq=True)}">Next page</a></p>' if method == "GET" else ""
-        return wrap("Search results", f"<p class=\"count\">{len(recs)} {E(action.plural)} found"
-                    f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
-                    f"<table class=\"results\"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}")
+        return wrap(
+            "Search results",
+            f'<p class="count">{len(recs)} {E(action.plural)} found'
+            f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
+            f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}',
+        )
