@@ -408,7 +408,7 @@ def report(res: dict, load: str) -> None:
         f"{ws['topic_search_forms']} {res['topic']} search forms ({ws['topic_search_forms_below_home']} below the home page), "
         f"{ws['searchable_forms_other']} searchable forms of other topics/off-topic sites"
     )
-    print(f"load average: {load}")
+    print(f"load average: {load}; harness {res.get('harness', '?')}")
     print(
         f"\nsmart crawl: exit {sm['exit_status']}, {sm['seconds']} s, finish reason {sm['finish_reason']}, "
         f"{sm['requests']} requests ({sm['robots_txt_requests']} robots.txt) to {sm['hosts']} hosts, "
@@ -523,6 +523,8 @@ def inner(args: argparse.Namespace) -> None:
     server.shutdown()
     res = score(args, web, log, smart, general)
     res["load_average"] = load
+    commit = subprocess.run(["git", "-C", str(HERE), "log", "-1", "--format=%h %cI", "--", "."], capture_output=True, text=True)
+    res["harness"] = f"bench/deepweb_blind at {commit.stdout.strip() or 'unknown commit'}"
     res["commands"] = {"smart": smart["command"], "general": general["command"] if general else None}
     report(res, load)
     if args.json:

@@ -1345,7 +1345,9 @@ class Web:
             attr = {"category": "category", "format": "fmt", "price": "price"}[role]
             recs = [r for r in recs if slug(getattr(r, attr)) == slug(value)]
         if words:
-            recs = [r for r in recs if any(w in r.text() for w in words)]
+            # plain stemming, as site searches do: "books" finds "book", "jobs" finds "job"
+            stems = {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
+            recs = [r for r in recs if any(w in r.text() for w in stems)]
         q = " ".join(" ".join(params.get(n, [])) for n, role in action.fields if role == "text").strip()
         if not recs:
             return wrap(
@@ -1374,3 +1376,23 @@ class Web:
             f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
             f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}',
         )
+
+
+def main() -> None:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="Write a web's ground truth (the answer key) as JSON.")
+    ap.add_argument("--web", default="dev", choices=sorted(WEBS))
+    ap.add_argument("--out", help="file to write (default: stdout)")
+    args = ap.parse_args()
+    text = json.dumps(Web(args.web).ground_truth(), indent=1) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Checks of the evaluation web itself (run: .venv/bin/python -m pytest bench/deepweb_blind -q)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from server import Log, make_server  # noqa: E402
+from webgen import WEBS, Web  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dev() -> Web:
+    return Web("dev")
+
+
+def test_same_seed_same_web(dev: Web) -> None:
+    again = Web("dev")
+    assert again.ground_truth() == dev.ground_truth()
+    assert {h: s.pages for h, s in again.sites.items()} == {h: s.pages for h, s in dev.sites.items()}
+
+
+@pytest.mark.parametrize("name", sorted(WEBS))
+def test_five_search_forms_per_topic_one_on_the_home_page(name: str) -> None:
+    web = Web(name)
+    forms = web.ground_truth()["forms"]
+    for topic in web.topics:
+        mine = [f for f in forms if f["kind"] == "search" and f["topic"] == topic]
+        assert len(mine) == 5, (topic, mine)
+        assert sorted(f["depth"] for f in mine) == [0, 1, 2, 2, 3]
+        assert len({f["host"] for f in mine}) == 5
+        assert sum(f["action_disallowed_by_robots"] for f in mine) == 1
+        for f in mine:
+            assert all(p in web.reachable for p in f["pages"][:1]), f
+
+
+def serve(web: Web):
+    log = Log()
+    server = make_server(web, log, 0, latency=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    proxy = urllib.request.ProxyHandler({"http": f"http://127.0.0.1:{server.server_address[1]}"})
+    return server, log, urllib.request.build_opener(proxy)
+
+
+def test_search_lists_records_for_a_topic_word_and_none_for_nonsense(dev: Web) -> None:
+    server, log, opener = serve(dev)
+    try:
+        for f in dev.ground_truth()["forms"]:
+            if f["kind"] != "search" or f["topic"] != "books":
+                continue
+            fields = dev.sites[f["host"]].actions[f["action"].split(f["host"], 1)[1]].fields
+            text = [n for n, role in fields if role == "text"][0]
+            for query, expect in ((f"{text}=books", "books found"), (f"{text}=xqzvbn", "No books matched")):
+                if f["method"] == "get":
+                    body = opener.open(f"{f['action']}?{query}").read().decode()
+                else:
+                    body = opener.open(f["action"], data=query.encode()).read().decode()
+                assert expect in body, (f["action"], query)
+    finally:
+        server.shutdown()
+    assert len(log.entries) == 10
+    assert {e["status"] for e in log.entries} == {200}
+    assert {e["method"] for e in log.entries} <= {"GET", "POST"}
+
+
+def test_robots_disallows_the_cgi_search_action_not_its_page(dev: Web) -> None:
+    cgi = [f for f in dev.ground_truth()["forms"] if f["topic"] == "books" and f["action_disallowed_by_robots"]]
+    assert len(cgi) == 1 and cgi[0]["action"].endswith("/cgi-bin/search.cgi")
+    status, _, robots = dev.respond("GET", cgi[0]["host"], "/robots.txt", "", "")
+    assert status == 200 and "Disallow: /cgi-bin/" in robots
+    assert not any(p.split(cgi[0]["host"], 1)[1].startswith("/cgi-bin/") for p in cgi[0]["pages"])
