@@ -195,7 +195,14 @@ def parse_output(path: Path) -> tuple[list[dict], list[str]]:
 
 
 def match(row: dict, truth_by_action: dict) -> dict | None:
+    """The ground-truth form with the row's action (and method), if the row's page carries it.
+
+    A row whose page is neither a page of that form nor a page of its action (a results page
+    repeating the form) does not match: an action URL guessed without its form is not a find.
+    """
     cands = truth_by_action.get(row["action"], [])
+    page = norm(str(row["page"])) if row["page"] else None
+    cands = [c for c in cands if page is None or page == norm(c["action"]) or page in c["norm_pages"]]
     if not cands:
         return None
     if row["method"]:
@@ -212,6 +219,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
     topic_forms = [f for f in forms if f["kind"] == "search" and f["topic"] == topic]
     truth_by_action: dict = {}
     for f in forms:
+        f["norm_pages"] = {norm(p) for p in f["pages"]}
         truth_by_action.setdefault(norm(f["action"]), []).append(f)
     actions = {(urllib.parse.urlsplit(f["action"]).netloc, urllib.parse.urlsplit(f["action"]).path): f for f in forms}
     page_to_topic_forms: dict = {}
@@ -278,7 +286,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
         t = v["truth"]
         if not (t and t["kind"] == "search" and t["topic"] == topic):
             wrong.append(
-                f"{k[0]} ({t['kind'] + ' form, ' + ('topic ' + t['topic'] if t['topic'] != 'none' else 'no topic') if t else 'not a form of this web'})"
+                f"{k[0]} ({t['kind'] + ' form, ' + ('topic ' + t['topic'] if t['topic'] != 'none' else 'no topic') if t else 'no form of this web has this action on this page'})"
             )
     below = [f for f in topic_forms if (f["depth"] or 0) >= 1]
     res = {

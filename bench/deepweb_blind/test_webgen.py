@@ -75,3 +75,30 @@ def test_robots_disallows_the_cgi_search_action_not_its_page(dev: Web) -> None:
     status, _, robots = dev.respond("GET", cgi[0]["host"], "/robots.txt", "", "")
     assert status == 200 and "Disallow: /cgi-bin/" in robots
     assert not any(p.split(cgi[0]["host"], 1)[1].startswith("/cgi-bin/") for p in cgi[0]["pages"])
+
+
+def test_output_rows_match_by_action_and_page(dev: Web, tmp_path: Path) -> None:
+    import json
+
+    from run import match, norm, parse_output
+
+    forms = dev.ground_truth()["forms"]
+    by_action: dict = {}
+    for f in forms:
+        f["norm_pages"] = {norm(p) for p in f["pages"]}
+        by_action.setdefault(norm(f["action"]), []).append(f)
+    deep = next(f for f in forms if f["kind"] == "search" and f["topic"] == "books" and f["depth"] == 3)
+    host = deep["host"]
+    rows = [
+        {"page_url": deep["pages"][0], "action_url": deep["action"] + "?x=1", "method": deep["method"].upper(), "confirmed": True},
+        {"page_url": f"http://{host}/", "action_url": deep["action"], "method": deep["method"]},  # guessed: not on the home page
+        {"page_url": deep["action"], "action": deep["action"]},  # a results page repeating the form
+        {"page_url": f"http://{host}/contact", "action_url": "/nowhere"},
+    ]
+    out = tmp_path / "forms.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows) + "not json\n")
+    parsed, problems = parse_output(out)
+    assert problems == ["line 5: not JSON"]
+    assert [match(r, by_action) is deep for r in parsed] == [True, False, True, False]
+    assert [r["confirmed"] for r in parsed] == [True, None, None, None]
+    assert parsed[3]["action"] == f"http://{host}/nowhere"

@@ -13,6 +13,7 @@ is what. ``Web.respond()`` answers a request (static pages, robots.txt, form act
 
 from __future__ import annotations
 
+import hashlib
 import html
 import random
 import re
@@ -139,6 +140,7 @@ class Web:
         self.sites: dict[str, Site] = {}
         self.forms: dict[tuple, FormTruth] = {}
         self.seeds: list[str] = []
+        self.dead_sites: dict[str, list] = {}
         self._build()
 
     # ------------------------------------------------------------------ helpers
@@ -175,6 +177,7 @@ class Web:
             placements = list(PLACEMENTS)
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
+            self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
             for i, (name, host) in enumerate(names[:5]):
                 self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index), submission=(i in (1, 3)))
             blog_name, blog_host, blog_about = TOPICS[topic]["blog"]
@@ -1128,7 +1131,8 @@ class Web:
                 if not members:
                     continue
                 p = f"/dir/{slug(label)}/"
-                cats.append((p, label, len(members)))
+                dead = self.dead_sites.get(topic, [])[: 1 if host.startswith("www.open") else 2]
+                cats.append((p, label, len(members) + len(dead)))
                 site.page(
                     p,
                     label,
@@ -1137,6 +1141,7 @@ class Web:
                         f'<li><a href="http://{s.host}/">{E(s.name)}</a> &ndash; {E(s.kind.replace("topic-blog", "blog").replace("topic", "online store"))}</li>'
                         for s in members
                     )
+                    + "".join(f'<li><a href="http://{h}/">{E(n)}</a> &ndash; online store</li>' for n, h in dead)
                     + "</ul>",
                     crumbs=[(label, p)],
                 )
@@ -1279,6 +1284,9 @@ class Web:
             if site.robots is None:
                 return 404, "text/html", "<html><body><h1>Not found</h1></body></html>"
             return 200, "text/plain", site.robots
+        if site.kind == "offtopic" and path.count("/") >= 3 and int(hashlib.md5(path.encode()).hexdigest()[:6], 16) % 9 == 0:
+            # a few pages of the big off-topic sites fail, as real servers do
+            return 503, "text/html", "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>"
         if path.startswith("/static/") or path.startswith("/img/"):
             return 200, "text/css", "body{font-family:sans-serif}\n"
         action = site.actions.get(path)
