@@ -324,6 +324,7 @@ TOPICS: dict[str, dict] = {
             "Every vehicle comes with a history report, mileage and price.",
             "Trade in your car and drive away in a certified pre-owned sedan.",
             "Financing is available on new and used vehicles.",
+            "Ask about auto loans and our auto service center.",
         ],
     },
     "music": {
