@@ -171,6 +171,13 @@ def parse_output(path: Path) -> tuple[list[dict], list[str]]:
             problems.append(f"line {i}: not JSON")
             continue
         form = item.get("form") if isinstance(item.get("form"), dict) else item
+        if not isinstance(form, dict) or not any(
+            k in form for k in ("action_url", "action", "form_action", "action_absolute", "fields", "form_index", "searchable")
+        ):
+            problems.append(
+                f"line {i}: not a form row, ignored (keys {sorted(item)[:8] if isinstance(item, dict) else type(item).__name__})"
+            )
+            continue
         page = pick(form, "page_url", "url", "page", "source_url", "found_on") or pick(item, "page_url", "url", "page")
         action = pick(form, "action_url", "action", "form_action", "action_absolute")
         method = pick(form, "method", "form_method")
