@@ -252,6 +252,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
             if is_submission:
                 if f["kind"] == "search" and f["topic"] == topic:
                     probes["topic_search"] += 1
+                    probes["with_results"] += bool(e.get("results"))
                 elif f["kind"] == "search":
                     probes["other_search"] += 1
                 else:
@@ -452,7 +453,7 @@ def report(res: dict, load: str) -> None:
     )
     pr = sm["probes"]
     print(
-        f"  form submissions (probes) seen:        {pr['topic_search']} to topic search forms, {pr['other_search']} to other "
+        f"  form submissions (probes) seen:        {pr['topic_search']} to topic search forms ({pr['with_results']} answered with records), {pr['other_search']} to other "
         f"searches, {pr['not_search']} to forms that are not searches; {pr['robots_disallowed']} to actions robots.txt disallows; "
         f"{sm['forms_probed']} distinct forms probed"
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import threading
 import time
 import urllib.parse
@@ -61,8 +62,11 @@ def make_server(web: Web, log: Log, port: int = 0, latency: bool = True) -> Thre
                 h = int(hashlib.md5(target.encode()).hexdigest()[:4], 16)
                 time.sleep(0.01 + (h % 50) / 1000)
             data = text.encode("utf-8")
+            listed = re.search(r'class="count">(\d+)', text)
+            results = int(listed.group(1)) if listed else (0 if 'class="noresults"' in text else None)
             log.add(
                 {
+                    "results": results,
                     "t": time.time(),
                     "method": method,
                     "host": host,

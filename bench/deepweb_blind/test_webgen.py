@@ -65,6 +65,7 @@ def test_search_lists_records_for_a_topic_word_and_none_for_nonsense(dev: Web) -
     finally:
         server.shutdown()
     assert len(log.entries) == 10
+    assert [bool(e["results"]) for e in log.entries] == [True, False] * 5
     assert {e["status"] for e in log.entries} == {200}
     assert {e["method"] for e in log.entries} <= {"GET", "POST"}
 
@@ -102,3 +103,59 @@ def test_output_rows_match_by_action_and_page(dev: Web, tmp_path: Path) -> None:
     assert [match(r, by_action) is deep for r in parsed] == [True, False, True, False]
     assert [r["confirmed"] for r in parsed] == [True, None, None, None]
     assert parsed[3]["action"] == f"http://{host}/nowhere"
+
+
+def test_scores_from_the_request_log_and_the_output(dev: Web, tmp_path: Path) -> None:
+    import json
+    import types
+    import urllib.parse
+
+    from run import score
+
+    forms = dev.ground_truth()["forms"]
+    books = [f for f in forms if f["kind"] == "search" and f["topic"] == "books"]
+    cgi = next(f for f in books if f["action_disallowed_by_robots"])
+    deep = next(f for f in books if f["depth"] == 3)
+    letter = next(f for f in forms if f["kind"] == "newsletter" and f["host"] == deep["host"])
+    docs = next(f for f in forms if f["host"] == "docs.lumen-lang.test" and f["action"].endswith("/search.html"))
+
+    def req(method: str, url: str, body: str = "") -> dict:
+        p = urllib.parse.urlsplit(url)
+        return {
+            "phase": "smart",
+            "method": method,
+            "host": p.netloc,
+            "path": p.path,
+            "query": p.query,
+            "body": body,
+            "status": 200,
+            "t": 0.0,
+            "results": 3 if p.path == urllib.parse.urlsplit(deep["action"]).path else None,
+        }
+
+    entries = [
+        req("GET", f"http://{deep['host']}/robots.txt"),
+        req("GET", deep["pages"][0]),
+        req(deep["method"].upper(), deep["action"] + ("?q=books" if deep["method"] == "get" else ""), "q=books"),
+        req("GET", cgi["pages"][0]),
+        req("GET", cgi["action"] + "?q=books"),  # disallowed by robots.txt
+        req(letter["method"].upper(), letter["action"] + ("?email=a" if letter["method"] == "get" else ""), "email=a"),
+        req("GET", docs["pages"][0]),
+    ]
+    (tmp_path / "forms.jsonl").write_text(
+        json.dumps({"page_url": deep["pages"][0], "action_url": deep["action"], "method": deep["method"], "confirmed": True})
+        + "\n"
+        + json.dumps({"page_url": docs["pages"][0], "action_url": docs["action"], "method": "GET", "confirmed": False})
+        + "\n"
+    )
+    args = types.SimpleNamespace(topic="books", work=str(tmp_path), pages=600, web="dev")
+    crawl = {"exit_status": 0, "seconds": 1.0, "finish_reason": "finished", "error_lines": []}
+    res = score(args, dev, types.SimpleNamespace(entries=entries), crawl, None)
+    sm = res["smart"]
+    assert (sm["found"], sm["found_within_limit"], sm["found_below_home"], sm["precision"]) == (1, 1, 1, 0.5)
+    assert sm["requests"] == 7 and sm["robots_txt_requests"] == 1 and sm["stopped_before_limit"]
+    assert sm["probes"] == {"topic_search": 2, "other_search": 0, "not_search": 1, "robots_disallowed": 1, "with_results": 1}
+    assert sm["topic_form_pages_fetched_at_request"] == [2, 4]
+    assert (sm["output_marked_confirmed"], sm["output_confirmed_topic_forms"]) == (1, 1)
+    assert res["checks"]["robots"]["met"] is False and res["checks"]["not_search_probes"]["met"] is False
+    assert res["targets"]["found_in_limit"]["met"] is False and res["targets"]["precision"]["met"] is False
