@@ -54,7 +54,8 @@ def outer(args: argparse.Namespace) -> None:
         fail(f"unknown web {args.web!r}; choose from {', '.join(WEBS)}")
     work = Path(tempfile.mkdtemp(prefix=f"deepweb-blind-{args.web}-"))
     stamp = f"{os.getpid()}_{int(time.time())}"
-    dbs = {"smart": f"deepweb_blind_smart_{stamp}", "general": f"deepweb_blind_general_{stamp}"}
+    dbs = {f"smart{k}": f"deepweb_blind_smart{k}_{stamp}" for k in range(1, args.repeat + 1)}
+    dbs["general"] = f"deepweb_blind_general_{stamp}"
     for db in dbs.values():
         r = subprocess.run(PSQL + ["-c", f'CREATE DATABASE "{db}"'], capture_output=True, text=True)
         if r.returncode:
@@ -72,7 +73,9 @@ def outer(args: argparse.Namespace) -> None:
         "--pages",
         str(args.pages),
         "--db-smart",
-        dbs["smart"],
+        ",".join(v for k, v in dbs.items() if k != "general"),
+        "--repeat",
+        str(args.repeat),
         "--db-general",
         dbs["general"],
         "--timeout",
@@ -219,7 +222,7 @@ def match(row: dict, truth_by_action: dict) -> dict | None:
     return cands[0]
 
 
-def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
+def score(args, web: Web, log, smart: dict, general: dict | None, phase: str = "smart", output: str = "forms.jsonl") -> dict:
     topic = args.topic
     gt = web.ground_truth()
     forms = gt["forms"]
@@ -276,8 +279,8 @@ def score(args, web: Web, log, smart: dict, general: dict | None) -> dict:
             "seconds_span": round(entries[-1]["t"] - entries[0]["t"], 1) if entries else 0.0,
         }
 
-    s = phase_stats("smart")
-    rows, problems = parse_output(Path(args.work) / "forms.jsonl")
+    s = phase_stats(phase)
+    rows, problems = parse_output(Path(args.work) / output)
     found: dict = {}
     distinct: dict = {}
     for r in rows:
@@ -505,7 +508,6 @@ def inner(args: argparse.Namespace) -> None:
     seeds = Path(args.work) / "seeds.txt"
     seeds.write_text("# seeds of the blind deep-web evaluation web\n" + "\n".join(web.seeds) + "\n")
     scrapy = str(Path(args.project) / ".venv/bin/scrapy")
-    out = Path(args.work) / "forms.jsonl"
     smart_cmd = [
         scrapy,
         "crawl",
@@ -516,14 +518,17 @@ def inner(args: argparse.Namespace) -> None:
         f"seeds={seeds}",
         "-s",
         f"CLOSESPIDER_PAGECOUNT={args.pages}",
-        "-o",
-        str(out),
     ]
     for extra in args.smart_arg or []:
         smart_cmd += ["-a", extra]
+    runs = []
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"web {args.web} ({'held out' if web.heldout else 'development'}), topic {args.topic}: running the smart crawl...", flush=True)
-    smart = run_crawl(args, "smart", smart_cmd, args.db_smart, log, proxy)
+    for k, db in enumerate(args.db_smart.split(","), 1):
+        name, output = ("smart", "forms.jsonl") if args.repeat == 1 else (f"smart{k}", f"forms{k}.jsonl")
+        if args.repeat > 1:
+            print(f"  smart crawl {k} of {args.repeat}", flush=True)
+        runs.append((name, output, run_crawl(args, name, smart_cmd + ["-o", str(Path(args.work) / output)], db, log, proxy)))
     general = None
     if not args.no_general:
         print("running the general crawl (baseline)...", flush=True)
@@ -537,14 +542,35 @@ def inner(args: argparse.Namespace) -> None:
         )
     load += " -> " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     server.shutdown()
-    res = score(args, web, log, smart, general)
-    res["load_average"] = load
     commit = subprocess.run(["git", "-C", str(HERE), "log", "-1", "--format=%h %cI", "--", "."], capture_output=True, text=True)
-    res["harness"] = f"bench/deepweb_blind at {commit.stdout.strip() or 'unknown commit'}"
-    res["commands"] = {"smart": smart["command"], "general": general["command"] if general else None}
-    report(res, load)
+    results = []
+    for name, output, smart in runs:
+        res = score(args, web, log, smart, general, name, output)
+        res["load_average"] = load
+        res["harness"] = f"bench/deepweb_blind at {commit.stdout.strip() or 'unknown commit'}"
+        res["commands"] = {"smart": smart["command"], "general": general["command"] if general else None}
+        if len(runs) > 1:
+            print(f"\n##### smart crawl {name[5:]} of {len(runs)}")
+        report(res, load)
+        results.append(res)
+    if len(results) > 1:
+        print(
+            f"\n=== summary of {len(results)} smart crawls (web {args.web}, topic {args.topic}; {'no' if general is None else 'one'} general crawl) ==="
+        )
+        for key, label in (
+            ("found_within_limit", "found within limit"),
+            ("found_below_home", "found below home"),
+            ("precision", "precision"),
+            ("requests", "requests"),
+            ("yield_per_1000", "yield per 1,000"),
+        ):
+            print(f"  {label:20} {[r['smart'][key] for r in results]}")
+        print(f"  {'yield ratio':20} {[r.get('yield_ratio') for r in results]}")
+        for t in ("found_in_limit", "precision", "yield_ratio"):
+            print(f"  {t:20} met in {sum(bool(r['targets'][t]['met']) for r in results)} of {len(results)} runs")
     if args.json:
-        Path(args.json).write_text(json.dumps(res, indent=2, default=str) + "\n")
+        doc = results[0] if len(results) == 1 else {"runs": results}
+        Path(args.json).write_text(json.dumps(doc, indent=2, default=str) + "\n")
         print(f"\njson: {args.json}")
 
 
@@ -564,6 +590,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=600, help="CLOSESPIDER_PAGECOUNT of both crawls (default 600)")
     ap.add_argument("--json", help="also write the scores as JSON to this file")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds before a crawl is killed (default 1800)")
+    ap.add_argument("--repeat", type=int, default=1, help="run the smart crawl K times (fresh database each) and summarise (default 1)")
     ap.add_argument("--no-general", action="store_true", help="skip the general crawl (no yield ratio)")
     ap.add_argument("--smart-arg", action="append", help="extra -a NAME=VALUE for the smart crawl (repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (logs, -o output, request log)")
@@ -576,6 +603,8 @@ def main() -> None:
         args.topic = WEBS[args.web][1]
     if args.web in WEBS and args.topic not in WEBS[args.web][2]:
         fail(f"topic {args.topic!r} is not in web {args.web} (topics: {', '.join(WEBS[args.web][2])})")
+    if args.repeat < 1:
+        fail("--repeat must be positive")
     if args.pages < 1:
         fail("--pages must be positive")
     if args.inner:
