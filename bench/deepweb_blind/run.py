@@ -264,6 +264,10 @@ def score(args, web: Web, log, smart: dict, general: dict | None, phase: str = "
                     probes["robots_disallowed"] += 1
                 probed_forms.add(f["action"])
         hosts = {e["host"] for e in entries if e["method"] != "CONNECT"}
+        per_host: dict = {}
+        for e in entries:
+            if e["path"] != "/robots.txt":
+                per_host[e["host"]] = per_host.get(e["host"], 0) + 1
         topic_hosts = {h for h, s in gt["sites"].items() if s["topic"] == topic and s["kind"] == "topic"}
         return {
             "requests": requests,
@@ -273,6 +277,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None, phase: str = "
             "probes": probes,
             "probed_forms": probed_forms,
             "hosts": len(hosts),
+            "per_host": per_host,
             "topic_sites_visited": len(hosts & topic_hosts),
             "topic_sites": len(topic_hosts),
             "statuses": {str(s): sum(1 for e in entries if e["status"] == s) for s in sorted({e["status"] for e in entries})},
@@ -351,6 +356,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None, phase: str = "
                     "depth": f["depth"],
                     "action_disallowed_by_robots": f["action_disallowed_by_robots"],
                     "page_fetched_at_request": s["first_seen"].get(f["action"]),
+                    "site_requests": s["per_host"].get(f["host"], 0),
                     "in_output": f["action"] in found,
                     "probed": f["action"] in s["probed_forms"],
                 }
@@ -471,6 +477,7 @@ def report(res: dict, load: str) -> None:
     for f in sm["per_form"]:
         print(
             f"    depth {f['depth']} {f['method'].upper():4} {'(action disallowed by robots.txt) ' if f['action_disallowed_by_robots'] else ''}"
+            f"{f['site_requests']} requests to its site (robots.txt aside), "
             f"page fetched at request {f['page_fetched_at_request']}, in output: {f['in_output']}, probed: {f['probed']}"
         )
     if "general" in res:

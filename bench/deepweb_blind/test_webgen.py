@@ -156,6 +156,7 @@ def test_scores_from_the_request_log_and_the_output(dev: Web, tmp_path: Path) ->
     assert sm["requests"] == 7 and sm["robots_txt_requests"] == 1 and sm["stopped_before_limit"]
     assert sm["probes"] == {"topic_search": 2, "other_search": 0, "not_search": 1, "robots_disallowed": 1, "with_results": 1}
     assert sm["topic_form_pages_fetched_at_request"] == [2, 4]
+    assert {f["action"]: f["site_requests"] for f in sm["per_form"] if f["site_requests"]} == {deep["action"]: 3, cgi["action"]: 2}
     assert (sm["output_marked_confirmed"], sm["output_confirmed_topic_forms"]) == (1, 1)
     assert res["checks"]["robots"]["met"] is False and res["checks"]["not_search_probes"]["met"] is False
     assert res["targets"]["found_in_limit"]["met"] is False and res["targets"]["precision"]["met"] is False
