@@ -198,6 +198,10 @@ def parse_output(path: Path) -> tuple[list[dict], list[str]]:
             continue
         if action is None:
             action = page  # a form without action submits to its page
+        if form.get("relevant") is False or form.get("searchable") is False:
+            # the output says itself that this form is not a relevant searchable form
+            problems.append(f"line {i}: marked relevant={form.get('relevant')} searchable={form.get('searchable')}, not counted")
+            continue
         rows.append(
             {"page": page, "action": norm(str(action), page), "method": (method or "").lower() or None, "confirmed": confirmed, "raw": item}
         )
@@ -329,6 +333,7 @@ def score(args, web: Web, log, smart: dict, general: dict | None, phase: str = "
             "statuses": s["statuses"],
             "output_rows": len(rows),
             "output_problems": problems[:5],
+            "output_rows_not_counted": len(problems),
             "output_distinct_forms": len(distinct),
             "found": len(found),
             "found_of": len(topic_forms),
@@ -454,8 +459,10 @@ def report(res: dict, load: str) -> None:
     )
     for fp in sm["false_positives"]:
         print(f"    not a {res['topic']} search form: {fp}")
+    if sm["output_rows_not_counted"]:
+        print(f"    {sm['output_rows_not_counted']} output lines not counted; the first of them:")
     for p in sm["output_problems"]:
-        print(f"    output problem: {p}")
+        print(f"    output line not counted: {p}")
     print(
         f"  topic search-form pages fetched:       {sm['topic_form_pages_fetched']} / {sm['found_of']} "
         f"(at request #{sm['topic_form_pages_fetched_at_request']})"

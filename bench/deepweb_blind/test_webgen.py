@@ -95,11 +95,16 @@ def test_output_rows_match_by_action_and_page(dev: Web, tmp_path: Path) -> None:
         {"page_url": f"http://{host}/", "action_url": deep["action"], "method": deep["method"]},  # guessed: not on the home page
         {"page_url": deep["action"], "action": deep["action"]},  # a results page repeating the form
         {"page_url": f"http://{host}/contact", "action_url": "/nowhere"},
+        {"page_url": deep["pages"][0], "action_url": deep["action"], "relevant": False, "searchable": True},
     ]
     out = tmp_path / "forms.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in rows) + "not json\n" + json.dumps({"url": f"http://{host}/"}) + "\n")
     parsed, problems = parse_output(out)
-    assert problems == ["line 5: not JSON", "line 6: not a form row, ignored (keys ['url'])"]
+    assert problems == [
+        "line 5: marked relevant=False searchable=True, not counted",
+        "line 6: not JSON",
+        "line 7: not a form row, ignored (keys ['url'])",
+    ]
     assert [match(r, by_action) is deep for r in parsed] == [True, False, True, False]
     assert [r["confirmed"] for r in parsed] == [True, None, None, None]
     assert parsed[3]["action"] == f"http://{host}/nowhere"
