@@ -93,6 +93,10 @@ class Site:
         self.records: list[Record] = []
         self.item_prefix = "/item/"
         self.style = 0
+        # page shape: the development web uses one; held-out webs also two others (a list
+        # menu with a sidebar, an old table layout with image links), so that a crawler
+        # tuned to the development web's page shapes meets shapes it has not seen
+        self.layout = random.Random(f"{web.seed}-{host}-layout").choice([0, 1, 2]) if web.heldout else 0
 
     def url(self, path: str) -> str:
         return f"http://{self.host}{path}"
@@ -114,14 +118,55 @@ class Site:
             parts = ['<a href="/">Home</a>'] + [f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]]
             parts.append(E(crumbs[-1][0]))
             crumb = f'<nav class="breadcrumb">{" &rsaquo; ".join(parts)}</nav>'
-        doc = (
+        head = (
             f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{E(title)} | {E(self.name)}</title>'
             f'<link rel="stylesheet" href="/static/site.css"></head><body>\n'
-            f'<header><div class="logo"><a href="/">{E(self.name)}</a></div>{self.header_form}'
-            f'<nav class="menu">{nav}</nav></header>\n{crumb}\n<main>\n<h1>{E(title)}</h1>\n{body}\n</main>\n'
-            f"<footer>{self.footer_form}<p>{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n"
-            f"</body></html>\n"
         )
+        if self.layout == 1:
+            items = "".join(f'<li class="nav-item"><a class="nav-link" href="{h}">{E(t)}</a></li>' for t, h in self.menu)
+            cols = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.footer)
+            ol = ""
+            if crumbs:
+                ol = (
+                    '<ol class="breadcrumb"><li><a href="/">Home</a></li>'
+                    + "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in crumbs[:-1])
+                    + f'<li class="active">{E(crumbs[-1][0])}</li></ol>'
+                )
+            doc = (
+                f'{head}<div class="navbar"><a class="brand" href="/">{E(self.name)}</a><ul class="nav">{items}</ul></div>\n'
+                f'<div class="container"><div class="row"><div class="col-main">{ol}<h2 class="page-title">{E(title)}</h2>\n{body}</div>\n'
+                f'<aside class="col-side">{self.header_form}<h4>Quick links</h4><ul>{cols}</ul></aside></div></div>\n'
+                f'<div class="footer"><div class="footer-cols"><ul>{cols}</ul></div>{self.footer_form}'
+                f"<small>&copy; {self.web.year} {E(self.name)}. All rights reserved.</small></div>\n</body></html>\n"
+            )
+        elif self.layout == 2:
+            side = "<br>\n".join(
+                f'<a href="{h}"><img src="/img/nav_{slug(t) or "home"}.gif" alt="{E(t)}" border="0"></a>' for t, h in self.menu
+            )
+            # the image buttons' text links, repeated at the bottom as such sites do
+            text_nav = " | ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.menu)
+            trail = ""
+            if crumbs:
+                trail = (
+                    '<font size="1"><a href="/">Home</a> :: '
+                    + " :: ".join([f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]] + [E(crumbs[-1][0])])
+                    + "</font><br>"
+                )
+            doc = (
+                f'{head}<table width="100%" border="0" cellpadding="4"><tr><td colspan="2" bgcolor="#003366">'
+                f'<a href="/"><img src="/img/logo.gif" alt="{E(self.name)}" border="0"></a>{self.header_form}</td></tr>\n'
+                f'<tr><td valign="top" width="160" bgcolor="#eeeeee">{side}</td>\n<td valign="top">{trail}'
+                f'<font size="4"><b>{E(title)}</b></font><br>\n{body}</td></tr>\n'
+                f'<tr><td colspan="2" align="center"><font size="1">{text_nav}<br>{foot}<br>{self.footer_form}'
+                f"Copyright &copy; {self.web.year} {E(self.name)}</font></td></tr></table>\n</body></html>\n"
+            )
+        else:
+            doc = (
+                f'{head}<header><div class="logo"><a href="/">{E(self.name)}</a></div>{self.header_form}'
+                f'<nav class="menu">{nav}</nav></header>\n{crumb}\n<main>\n<h1>{E(title)}</h1>\n{body}\n</main>\n'
+                f"<footer>{self.footer_form}<p>{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n"
+                f"</body></html>\n"
+            )
         self.pages[path] = doc
         for action, method, kind, topic in (forms or []) + self.layout_forms:
             self.add_form(path, action, method, kind, topic)
