@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 import scrapy
 from scrapy import signals
-from scrapy.exceptions import DontCloseSpider
+from scrapy.exceptions import DontCloseSpider, UsageError
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
@@ -86,6 +86,7 @@ class SmartSpider(CrawlerSpider):
             {k: v for k, v in {"topic": topic, "examples": examples, "probe": probe}.items() if v}
         )
         self.active: dict[str, SiteExploration] = {}
+        self.stopped_sites: dict[str, SiteExploration] = {}  # stopped with links left
         self.seed_sites: list[SiteCandidate] = []
         self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
         self.reverse_searched: set[str] = set()
@@ -127,15 +128,25 @@ class SmartSpider(CrawlerSpider):
         prior = Features.of_terms(self.topic.split()) if self.query else None
         self.ranker = SiteRanker(number("SMART_ALPHA"), prior)
         self.frontier = SiteFrontier(self.ranker)
-        self.link_ranker = LinkRanker(
-            settings.get("SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS).split()
-        )
+        prior_words = settings.get(
+            "SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS).split()
+        self.link_ranker = LinkRanker(prior_words)
+        self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
+        self.tree_options = {
+            "nav_bonus": number("SMART_LINK_NAV_BONUS"),
+            "likely_rank": number("SMART_LINK_LIKELY_RANK"),
+            "nav_depth": integer("SMART_LINK_NAV_DEPTH"),
+        }
         self.rules = StopRules(
             max_depth=integer("SMART_SITE_MAX_DEPTH"),
             max_pages=integer("SMART_SITE_MAX_PAGES"),
             max_pages_without_form=integer("SMART_SITE_MAX_PAGES_WITHOUT_FORM"),
             max_forms=integer("SMART_SITE_MAX_FORMS"),
         )
+        self.resume_mode = settings.get("SMART_RESUME_SITES", defaults.SMART_RESUME_SITES)
+        if self.resume_mode not in ("all", "topic", "none"):
+            raise UsageError(f"SMART_RESUME_SITES must be all, topic or none, not "
+                             f"{self.resume_mode!r}", print_help=False)
         self.concurrent_sites = max(1, integer("SMART_CONCURRENT_SITES"))
         self.site_requests = max(1, integer("SMART_SITE_REQUESTS"))
         self.tree_penalty = number("SMART_LINK_TREE_PENALTY")
@@ -208,7 +219,9 @@ class SmartSpider(CrawlerSpider):
 
     def fill(self) -> Iterator[scrapy.Request]:
         """Start sites until SMART_CONCURRENT_SITES are explored at once: seeds first,
-        then the site frontier (reverse searching first when it runs low)."""
+        then the site frontier (reverse searching first when it runs low), then, when no
+        site waits, a stopped site with links left resumed (topic sites first): the crawl
+        does not end while a site has pages to fetch."""
         while len(self.active) < self.concurrent_sites:
             if self.seed_sites:
                 candidate: SiteCandidate | None = self.seed_sites.pop(0)
@@ -218,13 +231,38 @@ class SmartSpider(CrawlerSpider):
                     self.reverse_search()
                 candidate, seed = self.frontier.pop(), False
             if candidate is None:
-                return
+                request = self.resume_site()
+                if request is None:
+                    return
+                yield request
+                continue
             yield self.activate(candidate, seed)
+
+    def resume_site(self) -> scrapy.Request | None:
+        """The best stopped site with links left gets another page budget."""
+        if not self.stopped_sites:
+            return None
+        exploration = min(self.stopped_sites.values(), key=SiteExploration.resume_order)
+        del self.stopped_sites[exploration.site]
+        reason = exploration.stopped
+        exploration.resume()
+        self.active[exploration.site] = exploration
+        self.crawler.stats.inc_value("smart/sites_resumed")
+        self.logger.info("site %s resumed (stopped by %s, %d links waiting)", exploration.site,
+                         reason, len(exploration.tree))
+        links = exploration.next_links(self.site_requests)
+        if not links:
+            self.active.pop(exploration.site)
+            return self.resume_site()
+        for url, depth, rank in links[1:]:
+            self.crawler.engine.crawl(self.page_request(url, exploration.site, depth, rank))
+        url, depth, rank = links[0]
+        return self.page_request(url, exploration.site, depth, rank)
 
     def activate(self, candidate: SiteCandidate, seed: bool) -> scrapy.Request:
         exploration = SiteExploration.start(
             candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty,
-            seed=seed,
+            seed=seed, prior=self.prior_ranker, **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
@@ -238,13 +276,19 @@ class SmartSpider(CrawlerSpider):
         return self.page_request(candidate.home, candidate.site, 0, None)
 
     def finish(self, exploration: SiteExploration) -> None:
-        """A site is done: its out-of-site links go to the site frontier."""
+        """A site is done: its out-of-site links go to the site frontier; a site stopped
+        by a rule with links left waits in case it is resumed."""
         self.active.pop(exploration.site, None)
         reason = exploration.stopped or "exhausted"
         self.crawler.stats.inc_value(f"smart/sites_ended/{reason}")
         release_out_links(exploration, self.frontier)
-        self.logger.debug("site %s done (%s): %d pages, %d searchable forms", exploration.site,
-                          reason, exploration.pages, exploration.searchable_forms)
+        if exploration.resumable_in(self.resume_mode):
+            self.stopped_sites[exploration.site] = exploration
+        self.logger.info(
+            "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
+            "form, %d searchable forms, %d links left", exploration.site, reason,
+            exploration.rounds, exploration.pages, exploration.pages_without_form,
+            exploration.searchable_forms, len(exploration.tree))
 
     def reverse_search(self) -> None:
         """Links of pages linking to known deep-web sites (links table) into the frontier."""
@@ -311,6 +355,8 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.schedule(self.fill())
         if scheduled:
             raise DontCloseSpider
+        self.crawler.stats.set_value("smart/crawl_ended", "no_site_left")
+        self.logger.info("smart crawl ends: no site waits and no stopped site has links left")
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -404,7 +450,8 @@ class SmartSpider(CrawlerSpider):
                     stats.inc_value("smart/deep_sites")
         for link in link_contexts(doc):
             if site_of(link.url) == exploration.site:
-                exploration.add_link(link.url, depth + 1, link.anchor, link.around)
+                exploration.add_link(link.url, depth + 1, link.anchor, link.around,
+                                     link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
         exploration.page_done(new_searchable)

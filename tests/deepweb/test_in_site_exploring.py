@@ -66,8 +66,53 @@ def test_stop_rule_pages_without_form_ends_a_site():
     assert not site.stopped
     site.page_done(False)
     assert site.stopped == "pages_without_form" and site.done
-    assert not site.add_link("http://a.test/late.html", 1)
     assert site.next_links(5) == []
+    assert not site.resumable  # no link left
+    assert site.add_link("http://a.test/late.html", 1)  # kept for a resumed round
+    assert site.resumable
+    site.resume()
+    assert (site.stopped, site.budget, site.rounds) == ("", 22, 2)
+    assert [url for url, _, _ in site.next_links(5)] == ["http://a.test/late.html"]
+
+
+def test_pages_without_form_waits_for_likely_links_then_stops():
+    prior = LinkRanker(["search", "catalogue"])
+    site = SiteExploration.start("a.test", "http://a.test/",
+                                 StopRules(max_pages_without_form=2), LinkRanker(["search"]),
+                                 prior=prior)
+    site.relevant = True
+    site.add_link("http://a.test/about.html", 1, "About us")
+    site.add_link("http://a.test/news/1.html", 1, "News")
+    site.add_link("http://a.test/cat/", 1, "Catalogue")  # named like a search: likely
+    site.add_link("http://a.test/shelves/", 1, "Shelves", navigation=True)  # a menu link
+    site.page_done(False)
+    site.page_done(False)
+    assert site.stopped == "" and site.tree.likely_waiting() == 2
+    # the catalogue (prior LT 1/sqrt(2)) before the menu link (0 + bonus 0.3)
+    taken = [url for url, _, _ in site.next_links(2)]
+    assert taken == ["http://a.test/cat/", "http://a.test/shelves/"]
+    site.in_flight = 0
+    site.page_done(False)
+    assert site.stopped == "pages_without_form" and site.resumable  # about, news left
+
+
+def test_resume_order_topic_sites_first_then_seeds_then_off_topic():
+    def stopped(name: str, relevant: bool | None, score: float) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.relevance = relevant, score
+        site.add_link(f"http://{name}/x.html", 1)
+        return site
+
+    sites = [stopped("off.test", False, 0.9), stopped("seed.test", None, 0.1),
+             stopped("weak.test", True, 0.6), stopped("strong.test", True, 0.9)]
+    order = [s.site for s in sorted(sites, key=SiteExploration.resume_order)]
+    assert order == ["strong.test", "weak.test", "seed.test", "off.test"]
+    off = sites[0]
+    off.page_done(False)
+    assert off.stopped == "off_topic" and off.resumable
+    off.resume()
+    off.page_done(False)
+    assert off.stopped == ""  # a resumed off-topic site is explored (its out links)
 
 
 def test_stop_rule_max_pages_counts_pages_in_flight():
@@ -109,3 +154,15 @@ def test_link_contexts_anchor_and_text_around():
     (link,) = link_contexts(doc)
     assert (link.url, link.anchor, link.around) == (
         "http://a.test/search?a=1&b=2", "catalog search", "Find rare books in our today. Open")
+
+
+def test_link_contexts_mark_menu_links():
+    doc = parse_html(b'<header><ul class="menu"><li><a href="/shelves/">Shelves</a></li></ul>'
+                     b'</header><div class="main-nav"><a href="/stock/">Stock</a></div>'
+                     b'<div role="navigation"><a href="/r/">R</a></div>'
+                     b'<p><a href="/about/">About</a></p><footer><a href="/c/">C</a></footer>',
+                     "http://a.test/")
+    assert [(ln.url, ln.navigation) for ln in link_contexts(doc)] == [
+        ("http://a.test/shelves/", True), ("http://a.test/stock/", True),
+        ("http://a.test/r/", True), ("http://a.test/about/", False),
+        ("http://a.test/c/", False)]
