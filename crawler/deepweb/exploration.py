@@ -45,6 +45,7 @@ class SiteExploration:
     seed: bool = False  # a seed's site is explored whatever the site classifier says
     relevant: bool | None = None  # the site classifier's verdict on the home page
     relevance: float = 0.0
+    evidence: float = 0.0  # the site's evidence for its forms' relevance (relevance.py)
     pages: int = 0
     pages_without_form: int = 0
     in_flight: int = 0

@@ -63,6 +63,7 @@ class FormField:
     type: str  # input type (lower case), "select" or "textarea"
     options: list[str] = field(default_factory=list)  # values of a select's options
     label: str = ""
+    option_labels: list[str] = field(default_factory=list)  # texts of a select's options
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "options": list(self.options)}
@@ -154,7 +155,10 @@ def forms_of(doc: Any, page_url: str) -> list[Form]:
                 (opt.get("value") if opt.get("value") is not None else _clean(opt.text_content()))
                 for opt in el.iter("option")
             ] if tag == "select" else []
-            fields.append(FormField(name, kind, options, labels.get(el.get("id") or "", "")))
+            option_labels = [_clean(opt.text_content()) for opt in el.iter("option")
+                             ] if tag == "select" else []
+            fields.append(FormField(name, kind, options, labels.get(el.get("id") or "", ""),
+                                    option_labels))
         action = (element.get("action") or "").strip()
         method = (element.get("method") or "get").strip().upper()
         forms.append(Form(

@@ -42,9 +42,17 @@ from crawler.deepweb import (
     site_of,
 )
 from crawler.deepweb.exploration import release_out_links
+from crawler.deepweb.relevance import (
+    RelevanceWeights,
+    TopicVocabulary,
+    form_terms,
+    judge_form,
+    site_evidence,
+)
 from crawler.deepweb.site_frontier import SiteCandidate
 from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
+from crawler.focus.query import terms
 from crawler.items import FormItem, PageItem
 from crawler.spiders.base import CrawlerSpider
 from crawler.storage.database import crawl_database
@@ -160,6 +168,19 @@ class SmartSpider(CrawlerSpider):
             "min_examples": integer("SMART_SITE_MIN_EXAMPLES"),
             "retrain_every": integer("SMART_SITE_RETRAIN_EVERY"),
         }
+        self.weights = RelevanceWeights(
+            site=number("SMART_FORM_SITE_WEIGHT"),
+            form=number("SMART_FORM_WEIGHT"),
+            result=number("SMART_FORM_RESULT_WEIGHT"),
+            threshold=number("SMART_FORM_RELEVANCE_THRESHOLD"),
+            density=number("SMART_SITE_MIN_DENSITY"),
+        )
+        self.learned_weight = number("SMART_FORM_LEARNED_WEIGHT")
+        self.vocabulary = TopicVocabulary(
+            terms(self.topic),
+            min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
+            min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
+        )
         self.classifier: SiteClassifier | None = None
         if self.examples_path is None:
             self.classifier = SiteClassifier(self.query, **self.classifier_options)
@@ -197,6 +218,10 @@ class SmartSpider(CrawlerSpider):
                     self.seed_list.append(example.source)
             else:
                 texts[example.on_topic].append(read_local_example(example.source))
+        for label, pages in texts.items():
+            for text in pages:
+                if text:
+                    self.vocabulary.learn(text, label)
         try:
             self.classifier = SiteClassifier(
                 self.query, on_topic=[t for t in texts[True] if t],
@@ -406,12 +431,19 @@ class SmartSpider(CrawlerSpider):
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
-            verdict = self.classifier.classify(f"{page.title}\n{page.text}", learn=not seed)
+            home_text = f"{page.title}\n{page.text}"
+            verdict = self.classifier.classify(home_text, learn=not seed)
             exploration.relevant = verdict.relevant
             exploration.relevance = verdict.score
+            exploration.evidence = site_evidence(
+                verdict.relevant, self.vocabulary.density(home_text),
+                self.weights.density if self.vocabulary.topic else 0.0,
+            )
             stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
+            else:
+                self.vocabulary.learn(home_text, verdict.relevant)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
         fresh = exploration.new_forms(forms, [v.searchable for v in verdicts])
@@ -420,7 +452,12 @@ class SmartSpider(CrawlerSpider):
         for form, verdict in zip(forms, verdicts, strict=True):
             if form not in fresh:
                 continue
-            relevant = verdict.searchable and on_topic
+            judged = judge_form(
+                verdict.searchable, exploration.evidence,
+                self.vocabulary.evidence(form_terms(form), self.learned_weight), 0.0,
+                self.weights,
+            )
+            relevant = judged.relevant
             new_searchable = new_searchable or verdict.searchable
             stats.inc_value("smart/forms")
             if verdict.searchable:
@@ -432,7 +469,7 @@ class SmartSpider(CrawlerSpider):
                 action_url=form.action_url, method=form.method,
                 fields=[f.as_dict() for f in form.fields], searchable=verdict.searchable,
                 searchable_score=verdict.score, relevant=relevant,
-                relevance_score=exploration.relevance,
+                relevance_score=judged.score, site_score=judged.site, form_score=judged.form,
             )
             if relevant and self.probe and form.method == "GET":
                 probe = self.probe_request(response, form)

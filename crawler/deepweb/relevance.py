@@ -1,0 +1,140 @@
+"""Is a searchable form about the topic? Judged from the form itself and from its site.
+
+A site-wide search box says nothing about its site's topic, so a form's relevance is not
+its site's verdict alone (nor its link neighbourhood's):
+
+- **form evidence** (0..1): the topic's own words in the form (its labels, legend,
+  placeholders, buttons, field names, the options of its selects, its action URL) count
+  1 each; words learned to mark the topic (:class:`TopicVocabulary`: frequent on the
+  home pages judged on topic, rare on the others) count ``learned_weight`` each;
+- **site evidence** (0..1): 1 when the site classifier judged the home page on topic
+  (0 when off topic), scaled down when the topic's words are a small share of the
+  page's words (below ``density``): a programming manual whose home page mentions books
+  twice is not a books site;
+- **result evidence** (0..1, after a probe, crawler.deepweb.probe): the topic
+  evidence of the records the form's result page lists.
+
+    score = site_weight * site + form_weight * form + result_weight * result
+
+and the form is relevant when it is searchable and the score reaches ``threshold``
+(settings SMART_FORM_*, docs/deepweb.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from crawler import defaults
+from crawler.deepweb.forms import Form
+from crawler.focus.query import terms
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+
+
+def form_terms(form: Form) -> set[str]:
+    """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
+    buttons, field names), field labels, select options (values and texts) and its
+    action URL's path and query."""
+    parts = [form.text]
+    for f in form.fields:
+        parts += [f.label, f.name, *f.options, *f.option_labels]
+    action = urlsplit(form.action_url)
+    parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
+    return set(terms(" ".join(p for p in parts if p)))
+
+
+class TopicVocabulary:
+    """The topic's stems, and the terms learned to mark it: in at least ``min_pages`` of
+    the pages judged on topic and ``min_ratio`` times as frequent (document frequency,
+    add-one smoothed) there as on the pages judged off topic."""
+
+    def __init__(
+        self,
+        topic_terms: Iterable[str],
+        *,
+        min_pages: int = defaults.SMART_VOCABULARY_MIN_PAGES,
+        min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
+    ) -> None:
+        self.topic = set(topic_terms)
+        self.min_pages = max(1, min_pages)
+        self.min_ratio = min_ratio
+        self.pages = {True: 0, False: 0}
+        self.frequency: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+
+    def learn(self, text: str, on_topic: bool) -> None:
+        self.pages[on_topic] += 1
+        self.frequency[on_topic].update(set(terms(text)))
+
+    def marks_topic(self, term: str) -> bool:
+        if term in self.topic:
+            return True
+        on = self.frequency[True][term]
+        if on < self.min_pages:
+            return False
+        share_on = (on + 1) / (self.pages[True] + 2)
+        share_off = (self.frequency[False][term] + 1) / (self.pages[False] + 2)
+        return share_on >= self.min_ratio * share_off
+
+    def evidence(
+        self, words: Iterable[str], learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
+    ) -> float:
+        """0..1: 1 per topic stem, ``learned_weight`` per learned topic term (distinct)."""
+        total = 0.0
+        for term in set(words):
+            if term in self.topic:
+                total += 1.0
+            elif self.marks_topic(term):
+                total += learned_weight
+        return min(1.0, total)
+
+    def density(self, text: str) -> float:
+        """Share of a text's terms that are the topic's stems."""
+        words = terms(text)
+        return sum(1 for w in words if w in self.topic) / len(words) if words else 0.0
+
+
+@dataclass(frozen=True)
+class RelevanceWeights:
+    site: float = defaults.SMART_FORM_SITE_WEIGHT
+    form: float = defaults.SMART_FORM_WEIGHT
+    result: float = defaults.SMART_FORM_RESULT_WEIGHT
+    threshold: float = defaults.SMART_FORM_RELEVANCE_THRESHOLD
+    density: float = defaults.SMART_SITE_MIN_DENSITY
+
+
+@dataclass(frozen=True)
+class FormRelevance:
+    relevant: bool
+    score: float
+    site: float
+    form: float
+    result: float
+
+
+def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
+    """1 when the site classifier judged the site on topic (its probabilities are not
+    calibrated; its verdict is), scaled down by the topic's share of the home page's
+    words below ``min_density`` (0: no scaling); 0 when off topic."""
+    if not on_topic:
+        return 0.0
+    if min_density <= 0:
+        return 1.0
+    return min(1.0, density / min_density)
+
+
+def judge_form(
+    searchable: bool,
+    site: float,
+    form: float,
+    result: float = 0.0,
+    weights: RelevanceWeights = RelevanceWeights(),
+) -> FormRelevance:
+    """Relevant when searchable and the weighted evidence reaches the threshold."""
+    score = weights.site * site + weights.form * form + weights.result * result
+    return FormRelevance(
+        searchable and score >= weights.threshold - 1e-9, round(score, 6), site, form, result
+    )

@@ -1,0 +1,73 @@
+"""Relevance of a searchable form to the topic: the form's own words, its site."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.deepweb import extract_forms
+from crawler.deepweb.relevance import (
+    RelevanceWeights,
+    TopicVocabulary,
+    form_terms,
+    judge_form,
+    site_evidence,
+)
+
+BOOK_FORM = b"""<form action="/catalogue/results" method="get">
+  <label for="t">Title or author</label><input id="t" name="kw" placeholder="e.g. Dickens">
+  <select name="shelf"><option value="">Any shelf</option><option value="fic">Novels</option>
+  <option value="poe">Poetry</option></select><button>Go</button></form>"""
+DOCS_BOX = b"""<form action="/search.html" method="get"><input type="search" name="q"
+  placeholder="Search the docs"><input type="submit" value="Search"></form>"""
+
+
+def vocabulary() -> TopicVocabulary:
+    words = TopicVocabulary(["book"], min_pages=2, min_ratio=3.0)
+    for text in ("books novels poetry shop", "novels by author, poetry readings",
+                 "novels and books"):
+        words.learn(text, True)
+    for text in ("recipes and novels", "football scores", "python module reference",
+                 "garden tools shop"):
+        words.learn(text, False)
+    return words
+
+
+def test_form_terms_cover_labels_names_options_placeholders_and_action():
+    (form,) = extract_forms(BOOK_FORM, "http://shop.test/")
+    assert form_terms(form) == {
+        "titl", "author", "kw", "dicken", "shelf", "novel", "poetri", "fic", "poe", "go",
+        "catalogu", "result", "ani", "e", "g",
+    }
+
+
+def test_vocabulary_learns_words_that_mark_the_topic():
+    words = vocabulary()
+    # "novel": on 3 of 3 topic pages (4/5), 1 of 4 others (2/6): ratio 2.4 < 3
+    # "poetri": 2 of 3 (3/5) against 0 of 4 (1/6): 3.6 >= 3; "shop": 1 topic page only
+    assert [w for w in ("book", "novel", "poetri", "shop", "author") if words.marks_topic(w)] == [
+        "book", "poetri"]
+    assert words.evidence({"book"}) == 1.0
+    assert words.evidence({"poetri", "novel", "shelf"}, learned_weight=0.25) == 0.25
+    assert words.density("Books! Rare books and maps") == pytest.approx(2 / 4)
+
+
+def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
+    words = vocabulary()
+    weights = RelevanceWeights(site=0.6, form=0.4, result=0.4, threshold=0.5, density=0.01)
+    (docs,) = extract_forms(DOCS_BOX, "http://docs.test/")
+    (books,) = extract_forms(BOOK_FORM, "http://shop.test/")
+    # the manual's home page mentions books: on topic by the classifier, but 2 words in 400
+    manual = site_evidence(True, 2 / 400, weights.density)
+    assert manual == pytest.approx(0.5)
+    docs_box = judge_form(True, manual, words.evidence(form_terms(docs)), 0.0, weights)
+    assert (docs_box.relevant, docs_box.score) == (False, 0.3)
+    # the same box on a books site is relevant; so is the book form on a weak site
+    shop = site_evidence(True, 0.04, weights.density)
+    assert judge_form(True, shop, 0.0, 0.0, weights).relevant
+    book_form = judge_form(True, manual, words.evidence(form_terms(books)), 0.0, weights)
+    assert (book_form.relevant, book_form.form) == (False, 0.25)
+    # ... once a probe's records speak of the topic
+    assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(0.8)
+    # never when not searchable, never for an off-topic site on its site alone
+    assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
+    assert site_evidence(False, 0.5, 0.01) == 0.0
