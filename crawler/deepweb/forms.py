@@ -64,6 +64,7 @@ class FormField:
     options: list[str] = field(default_factory=list)  # values of a select's options
     label: str = ""
     option_labels: list[str] = field(default_factory=list)  # texts of a select's options
+    default: str | None = None  # the value submitted as the page holds it (None: not sent)
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "options": list(self.options)}
@@ -134,6 +135,23 @@ def _form_text(form: Any, fields: list[FormField]) -> str:
     return _clean(" ".join(p for p in parts if p))
 
 
+def _default(element: Any, kind: str, options: list[str]) -> str | None:
+    """What a browser submits for a field left as it is: an input's value (checkboxes and
+    radio buttons only when checked), a select's selected (else first) option, a
+    textarea's text."""
+    if kind in ("checkbox", "radio"):
+        return (element.get("value") or "on") if element.get("checked") is not None else None
+    if kind == "select":
+        selected = [
+            opt.get("value") if opt.get("value") is not None else _clean(opt.text_content())
+            for opt in element.iter("option") if opt.get("selected") is not None
+        ]
+        return selected[0] if selected else (options[0] if options else None)
+    if kind == "textarea":
+        return element.text or ""
+    return element.get("value") or ""
+
+
 def forms_of(doc: Any, page_url: str) -> list[Form]:
     """The forms of a parsed page (see :func:`parse_html`), in document order."""
     if doc is None:
@@ -158,7 +176,7 @@ def forms_of(doc: Any, page_url: str) -> list[Form]:
             option_labels = [_clean(opt.text_content()) for opt in el.iter("option")
                              ] if tag == "select" else []
             fields.append(FormField(name, kind, options, labels.get(el.get("id") or "", ""),
-                                    option_labels))
+                                    option_labels, _default(el, kind, options)))
         action = (element.get("action") or "").strip()
         method = (element.get("method") or "get").strip().upper()
         forms.append(Form(

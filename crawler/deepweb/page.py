@@ -31,17 +31,20 @@ class LinkContext:
     navigation: bool = False  # inside a menu (nav, header, role=navigation, class "menu")
 
 
+def is_navigation(element: Any) -> bool:
+    """A ``nav``/``menu``/``header`` element, ``role="navigation"``, or an id or class
+    that says menu/nav."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag in NAVIGATION_TAGS or (element.get("role") or "").lower() == "navigation":
+        return True
+    names = f"{element.get('id') or ''} {element.get('class') or ''}".lower()
+    return bool(NAVIGATION_WORDS.intersection(_CLASS_WORD.findall(names)))
+
+
 def in_navigation(element: Any) -> bool:
-    """Whether an element sits in a page's navigation: a ``nav``/``menu``/``header``
-    ancestor, ``role="navigation"``, or an ancestor whose id or class says menu/nav."""
-    for ancestor in element.iterancestors():
-        tag = ancestor.tag if isinstance(ancestor.tag, str) else ""
-        if tag in NAVIGATION_TAGS or (ancestor.get("role") or "").lower() == "navigation":
-            return True
-        names = f"{ancestor.get('id') or ''} {ancestor.get('class') or ''}".lower()
-        if NAVIGATION_WORDS.intersection(_CLASS_WORD.findall(names)):
-            return True
-    return False
+    """Whether an element sits in a page's navigation (:func:`is_navigation` of one of
+    its ancestors)."""
+    return any(is_navigation(ancestor) for ancestor in element.iterancestors())
 
 
 def _words(text: str | None) -> list[str]:

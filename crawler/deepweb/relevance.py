@@ -29,10 +29,16 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
-from crawler.deepweb.forms import Form
+from crawler.deepweb.forms import NON_SEARCH_WORDS, SEARCH_WORDS, Form
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
+#: words of every kind of form (search, go, results, login, ...): never learned as topic
+#: words (the topic's sites hold search forms on their home pages more often)
+FORM_WORDS = frozenset(terms(" ".join(
+    [*SEARCH_WORDS, *NON_SEARCH_WORDS, "go", "submit", "ok", "send", "result", "site",
+     "home", "page", "text", "name", "type", "select", "option", "any", "all"]
+)))
 
 
 def form_terms(form: Form) -> set[str]:
@@ -50,7 +56,8 @@ def form_terms(form: Form) -> set[str]:
 class TopicVocabulary:
     """The topic's stems, and the terms learned to mark it: in at least ``min_pages`` of
     the pages judged on topic and ``min_ratio`` times as frequent (document frequency,
-    add-one smoothed) there as on the pages judged off topic."""
+    add-one smoothed) there as on the pages judged off topic; words of forms in general
+    (:data:`FORM_WORDS`) and words of fewer than 3 letters are never learned."""
 
     def __init__(
         self,
@@ -73,7 +80,7 @@ class TopicVocabulary:
         if term in self.topic:
             return True
         on = self.frequency[True][term]
-        if on < self.min_pages:
+        if on < self.min_pages or term in FORM_WORDS or len(term) < 3:
             return False
         share_on = (on + 1) / (self.pages[True] + 2)
         share_off = (self.frequency[False][term] + 1) / (self.pages[False] + 2)

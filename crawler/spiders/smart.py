@@ -16,13 +16,15 @@ the frontier scheduler's. Robots.txt and per-host politeness apply as to any req
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
 import scrapy
 from scrapy import signals
-from scrapy.exceptions import DontCloseSpider, UsageError
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest, UsageError
 from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from crawler import defaults
@@ -42,6 +44,8 @@ from crawler.deepweb import (
     site_of,
 )
 from crawler.deepweb.exploration import release_out_links
+from crawler.deepweb.forms import Form
+from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
     RelevanceWeights,
     TopicVocabulary,
@@ -59,8 +63,21 @@ from crawler.storage.database import crawl_database
 
 #: request.meta key: {"site": host, "depth": links from the site's home page}
 SMART_META = "smart"
+#: request.meta key of a probe: its ProbeState
+PROBE_META = "smart_probe"
 SCORE_TERMS_META = "score_terms"
 LINK_RANK_TERM = "link_rank"
+
+
+@dataclass
+class ProbeState:
+    """What a probe's answer is judged with (request meta: picklable, plain data)."""
+
+    form: Form
+    item: FormItem  # the form's item as first judged
+    page_groups: dict[str, int]  # record-like groups of the page the form is on
+    attempt: int
+    query_terms: set[str]  # the query's own words do not count as the records' evidence
 
 
 class SmartSpider(CrawlerSpider):
@@ -89,7 +106,7 @@ class SmartSpider(CrawlerSpider):
         self.check_arguments(topic, examples, probe)
         self.topic = topic or ""
         self.examples_path = examples
-        self.probe = (probe or "0").strip().lower() in ("1", "true", "yes")
+        self.probe = (probe or "1").strip().lower() in ("1", "true", "yes")
         self.arguments.update(
             {k: v for k, v in {"topic": topic, "examples": examples, "probe": probe}.items() if v}
         )
@@ -108,7 +125,7 @@ class SmartSpider(CrawlerSpider):
             parse_query(topic or "", "any")
         if examples:
             read_examples(examples)
-        if (probe or "0").strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
+        if (probe or "1").strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
             raise QueryError(f"probe must be 0 or 1, not {probe!r}")
 
     @classmethod
@@ -176,6 +193,8 @@ class SmartSpider(CrawlerSpider):
             density=number("SMART_SITE_MIN_DENSITY"),
         )
         self.learned_weight = number("SMART_FORM_LEARNED_WEIGHT")
+        self.probe_queries = max(1, integer("SMART_PROBE_QUERIES"))
+        self.probe_min_records = max(1, integer("SMART_PROBE_MIN_RECORDS"))
         self.vocabulary = TopicVocabulary(
             terms(self.topic),
             min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
@@ -398,7 +417,7 @@ class SmartSpider(CrawlerSpider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         info = response.meta.get(SMART_META)
-        if info is None:  # a probe's result page
+        if info is None:  # not a page of a site being explored: stored, links not followed
             yield from (o for o in super().parse(response) if not isinstance(o, scrapy.Request))
             return
         page: PageItem | None = None
@@ -446,6 +465,13 @@ class SmartSpider(CrawlerSpider):
                 self.vocabulary.learn(home_text, verdict.relevant)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
+        page_groups: list[dict[str, int]] = []
+
+        def groups_of_page() -> dict[str, int]:
+            if not page_groups:  # the page's own record-like lists, once
+                page_groups.append(record_groups(doc, self.probe_min_records))
+            return page_groups[0]
+
         fresh = exploration.new_forms(forms, [v.searchable for v in verdicts])
         new_searchable = False
         on_topic = bool(exploration.relevant)
@@ -464,17 +490,22 @@ class SmartSpider(CrawlerSpider):
                 stats.inc_value("smart/forms_searchable")
             if relevant:
                 stats.inc_value("smart/forms_relevant")
-            yield FormItem(
+            item = FormItem(
                 site=exploration.site, page_url=form.page_url, form_index=form.index,
                 action_url=form.action_url, method=form.method,
                 fields=[f.as_dict() for f in form.fields], searchable=verdict.searchable,
                 searchable_score=verdict.score, relevant=relevant,
                 relevance_score=judged.score, site_score=judged.site, form_score=judged.form,
             )
-            if relevant and self.probe and form.method == "GET":
-                probe = self.probe_request(response, form)
-                if probe is not None:
-                    yield probe
+            probe = None
+            could_be_relevant = judged.score + self.weights.result >= self.weights.threshold - 1e-9
+            if self.probe and verdict.searchable and could_be_relevant:
+                probe = self.probe_request(form, item, groups_of_page())
+            if probe is not None:
+                item.probe = "pending"
+            yield item
+            if probe is not None:
+                yield probe
         if new_searchable:
             if features is not None:
                 self.link_ranker.learn(features)  # adaptive link learning
@@ -493,23 +524,94 @@ class SmartSpider(CrawlerSpider):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
         exploration.page_done(new_searchable)
 
-    def probe_request(self, response: Response, form: Any) -> scrapy.Request | None:
-        """Submit a relevant searchable GET form with the topic's words (``-a probe=1``):
-        Scrapy's FormRequest fills the form's other fields with their defaults. The
-        request goes through robots.txt and politeness like any other."""
-        if form.signature() in self.probed:
+    # --- probing ---------------------------------------------------------------------
+    def probe_request(
+        self, form: Form, item: FormItem, page_groups: dict[str, int], attempt: int = 0
+    ) -> scrapy.Request | None:
+        """The form submitted with its ``attempt``-th query (crawler.deepweb.probe),
+        GET or POST as the form says, through robots.txt (of the action URL) and the
+        per-host politeness like any request; None when there is no query to send."""
+        if attempt == 0:
+            if form.signature() in self.probed:
+                return None
+            self.probed.add(form.signature())
+        queries = probe_queries(
+            form, self.topic.split(), self.vocabulary_terms(), self.probe_queries
+        )
+        if attempt >= len(queries):
             return None
-        self.probed.add(form.signature())
-        text = next((f.name for f in form.text_fields if f.name), None)
-        if text is None:
-            return None
-        try:
-            request = scrapy.FormRequest.from_response(
-                response, formnumber=form.index, formdata={text: self.topic or "search"},
-                dont_click=True, callback=self.parse, errback=super().on_error,
-            )
-        except ValueError as exc:
-            self.logger.debug("form %d of %s not probed: %s", form.index, form.page_url, exc)
-            return None
+        query = queries[attempt]
+        request = scrapy.FormRequest(
+            form.action_url, method=form.method, formdata=form_data(form, query),
+            callback=self.parse_probe, errback=self.probe_failed, dont_filter=True,
+            meta={
+                PROBE_META: ProbeState(form, item, page_groups, attempt,
+                                       set(terms(" ".join(query.values())))),
+                SCORE_TERMS_META: {LINK_RANK_TERM: 3.0 * self.link_rank_scale},
+            },
+        )
         self.crawler.stats.inc_value("smart/probes")
         return request
+
+    def vocabulary_terms(self) -> list[str]:
+        """Words learned to mark the topic, most frequent on topic pages first."""
+        on_topic = self.vocabulary.frequency[True]
+        return [w for w, _ in on_topic.most_common(200) if self.vocabulary.marks_topic(w)]
+
+    def parse_probe(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        """A probe's answer: stored as a page (its links are not followed); the form is
+        confirmed when it lists records; the form's final item carries the outcome and
+        its relevance with the records' evidence. An unconfirmed form gets its second
+        query, if any."""
+        state: ProbeState = response.meta[PROBE_META]
+        for output in super().parse(response, **kwargs):
+            if not isinstance(output, scrapy.Request):
+                yield output
+        doc = parse_html(response.body, response.url) if isinstance(
+            response, scrapy.http.TextResponse) else None
+        result = read_results(doc, state.page_groups, self.probe_min_records)
+        stats = self.crawler.stats
+        stats.inc_value(f"smart/probe_results/{result.status}")
+        if not result.confirmed:
+            retry = self.probe_request(state.form, state.item, state.page_groups,
+                                       state.attempt + 1)
+            if retry is not None:
+                yield retry
+                return
+        evidence = self.vocabulary.evidence(
+            set(terms(result.record_text)) - state.query_terms, self.learned_weight
+        ) if result.confirmed else 0.0
+        yield self.final_item(state, result.status, result.confirmed, response.url,
+                              result.records, evidence)
+
+    def probe_failed(self, failure: Failure) -> Iterator[Any]:
+        """A probe not answered: refused by robots.txt, an HTTP error, a network error."""
+        yield from super().on_error(failure)
+        request = failure.request  # type: ignore[attr-defined]
+        state: ProbeState = request.meta[PROBE_META]
+        if failure.check(HttpError):
+            status = "http_error"
+        elif failure.check(IgnoreRequest):  # robots.txt, a host budget: their category
+            status = getattr(failure.value, "uncrawled_category", "") or "refused"
+        else:
+            status = "failed"
+        self.crawler.stats.inc_value(f"smart/probe_results/{status}")
+        yield self.final_item(state, status, False, request.url, 0, 0.0)
+
+    def final_item(
+        self, state: ProbeState, status: str, confirmed: bool, url: str, records: int,
+        evidence: float,
+    ) -> FormItem:
+        item = state.item
+        judged = judge_form(item.searchable, item.site_score, item.form_score, evidence,
+                            self.weights)
+        if judged.relevant:
+            self.crawler.stats.inc_value("smart/forms_relevant_probed")
+        if confirmed:
+            self.crawler.stats.inc_value("smart/forms_confirmed")
+        self.logger.info("form %d of %s probed: %s (%d records), relevance %.3f",
+                         item.form_index, item.page_url, status, records, judged.score)
+        return replace(
+            item, relevant=judged.relevant, relevance_score=judged.score, probe=status,
+            confirmed=confirmed, probe_url=url, result_records=records,
+        )

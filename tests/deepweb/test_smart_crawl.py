@@ -35,7 +35,7 @@ def test_smart_crawl_outputs_exactly_the_relevant_searchable_forms(
     output = tmp_path / "forms.jsonl"
     result = run_crawl(
         "smart", proxy=server.proxy_url,
-        args={"topic": "books", "seed_urls": deepweb.directory},
+        args={"topic": "books", "seed_urls": deepweb.directory, "probe": "0"},
         settings={**WHOLE_SITES, "FEEDS": json.dumps({str(output): {"format": "jsonlines"}})},
     ).check()
 
@@ -72,23 +72,37 @@ def test_smart_crawl_outputs_exactly_the_relevant_searchable_forms(
     assert {r[0] for r in rows} == set(visits) - {"www.sitedirectory.test"}
 
 
-def test_probe_submits_relevant_get_forms_politely(sandbox, run_crawl, db):
+def test_probe_by_default_confirms_relevant_forms_politely(sandbox, run_crawl, db, tmp_path):
     deepweb = build_deepweb()
     server = sandbox(deepweb.web)
+    output = tmp_path / "forms.jsonl"
     result = run_crawl(
         "smart", proxy=server.proxy_url,
-        args={"topic": "books", "seed_urls": deepweb.directory, "probe": "1"},
-        settings=WHOLE_SITES,
+        args={"topic": "books", "seed_urls": deepweb.directory},
+        settings={**WHOLE_SITES, "FEEDS": json.dumps({str(output): {"format": "jsonlines"}})},
     ).check()
     actions = deepweb.searchable_forms("books").values()
     probes = sorted(u for urls in fetched(server).values() for u in urls
                     if u.split("?")[0] in actions)
-    # the two allowed actions were submitted with the topic's word; the third action is
-    # under /cgi-bin/, disallowed by its site's robots.txt: never requested, recorded
+    # the two allowed actions were submitted once with the topic's word (and the select
+    # option naming it); the third action is under /cgi-bin/, disallowed by its site's
+    # robots.txt: never requested, recorded. No other form was submitted.
     assert probes == [
-        "http://www.aspen.test/search/results?category=&keywords=books",
+        "http://www.aspen.test/search/results?category=book&keywords=books",
         "http://www.fjord.test/search/results?q=books",
     ]
+    pages = {host: [u for u in urls if u not in probes] for host, urls in fetched(server).items()}
+    assert pages == smart_visits(deepweb, "books")
+    exported = sorted((f["action_url"], f["probe"], f["confirmed"], f["result_records"])
+                      for f in map(json.loads, output.read_text().splitlines()))
+    assert exported == [
+        ("http://www.aspen.test/search/results", "confirmed", True, 3),
+        ("http://www.fjord.test/search/results", "confirmed", True, 3),
+        ("http://www.kestrel.test/cgi-bin/search", "robots_disallowed", False, 0),
+    ]
+    rows = db.execute("SELECT action_url, probe, confirmed FROM forms WHERE crawl_id = %s "
+                      "AND probe <> '' ORDER BY action_url", (result.crawl_id,)).fetchall()
+    assert rows == [(a, p, c) for a, p, c, _ in exported]
     stored = db.execute("SELECT url, title FROM pages WHERE crawl_id = %s AND url LIKE "
                         "'%%/search/results?%%' ORDER BY url", (result.crawl_id,)).fetchall()
     assert stored == [(probes[0], "Search results - www.aspen.test"),
