@@ -344,8 +344,10 @@ SMART_SITE_MIN_EXAMPLES = 5
 SMART_SITE_RETRAIN_EVERY = 10
 # Relevance of a searchable form (crawler/deepweb/relevance.py): score = site weight *
 # site evidence + form weight * the form's own topic evidence + result weight * the
-# topic evidence of its probe's result records; relevant at the threshold or more.
-SMART_FORM_SITE_WEIGHT = 0.6
+# topic evidence of its probe's result records (0.5 while unknown); relevant at the
+# threshold or more: a site's verdict alone (0.4 + 0.2) needs a probe answer that does
+# not contradict it.
+SMART_FORM_SITE_WEIGHT = 0.4
 SMART_FORM_WEIGHT = 0.4
 SMART_FORM_RESULT_WEIGHT = 0.4
 SMART_FORM_RELEVANCE_THRESHOLD = 0.5
@@ -353,7 +355,7 @@ SMART_FORM_RELEVANCE_THRESHOLD = 0.5
 SMART_FORM_LEARNED_WEIGHT = 0.25
 # Site evidence is scaled down when the topic's stems are less than this share of the
 # home page's words (a manual that mentions the topic in passing).
-SMART_SITE_MIN_DENSITY = 0.01
+SMART_SITE_MIN_DENSITY = 0.03
 # Topic vocabulary: a term marks the topic when it is on at least this many home pages
 # judged on topic and this many times as frequent there as on the others.
 SMART_VOCABULARY_MIN_PAGES = 2

@@ -45,7 +45,8 @@ class SiteExploration:
     seed: bool = False  # a seed's site is explored whatever the site classifier says
     relevant: bool | None = None  # the site classifier's verdict on the home page
     relevance: float = 0.0
-    evidence: float = 0.0  # the site's evidence for its forms' relevance (relevance.py)
+    density_sum: float = 0.0  # the topic's share of each HTML page's words, summed
+    density_pages: int = 0
     pages: int = 0
     pages_without_form: int = 0
     in_flight: int = 0
@@ -123,6 +124,16 @@ class SiteExploration:
         ):
             self.stopped = "pages_without_form"
         return self.stopped
+
+    def add_density(self, density: float) -> None:
+        """The topic's share of the words of one more page of the site."""
+        self.density_sum += density
+        self.density_pages += 1
+
+    @property
+    def density(self) -> float:
+        """The topic's mean share of the words of the site's pages seen so far."""
+        return self.density_sum / self.density_pages if self.density_pages else 0.0
 
     @property
     def resumable(self) -> bool:

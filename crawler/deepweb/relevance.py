@@ -11,8 +11,14 @@ its site's verdict alone (nor its link neighbourhood's):
   (0 when off topic), scaled down when the topic's words are a small share of the
   page's words (below ``density``): a programming manual whose home page mentions books
   twice is not a books site;
-- **result evidence** (0..1, after a probe, crawler.deepweb.probe): the topic
-  evidence of the records the form's result page lists.
+- **result evidence** (0..1): the topic evidence of the records a probe's result page
+  lists (crawler.deepweb.probe; the query's own words left out); ``unknown`` (0.5)
+  while the form is not probed, when its probe was refused or failed, or when the
+  answer said "no results" (the search works but says nothing of its topic); 0 when the
+  answer lists nothing.
+
+A form whose words look places up (postcode, store, radius, ...) without a topic word
+is a locator: its form evidence is -1.
 
     score = site_weight * site + form_weight * form + result_weight * result
 
@@ -29,16 +35,23 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
-from crawler.deepweb.forms import NON_SEARCH_WORDS, SEARCH_WORDS, Form
+from crawler.deepweb.forms import NON_SEARCH_WORDS, Form
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 #: words of every kind of form (search, go, results, login, ...): never learned as topic
 #: words (the topic's sites hold search forms on their home pages more often)
-FORM_WORDS = frozenset(terms(" ".join(
-    [*SEARCH_WORDS, *NON_SEARCH_WORDS, "go", "submit", "ok", "send", "result", "site",
-     "home", "page", "text", "name", "type", "select", "option", "any", "all"]
-)))
+FORM_WORDS = frozenset(terms(
+    "search find query q keyword keywords lookup seek browse filter advanced explore "
+    "discover term terms results result go submit ok send site home page text name type "
+    "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
+))
+#: words of a form that looks places up (a store locator, a branch finder): without a
+#: topic word beside them, such a form is about places, whatever its site's topic
+LOCATOR_WORDS = frozenset(terms(
+    "zip zipcode postcode postal radius miles nearest nearby near location locations "
+    "locator store stores branch branches directions address"
+))
 
 
 def form_terms(form: Form) -> set[str]:
@@ -98,6 +111,16 @@ class TopicVocabulary:
                 total += learned_weight
         return min(1.0, total)
 
+    def form_evidence(
+        self, words: Iterable[str], learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
+    ) -> float:
+        """A form's evidence: :meth:`evidence` of its words, -1 for a locator (place
+        words, no topic stem among them)."""
+        words = set(words)
+        if words & LOCATOR_WORDS and not words & self.topic:
+            return -1.0
+        return self.evidence(words, learned_weight)
+
     def density(self, text: str) -> float:
         """Share of a text's terms that are the topic's stems."""
         words = terms(text)
@@ -133,15 +156,20 @@ def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
     return min(1.0, density / min_density)
 
 
+#: result evidence of a form not probed, or whose probe said nothing of its topic
+UNKNOWN = 0.5
+
+
 def judge_form(
     searchable: bool,
     site: float,
     form: float,
-    result: float = 0.0,
+    result: float = UNKNOWN,
     weights: RelevanceWeights = RelevanceWeights(),
 ) -> FormRelevance:
     """Relevant when searchable and the weighted evidence reaches the threshold."""
     score = weights.site * site + weights.form * form + weights.result * result
     return FormRelevance(
-        searchable and score >= weights.threshold - 1e-9, round(score, 6), site, form, result
+        searchable and site > 0 and score >= weights.threshold - 1e-9,
+        round(score, 6), site, form, result,
     )

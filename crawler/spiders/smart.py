@@ -47,6 +47,7 @@ from crawler.deepweb.exploration import release_out_links
 from crawler.deepweb.forms import Form
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
+    UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
     form_terms,
@@ -112,6 +113,7 @@ class SmartSpider(CrawlerSpider):
         )
         self.active: dict[str, SiteExploration] = {}
         self.stopped_sites: dict[str, SiteExploration] = {}  # stopped with links left
+        self.explorations: dict[str, SiteExploration] = {}  # every site started
         self.seed_sites: list[SiteCandidate] = []
         self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
         self.reverse_searched: set[str] = set()
@@ -311,6 +313,7 @@ class SmartSpider(CrawlerSpider):
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
         self.active[candidate.site] = exploration
+        self.explorations[candidate.site] = exploration
         self.candidates[candidate.site] = candidate
         exploration.in_flight += 1
         stats = self.crawler.stats
@@ -454,15 +457,12 @@ class SmartSpider(CrawlerSpider):
             verdict = self.classifier.classify(home_text, learn=not seed)
             exploration.relevant = verdict.relevant
             exploration.relevance = verdict.score
-            exploration.evidence = site_evidence(
-                verdict.relevant, self.vocabulary.density(home_text),
-                self.weights.density if self.vocabulary.topic else 0.0,
-            )
             stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
             else:
                 self.vocabulary.learn(home_text, verdict.relevant)
+        exploration.add_density(self.vocabulary.density(f"{page.title}\n{page.text}"))
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
         page_groups: list[dict[str, int]] = []
@@ -479,9 +479,9 @@ class SmartSpider(CrawlerSpider):
             if form not in fresh:
                 continue
             judged = judge_form(
-                verdict.searchable, exploration.evidence,
-                self.vocabulary.evidence(form_terms(form), self.learned_weight), 0.0,
-                self.weights,
+                verdict.searchable, self.site_evidence(exploration),
+                self.vocabulary.form_evidence(form_terms(form), self.learned_weight),
+                UNKNOWN, self.weights,
             )
             relevant = judged.relevant
             new_searchable = new_searchable or verdict.searchable
@@ -498,7 +498,8 @@ class SmartSpider(CrawlerSpider):
                 relevance_score=judged.score, site_score=judged.site, form_score=judged.form,
             )
             probe = None
-            could_be_relevant = judged.score + self.weights.result >= self.weights.threshold - 1e-9
+            best = judged.score + self.weights.result * (1.0 - UNKNOWN)
+            could_be_relevant = best >= self.weights.threshold - 1e-9
             if self.probe and verdict.searchable and could_be_relevant:
                 probe = self.probe_request(form, item, groups_of_page())
             if probe is not None:
@@ -547,11 +548,19 @@ class SmartSpider(CrawlerSpider):
             meta={
                 PROBE_META: ProbeState(form, item, page_groups, attempt,
                                        set(terms(" ".join(query.values())))),
-                SCORE_TERMS_META: {LINK_RANK_TERM: 3.0 * self.link_rank_scale},
             },
         )
         self.crawler.stats.inc_value("smart/probes")
         return request
+
+    def site_evidence(self, exploration: SiteExploration) -> float:
+        """The site's evidence for its forms: the site classifier's verdict on its home
+        page, scaled by the topic's mean share of the words of its pages seen so far
+        (a probe's answer comes after more of them)."""
+        return site_evidence(
+            bool(exploration.relevant), exploration.density,
+            self.weights.density if self.vocabulary.topic else 0.0,
+        )
 
     def vocabulary_terms(self) -> list[str]:
         """Words learned to mark the topic, most frequent on topic pages first."""
@@ -578,9 +587,11 @@ class SmartSpider(CrawlerSpider):
             if retry is not None:
                 yield retry
                 return
-        evidence = self.vocabulary.evidence(
-            set(terms(result.record_text)) - state.query_terms, self.learned_weight
-        ) if result.confirmed else 0.0
+        if result.confirmed:
+            evidence = self.vocabulary.evidence(
+                set(terms(result.record_text)) - state.query_terms, self.learned_weight)
+        else:
+            evidence = UNKNOWN if result.status == "no_results" else 0.0
         yield self.final_item(state, result.status, result.confirmed, response.url,
                               result.records, evidence)
 
@@ -596,15 +607,16 @@ class SmartSpider(CrawlerSpider):
         else:
             status = "failed"
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
-        yield self.final_item(state, status, False, request.url, 0, 0.0)
+        yield self.final_item(state, status, False, request.url, 0, UNKNOWN)
 
     def final_item(
         self, state: ProbeState, status: str, confirmed: bool, url: str, records: int,
         evidence: float,
     ) -> FormItem:
         item = state.item
-        judged = judge_form(item.searchable, item.site_score, item.form_score, evidence,
-                            self.weights)
+        exploration = self.explorations.get(item.site)
+        site = self.site_evidence(exploration) if exploration is not None else item.site_score
+        judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
         if judged.relevant:
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
         if confirmed:
@@ -612,6 +624,7 @@ class SmartSpider(CrawlerSpider):
         self.logger.info("form %d of %s probed: %s (%d records), relevance %.3f",
                          item.form_index, item.page_url, status, records, judged.score)
         return replace(
-            item, relevant=judged.relevant, relevance_score=judged.score, probe=status,
+            item, relevant=judged.relevant, relevance_score=judged.score, site_score=site,
+            probe=status,
             confirmed=confirmed, probe_url=url, result_records=records,
         )

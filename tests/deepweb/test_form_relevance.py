@@ -71,3 +71,24 @@ def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     # never when not searchable, never for an off-topic site on its site alone
     assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
     assert site_evidence(False, 0.5, 0.01) == 0.0
+
+
+def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
+    words = vocabulary()
+    locator = b"""<form action="/stores/find"><label for="pc">Find a store near you</label>
+      <input id="pc" name="postcode"><select name="radius"><option>5 miles</option></select>
+      <button>Find</button></form>"""
+    (form,) = extract_forms(locator, "http://shop.test/")
+    assert words.form_evidence(form_terms(form)) == -1.0
+    # a place word beside the topic's own word is not a locator ("books near you")
+    assert words.form_evidence({"book", "near"}) == 1.0
+    weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.03)
+    # on a books site, whatever its probe says, a locator is not relevant
+    assert not judge_form(True, 1.0, -1.0, 1.0, weights).relevant
+    # a generic box on a books site: relevant while its probe's answer is unknown (0.5) or
+    # lists records with topic words; not when the answer lists nothing
+    assert judge_form(True, 1.0, 0.0, weights=weights).score == pytest.approx(0.6)
+    assert judge_form(True, 1.0, 0.0, 0.25, weights).relevant
+    assert not judge_form(True, 1.0, 0.0, 0.0, weights).relevant
+    # the topic's words in a form of a site judged off topic do not make it relevant
+    assert not judge_form(True, 0.0, 1.0, 1.0, weights).relevant
