@@ -364,6 +364,13 @@ SMART_VOCABULARY_MIN_RATIO = 3.0
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic
 # sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".
 SMART_RESUME_SITES = "all"
+# Rounds of a site at most (1 + times resumed). A topic site is resumed only while no
+# searchable form was found on it or likely links wait; seeds and off-topic sites (for
+# their links to sites not seen yet) only while fewer than SMART_DISCOVERY_MAX_PAGES of
+# their resumed pages were fetched since the last new site was queued: the crawl stops
+# by itself, on that evidence, rather than spend its budget on pages that lead nowhere.
+SMART_SITE_MAX_ROUNDS = 2
+SMART_DISCOVERY_MAX_PAGES = 20
 # Probing (crawler/deepweb/probe.py): queries per form (1 or 2; the second only when the
 # first did not confirm it), and the records a result page must list to confirm a form.
 SMART_PROBE_QUERIES = 2

@@ -185,6 +185,61 @@ class SiteExploration:
         return out
 
 
+@dataclass
+class ResumePolicy:
+    """Which stopped site may be resumed when no site waits in the frontier, decided on
+    evidence (SMART_RESUME_SITES, SMART_SITE_MAX_ROUNDS, SMART_DISCOVERY_MAX_PAGES):
+
+    - a site of the topic, when no searchable form was found on it yet, or likely links
+      still wait (its form may be one more page away);
+    - a seed or off-topic site, for its pages' links to sites not seen yet (discovery),
+      while discovery pays: fewer than ``discovery_pages`` pages of resumed non-topic
+      sites were fetched since the last new site was queued;
+    - never beyond ``max_rounds`` rounds of a site, never against ``mode``.
+
+    :meth:`refusal` says why nothing more is resumed (the crawl's stop reason)."""
+
+    mode: str = defaults.SMART_RESUME_SITES
+    max_rounds: int = defaults.SMART_SITE_MAX_ROUNDS
+    discovery_pages: int = defaults.SMART_DISCOVERY_MAX_PAGES
+    idle_pages: int = 0  # discovery pages since the last new site was queued
+
+    def allows(self, site: SiteExploration) -> bool:
+        if not site.resumable_in(self.mode) or site.rounds >= self.max_rounds:
+            return False
+        if site.relevant:
+            return site.searchable_forms == 0 or site.tree.likely_waiting() > 0
+        return self.idle_pages < self.discovery_pages
+
+    def page_fetched(self, site: SiteExploration) -> None:
+        """A page of a site: counted when it is a discovery page (a resumed non-topic
+        site's)."""
+        if site.rounds > 1 and not site.relevant:
+            self.idle_pages += 1
+
+    def stops(self, site: SiteExploration) -> bool:
+        """A resumed non-topic site running while discovery has stopped paying: it ends
+        (``discovery_unproductive``)."""
+        stop = site.rounds > 1 and not site.relevant and not site.stopped and (
+            self.idle_pages >= self.discovery_pages)
+        if stop:
+            site.stopped = "discovery_unproductive"
+        return stop
+
+    def sites_queued(self, count: int) -> None:
+        if count > 0:
+            self.idle_pages = 0
+
+    def refusal(self, waiting: list[SiteExploration]) -> str:
+        """Why none of the stopped sites ``waiting`` is resumed."""
+        if not waiting:
+            return "no_site_left"
+        if any(s.resumable_in(self.mode) and s.rounds < self.max_rounds and not s.relevant
+               for s in waiting) and self.idle_pages >= self.discovery_pages:
+            return "discovery_unproductive"
+        return "no_site_worth_resuming"
+
+
 def release_out_links(exploration: SiteExploration, frontier: SiteFrontier) -> int:
     """A site is done: its out-of-site links go to the frontier's high-priority queue if
     searchable forms were found on it, else to the low-priority queue. Returns how many

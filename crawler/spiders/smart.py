@@ -43,7 +43,7 @@ from crawler.deepweb import (
     reverse_search,
     site_of,
 )
-from crawler.deepweb.exploration import release_out_links
+from crawler.deepweb.exploration import ResumePolicy, release_out_links
 from crawler.deepweb.forms import Form
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
@@ -174,6 +174,10 @@ class SmartSpider(CrawlerSpider):
         if self.resume_mode not in ("all", "topic", "none"):
             raise UsageError(f"SMART_RESUME_SITES must be all, topic or none, not "
                              f"{self.resume_mode!r}", print_help=False)
+        self.resume_policy = ResumePolicy(
+            self.resume_mode, max(1, integer("SMART_SITE_MAX_ROUNDS")),
+            integer("SMART_DISCOVERY_MAX_PAGES"),
+        )
         self.concurrent_sites = max(1, integer("SMART_CONCURRENT_SITES"))
         self.site_requests = max(1, integer("SMART_SITE_REQUESTS"))
         self.tree_penalty = number("SMART_LINK_TREE_PENALTY")
@@ -285,10 +289,11 @@ class SmartSpider(CrawlerSpider):
             yield self.activate(candidate, seed)
 
     def resume_site(self) -> scrapy.Request | None:
-        """The best stopped site with links left gets another page budget."""
-        if not self.stopped_sites:
+        """The best stopped site the resume policy allows gets another page budget."""
+        allowed = [s for s in self.stopped_sites.values() if self.resume_policy.allows(s)]
+        if not allowed:
             return None
-        exploration = min(self.stopped_sites.values(), key=SiteExploration.resume_order)
+        exploration = min(allowed, key=SiteExploration.resume_order)
         del self.stopped_sites[exploration.site]
         reason = exploration.stopped
         exploration.resume()
@@ -328,7 +333,7 @@ class SmartSpider(CrawlerSpider):
         self.active.pop(exploration.site, None)
         reason = exploration.stopped or "exhausted"
         self.crawler.stats.inc_value(f"smart/sites_ended/{reason}")
-        release_out_links(exploration, self.frontier)
+        self.resume_policy.sites_queued(release_out_links(exploration, self.frontier))
         if exploration.resumable_in(self.resume_mode):
             self.stopped_sites[exploration.site] = exploration
         self.logger.info(
@@ -402,8 +407,10 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.schedule(self.fill())
         if scheduled:
             raise DontCloseSpider
-        self.crawler.stats.set_value("smart/crawl_ended", "no_site_left")
-        self.logger.info("smart crawl ends: no site waits and no stopped site has links left")
+        reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
+        self.crawler.stats.set_value("smart/crawl_ended", reason)
+        self.logger.info("smart crawl ends by itself (%s): no site waits in the frontier, "
+                         "%d stopped sites not resumed", reason, len(self.stopped_sites))
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -463,6 +470,7 @@ class SmartSpider(CrawlerSpider):
             else:
                 self.vocabulary.learn(home_text, verdict.relevant)
         exploration.add_density(self.vocabulary.density(f"{page.title}\n{page.text}"))
+        self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
         page_groups: list[dict[str, int]] = []
@@ -524,6 +532,7 @@ class SmartSpider(CrawlerSpider):
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
         exploration.page_done(new_searchable)
+        self.resume_policy.stops(exploration)
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(

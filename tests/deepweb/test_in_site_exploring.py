@@ -18,6 +18,7 @@ from crawler.deepweb import (
     link_features,
     parse_html,
 )
+from crawler.deepweb.exploration import ResumePolicy
 
 
 def test_link_rank_learns_from_links_that_led_to_forms():
@@ -166,3 +167,36 @@ def test_link_contexts_mark_menu_links():
         ("http://a.test/shelves/", True), ("http://a.test/stock/", True),
         ("http://a.test/r/", True), ("http://a.test/about/", False),
         ("http://a.test/c/", False)]
+
+
+def test_resume_policy_decides_on_evidence():
+    def stopped(name: str, relevant: bool | None, forms: int = 0) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.searchable_forms = relevant, forms
+        site.add_link(f"http://{name}/x.html", 1)
+        site.stopped = "pages_without_form"
+        return site
+
+    policy = ResumePolicy("all", max_rounds=2, discovery_pages=2)
+    bare, done, off = stopped("bare.test", True), stopped("done.test", True, 1), stopped(
+        "off.test", False)
+    # a topic site without a form yet: resumed; with its form found and no likely link
+    # left: not; an off-topic site: for discovery, while discovery pays
+    assert [policy.allows(s) for s in (bare, done, off)] == [True, False, True]
+    off.resume()
+    policy.page_fetched(off)
+    assert not policy.stops(off)
+    policy.page_fetched(off)
+    assert policy.stops(off) and off.stopped == "discovery_unproductive"
+    other = stopped("other.test", False)
+    assert not policy.allows(other)
+    assert policy.refusal([other]) == "discovery_unproductive"
+    policy.sites_queued(1)  # a new site in the frontier: discovery paid
+    assert policy.allows(other)
+    # never beyond max_rounds, never against the mode
+    bare.resume()
+    bare.stopped = "max_pages"
+    assert not policy.allows(bare)
+    assert not ResumePolicy("topic").allows(other) and ResumePolicy("topic").allows(
+        stopped("t.test", True))
+    assert policy.refusal([]) == "no_site_left"
