@@ -355,7 +355,7 @@ SMART_FORM_RELEVANCE_THRESHOLD = 0.5
 SMART_FORM_LEARNED_WEIGHT = 0.25
 # Site evidence is scaled down when the topic's stems are less than this share of the
 # home page's words (a manual that mentions the topic in passing).
-SMART_SITE_MIN_DENSITY = 0.03
+SMART_SITE_MIN_DENSITY = 0.05
 # Topic vocabulary: a term marks the topic when it is on at least this many home pages
 # judged on topic and this many times as frequent there as on the others.
 SMART_VOCABULARY_MIN_PAGES = 2

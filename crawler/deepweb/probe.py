@@ -36,6 +36,8 @@ _ANY_OPTION = re.compile(r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|sele
 NO_RESULTS = re.compile(
     r"\b(no (results?|matches|matching|records?|items?|entries|hits|titles?|documents?)\b"
     r"|nothing (was )?found|did not match|didn't match|not found|no \w+ (were |was )?found"
+    r"|nothing matched|matched nothing|(could not|couldn't|did not|didn't) find"
+    r"|no \w+ match|sorry, no\b"
     r"|returned no|0 (results?|matches|records?|items?|hits|titles?|entries))",
     re.IGNORECASE,
 )

@@ -12,10 +12,10 @@ its site's verdict alone (nor its link neighbourhood's):
   page's words (below ``density``): a programming manual whose home page mentions books
   twice is not a books site;
 - **result evidence** (0..1): the topic evidence of the records a probe's result page
-  lists (crawler.deepweb.probe; the query's own words left out); ``unknown`` (0.5)
-  while the form is not probed, when its probe was refused or failed, or when the
-  answer said "no results" (the search works but says nothing of its topic); 0 when the
-  answer lists nothing.
+  lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
+  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe was
+  refused or failed, or when the answer lists no records (it says nothing of the
+  topic).
 
 A form whose words look places up (postcode, store, radius, ...) without a topic word
 is a locator: its form evidence is -1.
@@ -52,6 +52,15 @@ LOCATOR_WORDS = frozenset(terms(
     "zip zipcode postcode postal radius miles nearest nearby near location locations "
     "locator store stores branch branches directions address"
 ))
+
+
+def own_terms(form: Form) -> set[str]:
+    """Stemmed words of a form without its select options: its own text (attributes,
+    labels, legend, placeholders, buttons, field names), field labels, action URL."""
+    parts = [form.text, *(f.label for f in form.fields), *(f.name for f in form.fields)]
+    action = urlsplit(form.action_url)
+    parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
+    return set(terms(" ".join(p for p in parts if p)))
 
 
 def form_terms(form: Form) -> set[str]:
@@ -112,14 +121,30 @@ class TopicVocabulary:
         return min(1.0, total)
 
     def form_evidence(
-        self, words: Iterable[str], learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
+        self, form: Form, learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
     ) -> float:
-        """A form's evidence: :meth:`evidence` of its words, -1 for a locator (place
+        """A form's evidence (-1..1): :meth:`evidence` of its own words (text, labels,
+        names, action URL) plus, for its selects, the evidence of their options times the
+        share of the options that mark the topic (a news search whose section list has
+        "Books" among twelve sections is not a books search); -1 for a locator (place
         words, no topic stem among them)."""
-        words = set(words)
-        if words & LOCATOR_WORDS and not words & self.topic:
+        own = own_terms(form)
+        option_terms: set[str] = set()
+        option_part = 0.0
+        for f in form.fields:
+            choices = [set(terms(f"{value} {label}")) for value, label in
+                       zip(f.options, f.option_labels or f.options, strict=False)]
+            choices = [c for c in choices if c]
+            if not choices:
+                continue
+            marking = [c for c in choices if any(self.marks_topic(t) for t in c)]
+            words = set().union(*choices)
+            option_terms |= words
+            share = len(marking) / len(choices)
+            option_part = max(option_part, share * self.evidence(words, learned_weight))
+        if (own | option_terms) & LOCATOR_WORDS and not (own | option_terms) & self.topic:
             return -1.0
-        return self.evidence(words, learned_weight)
+        return min(1.0, self.evidence(own, learned_weight) + option_part)
 
     def density(self, text: str) -> float:
         """Share of a text's terms that are the topic's stems."""

@@ -50,7 +50,6 @@ from crawler.deepweb.relevance import (
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
-    form_terms,
     judge_form,
     site_evidence,
 )
@@ -488,7 +487,7 @@ class SmartSpider(CrawlerSpider):
                 continue
             judged = judge_form(
                 verdict.searchable, self.site_evidence(exploration),
-                self.vocabulary.form_evidence(form_terms(form), self.learned_weight),
+                self.vocabulary.form_evidence(form, self.learned_weight),
                 UNKNOWN, self.weights,
             )
             relevant = judged.relevant
@@ -600,7 +599,7 @@ class SmartSpider(CrawlerSpider):
             evidence = self.vocabulary.evidence(
                 set(terms(result.record_text)) - state.query_terms, self.learned_weight)
         else:
-            evidence = UNKNOWN if result.status == "no_results" else 0.0
+            evidence = UNKNOWN  # no records: says nothing of the topic
         yield self.final_item(state, result.status, result.confirmed, response.url,
                               result.records, evidence)
 

@@ -59,15 +59,17 @@ def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     # the manual's home page mentions books: on topic by the classifier, but 2 words in 400
     manual = site_evidence(True, 2 / 400, weights.density)
     assert manual == pytest.approx(0.5)
-    docs_box = judge_form(True, manual, words.evidence(form_terms(docs)), 0.0, weights)
+    docs_box = judge_form(True, manual, words.form_evidence(docs), 0.0, weights)
     assert (docs_box.relevant, docs_box.score) == (False, 0.3)
     # the same box on a books site is relevant; so is the book form on a weak site
     shop = site_evidence(True, 0.04, weights.density)
     assert judge_form(True, shop, 0.0, 0.0, weights).relevant
-    book_form = judge_form(True, manual, words.evidence(form_terms(books)), 0.0, weights)
-    assert (book_form.relevant, book_form.form) == (False, 0.25)
+    # (options: "poetri" marks the topic; 1 of the 3 options with words: 0.25 / 3)
+    book_form = judge_form(True, manual, words.form_evidence(books), 0.0, weights)
+    assert (book_form.relevant, book_form.form) == (False, pytest.approx(0.25 / 3))
     # ... once a probe's records speak of the topic
-    assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(0.8)
+    assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(
+        0.3 + 0.1 / 3 + 0.4)
     # never when not searchable, never for an off-topic site on its site alone
     assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
     assert site_evidence(False, 0.5, 0.01) == 0.0
@@ -79,9 +81,18 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
       <input id="pc" name="postcode"><select name="radius"><option>5 miles</option></select>
       <button>Find</button></form>"""
     (form,) = extract_forms(locator, "http://shop.test/")
-    assert words.form_evidence(form_terms(form)) == -1.0
+    assert words.form_evidence(form) == -1.0
     # a place word beside the topic's own word is not a locator ("books near you")
-    assert words.form_evidence({"book", "near"}) == 1.0
+    (near,) = extract_forms(b'<form><input name="q" placeholder="Books near you"></form>',
+                            "http://shop.test/")
+    assert words.form_evidence(near) == 1.0
+    # a select whose options name the topic among others: their share counts
+    sections = b"""<form action="/s"><input name="q"><select name="section">
+      <option value="">All</option><option>World</option><option>Sport</option>
+      <option>Business</option><option>Books</option></select></form>"""
+    (news,) = extract_forms(sections, "http://news.test/")
+    # (1 of the 5 options with words: the empty one does not count)
+    assert words.form_evidence(news) == pytest.approx(1 / 5)
     weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.03)
     # on a books site, whatever its probe says, a locator is not relevant
     assert not judge_form(True, 1.0, -1.0, 1.0, weights).relevant
