@@ -138,8 +138,7 @@ class SiteExploration:
     @property
     def resumable(self) -> bool:
         """Stopped by a rule other than its forms, with links left."""
-        return self.stopped in ("max_pages", "pages_without_form", "off_topic") and bool(
-            self.tree)
+        return self.stopped in ("max_pages", "pages_without_form", "off_topic") and bool(self.tree)
 
     def resumable_in(self, mode: str) -> bool:
         """Resumable under SMART_RESUME_SITES ``mode`` (all, topic, none)."""
@@ -220,8 +219,12 @@ class ResumePolicy:
     def stops(self, site: SiteExploration) -> bool:
         """A resumed non-topic site running while discovery has stopped paying: it ends
         (``discovery_unproductive``)."""
-        stop = site.rounds > 1 and not site.relevant and not site.stopped and (
-            self.idle_pages >= self.discovery_pages)
+        stop = (
+            site.rounds > 1
+            and not site.relevant
+            and not site.stopped
+            and (self.idle_pages >= self.discovery_pages)
+        )
         if stop:
             site.stopped = "discovery_unproductive"
         return stop
@@ -234,8 +237,13 @@ class ResumePolicy:
         """Why none of the stopped sites ``waiting`` is resumed."""
         if not waiting:
             return "no_site_left"
-        if any(s.resumable_in(self.mode) and s.rounds < self.max_rounds and not s.relevant
-               for s in waiting) and self.idle_pages >= self.discovery_pages:
+        if (
+            any(
+                s.resumable_in(self.mode) and s.rounds < self.max_rounds and not s.relevant
+                for s in waiting
+            )
+            and self.idle_pages >= self.discovery_pages
+        ):
             return "discovery_unproductive"
         return "no_site_worth_resuming"
 
@@ -244,8 +252,9 @@ def release_out_links(exploration: SiteExploration, frontier: SiteFrontier) -> i
     """A site is done: its out-of-site links go to the frontier's high-priority queue if
     searchable forms were found on it, else to the low-priority queue. Returns how many
     sites were queued."""
-    fresh = {u: link for u, link in exploration.out_links.items()
-             if u not in exploration.released_links}
+    fresh = {
+        u: link for u, link in exploration.out_links.items() if u not in exploration.released_links
+    }
     exploration.released_links.update(fresh)
     queued = frontier.offer_links(
         ((url, anchor, around) for url, (anchor, around) in fresh.items()),

@@ -97,16 +97,25 @@ class LinkTree:
         a menu becomes a menu link (found first in the text, later in a menu)."""
         if url in self.seen:
             link = self.links.get(url)
-            if link is not None and navigation and not link.navigation and (
-                depth <= self.nav_depth + 1
+            if (
+                link is not None
+                and navigation
+                and not link.navigation
+                and (depth <= self.nav_depth + 1)
             ):
                 link.navigation = True
             return False
         self.seen.add(url)
         features = link_features(url, anchor, around)
         prior = self.prior.rank(features) if self.prior is not None else 0.0
-        self.links[url] = _Link(url, depth, features, next(self._order),
-                                navigation and depth <= self.nav_depth + 1, prior)
+        self.links[url] = _Link(
+            url,
+            depth,
+            features,
+            next(self._order),
+            navigation and depth <= self.nav_depth + 1,
+            prior,
+        )
         return True
 
     def priority(self, link: _Link) -> float:

@@ -16,10 +16,19 @@ AROUND_WORDS = 12
 #: elements that hold a page's navigation
 NAVIGATION_TAGS = frozenset({"nav", "menu", "header"})
 #: words of an ancestor's id or class that say it is a menu
-NAVIGATION_WORDS = frozenset({
-    "nav", "navbar", "navigation", "menu", "menubar", "mainmenu", "topbar", "sidebar",
-    "sitenav",
-})
+NAVIGATION_WORDS = frozenset(
+    {
+        "nav",
+        "navbar",
+        "navigation",
+        "menu",
+        "menubar",
+        "mainmenu",
+        "topbar",
+        "sidebar",
+        "sitenav",
+    }
+)
 _CLASS_WORD = re.compile(r"[a-z]+")
 
 
@@ -62,8 +71,11 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
         url = canonical_url(href.strip()) if href else None
         if url is None or url in found:
             continue
-        anchor = " ".join(_words(element.text_content())) if element.tag == "a" else (
-            element.get("alt") or "")
+        anchor = (
+            " ".join(_words(element.text_content()))
+            if element.tag == "a"
+            else (element.get("alt") or "")
+        )
         parent = element.getparent()
         before: list[str] = []
         after: list[str] = []

@@ -28,11 +28,24 @@ from crawler.deepweb.page import in_navigation, is_navigation
 from crawler.focus.query import terms
 
 # Field names of a search box, best first, when a form has several text fields.
-_QUERY_NAMES = ("q", "query", "search", "keywords", "keyword", "kw", "terms", "term", "s",
-                "text", "title", "find")
+_QUERY_NAMES = (
+    "q",
+    "query",
+    "search",
+    "keywords",
+    "keyword",
+    "kw",
+    "terms",
+    "term",
+    "s",
+    "text",
+    "title",
+    "find",
+)
 # An option that means "any" (a select's default, not a choice).
-_ANY_OPTION = re.compile(r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$",
-                         re.IGNORECASE)
+_ANY_OPTION = re.compile(
+    r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$", re.IGNORECASE
+)
 NO_RESULTS = re.compile(
     r"\b(no (results?|matches|matching|records?|items?|entries|hits|titles?|documents?)\b"
     r"|nothing (was )?found|did not match|didn't match|not found|no \w+ (were |was )?found"
@@ -46,8 +59,9 @@ RESULT_COUNT = re.compile(
     r"|entries|documents?|books?|listings?|found)\b)",
     re.IGNORECASE,
 )
-_SKIP_TAGS = frozenset({"script", "style", "nav", "header", "footer", "form", "select",
-                        "option", "head", "menu"})
+_SKIP_TAGS = frozenset(
+    {"script", "style", "nav", "header", "footer", "form", "select", "option", "head", "menu"}
+)
 
 
 def _text(element: Any) -> str:

@@ -41,17 +41,21 @@ from crawler.focus.query import terms
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 #: words of every kind of form (search, go, results, login, ...): never learned as topic
 #: words (the topic's sites hold search forms on their home pages more often)
-FORM_WORDS = frozenset(terms(
-    "search find query q keyword keywords lookup seek browse filter advanced explore "
-    "discover term terms results result go submit ok send site home page text name type "
-    "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
-))
+FORM_WORDS = frozenset(
+    terms(
+        "search find query q keyword keywords lookup seek browse filter advanced explore "
+        "discover term terms results result go submit ok send site home page text name type "
+        "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
+    )
+)
 #: words of a form that looks places up (a store locator, a branch finder): without a
 #: topic word beside them, such a form is about places, whatever its site's topic
-LOCATOR_WORDS = frozenset(terms(
-    "zip zipcode postcode postal radius miles nearest nearby near location locations "
-    "locator store stores branch branches directions address"
-))
+LOCATOR_WORDS = frozenset(
+    terms(
+        "zip zipcode postcode postal radius miles nearest nearby near location locations "
+        "locator store stores branch branches directions address"
+    )
+)
 
 
 def own_terms(form: Form) -> set[str]:
@@ -132,8 +136,10 @@ class TopicVocabulary:
         option_terms: set[str] = set()
         option_part = 0.0
         for f in form.fields:
-            choices = [set(terms(f"{value} {label}")) for value, label in
-                       zip(f.options, f.option_labels or f.options, strict=False)]
+            choices = [
+                set(terms(f"{value} {label}"))
+                for value, label in zip(f.options, f.option_labels or f.options, strict=False)
+            ]
             choices = [c for c in choices if c]
             if not choices:
                 continue
@@ -196,5 +202,8 @@ def judge_form(
     score = weights.site * site + weights.form * form + weights.result * result
     return FormRelevance(
         searchable and site > 0 and score >= weights.threshold - 1e-9,
-        round(score, 6), site, form, result,
+        round(score, 6),
+        site,
+        form,
+        result,
     )

@@ -80,8 +80,10 @@ class FormStorePipeline:
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, FormItem):
             self.forms.append(item)
-            if (len(self.forms) >= self.batch_size
-                    or time.monotonic() - self._last_flush >= self.flush_interval):
+            if (
+                len(self.forms) >= self.batch_size
+                or time.monotonic() - self._last_flush >= self.flush_interval
+            ):
                 await self.flush()
         return item
 
@@ -93,13 +95,31 @@ class FormStorePipeline:
                 return
             crawl_id = self.crawler.spider.crawl_id
             async with self.pool.connection() as conn, conn.cursor() as cursor:
-                await cursor.executemany(_FORMS_SQL, [
-                    (crawl_id, f.site, f.page_url, f.form_index, f.action_url, f.method,
-                     Jsonb(f.fields), f.searchable, f.searchable_score, f.relevant,
-                     f.relevance_score, f.site_score, f.form_score, f.probe, f.confirmed,
-                     f.probe_url, f.result_records)
-                    for f in forms
-                ])
+                await cursor.executemany(
+                    _FORMS_SQL,
+                    [
+                        (
+                            crawl_id,
+                            f.site,
+                            f.page_url,
+                            f.form_index,
+                            f.action_url,
+                            f.method,
+                            Jsonb(f.fields),
+                            f.searchable,
+                            f.searchable_score,
+                            f.relevant,
+                            f.relevance_score,
+                            f.site_score,
+                            f.form_score,
+                            f.probe,
+                            f.confirmed,
+                            f.probe_url,
+                            f.result_records,
+                        )
+                        for f in forms
+                    ],
+                )
             self.stats.inc_value("store/forms", len(forms))
 
 

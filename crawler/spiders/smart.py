@@ -155,7 +155,8 @@ class SmartSpider(CrawlerSpider):
         self.ranker = SiteRanker(number("SMART_ALPHA"), prior)
         self.frontier = SiteFrontier(self.ranker)
         prior_words = settings.get(
-            "SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS).split()
+            "SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS
+        ).split()
         self.link_ranker = LinkRanker(prior_words)
         self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
         self.tree_options = {
@@ -171,10 +172,13 @@ class SmartSpider(CrawlerSpider):
         )
         self.resume_mode = settings.get("SMART_RESUME_SITES", defaults.SMART_RESUME_SITES)
         if self.resume_mode not in ("all", "topic", "none"):
-            raise UsageError(f"SMART_RESUME_SITES must be all, topic or none, not "
-                             f"{self.resume_mode!r}", print_help=False)
+            raise UsageError(
+                f"SMART_RESUME_SITES must be all, topic or none, not {self.resume_mode!r}",
+                print_help=False,
+            )
         self.resume_policy = ResumePolicy(
-            self.resume_mode, max(1, integer("SMART_SITE_MAX_ROUNDS")),
+            self.resume_mode,
+            max(1, integer("SMART_SITE_MAX_ROUNDS")),
             integer("SMART_DISCOVERY_MAX_PAGES"),
         )
         self.concurrent_sites = max(1, integer("SMART_CONCURRENT_SITES"))
@@ -236,9 +240,10 @@ class SmartSpider(CrawlerSpider):
             if example.is_url:
                 texts[example.on_topic].append(await self._fetch_text(example.source))
                 if example.on_topic:
-                    self.ranker.add_known(site_of(example.source),
-                                          SiteCandidate(site_of(example.source),
-                                                        example.source, 0).features)
+                    self.ranker.add_known(
+                        site_of(example.source),
+                        SiteCandidate(site_of(example.source), example.source, 0).features,
+                    )
                     self.seed_list.append(example.source)
             else:
                 texts[example.on_topic].append(read_local_example(example.source))
@@ -248,8 +253,10 @@ class SmartSpider(CrawlerSpider):
                     self.vocabulary.learn(text, label)
         try:
             self.classifier = SiteClassifier(
-                self.query, on_topic=[t for t in texts[True] if t],
-                off_topic=[t for t in texts[False] if t], **self.classifier_options,
+                self.query,
+                on_topic=[t for t in texts[True] if t],
+                off_topic=[t for t in texts[False] if t],
+                **self.classifier_options,
             )
         except ExamplesError as exc:
             self.logger.error("cannot train the site classifier, no page is crawled: %s", exc)
@@ -263,8 +270,9 @@ class SmartSpider(CrawlerSpider):
         except Exception as exc:  # an unreachable example is left out, with a warning
             self.logger.warning("example %s not fetched: %s", url, exc)
             return ""
-        return document_text(response.body, html=True, url=response.url,
-                             encoding=getattr(response, "encoding", None))
+        return document_text(
+            response.body, html=True, url=response.url, encoding=getattr(response, "encoding", None)
+        )
 
     def fill(self) -> Iterator[scrapy.Request]:
         """Start sites until SMART_CONCURRENT_SITES are explored at once: seeds first,
@@ -298,8 +306,12 @@ class SmartSpider(CrawlerSpider):
         exploration.resume()
         self.active[exploration.site] = exploration
         self.crawler.stats.inc_value("smart/sites_resumed")
-        self.logger.info("site %s resumed (stopped by %s, %d links waiting)", exploration.site,
-                         reason, len(exploration.tree))
+        self.logger.info(
+            "site %s resumed (stopped by %s, %d links waiting)",
+            exploration.site,
+            reason,
+            len(exploration.tree),
+        )
         links = exploration.next_links(self.site_requests)
         if not links:
             self.active.pop(exploration.site)
@@ -311,8 +323,14 @@ class SmartSpider(CrawlerSpider):
 
     def activate(self, candidate: SiteCandidate, seed: bool) -> scrapy.Request:
         exploration = SiteExploration.start(
-            candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty,
-            seed=seed, prior=self.prior_ranker, **self.tree_options,
+            candidate.site,
+            candidate.home,
+            self.rules,
+            self.link_ranker,
+            self.tree_penalty,
+            seed=seed,
+            prior=self.prior_ranker,
+            **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
@@ -337,9 +355,15 @@ class SmartSpider(CrawlerSpider):
             self.stopped_sites[exploration.site] = exploration
         self.logger.info(
             "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
-            "form, %d searchable forms, %d links left", exploration.site, reason,
-            exploration.rounds, exploration.pages, exploration.pages_without_form,
-            exploration.searchable_forms, len(exploration.tree))
+            "form, %d searchable forms, %d links left",
+            exploration.site,
+            reason,
+            exploration.rounds,
+            exploration.pages,
+            exploration.pages_without_form,
+            exploration.searchable_forms,
+            len(exploration.tree),
+        )
 
     def reverse_search(self) -> None:
         """Links of pages linking to known deep-web sites (links table) into the frontier."""
@@ -363,9 +387,7 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value("smart/reverse_sites", queued)
 
     # --- requests --------------------------------------------------------------------
-    def page_request(
-        self, url: str, site: str, depth: int, rank: float | None
-    ) -> scrapy.Request:
+    def page_request(self, url: str, site: str, depth: int, rank: float | None) -> scrapy.Request:
         meta: dict[str, Any] = {SMART_META: {"site": site, "depth": depth}}
         if rank is not None:
             meta[SCORE_TERMS_META] = {LINK_RANK_TERM: rank * self.link_rank_scale}
@@ -408,8 +430,12 @@ class SmartSpider(CrawlerSpider):
             raise DontCloseSpider
         reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
         self.crawler.stats.set_value("smart/crawl_ended", reason)
-        self.logger.info("smart crawl ends by itself (%s): no site waits in the frontier, "
-                         "%d stopped sites not resumed", reason, len(self.stopped_sites))
+        self.logger.info(
+            "smart crawl ends by itself (%s): no site waits in the frontier, "
+            "%d stopped sites not resumed",
+            reason,
+            len(self.stopped_sites),
+        )
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -447,7 +473,11 @@ class SmartSpider(CrawlerSpider):
         self.schedule(self.pump(exploration))
 
     def explore(
-        self, exploration: SiteExploration, response: Response, page: PageItem, depth: int,
+        self,
+        exploration: SiteExploration,
+        response: Response,
+        page: PageItem,
+        depth: int,
         features: Features | None,
     ) -> Iterator[Any]:
         """One HTML page of a site being explored: the site classifier's verdict (home
@@ -486,9 +516,11 @@ class SmartSpider(CrawlerSpider):
             if form not in fresh:
                 continue
             judged = judge_form(
-                verdict.searchable, self.site_evidence(exploration),
+                verdict.searchable,
+                self.site_evidence(exploration),
                 self.vocabulary.form_evidence(form, self.learned_weight),
-                UNKNOWN, self.weights,
+                UNKNOWN,
+                self.weights,
             )
             relevant = judged.relevant
             new_searchable = new_searchable or verdict.searchable
@@ -498,11 +530,18 @@ class SmartSpider(CrawlerSpider):
             if relevant:
                 stats.inc_value("smart/forms_relevant")
             item = FormItem(
-                site=exploration.site, page_url=form.page_url, form_index=form.index,
-                action_url=form.action_url, method=form.method,
-                fields=[f.as_dict() for f in form.fields], searchable=verdict.searchable,
-                searchable_score=verdict.score, relevant=relevant,
-                relevance_score=judged.score, site_score=judged.site, form_score=judged.form,
+                site=exploration.site,
+                page_url=form.page_url,
+                form_index=form.index,
+                action_url=form.action_url,
+                method=form.method,
+                fields=[f.as_dict() for f in form.fields],
+                searchable=verdict.searchable,
+                searchable_score=verdict.score,
+                relevant=relevant,
+                relevance_score=judged.score,
+                site_score=judged.site,
+                form_score=judged.form,
             )
             probe = None
             best = judged.score + self.weights.result * (1.0 - UNKNOWN)
@@ -526,8 +565,7 @@ class SmartSpider(CrawlerSpider):
                     stats.inc_value("smart/deep_sites")
         for link in link_contexts(doc):
             if site_of(link.url) == exploration.site:
-                exploration.add_link(link.url, depth + 1, link.anchor, link.around,
-                                     link.navigation)
+                exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
         exploration.page_done(new_searchable)
@@ -551,11 +589,16 @@ class SmartSpider(CrawlerSpider):
             return None
         query = queries[attempt]
         request = scrapy.FormRequest(
-            form.action_url, method=form.method, formdata=form_data(form, query),
-            callback=self.parse_probe, errback=self.probe_failed, dont_filter=True,
+            form.action_url,
+            method=form.method,
+            formdata=form_data(form, query),
+            callback=self.parse_probe,
+            errback=self.probe_failed,
+            dont_filter=True,
             meta={
-                PROBE_META: ProbeState(form, item, page_groups, attempt,
-                                       set(terms(" ".join(query.values())))),
+                PROBE_META: ProbeState(
+                    form, item, page_groups, attempt, set(terms(" ".join(query.values())))
+                ),
             },
         )
         self.crawler.stats.inc_value("smart/probes")
@@ -566,7 +609,8 @@ class SmartSpider(CrawlerSpider):
         page, scaled by the topic's mean share of the words of its pages seen so far
         (a probe's answer comes after more of them)."""
         return site_evidence(
-            bool(exploration.relevant), exploration.density,
+            bool(exploration.relevant),
+            exploration.density,
             self.weights.density if self.vocabulary.topic else 0.0,
         )
 
@@ -584,24 +628,28 @@ class SmartSpider(CrawlerSpider):
         for output in super().parse(response, **kwargs):
             if not isinstance(output, scrapy.Request):
                 yield output
-        doc = parse_html(response.body, response.url) if isinstance(
-            response, scrapy.http.TextResponse) else None
+        doc = (
+            parse_html(response.body, response.url)
+            if isinstance(response, scrapy.http.TextResponse)
+            else None
+        )
         result = read_results(doc, state.page_groups, self.probe_min_records)
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
         if not result.confirmed:
-            retry = self.probe_request(state.form, state.item, state.page_groups,
-                                       state.attempt + 1)
+            retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
                 yield retry
                 return
         if result.confirmed:
             evidence = self.vocabulary.evidence(
-                set(terms(result.record_text)) - state.query_terms, self.learned_weight)
+                set(terms(result.record_text)) - state.query_terms, self.learned_weight
+            )
         else:
             evidence = UNKNOWN  # no records: says nothing of the topic
-        yield self.final_item(state, result.status, result.confirmed, response.url,
-                              result.records, evidence)
+        yield self.final_item(
+            state, result.status, result.confirmed, response.url, result.records, evidence
+        )
 
     def probe_failed(self, failure: Failure) -> Iterator[Any]:
         """A probe not answered: refused by robots.txt, an HTTP error, a network error."""
@@ -618,7 +666,12 @@ class SmartSpider(CrawlerSpider):
         yield self.final_item(state, status, False, request.url, 0, UNKNOWN)
 
     def final_item(
-        self, state: ProbeState, status: str, confirmed: bool, url: str, records: int,
+        self,
+        state: ProbeState,
+        status: str,
+        confirmed: bool,
+        url: str,
+        records: int,
         evidence: float,
     ) -> FormItem:
         item = state.item
@@ -629,10 +682,21 @@ class SmartSpider(CrawlerSpider):
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
         if confirmed:
             self.crawler.stats.inc_value("smart/forms_confirmed")
-        self.logger.info("form %d of %s probed: %s (%d records), relevance %.3f",
-                         item.form_index, item.page_url, status, records, judged.score)
+        self.logger.info(
+            "form %d of %s probed: %s (%d records), relevance %.3f",
+            item.form_index,
+            item.page_url,
+            status,
+            records,
+            judged.score,
+        )
         return replace(
-            item, relevant=judged.relevant, relevance_score=judged.score, site_score=site,
+            item,
+            relevant=judged.relevant,
+            relevance_score=judged.score,
+            site_score=site,
             probe=status,
-            confirmed=confirmed, probe_url=url, result_records=records,
+            confirmed=confirmed,
+            probe_url=url,
+            result_records=records,
         )

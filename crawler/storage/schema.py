@@ -442,8 +442,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (
         13,
-        "frontier_queued_host covers only the rows of crawls shared by agents "
-        "(docs/frontier.md)",
+        "frontier_queued_host covers only the rows of crawls shared by agents (docs/frontier.md)",
         # Only agents look queued rows up by host (claims of owned hosts, the unowned-host
         # scan). For a one-process crawl the index was pure write cost: one more insert
         # per queued row, one page per host kept hot, and on a frontier larger than

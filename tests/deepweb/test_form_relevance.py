@@ -23,11 +23,18 @@ DOCS_BOX = b"""<form action="/search.html" method="get"><input type="search" nam
 
 def vocabulary() -> TopicVocabulary:
     words = TopicVocabulary(["book"], min_pages=2, min_ratio=3.0)
-    for text in ("books novels poetry shop", "novels by author, poetry readings",
-                 "novels and books"):
+    for text in (
+        "books novels poetry shop",
+        "novels by author, poetry readings",
+        "novels and books",
+    ):
         words.learn(text, True)
-    for text in ("recipes and novels", "football scores", "python module reference",
-                 "garden tools shop"):
+    for text in (
+        "recipes and novels",
+        "football scores",
+        "python module reference",
+        "garden tools shop",
+    ):
         words.learn(text, False)
     return words
 
@@ -35,8 +42,21 @@ def vocabulary() -> TopicVocabulary:
 def test_form_terms_cover_labels_names_options_placeholders_and_action():
     (form,) = extract_forms(BOOK_FORM, "http://shop.test/")
     assert form_terms(form) == {
-        "titl", "author", "kw", "dicken", "shelf", "novel", "poetri", "fic", "poe", "go",
-        "catalogu", "result", "ani", "e", "g",
+        "titl",
+        "author",
+        "kw",
+        "dicken",
+        "shelf",
+        "novel",
+        "poetri",
+        "fic",
+        "poe",
+        "go",
+        "catalogu",
+        "result",
+        "ani",
+        "e",
+        "g",
     }
 
 
@@ -45,7 +65,9 @@ def test_vocabulary_learns_words_that_mark_the_topic():
     # "novel": on 3 of 3 topic pages (4/5), 1 of 4 others (2/6): ratio 2.4 < 3
     # "poetri": 2 of 3 (3/5) against 0 of 4 (1/6): 3.6 >= 3; "shop": 1 topic page only
     assert [w for w in ("book", "novel", "poetri", "shop", "author") if words.marks_topic(w)] == [
-        "book", "poetri"]
+        "book",
+        "poetri",
+    ]
     assert words.evidence({"book"}) == 1.0
     assert words.evidence({"poetri", "novel", "shelf"}, learned_weight=0.25) == 0.25
     assert words.density("Books! Rare books and maps") == pytest.approx(2 / 4)
@@ -69,7 +91,8 @@ def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     assert (book_form.relevant, book_form.form) == (False, pytest.approx(0.25 / 3))
     # ... once a probe's records speak of the topic
     assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(
-        0.3 + 0.1 / 3 + 0.4)
+        0.3 + 0.1 / 3 + 0.4
+    )
     # never when not searchable, never for an off-topic site on its site alone
     assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
     assert site_evidence(False, 0.5, 0.01) == 0.0
@@ -83,8 +106,9 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
     (form,) = extract_forms(locator, "http://shop.test/")
     assert words.form_evidence(form) == -1.0
     # a place word beside the topic's own word is not a locator ("books near you")
-    (near,) = extract_forms(b'<form><input name="q" placeholder="Books near you"></form>',
-                            "http://shop.test/")
+    (near,) = extract_forms(
+        b'<form><input name="q" placeholder="Books near you"></form>', "http://shop.test/"
+    )
     assert words.form_evidence(near) == 1.0
     # a select whose options name the topic among others: their share counts
     sections = b"""<form action="/s"><input name="q"><select name="section">

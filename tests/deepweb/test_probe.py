@@ -19,10 +19,12 @@ LAYOUT = """<html><body><ul class="menu"><li><a href="/">Home page link</a></li>
 <li><a href="/a">About this shop here</a></li><li><a href="/c">Contact the shop here</a></li></ul>
 <ul class="new"><li>New: The Sea, by A. Writer</li><li>New: Old Roads, by B. Poet</li></ul>
 {body}</body></html>"""
-RESULTS = LAYOUT.format(body="""<p>Showing 1-3 of 3 results</p><div class="hits">
+RESULTS = LAYOUT.format(
+    body="""<p>Showing 1-3 of 3 results</p><div class="hits">
 <div class="hit"><a href="/b/1">The Blue Book</a> by C. Author, 1999, paperback</div>
 <div class="hit"><a href="/b/2">Red Novel</a> by D. Author, 2004, hardcover</div>
-<div class="hit"><a href="/b/3">Green Poems</a> by E. Poet, 2011, first edition</div></div>""")
+<div class="hit"><a href="/b/3">Green Poems</a> by E. Poet, 2011, first edition</div></div>"""
+)
 NOTHING = LAYOUT.format(body="<h1>Search</h1><p>No results for 'books'. Try again.</p>")
 
 
@@ -43,7 +45,11 @@ def test_queries_use_the_topic_words_and_the_option_naming_it():
 def test_form_data_keeps_what_the_page_would_submit():
     (form,) = extract_forms(ADVANCED, "http://shop.test/")
     assert form_data(form, {"kw": "books", "shelf": "nov"}) == [
-        ("token", "x1"), ("title", ""), ("kw", "books"), ("shelf", "nov"), ("instock", "1"),
+        ("token", "x1"),
+        ("title", ""),
+        ("kw", "books"),
+        ("shelf", "nov"),
+        ("instock", "1"),
     ]
 
 
@@ -54,11 +60,20 @@ def test_result_page_listing_records_confirms_the_form():
     assert list(before) == ["html./body./ul.new>li."]
     found = read_results(parse_html(RESULTS, "http://shop.test/r"), before)
     assert (found.records, found.count, found.no_results, found.confirmed, found.status) == (
-        3, 3, False, True, "confirmed")
+        3,
+        3,
+        False,
+        True,
+        "confirmed",
+    )
     assert found.record_text.startswith("The Blue Book by C. Author, 1999, paperback")
     empty = read_results(parse_html(NOTHING, "http://shop.test/r"), before)
     assert (empty.records, empty.no_results, empty.confirmed, empty.status) == (
-        0, True, False, "no_results")
+        0,
+        True,
+        False,
+        "no_results",
+    )
     # the form's own page (no new records) does not confirm it
     same = read_results(form_page, before)
     assert (same.confirmed, same.status) == (False, "no_records")
