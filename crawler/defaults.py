@@ -353,9 +353,10 @@ SMART_FORM_RESULT_WEIGHT = 0.4
 SMART_FORM_RELEVANCE_THRESHOLD = 0.5
 # A word learned to mark the topic counts this much in a form (a topic word counts 1).
 SMART_FORM_LEARNED_WEIGHT = 0.25
-# Site evidence is scaled down when the topic's stems are less than this share of the
-# home page's words (a manual that mentions the topic in passing).
-SMART_SITE_MIN_DENSITY = 0.05
+# Site evidence is scaled down when the words that mark the topic (its stems and the
+# learned ones) are less than this share of the words of the site's pages (a manual
+# that mentions the topic in passing).
+SMART_SITE_MIN_DENSITY = 0.08
 # Topic vocabulary: a term marks the topic when it is on at least this many home pages
 # judged on topic and this many times as frequent there as on the others.
 SMART_VOCABULARY_MIN_PAGES = 2

@@ -19,6 +19,8 @@ empty and the crawl's budget is not spent: it gets another page budget
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from crawler import defaults
@@ -45,8 +47,7 @@ class SiteExploration:
     seed: bool = False  # a seed's site is explored whatever the site classifier says
     relevant: bool | None = None  # the site classifier's verdict on the home page
     relevance: float = 0.0
-    density_sum: float = 0.0  # the topic's share of each HTML page's words, summed
-    density_pages: int = 0
+    words: Counter[str] = field(default_factory=Counter)  # terms of its pages (on topic)
     pages: int = 0
     pages_without_form: int = 0
     in_flight: int = 0
@@ -125,15 +126,11 @@ class SiteExploration:
             self.stopped = "pages_without_form"
         return self.stopped
 
-    def add_density(self, density: float) -> None:
-        """The topic's share of the words of one more page of the site."""
-        self.density_sum += density
-        self.density_pages += 1
-
-    @property
-    def density(self) -> float:
-        """The topic's mean share of the words of the site's pages seen so far."""
-        return self.density_sum / self.density_pages if self.density_pages else 0.0
+    def add_page_terms(self, page_terms: Iterable[str]) -> None:
+        """The terms of one more page of the site (kept while the site is not judged
+        off topic: its forms' site evidence is their topic share)."""
+        if self.relevant is not False:
+            self.words.update(page_terms)
 
     @property
     def resumable(self) -> bool:

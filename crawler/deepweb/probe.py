@@ -3,8 +3,9 @@
 A form judged searchable (and possibly relevant) is submitted with one or two queries
 (:func:`probe_queries`): the topic's words in its search field, the select options that
 name the topic (or a select's first real option); the second query, sent only when the
-first did not confirm the form, uses another form of the topic's words (their stem:
-"book" for "books") or a word learned to mark the topic, and the options again.
+first did not confirm the form, uses the word learned to mark the topic that is most
+frequent on its sites' home pages (a car site's "car" for the topic "autos"), else the
+topic's stems ("book" for "books"), and the options again.
 
 The answer (:func:`read_results`) confirms the form when it lists records: a group of
 at least ``min_records`` sibling elements of the same tag and class, each with some text
@@ -119,8 +120,8 @@ def probe_queries(
     queries: list[dict[str, str]] = []
     if box is not None:
         queries.append({box.name: words, **choices})
-        second = " ".join(sorted(topic)) if topic and " ".join(sorted(topic)) != words else ""
-        second = second or (learned[0] if learned else "")
+        stems = " ".join(sorted(topic)) if topic and " ".join(sorted(topic)) != words else ""
+        second = learned[0] if learned else stems
         if second:
             queries.append({box.name: second, **choices})
     else:

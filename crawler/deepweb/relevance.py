@@ -8,9 +8,9 @@ its site's verdict alone (nor its link neighbourhood's):
   1 each; words learned to mark the topic (:class:`TopicVocabulary`: frequent on the
   home pages judged on topic, rare on the others) count ``learned_weight`` each;
 - **site evidence** (0..1): 1 when the site classifier judged the home page on topic
-  (0 when off topic), scaled down when the topic's words are a small share of the
-  page's words (below ``density``): a programming manual whose home page mentions books
-  twice is not a books site;
+  (0 when off topic), scaled down when the words that mark the topic (its stems and the
+  learned ones) are a small share of the words of the site's pages (below ``density``):
+  a programming manual that speaks of "the book" is not a books site;
 - **result evidence** (0..1): the topic evidence of the records a probe's result page
   lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
   hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe was
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -48,6 +48,9 @@ FORM_WORDS = frozenset(
         "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
     )
 )
+#: fields of a locator at most (a postcode and a radius; a car search with a postcode
+#: field beside make, model and price is not one)
+LOCATOR_MAX_FIELDS = 2
 #: words of a form that looks places up (a store locator, a branch finder): without a
 #: topic word beside them, such a form is about places, whatever its site's topic
 LOCATOR_WORDS = frozenset(
@@ -148,14 +151,22 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
-        if (own | option_terms) & LOCATOR_WORDS and not (own | option_terms) & self.topic:
+        visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
+        if (
+            (own | option_terms) & LOCATOR_WORDS
+            and not (own | option_terms) & self.topic
+            and len(visible) <= LOCATOR_MAX_FIELDS
+        ):
             return -1.0
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 
-    def density(self, text: str) -> float:
-        """Share of a text's terms that are the topic's stems."""
-        words = terms(text)
-        return sum(1 for w in words if w in self.topic) / len(words) if words else 0.0
+    def share(self, words: Mapping[str, int]) -> float:
+        """The share of term occurrences (a page's, a site's) that mark the topic: its
+        stems and the words learned to mark it (a car site says "car" more than "autos")."""
+        total = sum(words.values())
+        if not total:
+            return 0.0
+        return sum(n for term, n in words.items() if self.marks_topic(term)) / total
 
 
 @dataclass(frozen=True)

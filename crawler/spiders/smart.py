@@ -498,7 +498,7 @@ class SmartSpider(CrawlerSpider):
                 exploration.relevant = exploration.relevant or None  # seeds are explored
             else:
                 self.vocabulary.learn(home_text, verdict.relevant)
-        exploration.add_density(self.vocabulary.density(f"{page.title}\n{page.text}"))
+        exploration.add_page_terms(terms(f"{page.title}\n{page.text}"))
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -606,11 +606,11 @@ class SmartSpider(CrawlerSpider):
 
     def site_evidence(self, exploration: SiteExploration) -> float:
         """The site's evidence for its forms: the site classifier's verdict on its home
-        page, scaled by the topic's mean share of the words of its pages seen so far
-        (a probe's answer comes after more of them)."""
+        page, scaled by the share of the words of its pages seen so far that mark the
+        topic (judged again when a probe answers, after more pages and words learned)."""
         return site_evidence(
             bool(exploration.relevant),
-            exploration.density,
+            self.vocabulary.share(exploration.words),
             self.weights.density if self.vocabulary.topic else 0.0,
         )
 

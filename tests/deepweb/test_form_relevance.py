@@ -70,7 +70,8 @@ def test_vocabulary_learns_words_that_mark_the_topic():
     ]
     assert words.evidence({"book"}) == 1.0
     assert words.evidence({"poetri", "novel", "shelf"}, learned_weight=0.25) == 0.25
-    assert words.density("Books! Rare books and maps") == pytest.approx(2 / 4)
+    # "book" twice, "poetri" (learned) once, "map" once, "rare" once
+    assert words.share({"book": 2, "poetri": 1, "map": 1, "rare": 1}) == pytest.approx(3 / 5)
 
 
 def test_site_wide_box_of_an_off_topic_site_is_not_relevant():

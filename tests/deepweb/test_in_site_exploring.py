@@ -236,3 +236,14 @@ def test_resume_policy_decides_on_evidence():
         stopped("t.test", True)
     )
     assert policy.refusal([]) == "no_site_left"
+
+
+def test_a_site_keeps_its_pages_terms_while_not_judged_off_topic():
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(), LinkRanker())
+    site.add_page_terms(["book", "book", "map"])
+    site.relevant = True
+    site.add_page_terms(["book"])
+    assert dict(site.words) == {"book": 3, "map": 1}
+    site.relevant = False
+    site.add_page_terms(["car"])
+    assert "car" not in site.words
