@@ -83,9 +83,9 @@ class ProbeState:
 class SmartSpider(CrawlerSpider):
     """Deep-web crawl. Arguments (besides the base spider's): ``topic`` (keywords),
     ``examples`` (a file of on- and off-topic example pages, crawler.focus.classifier's
-    format, for the site classifier), ``probe=1`` (submit relevant searchable GET forms
-    with the topic's words and store the result pages). ``topic`` or ``examples`` is
-    required."""
+    format, for the site classifier), ``probe`` (1, the default: submit the searchable
+    forms that may be relevant, GET or POST, with one or two queries, and confirm them by
+    their result pages; 0: submit nothing). ``topic`` or ``examples`` is required."""
 
     name = "smart"
     default_seeds = "seeds/seeds.txt"
