@@ -81,7 +81,9 @@ COLLECTIONS: dict[str, Collection] = {
             prefix="/3.11/",
             root="/usr/share/doc/python3.11/html",
             seeds=("index.html",),
-            description="Python 3.11 documentation (Sphinx): tutorial, library and language reference",
+            description=(
+                "Python 3.11 documentation (Sphinx): tutorial, library and language reference"
+            ),
         ),
         Collection(
             name="apache",
@@ -258,5 +260,8 @@ def check_queries(coll: Collection, pages: list[str] | None = None) -> list[str]
         if q.get("kind") not in ("name", "description", "word", "paraphrase"):
             problems.append(f"{coll.name} query {i}: bad kind {q.get('kind')}")
         if q.get("target") not in pages_set:
-            problems.append(f"{coll.name} query {i} ({q.get('query')}): target {q.get('target')} not in the page set")
+            problems.append(
+                f"{coll.name} query {i} ({q.get('query')}): target {q.get('target')} not in "
+                "the page set"
+            )
     return problems

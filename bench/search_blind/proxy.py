@@ -30,7 +30,13 @@ class _Handler(BaseHTTPRequestHandler):
         srv: DocsProxy = self.server.docs  # type: ignore[attr-defined]
         srv.record(self.command, self.path, status)
 
-    def _send(self, status: int, body: bytes, ctype: str = "text/plain; charset=utf-8", extra: dict | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        ctype: str = "text/plain; charset=utf-8",
+        extra: dict | None = None,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -80,7 +86,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class DocsProxy:
-    def __init__(self, collections: list[Collection], allowed: dict[str, set[str]], log_path: str | None = None, port: int = 0) -> None:
+    def __init__(
+        self,
+        collections: list[Collection],
+        allowed: dict[str, set[str]],
+        log_path: str | None = None,
+        port: int = 0,
+    ) -> None:
         self.by_host = {c.host: c for c in collections}
         self.allowed = allowed
         self._log_file = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
@@ -95,7 +107,12 @@ class DocsProxy:
         if self._log_file is None:
             return
         with self._lock:
-            self._log_file.write(json.dumps({"t": round(time.time(), 3), "method": method, "url": url, "status": status}) + "\n")
+            self._log_file.write(
+                json.dumps(
+                    {"t": round(time.time(), 3), "method": method, "url": url, "status": status}
+                )
+                + "\n"
+            )
             self._log_file.flush()
 
     def start(self) -> DocsProxy:

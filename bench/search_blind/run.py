@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import json
 import math
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,19 +59,34 @@ def load_average() -> str:
 def ensure_packages(colls: list[Collection]) -> None:
     missing = []
     for c in colls:
-        r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", c.package], capture_output=True, text=True)
+        r = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Status}", c.package], capture_output=True, text=True
+        )
         if "install ok installed" not in r.stdout:
             missing.append(c.package)
     if not missing:
         return
     if os.geteuid() != 0:
-        raise HarnessError(f"Debian packages needed: {' '.join(missing)} (run as root, or: sudo apt-get install {' '.join(missing)})")
+        raise HarnessError(
+            f"Debian packages needed: {' '.join(missing)} (run as root, or: sudo apt-get "
+            f"install {' '.join(missing)})"
+        )
     log(f"installing {' '.join(missing)} with apt-get")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    r = subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], env=env, capture_output=True, text=True)
+    r = subprocess.run(
+        ["apt-get", "install", "-y", "--no-install-recommends", *missing],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         subprocess.run(["apt-get", "update"], env=env, capture_output=True)
-        r = subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], env=env, capture_output=True, text=True)
+        r = subprocess.run(
+            ["apt-get", "install", "-y", "--no-install-recommends", *missing],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
     if r.returncode != 0:
         raise HarnessError(f"apt-get install {' '.join(missing)} failed: {r.stderr.strip()[-500:]}")
 
@@ -83,7 +96,20 @@ def ensure_packages(colls: list[Collection]) -> None:
 
 def psql(sql: str, db: str = "postgres") -> str:
     r = subprocess.run(
-        ["psql", "-h", PG_SOCKET, "-U", "postgres", "-d", db, "-v", "ON_ERROR_STOP=1", "-XAtq", "-c", sql],
+        [
+            "psql",
+            "-h",
+            PG_SOCKET,
+            "-U",
+            "postgres",
+            "-d",
+            db,
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-XAtq",
+            "-c",
+            sql,
+        ],
         capture_output=True,
         text=True,
     )
@@ -122,10 +148,19 @@ def inner_crawl(spec_path: str) -> int:
     proxy_url = f"http://127.0.0.1:{proxy.port}"
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("no_proxy", "all_proxy")}
     env.update(spec["env"])
-    env.update(http_proxy=proxy_url, https_proxy=proxy_url, HTTP_PROXY=proxy_url, HTTPS_PROXY=proxy_url)
+    env.update(
+        http_proxy=proxy_url, https_proxy=proxy_url, HTTP_PROXY=proxy_url, HTTPS_PROXY=proxy_url
+    )
     try:
         with open(spec["log"], "ab") as out:
-            r = subprocess.run(spec["argv"], cwd=spec["cwd"], env=env, stdout=out, stderr=subprocess.STDOUT, timeout=CRAWL_TIMEOUT_S)
+            r = subprocess.run(
+                spec["argv"],
+                cwd=spec["cwd"],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=CRAWL_TIMEOUT_S,
+            )
         return r.returncode
     except subprocess.TimeoutExpired:
         return 124
@@ -137,11 +172,16 @@ def netns_prefix() -> list[str]:
     ns = ["unshare", "-n"] if os.geteuid() == 0 else ["unshare", "-rn"]
     r = subprocess.run([*ns, "sh", "-c", "ip link set lo up && true"], capture_output=True)
     if r.returncode != 0:
-        raise HarnessError(f"cannot create a loopback-only network namespace ({' '.join(ns)}): {r.stderr.decode().strip()}")
+        raise HarnessError(
+            f"cannot create a loopback-only network namespace ({' '.join(ns)}): "
+            f"{r.stderr.decode().strip()}"
+        )
     return ns
 
 
-def run_crawl(project: Path, coll: Collection, pages: list[str], cdir: Path, db: str, crawl_id: str) -> float:
+def run_crawl(
+    project: Path, coll: Collection, pages: list[str], cdir: Path, db: str, crawl_id: str
+) -> float:
     seeds = cdir / "seeds.txt"
     seeds.write_text("".join(u + "\n" for u in coll.seed_urls()))
     data_dir = cdir / "data"
@@ -192,30 +232,47 @@ def run_crawl(project: Path, coll: Collection, pages: list[str], cdir: Path, db:
         tail = crawl_log.read_text(errors="replace").strip().splitlines()[-5:]
         raise HarnessError(
             f"{coll.name}: the project's crawl failed (exit status {r.returncode}"
-            f"{', timed out' if r.returncode == 124 else ''}); log: {crawl_log}\n  " + "\n  ".join(tail)
+            f"{', timed out' if r.returncode == 124 else ''}); log: {crawl_log}\n  "
+            + "\n  ".join(tail)
         )
     return elapsed
 
 
 def run_reindex(project: Path, cdir: Path, db: str, crawl_id: str) -> float:
     reindex_log = cdir / "reindex.log"
-    argv = [str(project / ".venv/bin/scrapy"), "reindex", "--crawl-id", crawl_id, "-s", f"CRAWLER_DATA_DIR={cdir / 'data'}"]
+    argv = [
+        str(project / ".venv/bin/scrapy"),
+        "reindex",
+        "--crawl-id",
+        crawl_id,
+        "-s",
+        f"CRAWLER_DATA_DIR={cdir / 'data'}",
+    ]
     env = dict(os.environ, CRAWLER_DATABASE_URL=db_url(db))
     t0 = time.monotonic()
     with open(reindex_log, "wb") as out:
         r = subprocess.run(argv, cwd=str(project), env=env, stdout=out, stderr=subprocess.STDOUT)
     if r.returncode != 0:
         tail = reindex_log.read_text(errors="replace").strip().splitlines()[-5:]
-        raise HarnessError(f"scrapy reindex failed (exit status {r.returncode}); log: {reindex_log}\n  " + "\n  ".join(tail))
+        raise HarnessError(
+            f"scrapy reindex failed (exit status {r.returncode}); log: {reindex_log}\n  "
+            + "\n  ".join(tail)
+        )
     return time.monotonic() - t0
 
 
 def fetched_urls(db: str, crawl_id: str) -> dict[str, str]:
     """URL of each stored page -> its final URL (after redirects)."""
-    cols = set(psql("SELECT column_name FROM information_schema.columns WHERE table_name = 'pages'", db).split())
+    cols = set(
+        psql(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'pages'", db
+        ).split()
+    )
     final = "final_url" if "final_url" in cols else "url"
     status = "AND (status IS NULL OR status < 400)" if "status" in cols else ""
-    rows = psql(f"SELECT url, coalesce({final}, url) FROM pages WHERE crawl_id = '{crawl_id}' {status}", db)
+    rows = psql(
+        f"SELECT url, coalesce({final}, url) FROM pages WHERE crawl_id = '{crawl_id}' {status}", db
+    )
     out = {}
     for line in rows.splitlines():
         if "|" in line:
@@ -227,20 +284,39 @@ def fetched_urls(db: str, crawl_id: str) -> dict[str, str]:
 # --------------------------------------------------------------------------- search
 
 
-def run_search(project: Path, cdir: Path, db: str, query: str) -> tuple[list[str], float, float | None]:
+def run_search(
+    project: Path, cdir: Path, db: str, query: str
+) -> tuple[list[str], float, float | None]:
     """Result URLs of ``scrapy search --json``, the command's wall time (ms), and the
     search time the JSON reports (ms), if it reports one."""
-    argv = [str(project / ".venv/bin/scrapy"), "search", "--json", "-n", str(TOP_K), "-s", f"CRAWLER_DATA_DIR={cdir / 'data'}", "--nolog", query]
+    argv = [
+        str(project / ".venv/bin/scrapy"),
+        "search",
+        "--json",
+        "-n",
+        str(TOP_K),
+        "-s",
+        f"CRAWLER_DATA_DIR={cdir / 'data'}",
+        "--nolog",
+        query,
+    ]
     env = dict(os.environ, CRAWLER_DATABASE_URL=db_url(db))
     t0 = time.perf_counter()
-    r = subprocess.run(argv, cwd=str(project), env=env, capture_output=True, text=True, timeout=SEARCH_TIMEOUT_S)
+    r = subprocess.run(
+        argv, cwd=str(project), env=env, capture_output=True, text=True, timeout=SEARCH_TIMEOUT_S
+    )
     wall_ms = (time.perf_counter() - t0) * 1000
     if r.returncode != 0:
-        raise HarnessError(f"scrapy search failed for {query!r} (exit status {r.returncode}): {r.stderr.strip()[-400:]}")
+        raise HarnessError(
+            f"scrapy search failed for {query!r} (exit status {r.returncode}): "
+            f"{r.stderr.strip()[-400:]}"
+        )
     try:
         doc = json.loads(r.stdout)
     except json.JSONDecodeError as e:
-        raise HarnessError(f"scrapy search --json printed no JSON for {query!r}: {e}: {r.stdout[:200]!r}") from e
+        raise HarnessError(
+            f"scrapy search --json printed no JSON for {query!r}: {e}: {r.stdout[:200]!r}"
+        ) from e
     results = doc.get("results", doc) if isinstance(doc, dict) else doc
     urls = []
     for item in results or []:
@@ -248,8 +324,7 @@ def run_search(project: Path, cdir: Path, db: str, query: str) -> tuple[list[str
             u = item.get("url") or item.get("final_url")
             if u:
                 urls.append(u)
-            for extra in ("copies", "translations", "other_languages", "duplicates"):
-                pass  # grouped copies are not ranked positions
+            # copies grouped under a result (translations, duplicates) are no ranked position
         elif isinstance(item, str):
             urls.append(item)
     reported = None
@@ -345,7 +420,12 @@ class BM25:
                 continue
             for i in self.postings[t]:
                 f = self.tf[i][t]
-                scores[i] += idf * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                scores[i] += (
+                    idf
+                    * f
+                    * (self.k1 + 1)
+                    / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                )
         ranked = sorted(scores.items(), key=lambda x: (-x[1], self.ids[x[0]]))
         return [self.ids[i] for i, _ in ranked[:k]]
 
@@ -379,7 +459,13 @@ def score_query(coll: Collection, q: dict, result_rels: list[str | None]) -> dic
         if rel in others and first_other is None:
             first_other = i
     lang_above = first_other is not None and (rank is None or first_other < rank)
-    return {"rank": rank, "rr": 1.0 / rank if rank else 0.0, "p1": 1.0 if rank == 1 else 0.0, "r10": 1.0 if rank else 0.0, "lang_above": lang_above}
+    return {
+        "rank": rank,
+        "rr": 1.0 / rank if rank else 0.0,
+        "p1": 1.0 if rank == 1 else 0.0,
+        "r10": 1.0 if rank else 0.0,
+        "lang_above": lang_above,
+    }
 
 
 def pct(values: list[float], p: float) -> float | None:
@@ -410,7 +496,9 @@ def aggregate(rows: list[dict], latency_key: str) -> dict:
 # --------------------------------------------------------------------------- one collection
 
 
-def evaluate(project: Path, coll: Collection, work: Path, keep: bool, reuse: bool, show_queries: bool) -> dict:
+def evaluate(
+    project: Path, coll: Collection, work: Path, keep: bool, reuse: bool, show_queries: bool
+) -> dict:
     cdir = work / coll.name
     cdir.mkdir(parents=True, exist_ok=True)
     tag = hashlib.sha1(str(work.resolve()).encode()).hexdigest()[:8]
@@ -418,7 +506,13 @@ def evaluate(project: Path, coll: Collection, work: Path, keep: bool, reuse: boo
     crawl_id = f"blind-{coll.name}"
     queries = load_queries(coll.name)
     pages = page_set(coll)
-    out: dict = {"collection": coll.name, "role": coll.role, "package": coll.package, "pages_served": len(pages), "queries": len(queries)}
+    out: dict = {
+        "collection": coll.name,
+        "role": coll.role,
+        "package": coll.package,
+        "pages_served": len(pages),
+        "queries": len(queries),
+    }
     t_start = time.monotonic()
     try:
         if reuse and db_exists(db) and (cdir / "data").exists():
@@ -441,7 +535,10 @@ def evaluate(project: Path, coll: Collection, work: Path, keep: bool, reuse: boo
         missing = [q for q in queries if q["target"] not in fetched_files]
         out["missing_targets"] = len({q["target"] for q in missing})
         if missing:
-            log(f"{coll.name}: {out['missing_targets']} target pages were not fetched by the crawl (count as misses)")
+            log(
+                f"{coll.name}: {out['missing_targets']} target pages were not fetched by the "
+                "crawl (count as misses)"
+            )
 
         log(f"{coll.name}: baseline BM25 over {len(fetched_files)} fetched pages")
         bm25 = BM25({rel: page_text(resolve(coll, rel)[1]) for rel in fetched_files})  # type: ignore[arg-type]
@@ -457,26 +554,48 @@ def evaluate(project: Path, coll: Collection, work: Path, keep: bool, reuse: boo
             s = score_query(coll, q, rels)
             if q["target"] not in fetched_files:
                 s.update(rank=None, rr=0.0, p1=0.0, r10=0.0)
-            s.update(kind=q["kind"], wall_ms=wall_ms, reported_ms=reported, query=q["query"], target=q["target"], top=[r or u for r, u in zip(rels, urls)][:3])
+            s.update(
+                kind=q["kind"],
+                wall_ms=wall_ms,
+                reported_ms=reported,
+                query=q["query"],
+                target=q["target"],
+                top=[r or u for r, u in zip(rels, urls, strict=True)][:3],
+            )
             rows.append(s)
             t0 = time.perf_counter()
             b_rels = bm25.search(q["query"])
             b_ms = (time.perf_counter() - t0) * 1000
             bs = score_query(coll, q, b_rels)
-            bs.update(kind=q["kind"], wall_ms=b_ms, reported_ms=None, query=q["query"], target=q["target"], top=b_rels[:3])
+            bs.update(
+                kind=q["kind"],
+                wall_ms=b_ms,
+                reported_ms=None,
+                query=q["query"],
+                target=q["target"],
+                top=b_rels[:3],
+            )
             base_rows.append(bs)
         latency_key = "reported_ms" if n_reported == len(queries) else "wall_ms"
         out["latency_source"] = (
-            "search time reported by scrapy search --json" if latency_key == "reported_ms" else "wall time of the scrapy search command (process start included)"
+            "search time reported by scrapy search --json"
+            if latency_key == "reported_ms"
+            else "wall time of the scrapy search command (process start included)"
         )
-        out["product"] = {k: aggregate([r for r in rows if r["kind"] == k], latency_key) for k in KINDS}
+        out["product"] = {
+            k: aggregate([r for r in rows if r["kind"] == k], latency_key) for k in KINDS
+        }
         out["product"]["all"] = aggregate(rows, latency_key)
         out["product"]["wall_all"] = aggregate(rows, "wall_ms")
-        out["baseline"] = {k: aggregate([r for r in base_rows if r["kind"] == k], "wall_ms") for k in KINDS}
+        out["baseline"] = {
+            k: aggregate([r for r in base_rows if r["kind"] == k], "wall_ms") for k in KINDS
+        }
         out["baseline"]["all"] = aggregate(base_rows, "wall_ms")
         if show_queries:
             out["per_query"] = [
-                {k: r[k] for k in ("kind", "query", "target", "rank", "lang_above", "top")} | {"baseline_rank": b["rank"]} for r, b in zip(rows, base_rows)
+                {k: r[k] for k in ("kind", "query", "target", "rank", "lang_above", "top")}
+                | {"baseline_rank": b["rank"]}
+                for r, b in zip(rows, base_rows, strict=True)
             ]
         out["load_average"] = load_average()
     finally:
@@ -503,14 +622,26 @@ def print_collection(res: dict, show_queries: bool) -> None:
     if "error" in res:
         print(f"   FAILED: {res['error']}")
         return
-    how = f"crawled in {res['crawl_s']} s" if "crawl_s" in res else f"reused kept crawl, reindexed in {res['reindex_s']} s"
+    how = (
+        f"crawled in {res['crawl_s']} s"
+        if "crawl_s" in res
+        else f"reused kept crawl, reindexed in {res['reindex_s']} s"
+    )
     print(
-        f"   {res['pages_served']} HTML pages served, {res['pages_stored']} pages stored ({res['html_files_stored']} distinct HTML files), "
-        f"{how}; {res['queries']} queries; missing target pages: {res['missing_targets']} (counted as misses); load avg {res['load_average']}"
+        f"   {res['pages_served']} HTML pages served, {res['pages_stored']} pages stored "
+        f"({res['html_files_stored']} distinct HTML files), "
+        f"{how}; {res['queries']} queries; missing target pages: {res['missing_targets']} "
+        f"(counted as misses); load avg {res['load_average']}"
     )
     print(f"   latency: product = {res['latency_source']}; baseline = in-process BM25 call")
-    hdr = f"   {'kind':<12}{'n':>3} | {'MRR':>6} {'P@1':>6} {'R@10':>6} {'lang>':>5} {'p50ms':>7} {'p95ms':>7} | {'MRR':>6} {'P@1':>6} {'R@10':>6} {'lang>':>5}"
-    print(f"   {'':<15} | {'product (scrapy search)':<45} | {'naive baseline: BM25 title+text':<30}")
+    hdr = (
+        f"   {'kind':<12}{'n':>3} | {'MRR':>6} {'P@1':>6} {'R@10':>6} {'lang>':>5} "
+        f"{'p50ms':>7} {'p95ms':>7} | {'MRR':>6} {'P@1':>6} {'R@10':>6} {'lang>':>5} "
+        f"{'p50ms':>7} {'p95ms':>7}"
+    )
+    print(
+        f"   {'':<15} | {'product (scrapy search)':<45} | {'naive baseline: BM25 title+text':<45}"
+    )
     print(hdr)
     print("   " + "-" * (len(hdr) - 3))
     for k in (*KINDS, "all"):
@@ -518,16 +649,24 @@ def print_collection(res: dict, show_queries: bool) -> None:
         if not p.get("n"):
             continue
         print(
-            f"   {k:<12}{p['n']:>3} | {fmt(p['mrr']):>6} {fmt(p['p1']):>6} {fmt(p['r10']):>6} {p['lang_above']:>5} {fmt(p['p50_ms'], 0):>7} {fmt(p['p95_ms'], 0):>7}"
+            f"   {k:<12}{p['n']:>3} | {fmt(p['mrr']):>6} {fmt(p['p1']):>6} {fmt(p['r10']):>6} "
+            f"{p['lang_above']:>5} {fmt(p['p50_ms'], 0):>7} {fmt(p['p95_ms'], 0):>7}"
             f" | {fmt(b['mrr']):>6} {fmt(b['p1']):>6} {fmt(b['r10']):>6} {b['lang_above']:>5}"
+            f" {fmt(b['p50_ms'], 1):>7} {fmt(b['p95_ms'], 1):>7}"
         )
     w = res["product"]["wall_all"]
-    print(f"   wall time of one scrapy search command (process start included): p50 {fmt(w['p50_ms'], 0)} ms, p95 {fmt(w['p95_ms'], 0)} ms")
+    print(
+        "   wall time of one scrapy search command (process start included): p50 "
+        f"{fmt(w['p50_ms'], 0)} ms, p95 {fmt(w['p95_ms'], 0)} ms"
+    )
     if show_queries and res.get("per_query"):
         print("   queries not ranked first (development collection only):")
         for r in res["per_query"]:
             if r["rank"] != 1:
-                print(f"     [{r['kind']}] {r['query']!r} -> {r['target']}: rank {r['rank']} (baseline {r['baseline_rank']}); top: {r['top']}")
+                print(
+                    f"     [{r['kind']}] {r['query']!r} -> {r['target']}: rank {r['rank']} "
+                    f"(baseline {r['baseline_rank']}); top: {r['top']}"
+                )
 
 
 def verdict(res: dict) -> list[str]:
@@ -540,7 +679,9 @@ def verdict(res: dict) -> list[str]:
     if p["all"]["p1"] < TARGETS["p1"]:
         fails.append(f"P@1 {p['all']['p1']:.3f} < {TARGETS['p1']}")
     if p["all"]["lang_above"] > TARGETS["lang_above"]:
-        fails.append(f"{p['all']['lang_above']} queries with another-language copy above the English page")
+        fails.append(
+            f"{p['all']['lang_above']} queries with another-language copy above the English page"
+        )
     for k in KINDS:
         v = p[k].get("p95_ms")
         if v is not None and v >= TARGETS["p95_ms"]:
@@ -561,17 +702,40 @@ def select(spec: str) -> list[Collection]:
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
-            raise HarnessError(f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, heldout, all)")
+            raise HarnessError(
+                f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
+                "heldout, all)"
+            )
         out.append(COLLECTIONS[name.strip()])
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--project", default=str(HERE.parent.parent), help="checkout of the crawler with its own .venv (default: the repo holding this harness)")
-    ap.add_argument("--collections", default="all", help="dev | heldout | all | NAME,NAME (names: %s)" % ", ".join(COLLECTIONS))
-    ap.add_argument("--work", help="folder keeping each collection's crawl data and database (default: a temporary folder, removed)")
-    ap.add_argument("--reuse", action="store_true", help="with --work: skip the crawl, run scrapy reindex on the kept data and query again")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--project",
+        default=str(HERE.parent.parent),
+        help="checkout of the crawler with its own .venv (default: the repo holding this harness)",
+    )
+    ap.add_argument(
+        "--collections",
+        default="all",
+        help=f"dev | heldout | all | NAME,NAME (names: {', '.join(COLLECTIONS)})",
+    )
+    ap.add_argument(
+        "--work",
+        help=(
+            "folder keeping each collection's crawl data and database (default: a temporary "
+            "folder, removed)"
+        ),
+    )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="with --work: skip the crawl, run scrapy reindex on the kept data and query again",
+    )
     ap.add_argument("--json", help="write the scores (aggregates only) to this file")
     ap.add_argument("--_inner-crawl", dest="inner", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -580,7 +744,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         project = Path(args.project).resolve()
         if not (project / ".venv/bin/scrapy").exists():
-            raise HarnessError(f"{project}/.venv/bin/scrapy not found: run scripts/setup.sh in {project} first")
+            raise HarnessError(
+                f"{project}/.venv/bin/scrapy not found: run scripts/setup.sh in {project} first"
+            )
         if args.reuse and not args.work:
             raise HarnessError("--reuse needs --work (the folder kept by an earlier run)")
         colls = select(args.collections)
@@ -594,17 +760,26 @@ def main(argv: list[str] | None = None) -> int:
     keep = args.work is not None
     work = Path(args.work) if keep else Path(tempfile.mkdtemp(prefix="search-blind-"))
     work.mkdir(parents=True, exist_ok=True)
-    head = subprocess.run(["git", "-C", str(project), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    print(f"search_blind: project {project} ({head or 'no git'}), collections {', '.join(c.name for c in colls)}, load avg {load_average()}")
+    head = subprocess.run(
+        ["git", "-C", str(project), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    print(
+        f"search_blind: project {project} ({head or 'no git'}), collections "
+        f"{', '.join(c.name for c in colls)}, load avg {load_average()}"
+    )
     t0 = time.monotonic()
     results = []
     try:
         for c in colls:
             try:
-                results.append(evaluate(project, c, work, keep, args.reuse, show_queries=(c.role == "dev")))
+                results.append(
+                    evaluate(project, c, work, keep, args.reuse, show_queries=(c.role == "dev"))
+                )
             except HarnessError as e:
                 log(f"error: {e}")
-                results.append({"collection": c.name, "role": c.role, "package": c.package, "error": str(e)})
+                results.append(
+                    {"collection": c.name, "role": c.role, "package": c.package, "error": str(e)}
+                )
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -613,16 +788,35 @@ def main(argv: list[str] | None = None) -> int:
         for res in results:
             if res["role"] == role:
                 print_collection(res, show_queries=(role == "dev"))
-    print("\n== targets (issue 25): MRR >= 0.9 and P@1 >= 0.8 on every collection; no other-language copy above the English page; p95 < 100 ms per query kind")
+    print(
+        "\n== targets (issue 25): MRR >= 0.9 and P@1 >= 0.8 on every collection; no "
+        "other-language copy above the English page; p95 < 100 ms per query kind"
+    )
     ok = True
     for res in results:
         fails = verdict(res)
         ok &= not fails
-        print(f"   {res['collection']:<8} ({res['role']:<7}): {'MEETS the targets' if not fails else 'misses: ' + '; '.join(fails)}")
+        print(
+            f"   {res['collection']:<8} ({res['role']:<7}): "
+            f"{'MEETS the targets' if not fails else 'misses: ' + '; '.join(fails)}"
+        )
     print(f"\nrun wall time {total:.0f} s; load avg {load_average()}")
     if args.json:
-        slim = [{k: v for k, v in r.items() if k != "per_query" or r["role"] == "dev"} for r in results]
-        Path(args.json).write_text(json.dumps({"project": str(project), "head": head, "wall_s": round(total, 1), "targets": TARGETS, "results": slim}, indent=1))
+        slim = [
+            {k: v for k, v in r.items() if k != "per_query" or r["role"] == "dev"} for r in results
+        ]
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "project": str(project),
+                    "head": head,
+                    "wall_s": round(total, 1),
+                    "targets": TARGETS,
+                    "results": slim,
+                },
+                indent=1,
+            )
+        )
     if any("error" in r for r in results):
         return 1
     return 0
