@@ -782,7 +782,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
     finally:
         if not keep:
-            shutil.rmtree(work, ignore_errors=True)
+            if any("error" in r for r in results):
+                log(f"kept {work} for the logs of the failed run (its databases were dropped)")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
     total = time.monotonic() - t0
     for role in ("dev", "heldout"):
         for res in results:
