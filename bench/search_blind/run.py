@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -477,6 +478,14 @@ def pct(values: list[float], p: float) -> float | None:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
+def bootstrap_ci(values: list[float], seed: int = 25, resamples: int = 2000) -> tuple[float, float]:
+    """95% bootstrap interval of a mean (fixed seed: the same figures give the same interval)."""
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(rng.choice(values) for _ in range(n)) / n for _ in range(resamples))
+    return means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+
+
 def aggregate(rows: list[dict], latency_key: str) -> dict:
     n = len(rows)
     if not n:
@@ -586,6 +595,8 @@ def evaluate(
             k: aggregate([r for r in rows if r["kind"] == k], latency_key) for k in KINDS
         }
         out["product"]["all"] = aggregate(rows, latency_key)
+        out["product"]["all"]["mrr_ci95"] = bootstrap_ci([r["rr"] for r in rows])
+        out["product"]["all"]["p1_ci95"] = bootstrap_ci([r["p1"] for r in rows])
         out["product"]["wall_all"] = aggregate(rows, "wall_ms")
         out["baseline"] = {
             k: aggregate([r for r in base_rows if r["kind"] == k], "wall_ms") for k in KINDS
@@ -654,6 +665,11 @@ def print_collection(res: dict, show_queries: bool) -> None:
             f" | {fmt(b['mrr']):>6} {fmt(b['p1']):>6} {fmt(b['r10']):>6} {b['lang_above']:>5}"
             f" {fmt(b['p50_ms'], 1):>7} {fmt(b['p95_ms'], 1):>7}"
         )
+    a = res["product"]["all"]
+    print(
+        f"   95% bootstrap interval over the queries (fixed seed): MRR {a['mrr_ci95'][0]:.3f}-"
+        f"{a['mrr_ci95'][1]:.3f}, P@1 {a['p1_ci95'][0]:.3f}-{a['p1_ci95'][1]:.3f}"
+    )
     w = res["product"]["wall_all"]
     print(
         "   wall time of one scrapy search command (process start included): p50 "
