@@ -119,6 +119,17 @@ COLLECTIONS: dict[str, Collection] = {
             description="SQLite documentation: C API reference (c3ref/), SQL syntax, "
             "guides, release log (hand-written site)",
         ),
+        Collection(
+            name="node",
+            role="heldout",
+            package="nodejs-doc",
+            host="nodejs-api.test",
+            prefix="/api/",
+            root="/usr/share/doc/nodejs/api",
+            seeds=("index.html",),
+            description="Node.js 18 API reference: one long page per module, a large "
+            "navigation sidebar on every page, and all.html holding every module's text",
+        ),
     ]
 }
 
