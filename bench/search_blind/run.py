@@ -74,20 +74,11 @@ def ensure_packages(colls: list[Collection]) -> None:
         )
     log(f"installing {' '.join(missing)} with apt-get")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    r = subprocess.run(
-        ["apt-get", "install", "-y", "--no-install-recommends", *missing],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if r.returncode != 0:
+    install = ["apt-get", "install", "-y", "--no-install-recommends", *missing]
+    r = subprocess.run(install, env=env, capture_output=True, text=True)
+    if r.returncode != 0:  # a stale package list: update it once and try again
         subprocess.run(["apt-get", "update"], env=env, capture_output=True)
-        r = subprocess.run(
-            ["apt-get", "install", "-y", "--no-install-recommends", *missing],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        r = subprocess.run(install, env=env, capture_output=True, text=True)
     if r.returncode != 0:
         raise HarnessError(f"apt-get install {' '.join(missing)} failed: {r.stderr.strip()[-500:]}")
 
