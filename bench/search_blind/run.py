@@ -18,6 +18,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -218,13 +219,23 @@ def run_crawl(
     cmd = [*netns_prefix(), "sh", "-c", inner, sys.executable]
     log(f"{coll.name}: crawling {len(pages)} pages (log {crawl_log})")
     t0 = time.monotonic()
-    r = subprocess.run(cmd, cwd=str(project))
+    # its own process group, so that an interrupted run stops the crawl and the proxy too
+    proc = subprocess.Popen(cmd, cwd=str(project), start_new_session=True)
+    try:
+        returncode = proc.wait()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        raise
     elapsed = time.monotonic() - t0
-    if r.returncode != 0:
+    if returncode != 0:
         tail = crawl_log.read_text(errors="replace").strip().splitlines()[-5:]
         raise HarnessError(
-            f"{coll.name}: the project's crawl failed (exit status {r.returncode}"
-            f"{', timed out' if r.returncode == 124 else ''}); log: {crawl_log}\n  "
+            f"{coll.name}: the project's crawl failed (exit status {returncode}"
+            f"{', timed out' if returncode == 124 else ''}); log: {crawl_log}\n  "
             + "\n  ".join(tail)
         )
     return elapsed
@@ -748,6 +759,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.inner:
         return inner_crawl(args.inner)
+    # SIGTERM unwinds like Ctrl-C: the crawl's process group is stopped, databases dropped
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         project = Path(args.project).resolve()
         if not (project / ".venv/bin/scrapy").exists():
