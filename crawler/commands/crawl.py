@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Any
 from urllib.request import getproxies
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -17,6 +18,7 @@ from scrapy.exceptions import UsageError
 from crawler import defaults
 from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
+from crawler.schedulers.best_first import ERROR_STAT
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
 from crawler.warc import WarcDirError, check_warc_dir
@@ -52,7 +54,17 @@ class Command(ScrapyCrawlCommand):
             except (SeedError, DatabaseUnavailable, WarcDirError, MetricsPortError) as exc:
                 fail(self, exc)
                 return
+        self._crawler: Any = None
         super().run(args, opts)
+        # the crawl refused to run (its frontier is another mode's, or a dead session's
+        # lock could not be cleared): BestFirstScheduler._refuse
+        refused = self._crawler.stats.get_value(ERROR_STAT) if self._crawler else None
+        if refused:
+            fail(self, refused)
+
+    def _create_crawler(self, spider: Any) -> Any:
+        self._crawler = super()._create_crawler(spider)
+        return self._crawler
 
     def _preflight(self, spider_name: str, opts: argparse.Namespace) -> None:
         assert self.crawler_process is not None
