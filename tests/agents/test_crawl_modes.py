@@ -161,3 +161,77 @@ def test_a_live_or_unknown_holder_is_waited_for_then_refused(migrated):
 
     took = asyncio.run(release_later())
     assert 1.0 <= took < 10.0
+
+
+# --- real `scrapy crawl` processes ---------------------------------------------------------
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+@pytest.mark.slow
+def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl):
+    # a one-process run on a crawl a live agent shares
+    crawl_id = f"mode-{uuid.uuid4().hex[:8]}"
+
+    async def register() -> tuple[PostgresStore, AgentMembership]:
+        agent = PostgresStore(migrated, crawl_id, agent_id="a")
+        await agent.open(make_strategy("bestfirst", {}))
+        await agent.write(WriteBatch(new=[_row(1, "h1.test")]))
+        member = AgentMembership(migrated, crawl_id, agent.key, "a", ttl=120.0, margin=1.0)
+        await member.join()
+        assert len(await agent.claim(1, 1, [], hosts=["h1.test"])) == 1
+        await member.disconnect()
+        await agent.close(True, 0.0, 0)
+        return agent, member
+
+    agent, _ = asyncio.run(register())
+    result = run_crawl(proxy=None, args={"crawl_id": crawl_id}, timeout=120)
+    assert result.returncode == 2, result.stderr[-3000:]
+    errors = _error_lines(result.stderr)
+    assert len(errors) == 1 and "AGENTS_ENABLED=1" in errors[0], errors
+    assert "Traceback" not in result.stderr
+    with psycopg.connect(migrated) as conn:
+        assert conn.execute("SELECT state, agent FROM frontier WHERE crawl = %s",
+                            (agent.key,)).fetchall() == [(LEASED, "a")]
+
+    # an agent on a crawl a one-process run holds (this process's session)
+    held_id = f"held-{uuid.uuid4().hex[:8]}"
+    holder = hold_lock(migrated, held_id, application_name())
+    try:
+        result = run_crawl(proxy=None, args={"crawl_id": held_id},
+                           settings={"AGENTS_ENABLED": True}, timeout=120)
+    finally:
+        holder.close()
+    assert result.returncode == 2, result.stderr[-3000:]
+    errors = _error_lines(result.stderr)
+    assert len(errors) == 1 and "one-process run" in errors[0], errors
+    assert "Traceback" not in result.stderr
+    with psycopg.connect(migrated) as conn:
+        assert conn.execute("SELECT count(*) FROM agents WHERE crawl_id = %s",
+                            (held_id,)).fetchone() == (0,)
+
+
+@pytest.mark.slow
+def test_restart_while_a_dead_session_holds_the_crawl_lock(migrated, run_crawl, sandbox):
+    from crawler.sandbox.latency_web import build_latency_web
+
+    web = build_latency_web(hosts=2, pages_per_host=3, delay=0.0)
+    server = sandbox(web)
+    crawl_id = f"dead-{uuid.uuid4().hex[:8]}"
+    # what kill -9 leaves for a moment: the killed run's session, still holding the lock
+    dead = hold_lock(migrated, crawl_id, application_name(dead_pid()))
+    try:
+        result = run_crawl(proxy=server.proxy_url,
+                           args={"crawl_id": crawl_id, "seed_urls": ",".join(web.seeds)},
+                           settings={"FRONTIER_LOCK_WAIT": 60}, timeout=120)
+    finally:
+        dead.close()
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    assert "which is gone (killed?); ending that session" in result.stderr
+    with psycopg.connect(migrated) as conn:
+        stored = {u for (u,) in conn.execute("SELECT url FROM pages WHERE crawl_id = %s",
+                                             (crawl_id,))}
+    assert stored == set(web.reachable(web.seeds))
