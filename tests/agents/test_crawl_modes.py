@@ -187,6 +187,8 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
         return agent, member
 
     agent, _ = asyncio.run(register())
+    with psycopg.connect(migrated, autocommit=True) as conn:
+        conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
     result = run_crawl(proxy=None, args={"crawl_id": crawl_id}, timeout=120)
     assert result.returncode == 2, result.stderr[-3000:]
     errors = _error_lines(result.stderr)
@@ -195,6 +197,9 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
     with psycopg.connect(migrated) as conn:
         assert conn.execute("SELECT state, agent FROM frontier WHERE crawl = %s",
                             (agent.key,)).fetchall() == [(LEASED, "a")]
+        # the agents' crawl record is left alone
+        assert conn.execute("SELECT finished_at, finish_reason FROM crawls WHERE id = %s",
+                            (crawl_id,)).fetchone() == (None, None)
 
     # an agent on a crawl a one-process run holds (this process's session)
     held_id = f"held-{uuid.uuid4().hex[:8]}"
