@@ -18,7 +18,6 @@ from scrapy.exceptions import UsageError
 from crawler import defaults
 from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
-from crawler.schedulers.best_first import ERROR_STAT
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
 from crawler.warc import WarcDirError, check_warc_dir
@@ -58,6 +57,8 @@ class Command(ScrapyCrawlCommand):
         super().run(args, opts)
         # the crawl refused to run (its frontier is another mode's, or a dead session's
         # lock could not be cleared): BestFirstScheduler._refuse
+        from crawler.schedulers.best_first import ERROR_STAT  # (a crawl's module only)
+
         refused = self._crawler.stats.get_value(ERROR_STAT) if self._crawler else None
         if refused:
             fail(self, refused)

@@ -144,7 +144,8 @@ async def acquire(
             await conn.execute("SELECT pg_terminate_backend(%s, 5000)", (holder.backend,))
         if gone:
             continue
-        live_local = [h for h in others if local_pid(h, machine) is not None]
+        # (an agent registering holds the lock in shared mode for a moment: waited for)
+        live_local = [h for h in others if h.exclusive and local_pid(h, machine) is not None]
         if live_local or time.monotonic() >= deadline:
             # a process of this machine runs it (or the wait is over): refused
             raise FrontierLocked(refusal)

@@ -24,8 +24,21 @@ STRATEGY = make_strategy("bestfirst", {})
 
 
 def _row(fp: int, host: str) -> NewRow:
-    return NewRow(fp, f"http://{host}/{fp}", host, QUEUED, 0, 0.0, fp, True,
-                  UrlStats(0, 1, 1.0, 0, 0, 0), 0.0, None, None, b"x")
+    return NewRow(
+        fp,
+        f"http://{host}/{fp}",
+        host,
+        QUEUED,
+        0,
+        0.0,
+        fp,
+        True,
+        UrlStats(0, 1, 1.0, 0, 0, 0),
+        0.0,
+        None,
+        None,
+        b"x",
+    )
 
 
 def dead_pid() -> int:
@@ -67,9 +80,12 @@ def test_a_one_process_run_refuses_a_crawl_live_agents_share(migrated):
         assert single.conn is None  # the lock is released with the session
         # the live agent's lease is untouched
         with psycopg.connect(migrated) as conn:
-            rows = {h: (s, a) for h, s, a in conn.execute(
-                "SELECT host, state, agent FROM frontier WHERE crawl = %s", (agent.key,)
-            ).fetchall()}
+            rows = {
+                h: (s, a)
+                for h, s, a in conn.execute(
+                    "SELECT host, state, agent FROM frontier WHERE crawl = %s", (agent.key,)
+                ).fetchall()
+            }
         assert rows == {"h1.test": (LEASED, "a"), "h2.test": (QUEUED, None)}
         # once the agent has left, a one-process run takes the crawl over
         await member.leave("finished")
@@ -95,10 +111,12 @@ def test_an_agent_refuses_a_crawl_a_one_process_run_holds(migrated):
             await member.join()
         await member.disconnect()
         with psycopg.connect(migrated) as conn:
-            assert conn.execute("SELECT count(*) FROM agents WHERE crawl_id = %s",
-                                (crawl_id,)).fetchone() == (0,)
-            assert conn.execute("SELECT shared FROM frontier_crawls WHERE crawl_id = %s",
-                                (crawl_id,)).fetchone() == (False,)
+            assert conn.execute(
+                "SELECT count(*) FROM agents WHERE crawl_id = %s", (crawl_id,)
+            ).fetchone() == (0,)
+            assert conn.execute(
+                "SELECT shared FROM frontier_crawls WHERE crawl_id = %s", (crawl_id,)
+            ).fetchone() == (False,)
         await single.close(True, 0.0, 0)
         await agent.open(STRATEGY)  # once it is over, agents may run the crawl
         await agent.close(True, 0.0, 0)
@@ -195,18 +213,21 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
     assert len(errors) == 1 and "AGENTS_ENABLED=1" in errors[0], errors
     assert "Traceback" not in result.stderr
     with psycopg.connect(migrated) as conn:
-        assert conn.execute("SELECT state, agent FROM frontier WHERE crawl = %s",
-                            (agent.key,)).fetchall() == [(LEASED, "a")]
+        assert conn.execute(
+            "SELECT state, agent FROM frontier WHERE crawl = %s", (agent.key,)
+        ).fetchall() == [(LEASED, "a")]
         # the agents' crawl record is left alone
-        assert conn.execute("SELECT finished_at, finish_reason FROM crawls WHERE id = %s",
-                            (crawl_id,)).fetchone() == (None, None)
+        assert conn.execute(
+            "SELECT finished_at, finish_reason FROM crawls WHERE id = %s", (crawl_id,)
+        ).fetchone() == (None, None)
 
     # an agent on a crawl a one-process run holds (this process's session)
     held_id = f"held-{uuid.uuid4().hex[:8]}"
     holder = hold_lock(migrated, held_id, application_name())
     try:
-        result = run_crawl(proxy=None, args={"crawl_id": held_id},
-                           settings={"AGENTS_ENABLED": True}, timeout=120)
+        result = run_crawl(
+            proxy=None, args={"crawl_id": held_id}, settings={"AGENTS_ENABLED": True}, timeout=120
+        )
     finally:
         holder.close()
     assert result.returncode == 2, result.stderr[-3000:]
@@ -214,8 +235,9 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
     assert len(errors) == 1 and "one-process run" in errors[0], errors
     assert "Traceback" not in result.stderr
     with psycopg.connect(migrated) as conn:
-        assert conn.execute("SELECT count(*) FROM agents WHERE crawl_id = %s",
-                            (held_id,)).fetchone() == (0,)
+        assert conn.execute(
+            "SELECT count(*) FROM agents WHERE crawl_id = %s", (held_id,)
+        ).fetchone() == (0,)
 
 
 @pytest.mark.slow
@@ -228,15 +250,19 @@ def test_restart_while_a_dead_session_holds_the_crawl_lock(migrated, run_crawl, 
     # what kill -9 leaves for a moment: the killed run's session, still holding the lock
     dead = hold_lock(migrated, crawl_id, application_name(dead_pid()))
     try:
-        result = run_crawl(proxy=server.proxy_url,
-                           args={"crawl_id": crawl_id, "seed_urls": ",".join(web.seeds)},
-                           settings={"FRONTIER_LOCK_WAIT": 60}, timeout=120)
+        result = run_crawl(
+            proxy=server.proxy_url,
+            args={"crawl_id": crawl_id, "seed_urls": ",".join(web.seeds)},
+            settings={"FRONTIER_LOCK_WAIT": 60},
+            timeout=120,
+        )
     finally:
         dead.close()
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Traceback" not in result.stderr
     assert "which is gone (killed?); ending that session" in result.stderr
     with psycopg.connect(migrated) as conn:
-        stored = {u for (u,) in conn.execute("SELECT url FROM pages WHERE crawl_id = %s",
-                                             (crawl_id,))}
+        stored = {
+            u for (u,) in conn.execute("SELECT url FROM pages WHERE crawl_id = %s", (crawl_id,))
+        }
     assert stored == set(web.reachable(web.seeds))
