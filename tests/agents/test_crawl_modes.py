@@ -184,8 +184,12 @@ def test_a_live_or_unknown_holder_is_waited_for_then_refused(migrated):
 # --- real `scrapy crawl` processes ---------------------------------------------------------
 
 
-def _error_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if line.startswith("error:")]
+def assert_refused(result, says: str) -> None:
+    """Exit status 2, one ``error:`` line saying ``says``, no traceback."""
+    assert result.returncode == 2, result.stderr[-3000:]
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and says in errors[0], errors
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.slow
@@ -208,10 +212,7 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
     with psycopg.connect(migrated, autocommit=True) as conn:
         conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
     result = run_crawl(proxy=None, args={"crawl_id": crawl_id}, timeout=120)
-    assert result.returncode == 2, result.stderr[-3000:]
-    errors = _error_lines(result.stderr)
-    assert len(errors) == 1 and "AGENTS_ENABLED=1" in errors[0], errors
-    assert "Traceback" not in result.stderr
+    assert_refused(result, "AGENTS_ENABLED=1")
     with psycopg.connect(migrated) as conn:
         assert conn.execute(
             "SELECT state, agent FROM frontier WHERE crawl = %s", (agent.key,)
@@ -230,10 +231,7 @@ def test_scrapy_crawl_refuses_each_mode_on_the_other_s_crawl(migrated, run_crawl
         )
     finally:
         holder.close()
-    assert result.returncode == 2, result.stderr[-3000:]
-    errors = _error_lines(result.stderr)
-    assert len(errors) == 1 and "one-process run" in errors[0], errors
-    assert "Traceback" not in result.stderr
+    assert_refused(result, "one-process run")
     with psycopg.connect(migrated) as conn:
         assert conn.execute(
             "SELECT count(*) FROM agents WHERE crawl_id = %s", (held_id,)
