@@ -222,8 +222,12 @@ def test_scrapy_warc_list_and_check(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         listing, check, check_closed, *usage_results = pool.map(
             lambda args: scrapy_warc(*args),
-            [("list", str(tmp_path)), ("check", str(tmp_path)), ("check", str(closed)),
-             *(args for args, _ in usage_errors)],
+            [
+                ("list", str(tmp_path)),
+                ("check", str(tmp_path)),
+                ("check", str(closed)),
+                *(args for args, _ in usage_errors),
+            ],
         )
     assert listing.returncode == 0, listing.stderr
     assert listing.stdout.splitlines() == [
