@@ -111,12 +111,15 @@ def test_search_page_past_the_end_and_bad_near(index_dir: Path) -> None:
     index = ["search", "--index", str(index_dir)]
     # four searches of the same index, read only: run at once so their start-ups overlap
     with ThreadPoolExecutor(max_workers=4) as pool:
-        past, last, near, far = pool.map(lambda args: scrapy(index_dir.parent, *index, *args), [
-            ("--page", "99999", "python"),
-            ("--page", "3", "python"),
-            ("python NEAR/x json",),
-            ("python NEAR/99999 json",),
-        ])
+        past, last, near, far = pool.map(
+            lambda args: scrapy(index_dir.parent, *index, *args),
+            [
+                ("--page", "99999", "python"),
+                ("--page", "3", "python"),
+                ("python NEAR/x json",),
+                ("python NEAR/99999 json",),
+            ],
+        )
     assert (past.returncode, past.stdout) == (2, "")
     assert past.stderr == (
         "error: --page 99999 is past the last page of results (25 results, 3 pages of 10)\n"
@@ -199,15 +202,20 @@ def test_embedded_database_commands_are_quiet(open_tmp_path: Path) -> None:
     def pagerank(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "scrapy", "pagerank", *args],
-            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
 
     # the two commands create two separate databases: run at once, their start-ups overlap
     with ThreadPoolExecutor(max_workers=2) as pool:
         quiet = pool.submit(pagerank, "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}")
         # on request (-L INFO) the migrations are summed up in one line; no server noise
-        verbose = pool.submit(pagerank, "-L", "INFO", "-s",
-                              f"CRAWLER_DATA_DIR={tmp_path / 'fresh'}")
+        verbose = pool.submit(
+            pagerank, "-L", "INFO", "-s", f"CRAWLER_DATA_DIR={tmp_path / 'fresh'}"
+        )
         result, verbose = quiet.result(), verbose.result()
     assert (tmp_path / ".crawl" / "pgdata" / "PG_VERSION").is_file()
     assert (result.returncode, result.stdout) == (2, "")
