@@ -10,7 +10,6 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -108,26 +107,20 @@ def test_crawl_usage_errors(tmp_path: Path, args: list[str], line: str) -> None:
 
 
 def test_search_page_past_the_end_and_bad_near(index_dir: Path) -> None:
-    index = ["search", "--index", str(index_dir)]
-    # four searches of the same index, read only: run at once so their start-ups overlap
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        past, last, near, far = pool.map(
-            lambda args: scrapy(index_dir.parent, *index, *args),
-            [
-                ("--page", "99999", "python"),
-                ("--page", "3", "python"),
-                ("python NEAR/x json",),
-                ("python NEAR/99999 json",),
-            ],
-        )
+    past = scrapy(index_dir.parent, "search", "--index", str(index_dir), "--page", "99999",
+                  "python")
     assert (past.returncode, past.stdout) == (2, "")
     assert past.stderr == (
         "error: --page 99999 is past the last page of results (25 results, 3 pages of 10)\n"
     )
+    last = scrapy(index_dir.parent, "search", "--index", str(index_dir), "--page", "3",
+                  "python")
     assert last.returncode == 0 and "21-25 of 25 results" in last.stdout
 
+    near = scrapy(index_dir.parent, "search", "--index", str(index_dir), "python NEAR/x json")
     assert (near.returncode, near.stdout) == (2, "")
     assert near.stderr == "error: NEAR/x: NEAR/ takes a number of words, e.g. python NEAR/5 json\n"
+    far = scrapy(index_dir.parent, "search", "--index", str(index_dir), "python NEAR/99999 json")
     assert far.returncode == 0 and "of 25 results" in far.stdout  # read as NEAR/500
 
 
@@ -198,28 +191,20 @@ def test_embedded_database_commands_are_quiet(open_tmp_path: Path) -> None:
     # embedded server and no runtime-dir warning around the command's own error
     env = scrapy_env()
     env.pop("XDG_RUNTIME_DIR", None)
-
-    def pagerank(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "scrapy", "pagerank", *args],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-
-    # the two commands create two separate databases: run at once, their start-ups overlap
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        quiet = pool.submit(pagerank, "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}")
-        # on request (-L INFO) the migrations are summed up in one line; no server noise
-        verbose = pool.submit(
-            pagerank, "-L", "INFO", "-s", f"CRAWLER_DATA_DIR={tmp_path / 'fresh'}"
-        )
-        result, verbose = quiet.result(), verbose.result()
+    result = subprocess.run(
+        [sys.executable, "-m", "scrapy", "pagerank", "-s",
+         f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )
     assert (tmp_path / ".crawl" / "pgdata" / "PG_VERSION").is_file()
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == "error: the database holds no crawl yet\n"
+    # on request (-L INFO) the migrations are summed up in one line; still no server noise
+    verbose = subprocess.run(
+        [sys.executable, "-m", "scrapy", "pagerank", "-L", "INFO", "-s",
+         f"CRAWLER_DATA_DIR={tmp_path / 'fresh'}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )
     lines = verbose.stderr.splitlines()
     assert [re.sub(r"^\d{4}-\d\d-\d\d \S+ ", "", ln) for ln in lines] == [
         f"[crawler.storage.database] INFO: database embedded PostgreSQL in "
