@@ -75,7 +75,8 @@ def test_language_from_attribute_then_header_then_detector() -> None:
     assert main_content(f'<html lang="de-AT">{body}</html>', content_language="fr").lang == "de"
     assert main_content(f"<html>{body}</html>", content_language="fr-CA, en").lang == "fr"
     assert main_content(f"<html>{body}</html>").lang == "en"
-    korean = "<html><body><p>" + "서버 설정 파일을 편집하여 모듈을 불러옵니다. " * 5 + "</p></body></html>"
+    sentence = "서버 설정 파일을 편집하여 모듈을 불러옵니다. "
+    korean = "<html><body><p>" + sentence * 5 + "</p></body></html>"
     assert main_content(korean).lang == "ko"
     assert main_content(f"<html>{body}</html>", detect=False).lang == ""
 
