@@ -154,10 +154,13 @@ def variant_key(url: str) -> str:
     return f"{parts.hostname or ''}{path}" + (f"?{query}" if query else "")
 
 
-def copy_key(title: str, text: str, words: int = 60) -> str:
-    """The same for copies of a page under other URLs: its title and first words."""
-    head = " ".join(" ".join(title.split()).lower().split()[:20] + text.lower().split()[:words])
-    return hashlib.md5(head.encode("utf-8")).hexdigest() if head else ""
+def copy_key(title: str, text: str) -> str:
+    """The same for copies of a page under other URLs (another host's mirror, a
+    ``/latest/`` beside a ``/3.11/``): a digest of its title and text, case and spacing
+    folded ('' for an empty page). Pages that merely share a template and a first
+    paragraph differ."""
+    words = " ".join(title.lower().split()) + "\x1f" + " ".join(text.lower().split())
+    return hashlib.md5(words.encode("utf-8")).hexdigest() if words.strip("\x1f") else ""
 
 
 def inlink_anchor_text(inlinks: Iterable[tuple[str, str]], page_host: str) -> str:

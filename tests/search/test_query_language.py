@@ -235,7 +235,8 @@ def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Pa
 def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path) -> None:
     ix = open_index(tmp_path)
     IndexWriter(ix).write([
-        page_document(url=f"http://{name}.test/", title="Same", text="identical words here",
+        # (not the same text: exact copies of a page are one result)
+        page_document(url=f"http://{name}.test/", title="Same", text=f"identical {name} here",
                       host=f"{name}.test", content_type="text/html", fetched_at=NOW,
                       pagerank=rank)
         for name, rank in (("low", 0.2), ("high", 9.0), ("mid", 1.0))
@@ -319,7 +320,8 @@ def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path) -> 
     ix = open_index(tmp_path)
     IndexWriter(ix).write([
         page_document(url=f"http://p{i}.test/", title="python" if i % 3 == 0 else "other",
-                      text="python " * (1 + i % 5) + "filler words " * (i % 7),
+                      # (a word of its own: exact copies of a page are one result)
+                      text=f"page{i} " + "python " * (1 + i % 5) + "filler words " * (i % 7),
                       host=f"p{i}.test", content_type="text/html", fetched_at=NOW,
                       pagerank=float(i % 11))
         for i in range(40)

@@ -26,6 +26,7 @@ from crawler.search.query.tree import (
     parse,
     positive_leaves,
 )
+from crawler.search.ranking import Boosts
 from crawler.search.schema import TEXT_FIELDS
 
 #: Queries of fewer plain words are names, not descriptions: no lead bonus.
@@ -44,17 +45,6 @@ def _any(parts: list[wq.Query]) -> wq.Query | None:
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else wq.Or(parts)
-
-
-@dataclass(frozen=True)
-class Boosts:
-    """Weights of the scored-only bonuses (SEARCH_TITLE_BOOST, SEARCH_EXACT_BOOST,
-    SEARCH_LEAD_BOOST, SEARCH_PROXIMITY_BOOST); 0 turns one off."""
-
-    title: float = defaults.SEARCH_TITLE_BOOST
-    exact: float = defaults.SEARCH_EXACT_BOOST
-    lead: float = defaults.SEARCH_LEAD_BOOST
-    proximity: float = defaults.SEARCH_PROXIMITY_BOOST
 
 
 @dataclass
@@ -113,7 +103,11 @@ class QueryCompiler:
         if tree is None:
             return parsed
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
+        parsed.bonus = _any(
+            self._field_bonus(tree, "title", self.boosts.title)
+            + self._field_bonus(tree, "headings", self.boosts.heading)
+            + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+        )
         parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree))
         parsed.proximity = self._proximity_bonus(tree)
         return parsed
