@@ -116,13 +116,23 @@ def build_queries(root: Path, rels: list[str], per_kind: int, seed: int
 def load_pages(root: Path, files: list[Path]) -> tuple[list[dict], list[str]]:
     from crawler.extract import extract_page
 
+    try:  # the page content model (issue 25), when the code has it
+        from crawler.content import main_content
+    except ImportError:
+        main_content = None
     pages = []
     for path in files:
         rel = path.relative_to(root).as_posix()
         url = BASE_URL + rel
-        page = extract_page(path.read_bytes(), url)
+        html = path.read_bytes()
+        page = extract_page(html, url)
+        extra = {}
+        if main_content is not None:
+            content = main_content(html)
+            extra = {"main_text": content.text, "headings": content.headings,
+                     "lang": content.lang}
         pages.append({"url": url, "title": page.title, "text": page.text,
-                      "links": page.links})
+                      "links": page.links, **extra})
     return pages, [p["url"] for p in pages]
 
 
@@ -147,10 +157,25 @@ def pagerank(pages: list[dict]) -> list[float]:
 def documents(pages: list[dict], ranks: list[float]):
     from crawler.search.schema import page_document
 
-    takes_anchors = "anchors" in inspect.signature(page_document).parameters
+    parameters = inspect.signature(page_document).parameters
+    takes_anchors = "anchors" in parameters
+    inlinks: dict[str, list[tuple[str, str]]] = {}
+    if "inlinks" in parameters:  # in-link anchor text (issue 25), as source.py reads it
+        from crawler.search.fields import inlink_anchor_text
+
+        for page in pages:
+            for ln in page["links"]:
+                if ln.anchor_text and ln.url != page["url"]:
+                    inlinks.setdefault(ln.url, []).append((page["url"], ln.anchor_text))
     fetched = datetime.now(UTC)
     for page, rank in zip(pages, ranks, strict=True):
         extra = {"anchors": [ln.anchor_text for ln in page["links"]]} if takes_anchors else {}
+        if "main_text" in page and "main_text" in parameters:
+            extra.update(main_text=page["main_text"], headings=page["headings"],
+                         lang=page["lang"])
+        if "inlinks" in parameters:
+            extra["inlinks"] = inlink_anchor_text(inlinks.get(page["url"], []),
+                                                  "docs.java.test")
         yield page_document(url=page["url"], title=page["title"], text=page["text"],
                             host="docs.java.test", content_type="text/html",
                             fetched_at=fetched, pagerank=rank, **extra)
@@ -190,7 +215,7 @@ def main() -> int:
     parser.add_argument("--code", help="import crawler from this checkout (before numbers)")
     parser.add_argument("--work-dir", help="keep the index here (default: a temporary folder)")
     parser.add_argument("--show-misses", type=int, default=15)
-    for name in ("exact", "lead", "proximity", "title"):
+    for name in ("exact", "lead", "proximity", "title", "heading", "anchor"):
         parser.add_argument(f"--{name}-boost", type=float,
                             help=f"SEARCH_{name.upper()}_BOOST (default: the setting's)")
     parser.add_argument("--reuse-index", action="store_true",
@@ -238,6 +263,7 @@ def run(root: Path, work: Path, args: argparse.Namespace) -> int:
     changed = {name: value for name, value in (
         ("exact", args.exact_boost), ("lead", args.lead_boost),
         ("proximity", args.proximity_boost), ("title", args.title_boost),
+        ("heading", args.heading_boost), ("anchor", args.anchor_boost),
     ) if value is not None}
     options = {}
     if changed:  # (only the current code has them)

@@ -349,6 +349,8 @@ class SearchEngine:
         with self._lock:
             searcher = self._current_searcher()
             if not parsed.empty:
+                reader = searcher.reader()
+                parsed.narrow_any_tier(reader.doc_frequency, reader.doc_count())
                 self._collect(searcher, parsed, results)
             results.suggestion = self._suggest(searcher, parsed)
         results.elapsed = time.perf_counter() - started

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from whoosh import query as wq
@@ -35,6 +36,14 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
+#: Long queries (this many words or more, a sentence): their any-word tier matches the
+#: pages holding one of their uncommon words (in at most COMMON_SHARE of the pages); the
+#: common words only add their score there (Lucene's common-terms query). Every page of
+#: the all-words tier still holds them all.
+COMMON_TERMS_MIN_WORDS = 5
+COMMON_SHARE = 0.05
+#: ... and when every word is common, the pages holding one of the rarest few.
+RAREST_WORDS = 2
 
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
@@ -67,10 +76,39 @@ class ParsedQuery:
     # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
     # only (spans on every matching page tripled the time of two-word queries).
     proximity: Proximity | None = None
+    # the any-word tier's parts, to narrow it to the uncommon words (narrow_any_tier)
+    any_parts: tuple[list[wq.Query], list[wq.Query], list[wq.Query]] | None = None
 
     @property
     def empty(self) -> bool:
         return not self.tiers
+
+    def narrow_any_tier(self, doc_frequency: Any, doc_count: int) -> None:
+        """For a long query, make the any-word tier match the pages holding one of its
+        uncommon words only, the common ones scored where they are (see
+        COMMON_TERMS_MIN_WORDS); ``doc_frequency(fieldname, text)``: pages holding a
+        term."""
+        if self.any_parts is None or len(self.tiers) != 2:
+            return
+        positives, filters, negatives = self.any_parts
+        if len(positives) < COMMON_TERMS_MIN_WORDS:
+            return
+
+        def frequency(q: wq.Query) -> int:
+            terms = list(q.terms())
+            return max((doc_frequency(f, t) for f, t in terms), default=0)
+
+        ranked = sorted(positives, key=frequency)
+        rare = [q for q in ranked if frequency(q) <= COMMON_SHARE * doc_count]
+        if not rare:
+            rare = ranked[:RAREST_WORDS]
+        common = [q for q in positives if q not in rare]
+        if not common:
+            return
+        anyone: wq.Query = wq.AndMaybe(_any(rare), _any(common))
+        if filters:
+            anyone = wq.And([anyone, *filters])
+        self.tiers[1] = QueryCompiler._without(anyone, negatives)
 
     def scored(self, q: wq.Query, first: bool = True) -> wq.Query:
         """``q`` with the bonuses (those of the first tier only if ``first``)."""
@@ -102,7 +140,7 @@ class QueryCompiler:
         parsed = ParsedQuery(text, tree)
         if tree is None:
             return parsed
-        parsed.tiers = [q for q in self._tiers(tree) if q is not None]
+        parsed.tiers = [q for q in self._tiers(tree, parsed) if q is not None]
         parsed.bonus = _any(
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
@@ -188,7 +226,7 @@ class QueryCompiler:
         return list(self.schema[fieldname].process_text(text, mode="query"))
 
     # tiers --------------------------------------------------------------------------
-    def _tiers(self, tree: Node) -> list[wq.Query | None]:
+    def _tiers(self, tree: Node, parsed: ParsedQuery | None = None) -> list[wq.Query | None]:
         if isinstance(tree, And) and tree.implicit:
             positives: list[wq.Query] = []
             filters: list[wq.Query] = []
@@ -210,6 +248,8 @@ class QueryCompiler:
                 every = self._without(wq.And(positives + filters), negatives)
                 anyone = wq.Or(positives)
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
+                if parsed is not None:
+                    parsed.any_parts = (positives, filters, negatives)
                 return [every, anyone]
         return [self.compile(tree)]
 
