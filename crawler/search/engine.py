@@ -21,7 +21,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -55,8 +55,13 @@ from crawler.search.ranking import (
 )
 
 MAX_PER_PAGE = 100
-#: Hits of the first tier that get the proximity bonus before the page is cut.
+#: Hits of the first tier that get the proximity bonus before the page is cut; for
+#: queries of LONG_RESCORE_TERMS words or more, LONG_RESCORE_WINDOW.
 RESCORE_WINDOW = 100
+LONG_RESCORE_TERMS = 5
+LONG_RESCORE_WINDOW = 40
+#: Query words highlighted in snippets at most (the rarest).
+SNIPPET_TERMS = 6
 #: Hits ranked beyond the last one shown, so that the translations and copies of the
 #: shown pages are found and grouped with them (and a page demoted for its language
 #: finds its place).
@@ -317,8 +322,18 @@ class SearchEngine:
             self._searcher = self.ix.searcher(weighting=self.weighting)
         return self._searcher
 
-    def compiler(self) -> QueryCompiler:
-        return QueryCompiler(self.ix.schema, near_distance=self.near_distance, boosts=self.boosts)
+    def compiler(
+        self, doc_frequency: Callable[[str, str], int] | None = None, doc_count: int = 0
+    ) -> QueryCompiler:
+        """A query compiler; with the index's document frequencies, a long query's
+        common words only add their score (crawler/search/query/compiler.py)."""
+        return QueryCompiler(
+            self.ix.schema,
+            near_distance=self.near_distance,
+            boosts=self.boosts,
+            doc_frequency=doc_frequency,
+            doc_count=doc_count,
+        )
 
     def doc_count(self) -> int:
         with self._lock:
@@ -348,8 +363,11 @@ class SearchEngine:
         results = SearchResults(query=text, page=page, per_page=per_page)
         explicit = _LANG_PREFIX.findall(text)
         words = _LANG_PREFIX.sub(" ", text) if explicit else text
+        with self._lock:
+            reader = self._current_searcher().reader()
+            compiler = self.compiler(reader.doc_frequency, reader.doc_count())
         try:
-            parsed = self.compiler().parse(words)
+            parsed = compiler.parse(words)
         except QuerySyntaxError as exc:
             results.error = str(exc)
             results.elapsed = time.perf_counter() - started
@@ -365,8 +383,6 @@ class SearchEngine:
         with self._lock:
             searcher = self._current_searcher()
             if not parsed.empty:
-                reader = searcher.reader()
-                parsed.narrow_any_tier(reader.doc_frequency, reader.doc_count())
                 if self.feedback_docs > 0:
                     self._expand(searcher, parsed)
                 self._collect(searcher, parsed, results)
@@ -509,7 +525,12 @@ class SearchEngine:
         kept, as Elasticsearch's rescore window: a span query probed on every match of
         common words cost more than the search itself.
         """
-        window = limit if rescore is None else max(limit, RESCORE_WINDOW)
+        window = limit
+        if rescore is not None:
+            # a sentence's whole sequence is probed on fewer hits (the positions of
+            # 20 words per page are costly)
+            long = len(rescore.terms) >= LONG_RESCORE_TERMS
+            window = max(limit, LONG_RESCORE_WINDOW if long else RESCORE_WINDOW)
         # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
         # kept so far; with the PageRank factor applied after, that loses pages that belong
         # in the top N, and the count of matches would not be exact. (Measured: pruning
@@ -637,6 +658,12 @@ def _attach_matched_terms(searcher: Searcher, results: Results, q: wq.Query, fie
     docterms: dict[int, list[tuple[str, bytes]]] = {docnum: [] for docnum in docnums}
     # words searched "anywhere" (the content field) are analysed like the body's words
     wanted = {text for fieldname, text in _positive_terms(q) if fieldname in (field, "content")}
+    if len(wanted) > SNIPPET_TERMS:
+        # a sentence: its rarest words make the snippet (loading the character offsets
+        # of every common word of every hit was a tenth of such a search)
+        wanted = set(
+            sorted(wanted, key=lambda t: (reader.doc_frequency(field, t), t))[:SNIPPET_TERMS]
+        )
     for text in wanted:
         term = (field, to_bytes(text))
         if term not in reader:
