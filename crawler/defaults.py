@@ -248,12 +248,6 @@ SEARCH_ANCHOR_BOOST = 1.0
 SEARCH_DEFAULT_LANGUAGE = "en"
 # Score factor of a page known to be in another language than the query's.
 SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
-# Pseudo-relevance feedback for description queries (3+ plain words): words of the
-# opening of the best SEARCH_FEEDBACK_DOCS hits (0 = off), the SEARCH_FEEDBACK_TERMS
-# best, join the any-word tier weighted up to SEARCH_FEEDBACK_WEIGHT.
-SEARCH_FEEDBACK_DOCS = 0
-SEARCH_FEEDBACK_TERMS = 10
-SEARCH_FEEDBACK_WEIGHT = 0.3
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted

@@ -35,7 +35,6 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Results, Searcher
 
 from crawler import defaults
-from crawler.search.feedback import feedback_terms
 from crawler.search.index import open_index
 from crawler.search.proximity import Proximity, proximity_scores
 from crawler.search.query import (
@@ -67,10 +66,6 @@ SNIPPET_TERMS = 6
 #: finds its place).
 GROUP_WINDOW = 30
 _MARK = re.compile(r"</?mark>")
-#: Pseudo-relevance feedback: for queries of this many plain words or more, from the
-#: first FEEDBACK_WORDS words of each feedback page.
-FEEDBACK_MIN_WORDS = 3
-FEEDBACK_WORDS = 300
 #: ``lang:xx`` in a query: the language preferred, not a filter.
 _LANG_PREFIX = re.compile(r"(?<!\S)lang:([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)(?!\S)")
 
@@ -250,13 +245,7 @@ class SearchEngine:
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
         default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
         other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
-        feedback_docs: int = defaults.SEARCH_FEEDBACK_DOCS,
-        feedback_terms: int = defaults.SEARCH_FEEDBACK_TERMS,
-        feedback_weight: float = defaults.SEARCH_FEEDBACK_WEIGHT,
     ) -> None:
-        self.feedback_docs = feedback_docs
-        self.feedback_terms = feedback_terms
-        self.feedback_weight = feedback_weight
         self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
         self.default_language = default_language
         self.other_language = other_language
@@ -297,11 +286,6 @@ class SearchEngine:
             or "",
             other_language=settings.getfloat(
                 "SEARCH_OTHER_LANGUAGE_FACTOR", defaults.SEARCH_OTHER_LANGUAGE_FACTOR
-            ),
-            feedback_docs=settings.getint("SEARCH_FEEDBACK_DOCS", defaults.SEARCH_FEEDBACK_DOCS),
-            feedback_terms=settings.getint("SEARCH_FEEDBACK_TERMS", defaults.SEARCH_FEEDBACK_TERMS),
-            feedback_weight=settings.getfloat(
-                "SEARCH_FEEDBACK_WEIGHT", defaults.SEARCH_FEEDBACK_WEIGHT
             ),
         )
 
@@ -383,8 +367,6 @@ class SearchEngine:
         with self._lock:
             searcher = self._current_searcher()
             if not parsed.empty:
-                if self.feedback_docs > 0:
-                    self._expand(searcher, parsed)
                 self._collect(searcher, parsed, results)
             results.suggestion = self._suggest(searcher, parsed)
         results.elapsed = time.perf_counter() - started
@@ -457,38 +439,6 @@ class SearchEngine:
                 self._variant(searcher, member.key, member.lang) for member in group.others
             ]
             out.hits.append(shown)
-
-    def _expand(self, searcher: Searcher, parsed: ParsedQuery) -> None:
-        """Pseudo-relevance feedback (SEARCH_FEEDBACK_DOCS > 0): words of the opening of
-        the best hits of a description query (3+ plain words, no filter or negation) join
-        its any-word tier, weighted (crawler/search/feedback.py)."""
-        if parsed.any_parts is None or len(parsed.tiers) != 2:
-            return
-        positives, filters, negatives = parsed.any_parts
-        if filters or negatives or len(positives) < FEEDBACK_MIN_WORDS:
-            return
-        top = TopCollector(limit=self.feedback_docs, usequality=False, replace=0)
-        searcher.search_with_collector(parsed.tiers[1], top)
-        analyzer = searcher.schema["body"].analyzer
-        pages = []
-        for _, docnum in top.results().top_n:
-            body = searcher.stored_fields(docnum).get("body", "")
-            opening = " ".join(body.split()[:FEEDBACK_WORDS])
-            pages.append([t.text for t in analyzer(opening) if not t.stopped])
-        exclude = {text for q in positives for _, text in q.terms()}
-        reader = searcher.reader()
-        expansion = feedback_terms(
-            pages,
-            lambda term: reader.doc_frequency("content", term),
-            reader.doc_count(),
-            exclude,
-            self.feedback_terms,
-        )
-        if expansion:
-            extra = wq.Or(
-                [wq.Term("content", t, boost=w * self.feedback_weight) for t, w in expansion]
-            )
-            parsed.tiers[1] = wq.Or([parsed.tiers[1], extra])
 
     def _variant(self, searcher: Searcher, docnum: int, lang: str) -> dict[str, str]:
         stored = searcher.stored_fields(docnum)

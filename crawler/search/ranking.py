@@ -87,7 +87,9 @@ def query_language(
     if explicit:
         return language_tag(explicit)
     lang = script_language(words)
-    if not lang and len(words.split()) >= QUERY_DETECT_MIN_WORDS:
+    if not lang and len(words.split()) >= QUERY_DETECT_MIN_WORDS and not words.isascii():
+        # (plain ASCII words are no sure sign of a language: the detector, whose model
+        # takes 0.6 s to load, is asked only when the words have accents or the like)
         lang = detect_language(words, QUERY_LANGUAGE_CONFIDENCE)
     return lang or language_tag(preferred) or language_tag(default)
 

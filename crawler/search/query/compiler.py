@@ -37,12 +37,19 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
+#: Queries of this many plain words or more (descriptions) are ranked in one tier of
+#: pages holding any of them, not "all the words first".
+ONE_TIER_MIN_WORDS = 4
+#: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
+#: only: its 20 words in order cost a quarter of such a search, its first 8 in order
+#: are as telling.
+SEQUENCE_TERMS = 8
 #: Long queries (this many words or more, a sentence): their any-word tier matches the
 #: pages holding one of their uncommon words (in at most COMMON_SHARE of the pages); the
 #: common words only add their score there (Lucene's common-terms query). Every page of
 #: the all-words tier still holds them all.
-COMMON_TERMS_MIN_WORDS = 5
-COMMON_SHARE = 0.05
+COMMON_TERMS_MIN_WORDS = 8
+COMMON_SHARE = 0.1
 #: ... and when every word is common, the pages holding one of the rarest few.
 RAREST_WORDS = 2
 
@@ -83,8 +90,6 @@ class ParsedQuery:
     # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
     # only (spans on every matching page tripled the time of two-word queries).
     proximity: Proximity | None = None
-    # the any-word tier's parts, to narrow it to the uncommon words (narrow_any_tier)
-    any_parts: tuple[list[wq.Query], list[wq.Query], list[wq.Query]] | None = None
 
     @property
     def empty(self) -> bool:
@@ -128,7 +133,7 @@ class QueryCompiler:
         if tree is None:
             return parsed
         self._common = self._common_leaves(tree)
-        parsed.tiers = [q for q in self._tiers(tree, parsed) if q is not None]
+        parsed.tiers = [q for q in self._tiers(tree) if q is not None]
         parsed.bonus = _any(
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
@@ -209,7 +214,7 @@ class QueryCompiler:
         # its words, and all of them in order (the sentence itself, not a list of them)
         return [
             *self._field_bonus(tree, "lead", self.boosts.lead),
-            wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead),
+            wq.Phrase("lead", terms[:SEQUENCE_TERMS], slop=PROXIMITY_SLOP, boost=self.boosts.lead),
         ]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
@@ -239,7 +244,7 @@ class QueryCompiler:
         pairs = [(a, b) for a, b in zip(terms, terms[1:], strict=False) if a != b]
         return Proximity(
             fieldname=TEXT_FIELDS[0],
-            terms=tuple(terms),
+            terms=tuple(terms[:SEQUENCE_TERMS]),
             pairs=tuple(dict.fromkeys(pairs)) if len(pairs) <= MAX_PROXIMITY_PAIRS else (),
             whole=len(terms) > 2,
             slop=PROXIMITY_SLOP,
@@ -251,7 +256,7 @@ class QueryCompiler:
         return list(self.schema[fieldname].process_text(text, mode="query"))
 
     # tiers --------------------------------------------------------------------------
-    def _tiers(self, tree: Node, parsed: ParsedQuery | None = None) -> list[wq.Query | None]:
+    def _tiers(self, tree: Node) -> list[wq.Query | None]:
         if isinstance(tree, And) and tree.implicit:
             positives: list[wq.Query] = []
             common: list[wq.Query] = []
@@ -281,8 +286,11 @@ class QueryCompiler:
                     rare = [q for q in positives if not any(q is c for c in common)]
                     anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
-                if parsed is not None:
-                    parsed.any_parts = (positives, filters, negatives)
+                if len(positives) >= ONE_TIER_MIN_WORDS:
+                    # a description: long pages hold all its words by chance, the page
+                    # described often misses one; BM25F already prefers pages with more
+                    # of them
+                    return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]
 
