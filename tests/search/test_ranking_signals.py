@@ -157,3 +157,30 @@ def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: P
     ])
     assert [h.url.rsplit("/", 1)[1] for h in engine.search("keepalive").hits] == [
         "keepalive.html", "directives.html"]
+
+
+def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
+    tmp_path: Path,
+) -> None:
+    filler = " ".join(f"topic{i} words" for i in range(150))
+    pages = [
+        # a long page that holds every word of the description by chance
+        dict(url="http://d.test/whatsnew.html", title="What's new",
+             text=f"make {filler} temporary {filler} file {filler} closed {filler} gone"),
+        # the page described, without the word "make"
+        dict(url="http://d.test/tempfile.html", title="tempfile",
+             text="Temporary file objects: the temporary file is deleted once closed."),
+    ]
+    pages += [dict(url=f"http://d.test/p{i}.html", title=f"page {i}",
+                   text=f"a file that is closed and gone, page {i}") for i in range(20)]
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0)
+    found = engine.search("make temporary file closed").hits
+    assert found[0].url == "http://d.test/tempfile.html"
+    assert found[0].matched_all is None  # one tier
+    assert engine.search("temporary file").hits[0].matched_all is True  # two tiers
+    # a sentence: pages holding only its common words (file, closed, gone: in over 10 %
+    # of the pages) do not match; the uncommon ones decide
+    sentence = engine.search("make the temporary file that is closed and gone for good right now")
+    assert {h.url for h in sentence.hits} == {
+        "http://d.test/whatsnew.html", "http://d.test/tempfile.html"}
+    assert sentence.total == 2

@@ -37,13 +37,14 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
-#: Queries of this many plain words or more (descriptions) are ranked in one tier of
-#: pages holding any of them, not "all the words first".
+#: Queries of this many plain words or more, and fewer than COMMON_TERMS_MIN_WORDS
+#: (descriptions, not sentences), are ranked in one tier of pages holding any of them,
+#: not "all the words first".
 ONE_TIER_MIN_WORDS = 4
 #: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
-#: only: its 20 words in order cost a quarter of such a search, its first 8 in order
+#: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
 #: are as telling.
-SEQUENCE_TERMS = 8
+SEQUENCE_TERMS = 16
 #: Long queries (this many words or more, a sentence): their any-word tier matches the
 #: pages holding one of their uncommon words (in at most COMMON_SHARE of the pages); the
 #: common words only add their score there (Lucene's common-terms query). Every page of
@@ -286,7 +287,7 @@ class QueryCompiler:
                     rare = [q for q in positives if not any(q is c for c in common)]
                     anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
-                if len(positives) >= ONE_TIER_MIN_WORDS:
+                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
                     # a description: long pages hold all its words by chance, the page
                     # described often misses one; BM25F already prefers pages with more
                     # of them
