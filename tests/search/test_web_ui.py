@@ -289,3 +289,32 @@ def test_layout_at_desktop_width(browser, ui_url: str) -> None:
     assert brand["x"] + brand["width"] <= query["x"] < link["x"]
     assert abs((query["y"] + query["height"] / 2) - (brand["y"] + brand["height"] / 2)) < 10
     page.close()
+
+
+def test_translations_are_grouped_and_accept_language_picks_the_shown_one(
+    tmp_path: Path,
+) -> None:
+    base = "http://httpd.test/manual/"
+    ix = open_index(tmp_path / "index")
+    IndexWriter(ix).write([
+        page_document(url=base + "ko/rewrite.html", title="mod_rewrite (ko)",
+                      text="mod_rewrite 규칙 rewrite rewrite rewrite", host="httpd.test",
+                      content_type="text/html", fetched_at=NOW, lang="ko", pagerank=3.0),
+        page_document(url=base + "en/rewrite.html", title="mod_rewrite",
+                      text="The rewrite module rewrites URLs.", host="httpd.test",
+                      content_type="text/html", fetched_at=NOW, lang="en"),
+    ])
+    app = create_app(Settings(), ix)
+    client = app.test_client()
+    try:
+        english = client.get("/search?q=rewrite").get_data(as_text=True)
+        assert english.count('class="result"') == 1
+        assert f'href="{base}en/rewrite.html"' in english.split('class="variants"')[0]
+        assert f'href="{base}ko/rewrite.html"' in english.split('class="variants"')[1]
+        assert 'hreflang="ko">ko</a>' in english
+        korean = client.get("/search?q=rewrite", headers={"Accept-Language": "ko-KR,en;q=0.5"})
+        page = korean.get_data(as_text=True)
+        assert f'href="{base}ko/rewrite.html"' in page.split('class="variants"')[0]
+        assert 'hreflang="en">en</a>' in page
+    finally:
+        app.config["SEARCH_ENGINE"].close()
