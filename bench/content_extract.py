@@ -41,7 +41,9 @@ _DROP = "//div[@class='navheader' or @class='navfooter']"
 #: Navigation that must not be in the main content.
 _NAVIGATION = re.compile(
     r"Prev\s+Up\s+.*Home\s+Next|index\s+modules\s*\|\s*next|modules\s*\|\s*next\s*\|"
-    r"|Found a bug|Table of contents\s+Search page|Python Module Index", re.I | re.S)
+    r"|Found a bug|Table of contents\s+Search page|Python Module Index",
+    re.I | re.S,
+)
 _WORD = re.compile(r"\w+")
 
 
@@ -77,7 +79,8 @@ def extractors() -> dict[str, Callable[[bytes], str]]:
     return {
         "none (all visible text)": lambda html: extract_page(html, "http://x.test/").text,
         "resiliparse main_content": lambda html: extract_plain_text(
-            HTMLTree.parse_from_bytes(html), main_content=True, alt_texts=False),
+            HTMLTree.parse_from_bytes(html), main_content=True, alt_texts=False
+        ),
         "trafilatura": lambda html: trafilatura.extract(html) or "",
         "trafilatura fast": lambda html: trafilatura.extract(html, fast=True) or "",
         "crawler.content (chosen)": lambda html: main_content(html).text,
@@ -92,10 +95,14 @@ def main() -> int:
     pages = sample(args.pages, args.seed)
     docs = [(site, path.read_bytes()) for site, path in pages]
     refs = [words(reference(html, SITES[site][1])) for site, html in docs]
-    print(f"content extraction benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {len(docs)} "
-          f"pages ({', '.join(SITES)}), load average {os.getloadavg()[0]:.2f}")
-    print(f"{'extractor':28s} {'precision':>9s} {'recall':>7s} {'F1':>6s} {'nav left':>9s} "
-          f"{'empty':>6s} {'CPU ms/page':>12s}")
+    print(
+        f"content extraction benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {len(docs)} "
+        f"pages ({', '.join(SITES)}), load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{'extractor':28s} {'precision':>9s} {'recall':>7s} {'F1':>6s} {'nav left':>9s} "
+        f"{'empty':>6s} {'CPU ms/page':>12s}"
+    )
     for name, extract in extractors().items():
         started = time.process_time()
         outputs = [extract(html) for _, html in docs]
@@ -112,8 +119,10 @@ def main() -> int:
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         nav = sum(1 for out in outputs if _NAVIGATION.search(out)) / len(outputs)
         empty = sum(1 for out in outputs if not out.strip()) / len(outputs)
-        print(f"{name:28s} {precision:9.3f} {recall:7.3f} {f1:6.3f} {nav:9.3f} "
-              f"{empty:6.3f} {cpu:12.1f}")
+        print(
+            f"{name:28s} {precision:9.3f} {recall:7.3f} {f1:6.3f} {nav:9.3f} "
+            f"{empty:6.3f} {cpu:12.1f}"
+        )
     print(f"load average {os.getloadavg()[0]:.2f}")
     return 0
 

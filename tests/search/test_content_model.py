@@ -89,7 +89,13 @@ def test_a_list_page_keeps_its_list() -> None:
 
 def test_language_tags_and_scripts() -> None:
     assert [language_tag(v) for v in ("en-US", "pt_BR", "de, en", "", "und", "x")] == [
-        "en", "pt", "de", "", "", ""]
+        "en",
+        "pt",
+        "de",
+        "",
+        "",
+        "",
+    ]
     assert script_language("서버 설정") == "ko"
     assert script_language("設定ファイル") == "ja"
     assert script_language("配置文件") == "zh"
@@ -116,15 +122,36 @@ def test_stored_content_model_feeds_the_index_document(
     content = main_content(SPHINX_PAGE.encode())
     now = datetime.now(UTC)
     pages = [
-        PageItem(url="http://h.test/json.html", final_url="http://h.test/json.html",
-                 host="h.test", status=200, content_type="text/html", fetched_at=now,
-                 depth=0, size=1, content_md5="a", title="json",
-                 text="index | modules | next | previous " + content.text,
-                 main_text=content.text, headings=content.headings, lang=content.lang),
+        PageItem(
+            url="http://h.test/json.html",
+            final_url="http://h.test/json.html",
+            host="h.test",
+            status=200,
+            content_type="text/html",
+            fetched_at=now,
+            depth=0,
+            size=1,
+            content_md5="a",
+            title="json",
+            text="index | modules | next | previous " + content.text,
+            main_text=content.text,
+            headings=content.headings,
+            lang=content.lang,
+        ),
         # stored before the content model: no main text, the whole text is indexed
-        PageItem(url="http://h.test/old.html", final_url="http://h.test/old.html",
-                 host="h.test", status=200, content_type="text/html", fetched_at=now,
-                 depth=0, size=1, content_md5="b", title="old", text="old page text"),
+        PageItem(
+            url="http://h.test/old.html",
+            final_url="http://h.test/old.html",
+            host="h.test",
+            status=200,
+            content_type="text/html",
+            fetched_at=now,
+            depth=0,
+            size=1,
+            content_md5="b",
+            title="old",
+            text="old page text",
+        ),
     ]
 
     async def write() -> None:
@@ -134,12 +161,14 @@ def test_stored_content_model_feeds_the_index_document(
     asyncio.run(write())
     row = prepared_db.execute(
         "SELECT main_text, headings, lang FROM pages WHERE crawl_id = %s AND url = %s",
-        (crawl_id, "http://h.test/json.html")).fetchone()
+        (crawl_id, "http://h.test/json.html"),
+    ).fetchone()
     assert row == (content.text, "json — JSON encoder and decoder\nBasic Usage", "en")
     docs = {d["url"]: d for d in iter_page_documents(prepared_db, crawl_id)}
     assert docs["http://h.test/json.html"]["body"] == content.text
     assert docs["http://h.test/json.html"]["headings"] == (
-        "json — JSON encoder and decoder\nBasic Usage")
+        "json — JSON encoder and decoder\nBasic Usage"
+    )
     assert docs["http://h.test/json.html"]["lang"] == "en"
     assert docs["http://h.test/old.html"]["body"] == "old page text"
     assert docs["http://h.test/old.html"]["lang"] == ""

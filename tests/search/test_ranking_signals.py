@@ -35,7 +35,8 @@ def test_variant_key_removes_language_marks() -> None:
     # not languages: a word, a Java package name part, another page
     assert variant_key("http://h.test/id/x.html") == "h.test/id/x.html"
     assert variant_key("http://h.test/api/java.base/Map.Entry.html") == (
-        "h.test/api/java.base/Map.Entry.html")
+        "h.test/api/java.base/Map.Entry.html"
+    )
     assert [url_language(u) for u in same] == ["", "en", "ko", "ja"]
     assert url_language("http://h.test/pt_BR/x.html") == "pt"
 
@@ -87,8 +88,7 @@ def test_group_variants_shows_the_query_language_at_the_best_members_place() -> 
 def _engine(path: Path, pages: list[dict], **options) -> SearchEngine:
     ix = open_index(path)
     IndexWriter(ix).write(
-        page_document(host=p["url"].split("/")[2], content_type="text/html", fetched_at=NOW,
-                      **p)
+        page_document(host=p["url"].split("/")[2], content_type="text/html", fetched_at=NOW, **p)
         for p in pages
     )
     return SearchEngine(ix, **options)
@@ -101,25 +101,47 @@ KOREAN = "mod_rewrite 모듈은 규칙에 따라 요청 URL을 재작성합니�
 
 def test_translations_are_one_result_in_the_query_language(tmp_path: Path) -> None:
     base = "http://httpd.test/docs/mod/"
-    engine = _engine(tmp_path, [
-        dict(url=base + "mod_rewrite.html.ko", title="mod_rewrite", text=KOREAN,
-             lang="ko", pagerank=5.0),
-        dict(url=base + "mod_rewrite.html.en", title="mod_rewrite", text=ENGLISH,
-             lang="en", pagerank=1.0),
-        dict(url=base + "mod_alias.html.en", title="mod_alias",
-             text="Mapping URLs to the file system; rewrite is another module. " + FILLER,
-             lang="en", pagerank=1.0),
-    ])
+    engine = _engine(
+        tmp_path,
+        [
+            dict(
+                url=base + "mod_rewrite.html.ko",
+                title="mod_rewrite",
+                text=KOREAN,
+                lang="ko",
+                pagerank=5.0,
+            ),
+            dict(
+                url=base + "mod_rewrite.html.en",
+                title="mod_rewrite",
+                text=ENGLISH,
+                lang="en",
+                pagerank=1.0,
+            ),
+            dict(
+                url=base + "mod_alias.html.en",
+                title="mod_alias",
+                text="Mapping URLs to the file system; rewrite is another module. " + FILLER,
+                lang="en",
+                pagerank=1.0,
+            ),
+        ],
+    )
     english = engine.search("rewrite")
     assert [h.url.rsplit("/", 1)[1] for h in english.hits] == [
-        "mod_rewrite.html.en", "mod_alias.html.en"]
+        "mod_rewrite.html.en",
+        "mod_alias.html.en",
+    ]
     assert english.lang == "en" and english.total == 2
     assert english.hits[0].variants == [
-        {"url": base + "mod_rewrite.html.ko", "title": "mod_rewrite", "lang": "ko"}]
+        {"url": base + "mod_rewrite.html.ko", "title": "mod_rewrite", "lang": "ko"}
+    ]
     for korean in (engine.search("rewrite lang:ko"), engine.search("rewrite", lang="ko-KR")):
         assert korean.lang == "ko"
         assert [h.url.rsplit("/", 1)[1] for h in korean.hits] == [
-            "mod_rewrite.html.ko", "mod_alias.html.en"]
+            "mod_rewrite.html.ko",
+            "mod_alias.html.en",
+        ]
         assert [v["lang"] for v in korean.hits[0].variants] == ["en"]
     as_json = english.as_dict()
     assert as_json["lang"] == "en" and as_json["results"][0]["variants"][0]["lang"] == "ko"
@@ -129,34 +151,56 @@ def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path) -> None:
     text = "Static helpers that return locator objects from strings or identifiers. "
     pages = [
         dict(url="http://api.test/Alpha.html", title="Alpha", text=text + "alpha"),
-        dict(url="http://api.test/Beta.html", title="Beta", text=text + "beta",
-             inlinks=inlink_anchor_text([("http://blog.test/a", "the locator helpers")],
-                                        "api.test")),
+        dict(
+            url="http://api.test/Beta.html",
+            title="Beta",
+            text=text + "beta",
+            inlinks=inlink_anchor_text([("http://blog.test/a", "the locator helpers")], "api.test"),
+        ),
     ]
     engine = _engine(tmp_path, pages, pagerank_weight=0.0)
     assert [h.url for h in engine.search("locator helpers").hits] == [
-        "http://api.test/Beta.html", "http://api.test/Alpha.html"]
+        "http://api.test/Beta.html",
+        "http://api.test/Alpha.html",
+    ]
     pages[1]["inlinks"] = ""
     plain = _engine(tmp_path / "plain", pages, pagerank_weight=0.0)
     assert [h.url for h in plain.search("locator helpers").hits] == [
-        "http://api.test/Alpha.html", "http://api.test/Beta.html"]
+        "http://api.test/Alpha.html",
+        "http://api.test/Beta.html",
+    ]
 
 
 def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: Path) -> None:
     reference = " ".join(
         f"Directive Option{i}: sets the option{i}; see also KeepAlive handling and "
-        f"KeepAlive timeouts for option{i}." for i in range(60))
-    guide = ("Persistent connections let a client send several requests over one "
-             "connection. " * 6)
-    engine = _engine(tmp_path, [
-        dict(url="http://httpd.test/mod/directives.html", title="Directive Index",
-             text=reference, headings=["Directive Index"], pagerank=3.0),
-        dict(url="http://httpd.test/keepalive.html", title="Persistent connections",
-             text="KeepAlive " + guide, headings=["KeepAlive", "Configuration"],
-             pagerank=1.0),
-    ])
+        f"KeepAlive timeouts for option{i}."
+        for i in range(60)
+    )
+    guide = "Persistent connections let a client send several requests over one connection. " * 6
+    engine = _engine(
+        tmp_path,
+        [
+            dict(
+                url="http://httpd.test/mod/directives.html",
+                title="Directive Index",
+                text=reference,
+                headings=["Directive Index"],
+                pagerank=3.0,
+            ),
+            dict(
+                url="http://httpd.test/keepalive.html",
+                title="Persistent connections",
+                text="KeepAlive " + guide,
+                headings=["KeepAlive", "Configuration"],
+                pagerank=1.0,
+            ),
+        ],
+    )
     assert [h.url.rsplit("/", 1)[1] for h in engine.search("keepalive").hits] == [
-        "keepalive.html", "directives.html"]
+        "keepalive.html",
+        "directives.html",
+    ]
 
 
 def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
@@ -165,14 +209,26 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     filler = " ".join(f"topic{i} words" for i in range(150))
     pages = [
         # a long page that holds every word of the description by chance
-        dict(url="http://d.test/whatsnew.html", title="What's new",
-             text=f"make {filler} temporary {filler} file {filler} closed {filler} gone"),
+        dict(
+            url="http://d.test/whatsnew.html",
+            title="What's new",
+            text=f"make {filler} temporary {filler} file {filler} closed {filler} gone",
+        ),
         # the page described, without the word "make"
-        dict(url="http://d.test/tempfile.html", title="tempfile",
-             text="Temporary file objects: the temporary file is deleted once closed."),
+        dict(
+            url="http://d.test/tempfile.html",
+            title="tempfile",
+            text="Temporary file objects: the temporary file is deleted once closed.",
+        ),
     ]
-    pages += [dict(url=f"http://d.test/p{i}.html", title=f"page {i}",
-                   text=f"a file that is closed and gone, page {i}") for i in range(20)]
+    pages += [
+        dict(
+            url=f"http://d.test/p{i}.html",
+            title=f"page {i}",
+            text=f"a file that is closed and gone, page {i}",
+        )
+        for i in range(20)
+    ]
     engine = _engine(tmp_path, pages, pagerank_weight=0.0)
     found = engine.search("make temporary file closed").hits
     assert found[0].url == "http://d.test/tempfile.html"
@@ -182,5 +238,7 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     # of the pages) do not match; the uncommon ones decide
     sentence = engine.search("make the temporary file that is closed and gone for good right now")
     assert {h.url for h in sentence.hits} == {
-        "http://d.test/whatsnew.html", "http://d.test/tempfile.html"}
+        "http://d.test/whatsnew.html",
+        "http://d.test/tempfile.html",
+    }
     assert sentence.total == 2
