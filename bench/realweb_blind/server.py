@@ -41,9 +41,7 @@ class Site:
         self.asked: set[tuple[str, str]] = set()
         self.rendered: dict[str, bytes] = {}
         # pre-rendered responses
-        self.doc_resp: dict[str, dict[str, bytes]] = {
-            h: {p: response(200, b) for p, b in s.pages.items()} for h, s in web.docs.items()
-        }
+        self.doc_resp: dict[str, dict[str, bytes]] = {h: {} for h in web.docs}  # filled on first request
         self.robots_resp = {
             h: (response(200, b, b"text/plain"), 200) if b is not None else (response(404, b"<html><body>Not found</body></html>"), 404)
             for h, b in web.robots.items()
@@ -78,7 +76,10 @@ class Site:
                 path += "index.html"
             resp = docs.get(path)
             if resp is None:
-                return self.not_found, delay, 404
+                body = web.docs[host].pages.get(path)
+                if body is None:
+                    return self.not_found, delay, 404
+                resp = docs[path] = response(200, body)
             if host == web.stall_host and webs.is_503_first(web.seed, path) and (host, path) not in self.asked:
                 self.asked.add((host, path))
                 return self.r503, delay, 503

@@ -427,7 +427,7 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
         if not skewed:
             docs["www.cmake-docs.test"] = load_doc_site("cmake", "www.cmake-docs.test", keep_broken_share=0.02, seed=seed)
             docs["doc.rust-std.test"] = load_doc_site(
-                "rust", "doc.rust-std.test", include_dirs=("std",), start="/std/index.html", max_pages=6000,
+                "rust", "doc.rust-std.test", include_dirs=("std", "core", "alloc"), start="/std/index.html", max_pages=6000,
                 keep_broken_share=0.02, seed=seed,
             )
             docs["pandas.pydata-docs.test"] = load_doc_site(
