@@ -47,12 +47,25 @@ def check_project(project: str) -> Path:
 @dataclass
 class Server:
     proc: subprocess.Popen
-    port: int
+    ports: list[int]
     log: Path
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://127.0.0.1:{self.ports[0]}"
+
+    def url_of(self, via: int) -> str:
+        return f"http://127.0.0.1:{self.ports[via]}"
+
+    def cpu(self) -> str:
+        """The server's own CPU time (written when it stops): evidence it was not the bottleneck."""
+        try:
+            for line in self.log.with_suffix(".server.txt").read_text().splitlines():
+                if line.startswith("SERVER-CPU"):
+                    return line.removeprefix("SERVER-CPU ").strip()
+        except OSError:
+            pass
+        return "?"
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -64,8 +77,8 @@ class Server:
                 self.proc.wait()
 
 
-def start_server(web: str, log: Path, seed: int | None = None, latency: float = 0.0) -> Server:
-    cmd = [sys.executable, str(HERE / "server.py"), "--web", web, "--port", "0", "--log", str(log)]
+def start_server(web: str, log: Path, seed: int | None = None, latency: float = 0.0, ports: int = 1) -> Server:
+    cmd = [sys.executable, str(HERE / "server.py"), "--web", web, "--ports", str(ports), "--log", str(log)]
     if seed is not None:
         cmd += ["--seed", str(seed)]
     if latency:
@@ -76,13 +89,13 @@ def start_server(web: str, log: Path, seed: int | None = None, latency: float = 
     if not line.startswith("READY"):
         proc.kill()
         raise SystemExit(f"error: the web server did not start (see {log.with_suffix('.server.txt')})")
-    return Server(proc, int(line.split()[1]), log)
+    return Server(proc, [int(p) for p in line.split()[1:]], log)
 
 
-def proxy_env(server: Server, extra: dict[str, str] | None = None) -> dict[str, str]:
+def proxy_env(server: Server, extra: dict[str, str] | None = None, via: int = 0) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("no_proxy", "all_proxy")}
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
-        env[name] = server.url
+        env[name] = server.url_of(via)
     env.pop(NETNS_FLAG, None)
     env.pop("CRAWLER_DATABASE_URL", None)
     if extra:
@@ -133,6 +146,7 @@ class Request:
     status: int
     size: int
     ua: str
+    via: int = 0
 
 
 def read_log(path: Path) -> list[Request]:
@@ -143,7 +157,7 @@ def read_log(path: Path) -> list[Request]:
         f = line.split("\t")
         if len(f) < 7:
             continue
-        out.append(Request(float(f[0]), float(f[1]), f[2], f[3], int(f[4]), int(f[5]), f[6]))
+        out.append(Request(float(f[0]), float(f[1]), f[2], f[3], int(f[4]), int(f[5]), f[6], int(f[7]) if len(f) > 7 else 0))
     out.sort(key=lambda r: r.start)
     return out
 

@@ -4,7 +4,8 @@
 
 Acts as an HTTP proxy for the webs' fake host names: ``GET http://host/path HTTP/1.1``.
 ``CONNECT`` (https) is answered ``502`` at once. Logs every request as one tab-separated
-line: start time, end time (response written), host, path, status, bytes, User-Agent
+line: start time, end time (response written), host, path, status, bytes, User-Agent,
+index of the port it came through
 (times: ``time.time()``). Prints ``READY <port>`` once it listens; flushes its log every
 0.5 s and on SIGTERM/SIGINT.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import resource
 import signal
 import sys
 import time
@@ -38,6 +41,7 @@ class Site:
         self.web = web
         self.log = open(log_path, "a", buffering=1 << 20)
         self.pending: list[str] = []
+        self.count = 0
         self.asked: set[tuple[str, str]] = set()
         self.rendered: dict[str, bytes] = {}
         # pre-rendered responses
@@ -54,8 +58,9 @@ class Site:
         self.r504 = response(504, b"<html><body>Gateway timeout</body></html>")
         self.connect502 = response(502, b"blindweb: no https")
 
-    def record(self, t0: float, host: str, path: str, status: int, size: int, ua: str) -> None:
-        self.pending.append(f"{t0:.4f}\t{time.time():.4f}\t{host}\t{path}\t{status}\t{size}\t{ua}\n")
+    def record(self, t0: float, host: str, path: str, status: int, size: int, ua: str, via: int = 0) -> None:
+        self.pending.append(f"{t0:.4f}\t{time.time():.4f}\t{host}\t{path}\t{status}\t{size}\t{ua}\t{via}\n")
+        self.count += 1
 
     def flush(self) -> None:
         if self.pending:
@@ -104,7 +109,7 @@ class Site:
                 return self.r504, dead.hang_s, 504
         return self.r502, 0.0, 502
 
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, via: int = 0) -> None:
         try:
             while True:
                 try:
@@ -129,7 +134,7 @@ class Site:
                 if method == "CONNECT":
                     writer.write(self.connect502)
                     await writer.drain()
-                    self.record(t0, target.lower(), "", 502, 0, ua)
+                    self.record(t0, target.lower(), "", 502, 0, ua, via)
                     return
                 if target.startswith("http://") or target.startswith("https://"):
                     parts = urlsplit(target)
@@ -145,11 +150,11 @@ class Site:
                 if delay > 0:
                     await asyncio.sleep(delay)
                 if resp is None:  # connection refused: closed without an answer
-                    self.record(t0, host, path, 0, 0, ua)
+                    self.record(t0, host, path, 0, 0, ua, via)
                     return
                 writer.write(resp if method != "HEAD" else resp[: resp.index(b"\r\n\r\n") + 4])
                 await writer.drain()
-                self.record(t0, host, path, status, len(resp), ua)
+                self.record(t0, host, path, status, len(resp), ua, via)
                 keep = headers.get("connection", headers.get("proxy-connection", "")).lower()
                 if keep == "close" or (version == "HTTP/1.0" and keep != "keep-alive"):
                     return
@@ -165,13 +170,16 @@ class Site:
 async def main_async(args: argparse.Namespace) -> None:
     web = webs.build(args.web, args.seed, latency=args.latency)
     site = Site(web, args.log)
-    server = await asyncio.start_server(site.handle, "127.0.0.1", args.port, backlog=1024, limit=1 << 16)
-    port = server.sockets[0].getsockname()[1]
+    servers = []
+    for via in range(args.ports):
+        handler = functools.partial(site.handle, via=via)
+        servers.append(await asyncio.start_server(handler, "127.0.0.1", args.port + via if args.port else 0, backlog=1024, limit=1 << 16))
+    ports = " ".join(str(s.sockets[0].getsockname()[1]) for s in servers)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    print(f"READY {port}", flush=True)
+    print(f"READY {ports}", flush=True)
     print(web.describe(), file=sys.stderr, flush=True)
 
     async def flusher() -> None:
@@ -182,8 +190,11 @@ async def main_async(args: argparse.Namespace) -> None:
     task = asyncio.create_task(flusher())
     await stop.wait()
     task.cancel()
-    server.close()
+    for server in servers:
+        server.close()
     site.flush()
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"SERVER-CPU {ru.ru_utime + ru.ru_stime:.2f} s for {site.count} requests", file=sys.stderr, flush=True)
     site.log.close()
 
 
@@ -192,7 +203,8 @@ def main() -> None:
     ap.add_argument("--web", required=True, choices=("503site", "realweb", "skewed"))
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--latency", type=float, default=0.0, help="seconds added to every response")
-    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--port", type=int, default=0, help="first port (default: any free ones)")
+    ap.add_argument("--ports", type=int, default=1, help="listen on this many ports; the log's last field says which (agents)")
     ap.add_argument("--log", required=True)
     args = ap.parse_args()
     asyncio.run(main_async(args))

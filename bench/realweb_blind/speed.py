@@ -127,7 +127,7 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
     text = (rdir / "crawl.log").read_text(errors="replace")
     e = ELAPSED.search(text)
     f = FINISH.search(text)
-    m.update(rc=rc, load=load, elapsed=float(e.group(1)) if e else None, finish=f.group(1) if f else "?")
+    m.update(rc=rc, load=load, server_cpu=server.cpu(), elapsed=float(e.group(1)) if e else None, finish=f.group(1) if f else "?")
     shutil.rmtree(rdir / "data", ignore_errors=True)
     return m
 
@@ -142,7 +142,7 @@ def fmt(m: dict) -> str:
         f"{m['rate']:.1f} pages/s; first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady {m['steady']:.1f} pages/s | "
         f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; elapsed_time_seconds {el}) | "
         f"exit {m['after_last']:.1f} s after the last response; {al} after the limit-th response | "
-        f"exit {m['rc']}, finish {m['finish']}"
+        f"exit {m['rc']}, finish {m['finish']}; server CPU {m['server_cpu']}"
     )
 
 

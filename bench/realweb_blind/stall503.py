@@ -141,7 +141,7 @@ def main() -> None:
         text = (rdir / "crawl.log").read_text(errors="replace")
         stall_lines = [ln for ln in text.splitlines() if STALL_WORD.search(ln)]
         m = FINISH.search(text)
-        a.update(rc=rc, wall=t1 - t0, stall_lines=stall_lines, finish=m.group(1) if m else "?")
+        a.update(rc=rc, server_cpu=server.cpu(), wall=t1 - t0, stall_lines=stall_lines, finish=m.group(1) if m else "?")
         results.append(a)
         complete = a["fetched"] == len(reachable)
         fr = f"{a['first_request']:.1f}" if a["first_request"] is not None else "-"
@@ -151,7 +151,7 @@ def main() -> None:
             f"wall {a['wall']:.1f} s, requests {a['requests']}, first request {fr} s, "
             f"longest gap {a['gap']:.1f} s{gap_at}, within 1 s after a 503: {a['soon']}/{a['requests']}, "
             f"503s {a['n503']}, retried {a['retried']}/{a['paths503']}, stall lines {len(stall_lines)}, "
-            f"exit {rc}, finish {a['finish']} | {load_before}",
+            f"exit {rc}, finish {a['finish']}, server CPU {a['server_cpu']} | {load_before}",
             flush=True,
         )
         for ln in stall_lines[:3]:

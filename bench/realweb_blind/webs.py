@@ -32,7 +32,8 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 CACHE_DIR = Path(os.environ.get("REALWEB_BLIND_CACHE", "/tmp/realweb_blind_cache"))
-BUILD_VERSION = "4"
+BUILD_VERSION = "5"  # of assembled webs
+DOC_VERSION = "1"  # of documentation sites read from Debian packages
 
 DOC_SOURCES = {
     "cmake": Path("/usr/share/doc/cmake-data/html"),
@@ -102,7 +103,13 @@ def _url_path(rel: Path) -> str:
     return "/" + rel.as_posix()
 
 
-def load_doc_site(
+def load_doc_site(name: str, host: str, **kw) -> DocSite:
+    """load_doc_site_uncached, cached in CACHE_DIR (reading a tree takes minutes on a loaded machine)."""
+    key = f"doc-{DOC_VERSION}-{name}-{host}-{sorted(kw.items())}"
+    return _cached(key, lambda: load_doc_site_uncached(name, host, **kw))
+
+
+def load_doc_site_uncached(
     name: str,
     host: str,
     exclude_dirs: tuple[str, ...] = (),
@@ -273,7 +280,7 @@ class SynthSite:
     host: str
     n_pages: int
     page_sizes: list[int]  # target body size in bytes per page
-    paragraphs: list[list[int]]  # paragraph indices per page
+    paragraphs: list[int]  # per page: index of its first paragraph in the pool (then consecutive ones)
     internal: list[list[int]]  # page numbers linked
     external: list[list[str]]  # absolute URLs linked
     broken: list[list[str]] = field(default_factory=list)  # internal paths that 404
@@ -307,8 +314,9 @@ def render_synth_page(site: SynthSite, i: int, pool: list[str]) -> bytes:
     tail = f"</main><aside><h3>Links</h3><ul>{ext}{broken}</ul></aside><footer>(c) {site.host}</footer></body></html>"
     parts = [head]
     size = len(head) + len(tail)
-    for k in site.paragraphs[i]:
-        para = pool[k]
+    first = site.paragraphs[i]
+    for k in range(first, first + 400):
+        para = pool[k % len(pool)]
         parts.append(f"<p>{para}</p>")
         size += len(para) + 7
         if size >= site.page_sizes[i]:
@@ -438,8 +446,8 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
         # synthetic sites
         synth: dict[str, SynthSite] = {}
         if skewed:
-            n_sites = n_small or 240
-            sizes = [max(1, int(4000 / (r + 1) ** 1.1)) for r in range(n_sites)]
+            n_sites = n_small or 400
+            sizes = [max(1, int(6000 / (r + 1))) for r in range(n_sites)]  # Zipf: top 10 hosts hold half the pages
             rng.shuffle(sizes)
         else:
             n_sites = n_small or 320
@@ -454,17 +462,18 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
             dead[h] = DeadHost(h, kind, hang_s=round(rng.uniform(2.0, 5.0), 2) if kind == "hang" else 0.0)
         dead_list = sorted(dead)
         # popularity of hosts for links between hosts: a few hosts get most in-links
-        weights = [1.0 / (r + 1) for r in range(n_sites)]
+        weights = [1.0 / (r + 1) for r in range(n_sites)] if not skewed else [math.sqrt(x) for x in sizes]
         doc_urls: list[str] = []
         for h, s in docs.items():
             for p in sorted(s.pages)[:: max(1, len(s.pages) // 40)]:
                 doc_urls.append(f"http://{h}{p}")
+        host_rank = {h: n for n, h in enumerate(hosts)}
         for n, h in enumerate(hosts):
             count = sizes[n]
             prng = random.Random(stable_hash(seed, h))
             title = h.split(".")[-3 if h.count(".") >= 3 else 0].replace("-", " ").title()
             page_sizes = [lognormal_size(prng) if not skewed else lognormal_size(prng, 15_000, 0.5) for _ in range(count)]
-            paras = [[prng.randrange(len(pool)) for _ in range(120)] for _ in range(count)]
+            paras = [prng.randrange(len(pool)) for _ in range(count)]
             internal: list[list[int]] = []
             external: list[list[str]] = []
             broken: list[list[str]] = []
@@ -480,7 +489,7 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
                     if r < 0.55:
                         other = prng.choices(hosts, weights)[0]
                         if other != h:
-                            osize = sizes[hosts.index(other)]
+                            osize = sizes[host_rank[other]]
                             j = 0 if prng.random() < 0.6 or osize == 1 else prng.randrange(1, osize)
                             ext.append(f"http://{other}" + ("/" if j == 0 else f"/p/{j}.html"))
                     elif r < 0.75 and doc_urls:
