@@ -64,14 +64,13 @@ def metrics(reqs: list[harness.Request], t0: float, t1: float, limit: int) -> di
     by_end = sorted(reqs, key=lambda r: r.end)
     last = by_end[-1].end
     pages = [r.end for r in by_end if 200 <= r.status < 300]
-    answered = [r.end for r in by_end if r.status > 0]  # responses (refused connections have none)
     span = last - first
     n = len(pages)
     first20 = sum(1 for t in pages if t <= first + FIRST)
     t90 = pages[int(0.9 * n) - 1] if n >= 10 else last
     steady_n = sum(1 for t in pages if first + FIRST < t <= t90)
     steady_s = t90 - first - FIRST
-    t_limit = answered[limit - 1] if len(answered) >= limit else None
+    t_limit = pages[limit - 1] if n >= limit else None  # the limit-th 2xx page
     return {
         "pages": n,
         "requests": len(reqs),
@@ -135,13 +134,14 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
 def fmt(m: dict) -> str:
     if not m.get("pages"):
         return f"no pages (exit {m.get('rc')}, finish {m.get('finish')})"
-    al = f"{m['after_limit']:.1f} s (responses in flight ended {m['inflight_after_limit']:.1f} s after it)" if m["after_limit"] is not None else "limit not reached"
+    al = (f"exit {m['after_limit']:.1f} s after the limit-th 2xx page (the last response ended {m['inflight_after_limit']:.1f} s after it)"
+          if m["after_limit"] is not None else "fewer 2xx pages than the limit")
     el = f"{m['elapsed']:.1f}" if m["elapsed"] is not None else "?"
     return (
         f"pages {m['pages']} requests {m['requests']} hosts {m['hosts']} | span {m['span']:.1f} s, "
         f"{m['rate']:.1f} pages/s; first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady {m['steady']:.1f} pages/s | "
         f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; elapsed_time_seconds {el}) | "
-        f"exit {m['after_last']:.1f} s after the last response; {al} after the limit-th response | "
+        f"exit {m['after_last']:.1f} s after the last response; {al} | "
         f"exit {m['rc']}, finish {m['finish']}; server CPU {m['server_cpu']}"
     )
 

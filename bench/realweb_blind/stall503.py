@@ -93,7 +93,8 @@ def main() -> None:
     ap.add_argument("--project", required=True, help="project folder with .venv (e.g. /work/main)")
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--timeout", type=int, default=400, help="CLOSESPIDER_TIMEOUT (default 400, as in issue 31)")
-    ap.add_argument("--seed", type=int, default=31, help="which pages answer 503 first (default 31)")
+    ap.add_argument("--seed", type=int, default=31, help="which pages answer 503 first: run i uses seed+i-1 (default 31)")
+    ap.add_argument("--same-seed", action="store_true", help="every run uses --seed (the same pages answer 503)")
     ap.add_argument("--workdir", default=None, help="where run logs go (default: a new folder under /tmp)")
     ap.add_argument("--keep-logs", action="store_true", help="keep the logs of complete runs too")
     args = ap.parse_args()
@@ -108,9 +109,11 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     seeds = work / "seeds.txt"
     seeds.write_text("\n".join(web.seeds) + "\n")
-    print(f"stall503 (blind web 503site, seed {args.seed}): host {host}, {len(web.docs[host].pages)} pages served, "
-          f"{len(reachable)} reachable from {web.seeds[0]}, "
-          f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} of them answer 503 + Retry-After: 1 the first time")
+    last_seed = args.seed if args.same_seed else args.seed + args.runs - 1
+    print(f"stall503 (blind web 503site, seeds {args.seed}-{last_seed}): host {host}, {len(web.docs[host].pages)} pages "
+          f"served, {len(reachable)} reachable from {web.seeds[0]}; one in ten of them (by the run's seed: "
+          f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} with seed {args.seed}) answer 503 + Retry-After: 1 "
+          f"the first time they are asked for, 200 afterwards")
     print(f"project {project}; logs in {work}")
     print(f"command: .venv/bin/scrapy crawl general -a seeds={seeds} -a allowed_domains={host} -s DOWNLOAD_DELAY=0 "
           f"-s CONCURRENT_REQUESTS_PER_DOMAIN=4 -s CLOSESPIDER_TIMEOUT={args.timeout} -s CRAWLER_DATA_DIR=<fresh> "
@@ -122,7 +125,8 @@ def main() -> None:
     for run in range(1, args.runs + 1):
         rdir = work / f"run{run:02d}"
         rdir.mkdir(exist_ok=True)
-        server = harness.start_server("503site", rdir / "requests.tsv", seed=args.seed)
+        seed = args.seed if args.same_seed else args.seed + run - 1
+        server = harness.start_server("503site", rdir / "requests.tsv", seed=seed)
         db = harness.Database("blind503")
         try:
             env = harness.proxy_env(server, {"CRAWLER_DATABASE_URL": db.url})
@@ -147,7 +151,7 @@ def main() -> None:
         fr = f"{a['first_request']:.1f}" if a["first_request"] is not None else "-"
         gap_at = f" at {a['gap_at']:.1f} s" if a["gap_at"] is not None else ""
         print(
-            f"run {run:2d}: fetched {a['fetched']}/{len(reachable)}{'' if complete else ' INCOMPLETE'}, "
+            f"run {run:2d} (seed {seed}): fetched {a['fetched']}/{len(reachable)}{'' if complete else ' INCOMPLETE'}, "
             f"wall {a['wall']:.1f} s, requests {a['requests']}, first request {fr} s, "
             f"longest gap {a['gap']:.1f} s{gap_at}, within 1 s after a 503: {a['soon']}/{a['requests']}, "
             f"503s {a['n503']}, retried {a['retried']}/{a['paths503']}, stall lines {len(stall_lines)}, "

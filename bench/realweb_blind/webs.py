@@ -417,7 +417,9 @@ def build_503site(seed: int = 31) -> Web:
             stall_host=STALL_HOST,
         )
 
-    return _cached(f"503site-{BUILD_VERSION}-{seed}", build)
+    web = _cached(f"503site-{BUILD_VERSION}", build)  # the pages do not depend on the seed
+    web.seed = seed  # which pages answer 503 first
+    return web
 
 
 def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_small: int | None = None) -> Web:
