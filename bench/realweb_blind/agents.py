@@ -64,10 +64,14 @@ def overlapping_hosts(reqs: list[harness.Request]) -> int:
     return bad
 
 
-def run_config(k: int, args: argparse.Namespace, project: Path, web: webs.Web, work: Path, seeds: Path) -> dict:
+def run_config(
+    k: int, args: argparse.Namespace, project: Path, web: webs.Web, work: Path, seeds: Path
+) -> dict:
     rdir = work / f"agents{k}"
     rdir.mkdir(parents=True, exist_ok=True)
-    server = harness.start_server("skewed", rdir / "requests.tsv", seed=args.seed, latency=args.latency, ports=k)
+    server = harness.start_server(
+        "skewed", rdir / "requests.tsv", seed=args.seed, latency=args.latency, ports=k
+    )
     db = harness.Database("blindagents")
     crawl_id = f"blind-agents{k}-{uuid.uuid4().hex[:6]}"
     procs: list[subprocess.Popen] = []
@@ -79,22 +83,43 @@ def run_config(k: int, args: argparse.Namespace, project: Path, web: webs.Web, w
         for a in range(k):
             env = harness.proxy_env(server, {"CRAWLER_DATABASE_URL": db.url}, via=a)
             cmd = [
-                str(project / ".venv/bin/scrapy"), "crawl", "general", "-a", f"seeds={seeds}", "-a", f"crawl_id={crawl_id}",
-                "-s", "AGENTS_ENABLED=1", "-s", f"CONCURRENT_REQUESTS={args.concurrency}",
-                "-s", f"CLOSESPIDER_TIMEOUT={args.seconds}", "-s", f"CRAWLER_DATA_DIR={rdir / f'data{a}'}",
+                str(project / ".venv/bin/scrapy"),
+                "crawl",
+                "general",
+                "-a",
+                f"seeds={seeds}",
+                "-a",
+                f"crawl_id={crawl_id}",
+                "-s",
+                "AGENTS_ENABLED=1",
+                "-s",
+                f"CONCURRENT_REQUESTS={args.concurrency}",
+                "-s",
+                f"CLOSESPIDER_TIMEOUT={args.seconds}",
+                "-s",
+                f"CRAWLER_DATA_DIR={rdir / f'data{a}'}",
             ]
             for extra in args.set:
                 cmd += ["-s", extra]
             fh = (rdir / f"agent{a}.log").open("w")
             logs.append(fh)
-            procs.append(subprocess.Popen(cmd, cwd=project, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True))
+            procs.append(
+                subprocess.Popen(
+                    cmd,
+                    cwd=project,
+                    env=env,
+                    stdout=fh,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
         deadline = t_launch + args.seconds + args.grace
         while time.time() < deadline and any(e is None for e in exits):
             for a, p in enumerate(procs):
                 if exits[a] is None and p.poll() is not None:
                     exits[a] = time.time() - t_launch
             time.sleep(0.2)
-        for a, p in enumerate(procs):
+        for p in procs:
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGINT)
         t_kill = time.time() + 30
@@ -139,18 +164,22 @@ def run_config(k: int, args: argparse.Namespace, project: Path, web: webs.Web, w
             prev = s
         text = (rdir / f"agent{a}.log").read_text(errors="replace")
         m = FINISH.search(text)
-        per_agent.append({
-            "pages": len(pa),
-            "requests": len(ra),
-            "hosts": len({r.host for r in ra}),
-            "first": (starts[0] - t_launch) if starts else None,
-            "idle": idle,
-            "idle_periods": periods,
-            "longest_idle": longest,
-            "exit": exits[a],
-            "finish": m.group(1) if m else "?",
-            "errors": sum(1 for ln in text.splitlines() if " ERROR: " in ln or ln.startswith("error:")),
-        })
+        per_agent.append(
+            {
+                "pages": len(pa),
+                "requests": len(ra),
+                "hosts": len({r.host for r in ra}),
+                "first": (starts[0] - t_launch) if starts else None,
+                "idle": idle,
+                "idle_periods": periods,
+                "longest_idle": longest,
+                "exit": exits[a],
+                "finish": m.group(1) if m else "?",
+                "errors": sum(
+                    1 for ln in text.splitlines() if " ERROR: " in ln or ln.startswith("error:")
+                ),
+            }
+        )
     return {
         "k": k,
         "rate": rate,
@@ -168,22 +197,45 @@ def run_config(k: int, args: argparse.Namespace, project: Path, web: webs.Web, w
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--project", required=True, help="project folder with .venv (e.g. /work/main)")
-    ap.add_argument("--agents", default="1,3,4", help="agent counts to run, comma-separated (default 1,3,4)")
-    ap.add_argument("--seconds", type=int, default=120, help="CLOSESPIDER_TIMEOUT of every agent (default 120)")
-    ap.add_argument("--latency", type=float, default=0.2, help="seconds added to every response (default 0.2)")
-    ap.add_argument("--concurrency", type=int, default=4, help="CONCURRENT_REQUESTS per agent (default 4)")
+    ap.add_argument(
+        "--agents", default="1,3,4", help="agent counts to run, comma-separated (default 1,3,4)"
+    )
+    ap.add_argument(
+        "--seconds", type=int, default=120, help="CLOSESPIDER_TIMEOUT of every agent (default 120)"
+    )
+    ap.add_argument(
+        "--latency", type=float, default=0.2, help="seconds added to every response (default 0.2)"
+    )
+    ap.add_argument(
+        "--concurrency", type=int, default=4, help="CONCURRENT_REQUESTS per agent (default 4)"
+    )
     ap.add_argument("--seed", type=int, default=32, help="the web's seed (default 32)")
-    ap.add_argument("--grace", type=int, default=180, help="seconds to wait for exit after --seconds, then SIGINT, then SIGKILL")
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="extra -s setting for every agent")
+    ap.add_argument(
+        "--grace",
+        type=int,
+        default=180,
+        help="seconds to wait for exit after --seconds, then SIGINT, then SIGKILL",
+    )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extra -s setting for every agent",
+    )
     ap.add_argument("--workdir", default=None)
     args = ap.parse_args()
     project = harness.check_project(args.project)
     try:
         counts = [int(x) for x in args.agents.split(",") if x.strip()]
     except ValueError:
-        raise SystemExit(f"error: --agents must be a comma-separated list of counts, not {args.agents!r}") from None
+        raise SystemExit(
+            f"error: --agents must be a comma-separated list of counts, not {args.agents!r}"
+        ) from None
     if not counts or min(counts) < 1 or max(counts) > 8 or args.seconds < 10:
         raise SystemExit("error: --agents counts must be 1-8 and --seconds >= 10")
     web = webs.build("skewed", args.seed, latency=args.latency)
@@ -192,35 +244,56 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     seeds = work / "seeds.txt"
     seeds.write_text("\n".join(web.seeds) + "\n")
-    print(f"agents (blind web skewed): {web.describe()}; largest hosts "
-          f"{sorted((s.n_pages for s in web.synth.values()), reverse=True)[:5]} pages")
-    print(f"per agent: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -a crawl_id=ID -s AGENTS_ENABLED=1 "
-          f"-s CONCURRENT_REQUESTS={args.concurrency} -s CLOSESPIDER_TIMEOUT={args.seconds} -s CRAWLER_DATA_DIR=<own>"
-          f"{''.join(' -s ' + s for s in args.set)}; one fresh database per configuration; agents told apart by "
-          f"their proxy port. Logs in {work}")
+    print(
+        f"agents (blind web skewed): {web.describe()}; largest hosts "
+        f"{sorted((s.n_pages for s in web.synth.values()), reverse=True)[:5]} pages"
+    )
+    print(
+        f"per agent: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -a crawl_id=ID -s AGENTS_ENABLED=1 "
+        f"-s CONCURRENT_REQUESTS={args.concurrency} -s CLOSESPIDER_TIMEOUT={args.seconds} -s CRAWLER_DATA_DIR=<own>"
+        f"{''.join(' -s ' + s for s in args.set)}; one fresh database per configuration; agents told apart by "
+        f"their proxy port. Logs in {work}"
+    )
     results = {}
     for k in counts:
         res = run_config(k, args, project, web, work, seeds)
         results[k] = res
-        print(f"{k} agent(s): {res['rate']:.2f} pages/s ({res['pages']} pages in the {args.seconds}-s window, first "
-              f"request {res['startup']:.1f} s after launch; {res['pages_total']} pages and {res['requests']} requests in all); "
-              f"pages fetched twice {res['twice']}; hosts fetched by two agents at once {res['overlap']}; "
-              f"server CPU {res['server_cpu']} | {res['load']}", flush=True)
+        print(
+            f"{k} agent(s): {res['rate']:.2f} pages/s ({res['pages']} pages in the {args.seconds}-s window, first "
+            f"request {res['startup']:.1f} s after launch; {res['pages_total']} pages and {res['requests']} requests in all); "
+            f"pages fetched twice {res['twice']}; hosts fetched by two agents at once {res['overlap']}; "
+            f"server CPU {res['server_cpu']} | {res['load']}",
+            flush=True,
+        )
         for a, pa in enumerate(res["agents"]):
             first = f"{pa['first']:.1f}" if pa["first"] is not None else "-"
-            ex = f"{pa['exit']:.1f} s" if pa["exit"] is not None else f"not by itself within {args.seconds + args.grace} s (killed)"
-            print(f"    agent {a}: {pa['pages']} pages, {pa['requests']} requests, {pa['hosts']} hosts, first request "
-                  f"{first} s, idle (no request for > {IDLE:.0f} s) {pa['idle']:.1f} s in {pa['idle_periods']} period(s), "
-                  f"longest {pa['longest_idle']:.1f} s; exit at {ex}; finish {pa['finish']}; error lines {pa['errors']}")
+            ex = (
+                f"{pa['exit']:.1f} s"
+                if pa["exit"] is not None
+                else f"not by itself within {args.seconds + args.grace} s (killed)"
+            )
+            print(
+                f"    agent {a}: {pa['pages']} pages, {pa['requests']} requests, {pa['hosts']} hosts, first request "
+                f"{first} s, idle (no request for > {IDLE:.0f} s) {pa['idle']:.1f} s in {pa['idle_periods']} period(s), "
+                f"longest {pa['longest_idle']:.1f} s; exit at {ex}; finish {pa['finish']}; error lines {pa['errors']}"
+            )
     print()
-    print(f"SUMMARY agents (latency {args.latency} s, {args.concurrency} requests per agent, {args.seconds} s)")
+    print(
+        f"SUMMARY agents (latency {args.latency} s, {args.concurrency} requests per agent, {args.seconds} s)"
+    )
     base = results.get(1)
     for k, res in results.items():
-        sp = f", speed-up x{res['rate'] / base['rate']:.2f} over 1 agent" if base and base["rate"] > 0 and k != 1 else ""
+        sp = (
+            f", speed-up x{res['rate'] / base['rate']:.2f} over 1 agent"
+            if base and base["rate"] > 0 and k != 1
+            else ""
+        )
         target = {3: " (target >= x2.4)", 4: " (target >= x3.2)"}.get(k, "")
-        print(f"  {k} agent(s): {res['rate']:.2f} pages/s{sp}{target}; per agent "
-              f"{[pa['pages'] for pa in res['agents']]} pages; idle s {[round(pa['idle'], 1) for pa in res['agents']]}; "
-              f"fetched twice {res['twice']} (target 0); hosts shared at once {res['overlap']} (target 0)")
+        print(
+            f"  {k} agent(s): {res['rate']:.2f} pages/s{sp}{target}; per agent "
+            f"{[pa['pages'] for pa in res['agents']]} pages; idle s {[round(pa['idle'], 1) for pa in res['agents']]}; "
+            f"fetched twice {res['twice']} (target 0); hosts shared at once {res['overlap']} (target 0)"
+        )
     print(f"  {harness.uptime()}")
 
 

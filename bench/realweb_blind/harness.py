@@ -21,7 +21,16 @@ def enter_netns() -> None:
     if os.environ.get(NETNS_FLAG) == "1":
         return
     env = dict(os.environ, **{NETNS_FLAG: "1"})
-    cmd = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", sys.executable, *sys.argv]
+    cmd = [
+        "unshare",
+        "-n",
+        "sh",
+        "-c",
+        'ip link set lo up && exec "$@"',
+        "sh",
+        sys.executable,
+        *sys.argv,
+    ]
     if os.geteuid() != 0:
         cmd[1:2] = ["-rn"]
     try:
@@ -40,7 +49,9 @@ def uptime() -> str:
 def check_project(project: str) -> Path:
     root = Path(project).resolve()
     if not (root / ".venv" / "bin" / "scrapy").exists() or not (root / "scrapy.cfg").exists():
-        raise SystemExit(f"error: {root} is not a project folder with .venv/bin/scrapy (run scripts/setup.sh there)")
+        raise SystemExit(
+            f"error: {root} is not a project folder with .venv/bin/scrapy (run scripts/setup.sh there)"
+        )
     return root
 
 
@@ -77,18 +88,33 @@ class Server:
                 self.proc.wait()
 
 
-def start_server(web: str, log: Path, seed: int | None = None, latency: float = 0.0, ports: int = 1) -> Server:
-    cmd = [sys.executable, str(HERE / "server.py"), "--web", web, "--ports", str(ports), "--log", str(log)]
+def start_server(
+    web: str, log: Path, seed: int | None = None, latency: float = 0.0, ports: int = 1
+) -> Server:
+    cmd = [
+        sys.executable,
+        str(HERE / "server.py"),
+        "--web",
+        web,
+        "--ports",
+        str(ports),
+        "--log",
+        str(log),
+    ]
     if seed is not None:
         cmd += ["--seed", str(seed)]
     if latency:
         cmd += ["--latency", str(latency)]
     log.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(log.with_suffix(".server.txt"), "w"), text=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=open(log.with_suffix(".server.txt"), "w"), text=True
+    )
     line = proc.stdout.readline() if proc.stdout else ""
     if not line.startswith("READY"):
         proc.kill()
-        raise SystemExit(f"error: the web server did not start (see {log.with_suffix('.server.txt')})")
+        raise SystemExit(
+            f"error: the web server did not start (see {log.with_suffix('.server.txt')})"
+        )
     return Server(proc, [int(p) for p in line.split()[1:]], log)
 
 
@@ -105,7 +131,20 @@ def proxy_env(server: Server, extra: dict[str, str] | None = None, via: int = 0)
 
 def psql(sql: str) -> None:
     subprocess.run(
-        ["psql", "-h", PG_HOST, "-U", "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+        [
+            "psql",
+            "-h",
+            PG_HOST,
+            "-U",
+            "postgres",
+            "-d",
+            "postgres",
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            sql,
+        ],
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -157,16 +196,31 @@ def read_log(path: Path) -> list[Request]:
         f = line.split("\t")
         if len(f) < 7:
             continue
-        out.append(Request(float(f[0]), float(f[1]), f[2], f[3], int(f[4]), int(f[5]), f[6], int(f[7]) if len(f) > 7 else 0))
+        out.append(
+            Request(
+                float(f[0]),
+                float(f[1]),
+                f[2],
+                f[3],
+                int(f[4]),
+                int(f[5]),
+                f[6],
+                int(f[7]) if len(f) > 7 else 0,
+            )
+        )
     out.sort(key=lambda r: r.start)
     return out
 
 
-def run_logged(cmd: list[str], cwd: Path, env: dict[str, str], log: Path, timeout: float) -> tuple[int, float, float]:
+def run_logged(
+    cmd: list[str], cwd: Path, env: dict[str, str], log: Path, timeout: float
+) -> tuple[int, float, float]:
     """Run a command, output to log; returns (exit status, start time, end time)."""
     t0 = time.time()
     with log.open("w") as fh:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             rc = proc.wait(timeout)
         except subprocess.TimeoutExpired:

@@ -46,7 +46,9 @@ async def run(port: int, urls: list[str], conc: int) -> tuple[float, list[int]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--web", default="realweb", choices=("503site", "realweb", "skewed"))
     ap.add_argument("--requests", type=int, default=3000)
     ap.add_argument("--concurrency", type=int, default=16)
@@ -54,8 +56,15 @@ def main() -> None:
     web = webs.build(args.web)
     harness.enter_netns()
     rng = random.Random(1)
-    urls = [f"http://{h}{p}" for h, s in web.docs.items() for p in s.pages if (h, p) not in web.slow]
-    urls += [f"http://{h}{s.path(i)}" for h, s in web.synth.items() for i in range(s.n_pages) if (h, s.path(i)) not in web.slow]
+    urls = [
+        f"http://{h}{p}" for h, s in web.docs.items() for p in s.pages if (h, p) not in web.slow
+    ]
+    urls += [
+        f"http://{h}{s.path(i)}"
+        for h, s in web.synth.items()
+        for i in range(s.n_pages)
+        if (h, s.path(i)) not in web.slow
+    ]
     urls = rng.sample(urls, min(args.requests, len(urls)))
     log = Path(tempfile.mkdtemp(prefix="realweb_blind-load-")) / "requests.tsv"
     server = harness.start_server(args.web, log)
@@ -63,8 +72,10 @@ def main() -> None:
         secs, (n, size) = asyncio.run(run(server.ports[0], urls, args.concurrency))
     finally:
         server.stop()
-    print(f"loadtest {args.web}: {n} requests, {size / 1e6:.0f} MB, {secs:.1f} s, {n / secs:.0f} requests/s "
-          f"at concurrency {args.concurrency}; server CPU {server.cpu()} | {harness.uptime()}")
+    print(
+        f"loadtest {args.web}: {n} requests, {size / 1e6:.0f} MB, {secs:.1f} s, {n / secs:.0f} requests/s "
+        f"at concurrency {args.concurrency}; server CPU {server.cpu()} | {harness.uptime()}"
+    )
 
 
 if __name__ == "__main__":

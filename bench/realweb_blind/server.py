@@ -25,10 +25,18 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import webs  # noqa: E402
 
-REASONS = {200: "OK", 404: "Not Found", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+REASONS = {
+    200: "OK",
+    404: "Not Found",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 
 
-def response(status: int, body: bytes, ctype: bytes = b"text/html; charset=utf-8", extra: bytes = b"") -> bytes:
+def response(
+    status: int, body: bytes, ctype: bytes = b"text/html; charset=utf-8", extra: bytes = b""
+) -> bytes:
     head = (
         b"HTTP/1.1 %d %s\r\nServer: blindweb\r\nContent-Type: %s\r\nContent-Length: %d\r\n%s\r\n"
         % (status, REASONS.get(status, "X").encode(), ctype, len(body), extra)
@@ -45,21 +53,33 @@ class Site:
         self.asked: set[tuple[str, str]] = set()
         self.rendered: dict[str, bytes] = {}
         # pre-rendered responses
-        self.doc_resp: dict[str, dict[str, bytes]] = {h: {} for h in web.docs}  # filled on first request
+        self.doc_resp: dict[str, dict[str, bytes]] = {
+            h: {} for h in web.docs
+        }  # filled on first request
         self.robots_resp = {
-            h: (response(200, b, b"text/plain"), 200) if b is not None else (response(404, b"<html><body>Not found</body></html>"), 404)
+            h: (response(200, b, b"text/plain"), 200)
+            if b is not None
+            else (response(404, b"<html><body>Not found</body></html>"), 404)
             for h, b in web.robots.items()
         }
-        self.not_found = response(404, b"<html><head><title>404</title></head><body><h1>Not Found</h1></body></html>")
+        self.not_found = response(
+            404, b"<html><head><title>404</title></head><body><h1>Not Found</h1></body></html>"
+        )
         self.r503 = response(
-            503, b"<html><body><h1>503 Service Unavailable</h1>Try again shortly.</body></html>", extra=b"Retry-After: 1\r\n"
+            503,
+            b"<html><body><h1>503 Service Unavailable</h1>Try again shortly.</body></html>",
+            extra=b"Retry-After: 1\r\n",
         )
         self.r502 = response(502, b"<html><body>Bad gateway: name not resolved</body></html>")
         self.r504 = response(504, b"<html><body>Gateway timeout</body></html>")
         self.connect502 = response(502, b"blindweb: no https")
 
-    def record(self, t0: float, host: str, path: str, status: int, size: int, ua: str, via: int = 0) -> None:
-        self.pending.append(f"{t0:.4f}\t{time.time():.4f}\t{host}\t{path}\t{status}\t{size}\t{ua}\t{via}\n")
+    def record(
+        self, t0: float, host: str, path: str, status: int, size: int, ua: str, via: int = 0
+    ) -> None:
+        self.pending.append(
+            f"{t0:.4f}\t{time.time():.4f}\t{host}\t{path}\t{status}\t{size}\t{ua}\t{via}\n"
+        )
         self.count += 1
 
     def flush(self) -> None:
@@ -85,7 +105,11 @@ class Site:
                 if body is None:
                     return self.not_found, delay, 404
                 resp = docs[path] = response(200, body)
-            if host == web.stall_host and webs.is_503_first(web.seed, path) and (host, path) not in self.asked:
+            if (
+                host == web.stall_host
+                and webs.is_503_first(web.seed, path)
+                and (host, path) not in self.asked
+            ):
                 self.asked.add((host, path))
                 return self.r503, delay, 503
             return resp, delay, 200
@@ -109,7 +133,9 @@ class Site:
                 return self.r504, dead.hang_s, 504
         return self.r502, 0.0, 502
 
-    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, via: int = 0) -> None:
+    async def handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, via: int = 0
+    ) -> None:
         try:
             while True:
                 try:
@@ -173,7 +199,15 @@ async def main_async(args: argparse.Namespace) -> None:
     servers = []
     for via in range(args.ports):
         handler = functools.partial(site.handle, via=via)
-        servers.append(await asyncio.start_server(handler, "127.0.0.1", args.port + via if args.port else 0, backlog=1024, limit=1 << 16))
+        servers.append(
+            await asyncio.start_server(
+                handler,
+                "127.0.0.1",
+                args.port + via if args.port else 0,
+                backlog=1024,
+                limit=1 << 16,
+            )
+        )
     ports = " ".join(str(s.sockets[0].getsockname()[1]) for s in servers)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -194,17 +228,28 @@ async def main_async(args: argparse.Namespace) -> None:
         server.close()
     site.flush()
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"SERVER-CPU {ru.ru_utime + ru.ru_stime:.2f} s for {site.count} requests", file=sys.stderr, flush=True)
+    print(
+        f"SERVER-CPU {ru.ru_utime + ru.ru_stime:.2f} s for {site.count} requests",
+        file=sys.stderr,
+        flush=True,
+    )
     site.log.close()
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--web", required=True, choices=("503site", "realweb", "skewed"))
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--latency", type=float, default=0.0, help="seconds added to every response")
     ap.add_argument("--port", type=int, default=0, help="first port (default: any free ones)")
-    ap.add_argument("--ports", type=int, default=1, help="listen on this many ports; the log's last field says which (agents)")
+    ap.add_argument(
+        "--ports",
+        type=int,
+        default=1,
+        help="listen on this many ports; the log's last field says which (agents)",
+    )
     ap.add_argument("--log", required=True)
     args = ap.parse_args()
     asyncio.run(main_async(args))

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 import webs  # noqa: E402
 
-PLAIN_SPIDER = '''
+PLAIN_SPIDER = """
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 
@@ -49,7 +49,7 @@ class PlainSpider(CrawlSpider):
         super().__init__(*args, **kwargs)
         with open(seeds) as fh:
             self.start_urls = [line.strip() for line in fh if line.strip()]
-'''
+"""
 
 COMMON = ["CONCURRENT_REQUESTS=16", "CONCURRENT_REQUESTS_PER_DOMAIN=8", "DOWNLOAD_DELAY=0"]
 FIRST = 20.0
@@ -88,7 +88,9 @@ def metrics(reqs: list[harness.Request], t0: float, t1: float, limit: int) -> di
     }
 
 
-def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, timeout: float) -> dict:
+def run_side(
+    side: str, project: Path, web: webs.Web, work: Path, pages: int, timeout: float
+) -> dict:
     rdir = work / side
     if rdir.exists():
         shutil.rmtree(rdir)
@@ -103,7 +105,15 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
             (folder / "plain_spider.py").write_text(PLAIN_SPIDER)
             env = harness.proxy_env(server)
             env.pop("SCRAPY_SETTINGS_MODULE", None)
-            cmd = [str(project / ".venv/bin/python"), "-m", "scrapy", "runspider", "plain_spider.py", "-a", f"seeds={seeds}"]
+            cmd = [
+                str(project / ".venv/bin/python"),
+                "-m",
+                "scrapy",
+                "runspider",
+                "plain_spider.py",
+                "-a",
+                f"seeds={seeds}",
+            ]
             for s in COMMON + [f"CLOSESPIDER_PAGECOUNT={pages}", "ROBOTSTXT_OBEY=True"]:
                 cmd += ["-s", s]
             cwd = folder
@@ -111,7 +121,10 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
             db = harness.Database("blindspeed")
             env = harness.proxy_env(server, {"CRAWLER_DATABASE_URL": db.url})
             cmd = [str(project / ".venv/bin/scrapy"), "crawl", "general", "-a", f"seeds={seeds}"]
-            for s in COMMON + [f"CLOSESPIDER_PAGECOUNT={pages}", f"CRAWLER_DATA_DIR={rdir / 'data'}"]:
+            for s in COMMON + [
+                f"CLOSESPIDER_PAGECOUNT={pages}",
+                f"CRAWLER_DATA_DIR={rdir / 'data'}",
+            ]:
                 cmd += ["-s", s]
             cwd = project
         load = harness.uptime()
@@ -126,7 +139,13 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
     text = (rdir / "crawl.log").read_text(errors="replace")
     e = ELAPSED.search(text)
     f = FINISH.search(text)
-    m.update(rc=rc, load=load, server_cpu=server.cpu(), elapsed=float(e.group(1)) if e else None, finish=f.group(1) if f else "?")
+    m.update(
+        rc=rc,
+        load=load,
+        server_cpu=server.cpu(),
+        elapsed=float(e.group(1)) if e else None,
+        finish=f.group(1) if f else "?",
+    )
     shutil.rmtree(rdir / "data", ignore_errors=True)
     return m
 
@@ -134,8 +153,11 @@ def run_side(side: str, project: Path, web: webs.Web, work: Path, pages: int, ti
 def fmt(m: dict) -> str:
     if not m.get("pages"):
         return f"no pages (exit {m.get('rc')}, finish {m.get('finish')})"
-    al = (f"exit {m['after_limit']:.1f} s after the limit-th 2xx page (the last response ended {m['inflight_after_limit']:.1f} s after it)"
-          if m["after_limit"] is not None else "fewer 2xx pages than the limit")
+    al = (
+        f"exit {m['after_limit']:.1f} s after the limit-th 2xx page (the last response ended {m['inflight_after_limit']:.1f} s after it)"
+        if m["after_limit"] is not None
+        else "fewer 2xx pages than the limit"
+    )
     el = f"{m['elapsed']:.1f}" if m["elapsed"] is not None else "?"
     return (
         f"pages {m['pages']} requests {m['requests']} hosts {m['hosts']} | span {m['span']:.1f} s, "
@@ -147,12 +169,18 @@ def fmt(m: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--project", required=True, help="project folder with .venv (e.g. /work/main)")
     ap.add_argument("--pages", type=int, default=3000, help="CLOSESPIDER_PAGECOUNT (default 3000)")
-    ap.add_argument("--rounds", type=int, default=1, help="rounds of (plain, ours), alternating who goes first")
+    ap.add_argument(
+        "--rounds", type=int, default=1, help="rounds of (plain, ours), alternating who goes first"
+    )
     ap.add_argument("--seed", type=int, default=29, help="the web's seed (default 29)")
-    ap.add_argument("--timeout", type=float, default=900, help="kill a side after this many seconds")
+    ap.add_argument(
+        "--timeout", type=float, default=900, help="kill a side after this many seconds"
+    )
     ap.add_argument("--workdir", default=None)
     args = ap.parse_args()
     project = harness.check_project(args.project)
@@ -163,14 +191,20 @@ def main() -> None:
     work = Path(args.workdir or tempfile.mkdtemp(prefix="realweb_blind-speed-"))
     print(f"speed (blind web realweb): {web.describe()}")
     print(f"seeds: {' '.join(web.seeds)}")
-    print(f"plain Scrapy: {project}/.venv/bin/python -m scrapy runspider plain_spider.py (CrawlSpider, Rule(LinkExtractor(), "
-          f"follow=True)) from an empty folder in /tmp, Scrapy's own settings + -s {' -s '.join(COMMON)} "
-          f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s ROBOTSTXT_OBEY=True")
-    print(f"ours: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -s {' -s '.join(COMMON)} "
-          f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s CRAWLER_DATA_DIR=<fresh> (fresh PostgreSQL database, "
-          f"every pipeline on, the project's own defaults otherwise)")
-    print(f"rates: 2xx pages over the span first request -> last response (server log); first {FIRST:.0f} s after the "
-          f"first request; steady = from {FIRST:.0f} s to the 90% page. Logs in {work}")
+    print(
+        f"plain Scrapy: {project}/.venv/bin/python -m scrapy runspider plain_spider.py (CrawlSpider, Rule(LinkExtractor(), "
+        f"follow=True)) from an empty folder in /tmp, Scrapy's own settings + -s {' -s '.join(COMMON)} "
+        f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s ROBOTSTXT_OBEY=True"
+    )
+    print(
+        f"ours: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -s {' -s '.join(COMMON)} "
+        f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s CRAWLER_DATA_DIR=<fresh> (fresh PostgreSQL database, "
+        f"every pipeline on, the project's own defaults otherwise)"
+    )
+    print(
+        f"rates: 2xx pages over the span first request -> last response (server log); first {FIRST:.0f} s after the "
+        f"first request; steady = from {FIRST:.0f} s to the 90% page. Logs in {work}"
+    )
     results: dict[str, list[dict]] = {"plain": [], "ours": []}
     for rnd in range(1, args.rounds + 1):
         order = ("plain", "ours") if rnd % 2 == 1 else ("ours", "plain")
@@ -180,9 +214,12 @@ def main() -> None:
             print(f"round {rnd} {side:5s}: {fmt(m)} | {m['load']}", flush=True)
         p, o = results["plain"][-1], results["ours"][-1]
         if p.get("pages") and o.get("pages"):
-            print(f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f}, first {FIRST:.0f} s "
-                  f"x{o['first20'] / max(p['first20'], 1e-9):.2f}, steady x{o['steady'] / p['steady']:.2f}, "
-                  f"start-to-exit x{o['wall'] / p['wall']:.2f}, requests x{o['requests'] / p['requests']:.2f}", flush=True)
+            print(
+                f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f}, first {FIRST:.0f} s "
+                f"x{o['first20'] / max(p['first20'], 1e-9):.2f}, steady x{o['steady'] / p['steady']:.2f}, "
+                f"start-to-exit x{o['wall'] / p['wall']:.2f}, requests x{o['requests'] / p['requests']:.2f}",
+                flush=True,
+            )
     print()
     print("SUMMARY speed (medians over rounds; per-round values in brackets)")
     for side in ("plain", "ours"):
@@ -190,20 +227,34 @@ def main() -> None:
         if not ms:
             print(f"  {side}: no pages")
             continue
-        for key, label in (("rate", "span pages/s"), ("first20", f"first {FIRST:.0f} s pages/s"), ("steady", "steady pages/s"),
-                           ("wall", "start-to-exit s"), ("after_last", "exit after last response s"), ("requests", "requests"),
-                           ("pages", "pages")):
+        for key, label in (
+            ("rate", "span pages/s"),
+            ("first20", f"first {FIRST:.0f} s pages/s"),
+            ("steady", "steady pages/s"),
+            ("wall", "start-to-exit s"),
+            ("after_last", "exit after last response s"),
+            ("requests", "requests"),
+            ("pages", "pages"),
+        ):
             vals = [m[key] for m in ms]
-            print(f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  [{', '.join(f'{v:.1f}' for v in vals)}]")
+            print(
+                f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  [{', '.join(f'{v:.1f}' for v in vals)}]"
+            )
     pr, orr = results["plain"], results["ours"]
-    pairs = [(p, o) for p, o in zip(pr, orr) if p.get("pages") and o.get("pages")]
+    pairs = [(p, o) for p, o in zip(pr, orr, strict=True) if p.get("pages") and o.get("pages")]
     if pairs:
         rr = [o["rate"] / p["rate"] for p, o in pairs]
         wr = [o["wall"] / p["wall"] for p, o in pairs]
         al = [o["after_last"] for p, o in pairs]
-        print(f"  ours/plain span rate: median x{statistics.median(rr):.2f} [{', '.join(f'x{v:.2f}' for v in rr)}]  target >= x1.00")
-        print(f"  ours/plain start-to-exit: median x{statistics.median(wr):.2f} [{', '.join(f'x{v:.2f}' for v in wr)}]  target <= x1.20")
-        print(f"  ours: exit after the last response: max {max(al):.1f} s  target <= 5 s (close after the limit <= 5 s + the slowest in-flight response)")
+        print(
+            f"  ours/plain span rate: median x{statistics.median(rr):.2f} [{', '.join(f'x{v:.2f}' for v in rr)}]  target >= x1.00"
+        )
+        print(
+            f"  ours/plain start-to-exit: median x{statistics.median(wr):.2f} [{', '.join(f'x{v:.2f}' for v in wr)}]  target <= x1.20"
+        )
+        print(
+            f"  ours: exit after the last response: max {max(al):.1f} s  target <= 5 s (close after the limit <= 5 s + the slowest in-flight response)"
+        )
     print(f"  {harness.uptime()}")
 
 

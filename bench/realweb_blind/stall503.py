@@ -32,7 +32,9 @@ import harness  # noqa: E402
 import webs  # noqa: E402
 
 
-def analyse(reqs: list[harness.Request], host: str, reachable: set[str], t_start: float, t_exit: float) -> dict:
+def analyse(
+    reqs: list[harness.Request], host: str, reachable: set[str], t_start: float, t_exit: float
+) -> dict:
     reqs = [r for r in reqs if r.host == host]
     fetched: set[str] = set()
     t_all = None
@@ -58,7 +60,9 @@ def analyse(reqs: list[harness.Request], host: str, reachable: set[str], t_start
     sent503 = sorted(r.end for r in reqs if r.status == 503)
     soon = 0
     for r in reqs:
-        i = bisect.bisect_left(sent503, r.start) - 1  # the last 503 sent before this request started
+        i = (
+            bisect.bisect_left(sent503, r.start) - 1
+        )  # the last 503 sent before this request started
         if i >= 0 and r.start - sent503[i] <= 1.0:
             soon += 1
     paths503 = {r.path for r in reqs if r.status == 503}
@@ -89,13 +93,26 @@ FINISH = re.compile(r"'finish_reason':\s*'([^']*)'")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--project", required=True, help="project folder with .venv (e.g. /work/main)")
     ap.add_argument("--runs", type=int, default=50)
-    ap.add_argument("--timeout", type=int, default=400, help="CLOSESPIDER_TIMEOUT (default 400, as in issue 31)")
-    ap.add_argument("--seed", type=int, default=31, help="which pages answer 503 first: run i uses seed+i-1 (default 31)")
-    ap.add_argument("--same-seed", action="store_true", help="every run uses --seed (the same pages answer 503)")
-    ap.add_argument("--workdir", default=None, help="where run logs go (default: a new folder under /tmp)")
+    ap.add_argument(
+        "--timeout", type=int, default=400, help="CLOSESPIDER_TIMEOUT (default 400, as in issue 31)"
+    )
+    ap.add_argument(
+        "--seed",
+        type=int,
+        default=31,
+        help="which pages answer 503 first: run i uses seed+i-1 (default 31)",
+    )
+    ap.add_argument(
+        "--same-seed", action="store_true", help="every run uses --seed (the same pages answer 503)"
+    )
+    ap.add_argument(
+        "--workdir", default=None, help="where run logs go (default: a new folder under /tmp)"
+    )
     ap.add_argument("--keep-logs", action="store_true", help="keep the logs of complete runs too")
     args = ap.parse_args()
     project = harness.check_project(args.project)
@@ -110,17 +127,23 @@ def main() -> None:
     seeds = work / "seeds.txt"
     seeds.write_text("\n".join(web.seeds) + "\n")
     last_seed = args.seed if args.same_seed else args.seed + args.runs - 1
-    print(f"stall503 (blind web 503site, seeds {args.seed}-{last_seed}): host {host}, {len(web.docs[host].pages)} pages "
-          f"served, {len(reachable)} reachable from {web.seeds[0]}; one in ten of them (by the run's seed: "
-          f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} with seed {args.seed}) answer 503 + Retry-After: 1 "
-          f"the first time they are asked for, 200 afterwards")
+    print(
+        f"stall503 (blind web 503site, seeds {args.seed}-{last_seed}): host {host}, {len(web.docs[host].pages)} pages "
+        f"served, {len(reachable)} reachable from {web.seeds[0]}; one in ten of them (by the run's seed: "
+        f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} with seed {args.seed}) answer 503 + Retry-After: 1 "
+        f"the first time they are asked for, 200 afterwards"
+    )
     print(f"project {project}; logs in {work}")
-    print(f"command: .venv/bin/scrapy crawl general -a seeds={seeds} -a allowed_domains={host} -s DOWNLOAD_DELAY=0 "
-          f"-s CONCURRENT_REQUESTS_PER_DOMAIN=4 -s CLOSESPIDER_TIMEOUT={args.timeout} -s CRAWLER_DATA_DIR=<fresh> "
-          f"(fresh PostgreSQL database per run; loopback-only network namespace; both proxies set)")
-    print("columns: fetched/reachable, crawl process wall time, requests, first request after start, longest gap "
-          "with no request while reachable pages were unfetched (and when it began), requests started <= 1 s after "
-          "a 503 was sent, 503s sent, URLs answered 503 / of them fetched later, stall lines in the crawl log, finish reason")
+    print(
+        f"command: .venv/bin/scrapy crawl general -a seeds={seeds} -a allowed_domains={host} -s DOWNLOAD_DELAY=0 "
+        f"-s CONCURRENT_REQUESTS_PER_DOMAIN=4 -s CLOSESPIDER_TIMEOUT={args.timeout} -s CRAWLER_DATA_DIR=<fresh> "
+        f"(fresh PostgreSQL database per run; loopback-only network namespace; both proxies set)"
+    )
+    print(
+        "columns: fetched/reachable, crawl process wall time, requests, first request after start, longest gap "
+        "with no request while reachable pages were unfetched (and when it began), requests started <= 1 s after "
+        "a 503 was sent, 503s sent, URLs answered 503 / of them fetched later, stall lines in the crawl log, finish reason"
+    )
     results = []
     for run in range(1, args.runs + 1):
         rdir = work / f"run{run:02d}"
@@ -131,13 +154,26 @@ def main() -> None:
         try:
             env = harness.proxy_env(server, {"CRAWLER_DATABASE_URL": db.url})
             cmd = [
-                str(project / ".venv/bin/scrapy"), "crawl", "general",
-                "-a", f"seeds={seeds}", "-a", f"allowed_domains={host}",
-                "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4",
-                "-s", f"CLOSESPIDER_TIMEOUT={args.timeout}", "-s", f"CRAWLER_DATA_DIR={rdir / 'data'}",
+                str(project / ".venv/bin/scrapy"),
+                "crawl",
+                "general",
+                "-a",
+                f"seeds={seeds}",
+                "-a",
+                f"allowed_domains={host}",
+                "-s",
+                "DOWNLOAD_DELAY=0",
+                "-s",
+                "CONCURRENT_REQUESTS_PER_DOMAIN=4",
+                "-s",
+                f"CLOSESPIDER_TIMEOUT={args.timeout}",
+                "-s",
+                f"CRAWLER_DATA_DIR={rdir / 'data'}",
             ]
             load_before = harness.uptime()
-            rc, t0, t1 = harness.run_logged(cmd, project, env, rdir / "crawl.log", args.timeout + 180)
+            rc, t0, t1 = harness.run_logged(
+                cmd, project, env, rdir / "crawl.log", args.timeout + 180
+            )
         finally:
             server.stop()
             db.drop()
@@ -145,7 +181,13 @@ def main() -> None:
         text = (rdir / "crawl.log").read_text(errors="replace")
         stall_lines = [ln for ln in text.splitlines() if STALL_WORD.search(ln)]
         m = FINISH.search(text)
-        a.update(rc=rc, server_cpu=server.cpu(), wall=t1 - t0, stall_lines=stall_lines, finish=m.group(1) if m else "?")
+        a.update(
+            rc=rc,
+            server_cpu=server.cpu(),
+            wall=t1 - t0,
+            stall_lines=stall_lines,
+            finish=m.group(1) if m else "?",
+        )
         results.append(a)
         complete = a["fetched"] == len(reachable)
         fr = f"{a['first_request']:.1f}" if a["first_request"] is not None else "-"
@@ -172,15 +214,25 @@ def main() -> None:
     soon = sum(a["soon"] for a in results)
     reqs = sum(a["requests"] for a in results)
     print()
-    print(f"SUMMARY stall503: complete runs {complete} of {n} (target {n} of {n}; issue 31: 50 of 50)")
-    print(f"  wall time min/median/max {min(walls):.1f}/{statistics.median(walls):.1f}/{max(walls):.1f} s; "
-          f"longest gap with pages unfetched: max {max(gaps):.1f} s, median {statistics.median(gaps):.1f} s")
-    print(f"  requests started <= 1 s after a 503 was sent: {soon} of {reqs} ({100 * soon / max(1, reqs):.1f}%) "
-          f"(issue 30: the site asked for 1 s of pause; target near 0)")
-    print(f"  503 URLs fetched later: {sum(a['retried'] for a in results)} of {sum(a['paths503'] for a in results)}; "
-          f"pages fetched twice (200 twice, not after a 503): {sum(a['twice_200'] for a in results)}")
-    print(f"  stall lines in the crawl logs: {stall_total} (runs with one: "
-          f"{sum(1 for a in results if a['stall_lines'])}; incomplete runs: {n - complete})")
+    print(
+        f"SUMMARY stall503: complete runs {complete} of {n} (target {n} of {n}; issue 31: 50 of 50)"
+    )
+    print(
+        f"  wall time min/median/max {min(walls):.1f}/{statistics.median(walls):.1f}/{max(walls):.1f} s; "
+        f"longest gap with pages unfetched: max {max(gaps):.1f} s, median {statistics.median(gaps):.1f} s"
+    )
+    print(
+        f"  requests started <= 1 s after a 503 was sent: {soon} of {reqs} ({100 * soon / max(1, reqs):.1f}%) "
+        f"(issue 30: the site asked for 1 s of pause; target near 0)"
+    )
+    print(
+        f"  503 URLs fetched later: {sum(a['retried'] for a in results)} of {sum(a['paths503'] for a in results)}; "
+        f"pages fetched twice (200 twice, not after a 503): {sum(a['twice_200'] for a in results)}"
+    )
+    print(
+        f"  stall lines in the crawl logs: {stall_total} (runs with one: "
+        f"{sum(1 for a in results if a['stall_lines'])}; incomplete runs: {n - complete})"
+    )
     print(f"  {harness.uptime()}")
 
 

@@ -202,12 +202,13 @@ def _nearest(root: Path, files: list[Path], start: str, limit: int) -> list[Path
 
 def inject_links(site: DocSite, path: str, urls: list[str]) -> None:
     """Append a 'see also' block of absolute links to a page (links between hosts)."""
-    items = "".join(f'<li><a href="{html.escape(u)}">{html.escape(_label(u))}</a></li>' for u in urls)
+    items = "".join(
+        f'<li><a href="{html.escape(u)}">{html.escape(_label(u))}</a></li>' for u in urls
+    )
     block = f'<div class="elsewhere"><h4>Elsewhere on the web</h4><ul>{items}</ul></div>'
     text = site.pages[path].decode("utf-8")
-    m = None
-    for m in _BODY_END.finditer(text):
-        pass
+    ends = list(_BODY_END.finditer(text))
+    m = ends[-1] if ends else None
     if m is None:
         text += block
     else:
@@ -233,7 +234,9 @@ _SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.I | re.S)
 _PARA = re.compile(r"<p\b[^>]*>(.*?)</p>", re.I | re.S)
 
 
-def paragraph_pool(names: tuple[str, ...] = ("nodejs", "bash", "sqlite"), limit: int = 6000) -> list[str]:
+def paragraph_pool(
+    names: tuple[str, ...] = ("nodejs", "bash", "sqlite"), limit: int = 6000
+) -> list[str]:
     """Plain paragraphs (HTML-escaped) from documentation pages: text of synthetic pages."""
     pool: list[str] = []
     for name in names:
@@ -249,7 +252,9 @@ def paragraph_pool(names: tuple[str, ...] = ("nodejs", "bash", "sqlite"), limit:
                 if len(pool) >= limit * len(names):
                     break
     if not pool:
-        raise SystemExit("error: no text for synthetic pages: apt-get install nodejs-doc bash-doc sqlite3-doc")
+        raise SystemExit(
+            "error: no text for synthetic pages: apt-get install nodejs-doc bash-doc sqlite3-doc"
+        )
     return pool
 
 
@@ -280,7 +285,9 @@ class SynthSite:
     host: str
     n_pages: int
     page_sizes: list[int]  # target body size in bytes per page
-    paragraphs: list[int]  # per page: index of its first paragraph in the pool (then consecutive ones)
+    paragraphs: list[
+        int
+    ]  # per page: index of its first paragraph in the pool (then consecutive ones)
     internal: list[list[int]]  # page numbers linked
     external: list[list[str]]  # absolute URLs linked
     broken: list[list[str]] = field(default_factory=list)  # internal paths that 404
@@ -303,11 +310,18 @@ class SynthSite:
 
 
 def render_synth_page(site: SynthSite, i: int, pool: list[str]) -> bytes:
-    nav = "".join(f'<li><a href="{site.path(j)}">{site.title} part {j}</a></li>' for j in site.internal[i])
-    ext = "".join(f'<li><a href="{html.escape(u)}">{html.escape(_label(u))}</a></li>' for u in site.external[i])
-    broken = "".join(f'<li><a href="{p}">archive {p}</a></li>' for p in (site.broken[i] if site.broken else ()))
+    nav = "".join(
+        f'<li><a href="{site.path(j)}">{site.title} part {j}</a></li>' for j in site.internal[i]
+    )
+    ext = "".join(
+        f'<li><a href="{html.escape(u)}">{html.escape(_label(u))}</a></li>'
+        for u in site.external[i]
+    )
+    broken = "".join(
+        f'<li><a href="{p}">archive {p}</a></li>' for p in (site.broken[i] if site.broken else ())
+    )
     head = (
-        f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{site.title} - page {i}</title>"
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{site.title} - page {i}</title>'
         f'<link rel="stylesheet" href="/static/site.css"></head><body>'
         f'<header><a href="/">{site.title}</a></header><nav><ul>{nav}</ul></nav><main><h1>{site.title} {i}</h1>'
     )
@@ -422,7 +436,9 @@ def build_503site(seed: int = 31) -> Web:
     return web
 
 
-def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_small: int | None = None) -> Web:
+def build_realweb(
+    seed: int = 29, skewed: bool = False, latency: float = 0.0, n_small: int | None = None
+) -> Web:
     """The real-web-like web (``skewed``: synthetic hosts with Zipf sizes, for the agents)."""
     if skewed:
         check_sources("nodejs", "bash", "sqlite")
@@ -435,36 +451,59 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
         taken: set[str] = set()
         docs: dict[str, DocSite] = {}
         if not skewed:
-            docs["www.cmake-docs.test"] = load_doc_site("cmake", "www.cmake-docs.test", keep_broken_share=0.02, seed=seed)
+            docs["www.cmake-docs.test"] = load_doc_site(
+                "cmake", "www.cmake-docs.test", keep_broken_share=0.02, seed=seed
+            )
             docs["doc.rust-std.test"] = load_doc_site(
-                "rust", "doc.rust-std.test", include_dirs=("std", "core", "alloc"), start="/std/index.html", max_pages=6000,
-                keep_broken_share=0.02, seed=seed,
+                "rust",
+                "doc.rust-std.test",
+                include_dirs=("std", "core", "alloc"),
+                start="/std/index.html",
+                max_pages=6000,
+                keep_broken_share=0.02,
+                seed=seed,
             )
             docs["pandas.pydata-docs.test"] = load_doc_site(
-                "pandas", "pandas.pydata-docs.test", max_pages=5000, keep_broken_share=0.02, seed=seed
+                "pandas",
+                "pandas.pydata-docs.test",
+                max_pages=5000,
+                keep_broken_share=0.02,
+                seed=seed,
             )
-            docs["www.sqlite-docs.test"] = load_doc_site("sqlite", "www.sqlite-docs.test", keep_broken_share=0.02, seed=seed)
+            docs["www.sqlite-docs.test"] = load_doc_site(
+                "sqlite", "www.sqlite-docs.test", keep_broken_share=0.02, seed=seed
+            )
             taken.update(docs)
         # synthetic sites
         synth: dict[str, SynthSite] = {}
         if skewed:
             n_sites = n_small or 400
-            sizes = [max(1, int(6000 / (r + 1))) for r in range(n_sites)]  # Zipf: top 10 hosts hold half the pages
+            sizes = [
+                max(1, int(6000 / (r + 1))) for r in range(n_sites)
+            ]  # Zipf: top 10 hosts hold half the pages
             rng.shuffle(sizes)
         else:
             n_sites = n_small or 320
-            sizes = [min(30, max(1, int(rng.paretovariate(1.1)))) if rng.random() < 0.9 else rng.randint(10, 30)
-                     for _ in range(n_sites)]
+            sizes = [
+                min(30, max(1, int(rng.paretovariate(1.1))))
+                if rng.random() < 0.9
+                else rng.randint(10, 30)
+                for _ in range(n_sites)
+            ]
         hosts = [host_name(rng, taken) for _ in range(n_sites)]
         # dead outside hosts
         dead: dict[str, DeadHost] = {}
         for k in range(60 if not skewed else 20):
             h = host_name(rng, taken)
             kind = DEAD_KINDS[0] if k % 10 < 5 else DEAD_KINDS[1] if k % 10 < 9 else DEAD_KINDS[2]
-            dead[h] = DeadHost(h, kind, hang_s=round(rng.uniform(2.0, 5.0), 2) if kind == "hang" else 0.0)
+            dead[h] = DeadHost(
+                h, kind, hang_s=round(rng.uniform(2.0, 5.0), 2) if kind == "hang" else 0.0
+            )
         dead_list = sorted(dead)
         # popularity of hosts for links between hosts: a few hosts get most in-links
-        weights = [1.0 / (r + 1) for r in range(n_sites)] if not skewed else [math.sqrt(x) for x in sizes]
+        weights = (
+            [1.0 / (r + 1) for r in range(n_sites)] if not skewed else [math.sqrt(x) for x in sizes]
+        )
         doc_urls: list[str] = []
         for h, s in docs.items():
             for p in sorted(s.pages)[:: max(1, len(s.pages) // 40)]:
@@ -474,7 +513,10 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
             count = sizes[n]
             prng = random.Random(stable_hash(seed, h))
             title = h.split(".")[-3 if h.count(".") >= 3 else 0].replace("-", " ").title()
-            page_sizes = [lognormal_size(prng) if not skewed else lognormal_size(prng, 15_000, 0.5) for _ in range(count)]
+            page_sizes = [
+                lognormal_size(prng) if not skewed else lognormal_size(prng, 15_000, 0.5)
+                for _ in range(count)
+            ]
             paras = [prng.randrange(len(pool)) for _ in range(count)]
             internal: list[list[int]] = []
             external: list[list[str]] = []
@@ -483,7 +525,15 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
                 if count <= 12:
                     links = [j for j in range(count) if j != i]
                 else:
-                    links = sorted({0, (i + 1) % count, (i - 1) % count, *prng.sample(range(count), min(count, 8))} - {i})
+                    links = sorted(
+                        {
+                            0,
+                            (i + 1) % count,
+                            (i - 1) % count,
+                            *prng.sample(range(count), min(count, 8)),
+                        }
+                        - {i}
+                    )
                 internal.append(links)
                 ext: list[str] = []
                 for _ in range(prng.choice((0, 1, 1, 2, 2, 3, 4))):
@@ -499,7 +549,9 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
                     elif r < 0.93:
                         ext.append(f"http://{prng.choice(dead_list)}/")
                     else:
-                        ext.append(f"https://{prng.choice(hosts)}/")  # https: CONNECT, refused by the proxy
+                        ext.append(
+                            f"https://{prng.choice(hosts)}/"
+                        )  # https: CONNECT, refused by the proxy
                 external.append(ext)
                 broken.append([f"/old/{prng.randrange(1000)}.html"] if prng.random() < 0.04 else [])
             synth[h] = SynthSite(h, count, page_sizes, paras, internal, external, broken, title)
@@ -542,7 +594,9 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
             by_size = sorted(hosts, key=lambda x: -synth[x].n_pages)
             seeds = [f"http://{h}/" for h in by_size[:3]] + [f"http://{h}/" for h in hosts[:7]]
         else:
-            seeds = [f"http://{h}{s.start}" for h, s in docs.items()] + [f"http://{h}/" for h in hosts[:6]]
+            seeds = [f"http://{h}{s.start}" for h, s in docs.items()] + [
+                f"http://{h}/" for h in hosts[:6]
+            ]
         seen: set[str] = set()
         seeds = [u for u in seeds if not (u in seen or seen.add(u))]
         return Web(
@@ -563,13 +617,17 @@ def build_realweb(seed: int = 29, skewed: bool = False, latency: float = 0.0, n_
     return web
 
 
-def build(name: str, seed: int | None = None, latency: float = 0.0, n_small: int | None = None) -> Web:
+def build(
+    name: str, seed: int | None = None, latency: float = 0.0, n_small: int | None = None
+) -> Web:
     if name == "503site":
         return build_503site(31 if seed is None else seed)
     if name == "realweb":
         return build_realweb(29 if seed is None else seed, latency=latency, n_small=n_small)
     if name == "skewed":
-        return build_realweb(32 if seed is None else seed, skewed=True, latency=latency, n_small=n_small)
+        return build_realweb(
+            32 if seed is None else seed, skewed=True, latency=latency, n_small=n_small
+        )
     raise SystemExit(f"error: unknown web {name!r} (503site, realweb, skewed)")
 
 
