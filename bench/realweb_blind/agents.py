@@ -1,6 +1,6 @@
 """Issue 32: speed-up of the distributed crawl (agents) on a skewed web.
 
-    python3 bench/realweb_blind/agents.py --project DIR [--agents 1,3,4] [--seconds 120] [--latency 0.2]
+    python3 bench/realweb_blind/agents.py --project DIR [--agents 1,3,4] [--seconds 120]
 
 Blind evaluation web ``skewed`` (webs.py): 400 synthetic hosts whose sizes follow a Zipf law
 (6000/rank pages: the 10 largest hosts hold 45 % of the 39,234 pages, half the hosts have 15
@@ -249,9 +249,12 @@ def main() -> None:
         f"{sorted((s.n_pages for s in web.synth.values()), reverse=True)[:5]} pages"
     )
     print(
-        f"per agent: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -a crawl_id=ID -s AGENTS_ENABLED=1 "
-        f"-s CONCURRENT_REQUESTS={args.concurrency} -s CLOSESPIDER_TIMEOUT={args.seconds} -s CRAWLER_DATA_DIR=<own>"
-        f"{''.join(' -s ' + s for s in args.set)}; one fresh database per configuration; agents told apart by "
+        f"per agent: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -a crawl_id=ID -s "
+        "AGENTS_ENABLED=1 "
+        f"-s CONCURRENT_REQUESTS={args.concurrency} -s CLOSESPIDER_TIMEOUT={args.seconds} -s "
+        "CRAWLER_DATA_DIR=<own>"
+        f"{''.join(' -s ' + s for s in args.set)}; one fresh database per configuration; agents "
+        "told apart by "
         f"their proxy port. Logs in {work}"
     )
     results = {}
@@ -259,9 +262,12 @@ def main() -> None:
         res = run_config(k, args, project, web, work, seeds)
         results[k] = res
         print(
-            f"{k} agent(s): {res['rate']:.2f} pages/s ({res['pages']} pages in the {args.seconds}-s window, first "
-            f"request {res['startup']:.1f} s after launch; {res['pages_total']} pages and {res['requests']} requests in all); "
-            f"pages fetched twice {res['twice']}; hosts fetched by two agents at once {res['overlap']}; "
+            f"{k} agent(s): {res['rate']:.2f} pages/s ({res['pages']} pages in the "
+            f"{args.seconds}-s window, first "
+            f"request {res['startup']:.1f} s after launch; {res['pages_total']} pages and "
+            f"{res['requests']} requests in all); "
+            f"pages fetched twice {res['twice']}; hosts fetched by two agents at once "
+            f"{res['overlap']}; "
             f"server CPU {res['server_cpu']} | {res['load']}",
             flush=True,
         )
@@ -273,13 +279,17 @@ def main() -> None:
                 else f"not by itself within {args.seconds + args.grace} s (killed)"
             )
             print(
-                f"    agent {a}: {pa['pages']} pages, {pa['requests']} requests, {pa['hosts']} hosts, first request "
-                f"{first} s, idle (no request for > {IDLE:.0f} s) {pa['idle']:.1f} s in {pa['idle_periods']} period(s), "
-                f"longest {pa['longest_idle']:.1f} s; exit at {ex}; finish {pa['finish']}; error lines {pa['errors']}"
+                f"    agent {a}: {pa['pages']} pages, {pa['requests']} requests, {pa['hosts']} "
+                "hosts, first request "
+                f"{first} s, idle (no request for > {IDLE:.0f} s) {pa['idle']:.1f} s in "
+                f"{pa['idle_periods']} period(s), "
+                f"longest {pa['longest_idle']:.1f} s; exit at {ex}; finish {pa['finish']}; error "
+                f"lines {pa['errors']}"
             )
     print()
     print(
-        f"SUMMARY agents (latency {args.latency} s, {args.concurrency} requests per agent, {args.seconds} s)"
+        f"SUMMARY agents (latency {args.latency} s, {args.concurrency} requests per agent, "
+        f"{args.seconds} s)"
     )
     base = results.get(1)
     for k, res in results.items():
@@ -291,8 +301,10 @@ def main() -> None:
         target = {3: " (target >= x2.4)", 4: " (target >= x3.2)"}.get(k, "")
         print(
             f"  {k} agent(s): {res['rate']:.2f} pages/s{sp}{target}; per agent "
-            f"{[pa['pages'] for pa in res['agents']]} pages; idle s {[round(pa['idle'], 1) for pa in res['agents']]}; "
-            f"fetched twice {res['twice']} (target 0); hosts shared at once {res['overlap']} (target 0)"
+            f"{[pa['pages'] for pa in res['agents']]} pages; idle s "
+            f"{[round(pa['idle'], 1) for pa in res['agents']]}; "
+            f"fetched twice {res['twice']} (target 0); hosts shared at once {res['overlap']} "
+            "(target 0)"
         )
     print(f"  {harness.uptime()}")
 

@@ -50,7 +50,8 @@ def check_project(project: str) -> Path:
     root = Path(project).resolve()
     if not (root / ".venv" / "bin" / "scrapy").exists() or not (root / "scrapy.cfg").exists():
         raise SystemExit(
-            f"error: {root} is not a project folder with .venv/bin/scrapy (run scripts/setup.sh there)"
+            f"error: {root} is not a project folder with .venv/bin/scrapy (run scripts/setup.sh "
+            "there)"
         )
     return root
 

@@ -73,7 +73,8 @@ def main() -> None:
     finally:
         server.stop()
     print(
-        f"loadtest {args.web}: {n} requests, {size / 1e6:.0f} MB, {secs:.1f} s, {n / secs:.0f} requests/s "
+        f"loadtest {args.web}: {n} requests, {size / 1e6:.0f} MB, {secs:.1f} s, {n / secs:.0f} "
+        "requests/s "
         f"at concurrency {args.concurrency}; server CPU {server.cpu()} | {harness.uptime()}"
     )
 

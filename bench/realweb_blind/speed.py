@@ -154,15 +154,18 @@ def fmt(m: dict) -> str:
     if not m.get("pages"):
         return f"no pages (exit {m.get('rc')}, finish {m.get('finish')})"
     al = (
-        f"exit {m['after_limit']:.1f} s after the limit-th 2xx page (the last response ended {m['inflight_after_limit']:.1f} s after it)"
+        f"exit {m['after_limit']:.1f} s after the limit-th 2xx page (the last response ended "
+        f"{m['inflight_after_limit']:.1f} s after it)"
         if m["after_limit"] is not None
         else "fewer 2xx pages than the limit"
     )
     el = f"{m['elapsed']:.1f}" if m["elapsed"] is not None else "?"
     return (
         f"pages {m['pages']} requests {m['requests']} hosts {m['hosts']} | span {m['span']:.1f} s, "
-        f"{m['rate']:.1f} pages/s; first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady {m['steady']:.1f} pages/s | "
-        f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; elapsed_time_seconds {el}) | "
+        f"{m['rate']:.1f} pages/s; first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady "
+        f"{m['steady']:.1f} pages/s | "
+        f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; "
+        f"elapsed_time_seconds {el}) | "
         f"exit {m['after_last']:.1f} s after the last response; {al} | "
         f"exit {m['rc']}, finish {m['finish']}; server CPU {m['server_cpu']}"
     )
@@ -192,17 +195,21 @@ def main() -> None:
     print(f"speed (blind web realweb): {web.describe()}")
     print(f"seeds: {' '.join(web.seeds)}")
     print(
-        f"plain Scrapy: {project}/.venv/bin/python -m scrapy runspider plain_spider.py (CrawlSpider, Rule(LinkExtractor(), "
-        f"follow=True)) from an empty folder in /tmp, Scrapy's own settings + -s {' -s '.join(COMMON)} "
+        f"plain Scrapy: {project}/.venv/bin/python -m scrapy runspider plain_spider.py "
+        "(CrawlSpider, Rule(LinkExtractor(), "
+        "follow=True)) from an empty folder in /tmp, Scrapy's own settings + -s "
+        f"{' -s '.join(COMMON)} "
         f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s ROBOTSTXT_OBEY=True"
     )
     print(
         f"ours: {project}/.venv/bin/scrapy crawl general -a seeds=FILE -s {' -s '.join(COMMON)} "
-        f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s CRAWLER_DATA_DIR=<fresh> (fresh PostgreSQL database, "
+        f"-s CLOSESPIDER_PAGECOUNT={args.pages} -s CRAWLER_DATA_DIR=<fresh> (fresh PostgreSQL "
+        "database, "
         f"every pipeline on, the project's own defaults otherwise)"
     )
     print(
-        f"rates: 2xx pages over the span first request -> last response (server log); first {FIRST:.0f} s after the "
+        "rates: 2xx pages over the span first request -> last response (server log); first "
+        f"{FIRST:.0f} s after the "
         f"first request; steady = from {FIRST:.0f} s to the 90% page. Logs in {work}"
     )
     results: dict[str, list[dict]] = {"plain": [], "ours": []}
@@ -215,9 +222,12 @@ def main() -> None:
         p, o = results["plain"][-1], results["ours"][-1]
         if p.get("pages") and o.get("pages"):
             print(
-                f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f}, first {FIRST:.0f} s "
-                f"x{o['first20'] / max(p['first20'], 1e-9):.2f}, steady x{o['steady'] / p['steady']:.2f}, "
-                f"start-to-exit x{o['wall'] / p['wall']:.2f}, requests x{o['requests'] / p['requests']:.2f}",
+                f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f}, first "
+                f"{FIRST:.0f} s "
+                f"x{o['first20'] / max(p['first20'], 1e-9):.2f}, steady "
+                f"x{o['steady'] / p['steady']:.2f}, "
+                f"start-to-exit x{o['wall'] / p['wall']:.2f}, requests "
+                f"x{o['requests'] / p['requests']:.2f}",
                 flush=True,
             )
     print()
@@ -238,7 +248,8 @@ def main() -> None:
         ):
             vals = [m[key] for m in ms]
             print(
-                f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  [{', '.join(f'{v:.1f}' for v in vals)}]"
+                f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  "
+                f"[{', '.join(f'{v:.1f}' for v in vals)}]"
             )
     pr, orr = results["plain"], results["ours"]
     pairs = [(p, o) for p, o in zip(pr, orr, strict=True) if p.get("pages") and o.get("pages")]
@@ -247,13 +258,16 @@ def main() -> None:
         wr = [o["wall"] / p["wall"] for p, o in pairs]
         al = [o["after_last"] for p, o in pairs]
         print(
-            f"  ours/plain span rate: median x{statistics.median(rr):.2f} [{', '.join(f'x{v:.2f}' for v in rr)}]  target >= x1.00"
+            f"  ours/plain span rate: median x{statistics.median(rr):.2f} "
+            f"[{', '.join(f'x{v:.2f}' for v in rr)}]  target >= x1.00"
         )
         print(
-            f"  ours/plain start-to-exit: median x{statistics.median(wr):.2f} [{', '.join(f'x{v:.2f}' for v in wr)}]  target <= x1.20"
+            f"  ours/plain start-to-exit: median x{statistics.median(wr):.2f} "
+            f"[{', '.join(f'x{v:.2f}' for v in wr)}]  target <= x1.20"
         )
         print(
-            f"  ours: exit after the last response: max {max(al):.1f} s  target <= 5 s (close after the limit <= 5 s + the slowest in-flight response)"
+            f"  ours: exit after the last response: max {max(al):.1f} s  target <= 5 s (close "
+            "after the limit <= 5 s + the slowest in-flight response)"
         )
     print(f"  {harness.uptime()}")
 

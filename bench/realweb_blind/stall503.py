@@ -128,21 +128,29 @@ def main() -> None:
     seeds.write_text("\n".join(web.seeds) + "\n")
     last_seed = args.seed if args.same_seed else args.seed + args.runs - 1
     print(
-        f"stall503 (blind web 503site, seeds {args.seed}-{last_seed}): host {host}, {len(web.docs[host].pages)} pages "
-        f"served, {len(reachable)} reachable from {web.seeds[0]}; one in ten of them (by the run's seed: "
-        f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} with seed {args.seed}) answer 503 + Retry-After: 1 "
+        f"stall503 (blind web 503site, seeds {args.seed}-{last_seed}): host {host}, "
+        f"{len(web.docs[host].pages)} pages "
+        f"served, {len(reachable)} reachable from {web.seeds[0]}; one in ten of them (by the "
+        "run's seed: "
+        f"{sum(webs.is_503_first(args.seed, p) for p in reachable)} with seed {args.seed}) answer "
+        "503 + Retry-After: 1 "
         f"the first time they are asked for, 200 afterwards"
     )
     print(f"project {project}; logs in {work}")
     print(
-        f"command: .venv/bin/scrapy crawl general -a seeds={seeds} -a allowed_domains={host} -s DOWNLOAD_DELAY=0 "
-        f"-s CONCURRENT_REQUESTS_PER_DOMAIN=4 -s CLOSESPIDER_TIMEOUT={args.timeout} -s CRAWLER_DATA_DIR=<fresh> "
+        f"command: .venv/bin/scrapy crawl general -a seeds={seeds} -a allowed_domains={host} -s "
+        "DOWNLOAD_DELAY=0 "
+        f"-s CONCURRENT_REQUESTS_PER_DOMAIN=4 -s CLOSESPIDER_TIMEOUT={args.timeout} -s "
+        "CRAWLER_DATA_DIR=<fresh> "
         f"(fresh PostgreSQL database per run; loopback-only network namespace; both proxies set)"
     )
     print(
-        "columns: fetched/reachable, crawl process wall time, requests, first request after start, longest gap "
-        "with no request while reachable pages were unfetched (and when it began), requests started <= 1 s after "
-        "a 503 was sent, 503s sent, URLs answered 503 / of them fetched later, stall lines in the crawl log, finish reason"
+        "columns: fetched/reachable, crawl process wall time, requests, first request after "
+        "start, longest gap "
+        "with no request while reachable pages were unfetched (and when it began), requests "
+        "started <= 1 s after "
+        "a 503 was sent, 503s sent, URLs answered 503 / of them fetched later, stall lines in the "
+        "crawl log, finish reason"
     )
     results = []
     for run in range(1, args.runs + 1):
@@ -193,10 +201,13 @@ def main() -> None:
         fr = f"{a['first_request']:.1f}" if a["first_request"] is not None else "-"
         gap_at = f" at {a['gap_at']:.1f} s" if a["gap_at"] is not None else ""
         print(
-            f"run {run:2d} (seed {seed}): fetched {a['fetched']}/{len(reachable)}{'' if complete else ' INCOMPLETE'}, "
+            f"run {run:2d} (seed {seed}): fetched "
+            f"{a['fetched']}/{len(reachable)}{'' if complete else ' INCOMPLETE'}, "
             f"wall {a['wall']:.1f} s, requests {a['requests']}, first request {fr} s, "
-            f"longest gap {a['gap']:.1f} s{gap_at}, within 1 s after a 503: {a['soon']}/{a['requests']}, "
-            f"503s {a['n503']}, retried {a['retried']}/{a['paths503']}, stall lines {len(stall_lines)}, "
+            f"longest gap {a['gap']:.1f} s{gap_at}, within 1 s after a 503: "
+            f"{a['soon']}/{a['requests']}, "
+            f"503s {a['n503']}, retried {a['retried']}/{a['paths503']}, stall lines "
+            f"{len(stall_lines)}, "
             f"exit {rc}, finish {a['finish']}, server CPU {a['server_cpu']} | {load_before}",
             flush=True,
         )
@@ -218,15 +229,19 @@ def main() -> None:
         f"SUMMARY stall503: complete runs {complete} of {n} (target {n} of {n}; issue 31: 50 of 50)"
     )
     print(
-        f"  wall time min/median/max {min(walls):.1f}/{statistics.median(walls):.1f}/{max(walls):.1f} s; "
-        f"longest gap with pages unfetched: max {max(gaps):.1f} s, median {statistics.median(gaps):.1f} s"
+        "  wall time min/median/max "
+        f"{min(walls):.1f}/{statistics.median(walls):.1f}/{max(walls):.1f} s; "
+        f"longest gap with pages unfetched: max {max(gaps):.1f} s, median "
+        f"{statistics.median(gaps):.1f} s"
     )
     print(
-        f"  requests started <= 1 s after a 503 was sent: {soon} of {reqs} ({100 * soon / max(1, reqs):.1f}%) "
+        f"  requests started <= 1 s after a 503 was sent: {soon} of {reqs} "
+        f"({100 * soon / max(1, reqs):.1f}%) "
         f"(issue 30: the site asked for 1 s of pause; target near 0)"
     )
     print(
-        f"  503 URLs fetched later: {sum(a['retried'] for a in results)} of {sum(a['paths503'] for a in results)}; "
+        f"  503 URLs fetched later: {sum(a['retried'] for a in results)} of "
+        f"{sum(a['paths503'] for a in results)}; "
         f"pages fetched twice (200 twice, not after a 503): {sum(a['twice_200'] for a in results)}"
     )
     print(
