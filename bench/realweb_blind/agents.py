@@ -70,7 +70,12 @@ def run_config(
     rdir = work / f"agents{k}"
     rdir.mkdir(parents=True, exist_ok=True)
     server = harness.start_server(
-        "skewed", rdir / "requests.tsv", seed=args.seed, latency=args.latency, ports=k
+        "skewed",
+        rdir / "requests.tsv",
+        seed=args.seed,
+        latency=args.latency,
+        ports=k,
+        skew=args.skew,
     )
     db = harness.Database("blindagents")
     crawl_id = f"blind-agents{k}-{uuid.uuid4().hex[:6]}"
@@ -213,6 +218,12 @@ def main() -> None:
     ap.add_argument(
         "--concurrency", type=int, default=4, help="CONCURRENT_REQUESTS per agent (default 4)"
     )
+    ap.add_argument(
+        "--skew",
+        type=float,
+        default=1.0,
+        help="Zipf exponent of host sizes: 6000/rank**skew pages (default 1.0)",
+    )
     ap.add_argument("--seed", type=int, default=32, help="the web's seed (default 32)")
     ap.add_argument(
         "--grace",
@@ -238,7 +249,7 @@ def main() -> None:
         ) from None
     if not counts or min(counts) < 1 or max(counts) > 8 or args.seconds < 10:
         raise SystemExit("error: --agents counts must be 1-8 and --seconds >= 10")
-    web = webs.build("skewed", args.seed, latency=args.latency)
+    web = webs.build("skewed", args.seed, latency=args.latency, skew=args.skew)
     harness.enter_netns()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="realweb_blind-agents-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -274,16 +285,16 @@ def main() -> None:
         for a, pa in enumerate(res["agents"]):
             first = f"{pa['first']:.1f}" if pa["first"] is not None else "-"
             ex = (
-                f"{pa['exit']:.1f} s"
+                f"exit at {pa['exit']:.1f} s"
                 if pa["exit"] is not None
-                else f"not by itself within {args.seconds + args.grace} s (killed)"
+                else f"no exit within {args.seconds + args.grace} s (then SIGINT, SIGKILL)"
             )
             print(
                 f"    agent {a}: {pa['pages']} pages, {pa['requests']} requests, {pa['hosts']} "
                 "hosts, first request "
                 f"{first} s, idle (no request for > {IDLE:.0f} s) {pa['idle']:.1f} s in "
                 f"{pa['idle_periods']} period(s), "
-                f"longest {pa['longest_idle']:.1f} s; exit at {ex}; finish {pa['finish']}; error "
+                f"longest {pa['longest_idle']:.1f} s; {ex}; finish {pa['finish']}; error "
                 f"lines {pa['errors']}"
             )
     print()

@@ -90,7 +90,12 @@ class Server:
 
 
 def start_server(
-    web: str, log: Path, seed: int | None = None, latency: float = 0.0, ports: int = 1
+    web: str,
+    log: Path,
+    seed: int | None = None,
+    latency: float = 0.0,
+    ports: int = 1,
+    skew: float | None = None,
 ) -> Server:
     cmd = [
         sys.executable,
@@ -106,6 +111,8 @@ def start_server(
         cmd += ["--seed", str(seed)]
     if latency:
         cmd += ["--latency", str(latency)]
+    if skew is not None:
+        cmd += ["--skew", str(skew)]
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=open(log.with_suffix(".server.txt"), "w"), text=True

@@ -194,7 +194,7 @@ class Site:
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    web = webs.build(args.web, args.seed, latency=args.latency)
+    web = webs.build(args.web, args.seed, latency=args.latency, skew=args.skew)
     site = Site(web, args.log)
     servers = []
     for via in range(args.ports):
@@ -242,6 +242,7 @@ def main() -> None:
     )
     ap.add_argument("--web", required=True, choices=("503site", "realweb", "skewed"))
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--skew", type=float, default=1.0, help="skewed: Zipf exponent of host sizes")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds added to every response")
     ap.add_argument("--port", type=int, default=0, help="first port (default: any free ones)")
     ap.add_argument(

@@ -104,7 +104,7 @@ def _url_path(rel: Path) -> str:
 
 
 def load_doc_site(name: str, host: str, **kw) -> DocSite:
-    """load_doc_site_uncached, cached in CACHE_DIR (reading a tree takes minutes on a loaded machine)."""
+    """load_doc_site_uncached, cached in CACHE_DIR (reading a tree takes minutes when loaded)."""
     key = f"doc-{DOC_VERSION}-{name}-{host}-{sorted(kw.items())}"
     return _cached(key, lambda: load_doc_site_uncached(name, host, **kw))
 
@@ -274,7 +274,8 @@ TLDS = ("com", "org", "net", "io", "de", "fr", "co.uk", "info", "edu", "nl")
 def host_name(rng: random.Random, taken: set[str]) -> str:
     while True:
         name = f"{rng.choice(WORDS)}{rng.choice(['', '-', ''])}{rng.choice(WORDS)}"
-        host = f"{rng.choice(['www.', 'www.', '', 'blog.', 'shop.', 'news.'])}{name}.{rng.choice(TLDS)}.test"
+        prefix = rng.choice(["www.", "www.", "", "blog.", "shop.", "news."])
+        host = f"{prefix}{name}.{rng.choice(TLDS)}.test"
         if host not in taken:
             taken.add(host)
             return host
@@ -323,9 +324,13 @@ def render_synth_page(site: SynthSite, i: int, pool: list[str]) -> bytes:
     head = (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{site.title} - page {i}</title>'
         f'<link rel="stylesheet" href="/static/site.css"></head><body>'
-        f'<header><a href="/">{site.title}</a></header><nav><ul>{nav}</ul></nav><main><h1>{site.title} {i}</h1>'
+        f'<header><a href="/">{site.title}</a></header><nav><ul>{nav}</ul></nav>'
+        f"<main><h1>{site.title} {i}</h1>"
     )
-    tail = f"</main><aside><h3>Links</h3><ul>{ext}{broken}</ul></aside><footer>(c) {site.host}</footer></body></html>"
+    tail = (
+        f"</main><aside><h3>Links</h3><ul>{ext}{broken}</ul></aside>"
+        f"<footer>(c) {site.host}</footer></body></html>"
+    )
     parts = [head]
     size = len(head) + len(tail)
     first = site.paragraphs[i]
@@ -379,7 +384,8 @@ class Web:
         doc_pages = sum(len(s.pages) for s in self.docs.values())
         syn_pages = sum(s.n_pages for s in self.synth.values())
         return (
-            f"web {self.name} seed {self.seed}: {len(self.docs)} documentation hosts ({doc_pages} pages), "
+            f"web {self.name} seed {self.seed}: {len(self.docs)} documentation hosts "
+            f"({doc_pages} pages), "
             f"{len(self.synth)} synthetic hosts ({syn_pages} pages), {len(self.dead)} dead hosts, "
             f"{len(self.slow)} slow pages, latency {self.latency} s"
         )
@@ -437,7 +443,11 @@ def build_503site(seed: int = 31) -> Web:
 
 
 def build_realweb(
-    seed: int = 29, skewed: bool = False, latency: float = 0.0, n_small: int | None = None
+    seed: int = 29,
+    skewed: bool = False,
+    latency: float = 0.0,
+    n_small: int | None = None,
+    skew: float = 1.0,
 ) -> Web:
     """The real-web-like web (``skewed``: synthetic hosts with Zipf sizes, for the agents)."""
     if skewed:
@@ -479,7 +489,7 @@ def build_realweb(
         if skewed:
             n_sites = n_small or 400
             sizes = [
-                max(1, int(6000 / (r + 1))) for r in range(n_sites)
+                max(1, int(6000 / (r + 1) ** skew)) for r in range(n_sites)
             ]  # Zipf: top 10 hosts hold half the pages
             rng.shuffle(sizes)
         else:
@@ -611,14 +621,19 @@ def build_realweb(
             pool=pool,
         )
 
-    key = f"{'skewed' if skewed else 'realweb'}-{BUILD_VERSION}-{seed}-{n_small}"
+    name = "skewed" if skewed else "realweb"
+    key = f"{name}-{BUILD_VERSION}-{seed}-{n_small}-{skew if skewed else ''}"
     web = _cached(key, build)
     web.latency = latency
     return web
 
 
 def build(
-    name: str, seed: int | None = None, latency: float = 0.0, n_small: int | None = None
+    name: str,
+    seed: int | None = None,
+    latency: float = 0.0,
+    n_small: int | None = None,
+    skew: float = 1.0,
 ) -> Web:
     if name == "503site":
         return build_503site(31 if seed is None else seed)
@@ -626,7 +641,7 @@ def build(
         return build_realweb(29 if seed is None else seed, latency=latency, n_small=n_small)
     if name == "skewed":
         return build_realweb(
-            32 if seed is None else seed, skewed=True, latency=latency, n_small=n_small
+            32 if seed is None else seed, skewed=True, latency=latency, n_small=n_small, skew=skew
         )
     raise SystemExit(f"error: unknown web {name!r} (503site, realweb, skewed)")
 
