@@ -177,6 +177,11 @@ FRONTIER_SEED_CASH = 1.0
 # After an unclean stop (kill -9, crash), URLs acked in the last this many seconds of
 # crawling whose page / uncrawled row is not in the database are queued again.
 FRONTIER_RESUME_RECHECK = 600.0
+# Seconds a run waits for a crawl's frontier lock held by a session it cannot prove dead
+# (of another machine, say: after kill -9 PostgreSQL may not have noticed yet that the
+# client is gone); a holder of this machine whose process is gone is ended at once, one
+# whose process runs is refused at once (docs/distributed.md, "One crawl, one mode").
+FRONTIER_LOCK_WAIT = 10.0
 # Wait for PostgreSQL to flush each frontier commit to disk (False: a database crash can
 # lose the last fraction of a second of frontier changes; a crawler crash cannot).
 FRONTIER_SYNCHRONOUS_COMMIT = False
@@ -444,6 +449,9 @@ AGENT_HEARTBEAT = 5.0
 AGENT_LEASE_TTL = 15.0
 # Safety margin (seconds) kept between an agent's local deadline and its lease's expiry.
 AGENT_LEASE_MARGIN = 2.0
+# Seconds an agent that cannot reach the database (every heartbeat fails) keeps trying
+# before it exits with an error (it stopped fetching when its lease ran out).
+AGENT_DATABASE_TIMEOUT = 120.0
 # Crawl-wide limits, checked against the database at every heartbeat (0: no limit).
 # Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
 CRAWL_MAX_PAGES = 0
