@@ -241,6 +241,18 @@ SEARCH_PROXIMITY_BOOST = 1.0
 # words of its text), and all of them there in order, add their BM25F there times this:
 # a page's own first sentence beats a list page quoting it.
 SEARCH_LEAD_BOOST = 3.0
+# A word without field prefix also scores its matches in the page's headings (of its
+# main content, crawler/content.py) times this: the page devoted to a topic has it in a
+# heading, a long page listing it does not.
+SEARCH_HEADING_BOOST = 1.0
+# ... and in the anchor texts of the links to the page (other hosts' count double,
+# capped per source host, crawler/search/fields.py): what other pages call it.
+SEARCH_ANCHOR_BOOST = 1.0
+# The language searches prefer when neither the query (lang:xx, its script, a sure
+# detection) nor the browser (Accept-Language) tells one; "" = no preference.
+SEARCH_DEFAULT_LANGUAGE = "en"
+# Score factor of a page known to be in another language than the query's.
+SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
