@@ -92,7 +92,6 @@ URLS = [f"http://h.test/p{i}" for i in range(10)]
 OTHER = "http://g.test/"
 
 
-
 def test_a_host_whose_share_empties_during_a_claim_is_refilled(new_store):
     async def run():
         gated = GatedStore(new_store())
