@@ -402,6 +402,10 @@ class Frontier:
         else:
             entry.state, entry.done_at, entry.result_url = DONE, at, result_url
 
+    async def queued_hosts(self, limit: int = 5) -> list[tuple[str, int]]:
+        """The hosts with the most URLs queued in the store (for a stall's report)."""
+        return await self.store.queued_hosts(limit)
+
     def take_interval(self) -> IntervalStats:
         interval, self.interval = self.interval, IntervalStats()
         return interval
