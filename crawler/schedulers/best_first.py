@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections import Counter
 from collections.abc import Mapping
 from time import monotonic
 from typing import Any
@@ -757,13 +758,16 @@ class BestFirstScheduler(BaseScheduler):
         slots = self._slots
         room = slots.engine_has_room()
         holding = frontier.buffer.hold_margin is not None
+        # what is in flight, counted afresh from the downloader's own set rather than
+        # through the accounting under test
+        downloading = Counter(self._slot_key(r) for r in slots.downloading)
         observed = {FRONTIER}
         for host in list(frontier.buffer.hosts):
             if self.agent is not None and self.agent.gate(host) is None:
                 continue  # not this agent's to fetch now
             observed.add(host)
             slot = slots.slot(host)
-            in_flight = self._in_flight(host, slot)
+            in_flight = downloading.get(host, 0)
             wait = self._readiness(host)
             # None with nothing in flight: counted busy with nothing to show for it;
             # 0: ready, the downloader has room, and still not served
