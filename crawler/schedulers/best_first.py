@@ -806,8 +806,9 @@ class BestFirstScheduler(BaseScheduler):
                     "nothing in progress",
                 )
         watch.forget(observed)
-        self.stats.set_value("frontier/stalls", watch.stalls)
-        self.stats.set_value("frontier/stalled_hosts", len(watch.stalled))
+        if watch.stalls:  # (no stall: no such stats, no line of the log says "stall")
+            self.stats.set_value("frontier/stalls", watch.stalls)
+            self.stats.set_value("frontier/stalled_hosts", len(watch.stalled))
 
     def _report_stall(
         self, what: str, idle: float, allowed: float, delay: float, detail: str
