@@ -1,7 +1,8 @@
 """End-to-end: agents share a host's back-off (issue 30 item 2) and lose no retried
-request (issue 31): two agents, hosts changing hands when the second joins. A 503 pauses its host for the time asked, whichever agent
-fetches it next (the pause travels in the host's ``next_fetch_at``); every URL is
-fetched, the retried ones after their pause; no stall is reported."""
+request (issue 31): two agents, hosts changing hands when the second joins. A 503 pauses
+its host for the time asked, whichever agent fetches it next (the pause travels in the
+host's ``next_fetch_at``); every URL is fetched, the retried ones after their pause; no
+stall is reported."""
 
 from __future__ import annotations
 
