@@ -245,6 +245,12 @@ class Frontier:
     ) -> bool:
         """Queue a URL; False if it was seen before (its score then absorbs ``stats``
         when ``link`` is true). ``force`` (dont_filter) queues a seen URL again, once."""
+        if force and fp in self.inflight:
+            # a retry (or redirect) of a URL handed out here. An agent's seen set may not
+            # know it (another agent queued it): it is still a re-queue, superseding the
+            # lease in flight, never a new link merged into that lease (issue 31)
+            self.seen.add(fp)
+            return self._requeue(fp, url, host, priority, stats, inter, request)
         if not self.seen.add(fp):
             if force:
                 return self._requeue(fp, url, host, priority, stats, inter, request)
@@ -326,6 +332,8 @@ class Frontier:
         previous = self.inflight.get(fp)
         if previous is not None:
             previous.superseded = True
+        # an ack not written yet is older than this re-queue: the row must end queued
+        self._done.pop(fp, None)
         entry = self._entry(fp, url, host, priority, stats, inter, request)
         entry.upsert = True
         self._new[fp] = entry

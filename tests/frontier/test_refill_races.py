@@ -6,9 +6,13 @@ frontier never served again: a refill that excluded a full host, while that host
 share of the buffer emptied during the claim (the refill stayed blocked for ever: the
 crawl idled with hundreds of URLs queued), and a row put back in the queue while a write
 was on its way, wiped from the counters by the next empty claim (the crawl finished
-with retried URLs queued). Each test plays one interleaving exactly (a store whose claim
-or write waits on an event) against the in-memory store and PostgreSQL on its thread,
-and asserts every URL is served.
+with retried URLs queued). And two ways a re-queued request (a retry, dont_filter) lost
+its row: an ack of its first copy, taken but not written, marked the re-queued row done;
+an agent whose seen set did not know the URL (another agent queued it) merged the retry
+into its own lease as a new link, and the ack then marked it done. Each test plays one
+interleaving exactly (a store whose claim or write waits on an event), against the
+in-memory store and PostgreSQL on its thread where a single process is concerned, and
+asserts every URL is served.
 """
 
 from __future__ import annotations
@@ -149,3 +153,48 @@ def test_a_url_put_back_while_a_write_is_on_its_way_is_served(new_store):
     served, queued = asyncio.run(run())
     assert sorted(served) == sorted([*URLS[:3], OTHER])
     assert queued == 0
+
+
+def test_a_retry_after_its_ack_was_taken_but_not_written_is_served(new_store):
+    # a request re-queued (dont_filter) once its first copy was acked, before the ack
+    # was written: the store must end with the row queued, not done
+    async def run():
+        frontier = make_frontier("bfs", new_store(), buffer_size=8, buffer_per_host=1)
+        await frontier.open()
+        for url in URLS[:4]:
+            add(frontier, url)  # p0 buffered, p1 p2 p3 queued
+        await frontier.flush()
+        first = frontier.pop(always_ready)
+        frontier.done(first)  # acked, not written yet
+        await frontier.refill()  # p1 takes the host's share of the buffer
+        add(frontier, first.url, force=True)  # queued again, in the store
+        served = [first.url, *await serve_all(frontier)]
+        await frontier.close()
+        return served
+
+    served = asyncio.run(run())
+    assert sorted(served) == sorted([URLS[0], *URLS[:4]])
+
+
+def test_an_agents_retry_of_a_url_another_agent_queued_is_served():
+    # agent b found the URL, agent a leased and fetched it and got a 503: a's seen set
+    # does not know the URL, the retry must still supersede a's lease
+    async def run():
+        store = MemoryStore()
+        a = make_frontier("bfs", store, shared=True)
+        b = make_frontier("bfs", store, shared=True)
+        await a.open()
+        await b.open()
+        add(b, URLS[0])
+        await b.flush()
+        await a.refill(["h.test"])
+        first = a.pop(always_ready)
+        assert first.url == URLS[0]
+        add(a, URLS[0], force=True)  # RetryMiddleware's copy (dont_filter)
+        a.done(first)  # the first copy leaves the engine after its retry is queued
+        await a.flush()
+        await a.refill(["h.test"])
+        again = a.pop(always_ready)
+        return again.url if again is not None else None
+
+    assert asyncio.run(run()) == URLS[0]
