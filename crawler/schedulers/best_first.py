@@ -13,9 +13,14 @@ project's default). The algorithms live in :mod:`crawler.frontier`; this module 
   DownloaderSlots, crawler/downloader/slots.py): fewer requests in
   flight than the slot's concurrency and its delay (DOWNLOAD_DELAY, AutoThrottle or a
   robots.txt Crawl-delay, all of which end up in ``slot.delay``) over since the last
-  request started. When nothing is ready it returns None and asks the engine to poll
-  again when the earliest host becomes ready, instead of waiting for the engine's 5 s
-  heartbeat.
+  request started, and any pause the host asked for with a 429 or 503 over (back-off by
+  answer, crawler/politeness/backoff.py, recorded on ``response_downloaded``). When
+  nothing is ready it returns None and asks the engine to poll again when the earliest
+  host becomes ready, instead of waiting for the engine's 5 s heartbeat.
+- The stall invariant (crawler/frontier/stalls.py, docs/frontier.md) is checked every
+  FRONTIER_STALL_CHECK_INTERVAL from the background task: a host with URLs waiting and
+  nothing in flight, for longer than its delay plus DOWNLOAD_TIMEOUT while the engine has
+  room, is reported (``frontier/stalls``, a WARNING, the progress line).
 - A background task on the asyncio loop writes to PostgreSQL every FRONTIER_FLUSH_INTERVAL
   (or FRONTIER_BATCH_SIZE changes) and refills the buffer: no database round trip is on
   the ``next_request``/``enqueue_request`` path.
