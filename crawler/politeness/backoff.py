@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from crawler import defaults
 
@@ -111,3 +112,30 @@ class HostBackoff:
     def waits(self) -> dict[str, float]:
         """The hosts paused now, with their remaining seconds."""
         return {host: w for host in list(self.until) if (w := self.wait(host)) > 0}
+
+
+def backoff_setting(settings: Any) -> HostBackoff | None:
+    """The back-off by answer Scrapy ``settings`` ask for (None: BACKOFF_HTTP_CODES
+    empty); ValueError with a one-line message if a value is unusable. Read by the
+    scheduler, and checked by ``scrapy crawl`` before the crawl starts."""
+    codes = settings.getlist("BACKOFF_HTTP_CODES", defaults.BACKOFF_HTTP_CODES)
+    try:
+        statuses = [int(str(code).strip()) for code in codes]
+    except ValueError:
+        raise ValueError(f"BACKOFF_HTTP_CODES must be HTTP status codes, not {codes!r}") from None
+    if not statuses:
+        return None
+    seconds = {}
+    for name in ("BACKOFF_DEFAULT_PAUSE", "RETRY_AFTER_MAX"):
+        value = settings.get(name, getattr(defaults, name))
+        try:
+            seconds[name] = float(value)
+        except (TypeError, ValueError):
+            seconds[name] = float("nan")
+        if not seconds[name] >= 0:
+            raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
+    return HostBackoff(
+        statuses=statuses,
+        default_pause=seconds["BACKOFF_DEFAULT_PAUSE"],
+        max_pause=seconds["RETRY_AFTER_MAX"],
+    )

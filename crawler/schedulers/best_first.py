@@ -62,7 +62,7 @@ from crawler.frontier.scores import UrlStats, make_strategy, seed_stats, weighte
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.stalls import FRONTIER, StallWatch
 from crawler.frontier.threaded_store import ThreadedStore
-from crawler.politeness.backoff import HostBackoff
+from crawler.politeness.backoff import HostBackoff, backoff_setting
 from crawler.schedulers.serialization import RequestCodec
 from crawler.storage.database import crawl_database
 from crawler.urls import canonical_url, scheduled_url
@@ -83,18 +83,6 @@ def hold_margin_setting(value: Any) -> float | None:
             f"FRONTIER_HOLD_FOR_BETTER must be a score margin >= 0 or None, not {value!r}"
         )
     return margin
-
-
-def backoff_setting(settings: Any) -> HostBackoff | None:
-    """The back-off by answer the settings ask for (None: BACKOFF_HTTP_CODES empty)."""
-    statuses = [int(s) for s in settings.getlist("BACKOFF_HTTP_CODES", defaults.BACKOFF_HTTP_CODES)]
-    if not statuses:
-        return None
-    return HostBackoff(
-        statuses=statuses,
-        default_pause=settings.getfloat("BACKOFF_DEFAULT_PAUSE", defaults.BACKOFF_DEFAULT_PAUSE),
-        max_pause=settings.getfloat("RETRY_AFTER_MAX", defaults.RETRY_AFTER_MAX),
-    )
 
 
 class BestFirstScheduler(BaseScheduler):

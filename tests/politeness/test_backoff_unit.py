@@ -95,3 +95,20 @@ def test_a_retry_after_of_ten_years_is_capped_never_an_error():
     for _ in range(80):  # doubling without end stays at the cap
         assert b.answer("d.test", 503, "1") <= 60.0
         clock.t += 61.0
+
+
+def test_settings_are_read_once_and_unusable_values_are_one_line_errors():
+    from scrapy.settings import Settings
+
+    from crawler.politeness.backoff import backoff_setting
+
+    b = backoff_setting(Settings({"BACKOFF_HTTP_CODES": "429,503,509", "RETRY_AFTER_MAX": "60"}))
+    assert b is not None and b.statuses == {429, 503, 509} and b.max_pause == 60.0
+    assert backoff_setting(Settings({"BACKOFF_HTTP_CODES": []})) is None
+    for bad, message in [
+        ({"BACKOFF_HTTP_CODES": "abc"}, "BACKOFF_HTTP_CODES must be HTTP status codes"),
+        ({"RETRY_AFTER_MAX": "-1"}, "RETRY_AFTER_MAX must be a number of seconds >= 0"),
+        ({"BACKOFF_DEFAULT_PAUSE": "soon"}, "BACKOFF_DEFAULT_PAUSE must be a number"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            backoff_setting(Settings(bad))
