@@ -335,7 +335,17 @@ SMART_SITE_MAX_FORMS = 0
 SMART_LINK_TREE_PENALTY = 0.1
 # Words the in-site link ranker starts from, before it has learned from links that led
 # to searchable forms.
-SMART_LINK_PRIOR_WORDS = "search advanced find catalog query lookup browse"
+SMART_LINK_PRIOR_WORDS = (
+    "search advanced find catalog catalogue query lookup browse inventory explore discover"
+)
+# Link tree: a menu link (nav, header, role=navigation, class "menu") of a page at most
+# SMART_LINK_NAV_DEPTH links from home gets this on top of LT(l): what the site itself
+# calls its sections is tried before the links in its text.
+SMART_LINK_NAV_BONUS = 0.3
+SMART_LINK_NAV_DEPTH = 1
+# A link is likely to lead to a form when its LT(l) reaches this (or it is such a menu
+# link); a site is not ended for pages without a form while likely links wait.
+SMART_LINK_LIKELY_RANK = 0.3
 # The frontier score term `link_rank` of an in-site request is LT(l) (0..3) times this.
 SMART_LINK_RANK_SCALE = 10.0
 # Site classifier: a site is on topic when the Naive Bayes probability of its home page
@@ -348,6 +358,40 @@ SMART_SITE_MIN_HITS = 2
 # after every SMART_SITE_RETRAIN_EVERY new ones.
 SMART_SITE_MIN_EXAMPLES = 5
 SMART_SITE_RETRAIN_EVERY = 10
+# Relevance of a searchable form (crawler/deepweb/relevance.py): score = site weight *
+# site evidence + form weight * the form's own topic evidence + result weight * the
+# topic evidence of its probe's result records (0.5 while unknown); relevant at the
+# threshold or more: a site's verdict alone (0.4 + 0.2) needs a probe answer that does
+# not contradict it.
+SMART_FORM_SITE_WEIGHT = 0.4
+SMART_FORM_WEIGHT = 0.4
+SMART_FORM_RESULT_WEIGHT = 0.4
+SMART_FORM_RELEVANCE_THRESHOLD = 0.5
+# A word learned to mark the topic counts this much in a form (a topic word counts 1).
+SMART_FORM_LEARNED_WEIGHT = 0.25
+# Site evidence is scaled down when the words that mark the topic (its stems and the
+# learned ones) are less than this share of the words of the site's pages (a manual
+# that mentions the topic in passing).
+SMART_SITE_MIN_DENSITY = 0.08
+# Topic vocabulary: a term marks the topic when it is on at least this many home pages
+# judged on topic and this many times as frequent there as on the others.
+SMART_VOCABULARY_MIN_PAGES = 2
+SMART_VOCABULARY_MIN_RATIO = 3.0
+# When no site waits in the frontier, sites stopped by a rule with links left are
+# resumed with another page budget: "all" (topic sites, then seeds, then off-topic
+# sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".
+SMART_RESUME_SITES = "all"
+# Rounds of a site at most (1 + times resumed). A topic site is resumed only while no
+# searchable form was found on it or likely links wait; seeds and off-topic sites (for
+# their links to sites not seen yet) only while fewer than SMART_DISCOVERY_MAX_PAGES of
+# their resumed pages were fetched since the last new site was queued: the crawl stops
+# by itself, on that evidence, rather than spend its budget on pages that lead nowhere.
+SMART_SITE_MAX_ROUNDS = 2
+SMART_DISCOVERY_MAX_PAGES = 20
+# Probing (crawler/deepweb/probe.py): queries per form (1 or 2; the second only when the
+# first did not confirm it), and the records a result page must list to confirm a form.
+SMART_PROBE_QUERIES = 2
+SMART_PROBE_MIN_RECORDS = 2
 # Reverse searching (links table of this and earlier crawls) when fewer sites than this
 # wait in the site frontier; at most this many center pages and links per search.
 SMART_REVERSE_SEARCH_BELOW = 4

@@ -102,5 +102,14 @@ class FormItem:
     fields: list[dict[str, object]]  # {"name", "type", "options"}
     searchable: bool
     searchable_score: float
-    relevant: bool  # searchable and on a site of the topic
-    relevance_score: float  # the site classifier's score of the site's home page
+    relevant: bool  # searchable, and its topic evidence reached the threshold
+    relevance_score: float  # the weighted evidence (crawler/deepweb/relevance.py)
+    site_score: float = 0.0  # the site's evidence (classifier score scaled by density)
+    form_score: float = 0.0  # the topic evidence of the form's own words
+    # probing (crawler/deepweb/probe.py): "" not probed, "pending" (a final item follows),
+    # "confirmed", "no_results", "no_records", "robots_disallowed", "http_error",
+    # "failed", "no_query" (no field to put a query in)
+    probe: str = ""
+    confirmed: bool | None = None  # None: not probed (or no answer)
+    probe_url: str = ""  # the last probe's URL (GET: with its query)
+    result_records: int = 0  # records the last result page listed
