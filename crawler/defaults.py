@@ -177,6 +177,11 @@ FRONTIER_SEED_CASH = 1.0
 # After an unclean stop (kill -9, crash), URLs acked in the last this many seconds of
 # crawling whose page / uncrawled row is not in the database are queued again.
 FRONTIER_RESUME_RECHECK = 600.0
+# Seconds a run waits for a crawl's frontier lock held by a session it cannot prove dead
+# (of another machine, say: after kill -9 PostgreSQL may not have noticed yet that the
+# client is gone); a holder of this machine whose process is gone is ended at once, one
+# whose process runs is refused at once (docs/distributed.md, "One crawl, one mode").
+FRONTIER_LOCK_WAIT = 10.0
 # Wait for PostgreSQL to flush each frontier commit to disk (False: a database crash can
 # lose the last fraction of a second of frontier changes; a crawler crash cannot).
 FRONTIER_SYNCHRONOUS_COMMIT = False
@@ -252,6 +257,18 @@ SEARCH_PROXIMITY_BOOST = 1.0
 # words of its text), and all of them there in order, add their BM25F there times this:
 # a page's own first sentence beats a list page quoting it.
 SEARCH_LEAD_BOOST = 3.0
+# A word without field prefix also scores its matches in the page's headings (of its
+# main content, crawler/content.py) times this: the page devoted to a topic has it in a
+# heading, a long page listing it does not.
+SEARCH_HEADING_BOOST = 1.0
+# ... and in the anchor texts of the links to the page (other hosts' count double,
+# capped per source host, crawler/search/fields.py): what other pages call it.
+SEARCH_ANCHOR_BOOST = 1.0
+# The language searches prefer when neither the query (lang:xx, its script, a sure
+# detection) nor the browser (Accept-Language) tells one; "" = no preference.
+SEARCH_DEFAULT_LANGUAGE = "en"
+# Score factor of a page known to be in another language than the query's.
+SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
@@ -448,6 +465,9 @@ AGENT_HEARTBEAT = 5.0
 AGENT_LEASE_TTL = 15.0
 # Safety margin (seconds) kept between an agent's local deadline and its lease's expiry.
 AGENT_LEASE_MARGIN = 2.0
+# Seconds an agent that cannot reach the database (every heartbeat fails) keeps trying
+# before it exits with an error (it stopped fetching when its lease ran out).
+AGENT_DATABASE_TIMEOUT = 120.0
 # Crawl-wide limits, checked against the database at every heartbeat (0: no limit).
 # Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
 CRAWL_MAX_PAGES = 0

@@ -40,6 +40,12 @@ class PageItem:
     # <link rel="canonical"> of an HTML page (evidence for the content-seen test's choice
     # of the copy to keep, docs/dedup.md); not stored
     canonical: str | None = None
+    # page content model (crawler/content.py, docs/search.md): the main content without
+    # navigation and boilerplate (None: not extracted, e.g. a text/plain page), the
+    # headings in it, the language ('' unknown)
+    main_text: str | None = None
+    headings: list[str] = field(default_factory=list)
+    lang: str = ""
     # time.time() when the engine received the response (RECEIVED_AT_META): the storage
     # deadline counts from it, so a response's wait to be parsed counts too; not stored
     received_at: float | None = None

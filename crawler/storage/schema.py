@@ -459,6 +459,19 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (
+        14,
+        "page content model: main content, headings, language (docs/search.md)",
+        # Written by the storage pipeline with the page (crawler/content.py), so that
+        # `scrapy reindex` builds the index's body, snippets and headings without a
+        # refetch. main_text NULL: a page stored before this migration (the index then
+        # uses its whole visible text); headings: one per line; lang '': unknown.
+        """
+        ALTER TABLE pages ADD COLUMN main_text text,
+            ADD COLUMN headings text NOT NULL DEFAULT '',
+            ADD COLUMN lang text NOT NULL DEFAULT '';
+        """,
+    ),
+    (
         16,
         "forms: the evidence of a form's relevance and its probe's outcome (docs/deepweb.md)",
         # relevance_score is now the weighted evidence of crawler/deepweb/relevance.py;

@@ -104,6 +104,8 @@ def test_search_ranking_and_revisits():
         exact=defaults.SEARCH_EXACT_BOOST,
         lead=defaults.SEARCH_LEAD_BOOST,
         proximity=defaults.SEARCH_PROXIMITY_BOOST,
+        heading=defaults.SEARCH_HEADING_BOOST,
+        anchor=defaults.SEARCH_ANCHOR_BOOST,
     )
     for function in (weighted_pagerank, pagerank_of_graph):
         parameters = inspect.signature(function).parameters
