@@ -192,6 +192,22 @@ FRONTIER_SYNCHRONOUS_COMMIT = False
 FRONTIER_HOLD_FOR_BETTER: float | None = None
 # Seconds between rows of `crawl_stats` (and the frontier's log line); 0: none.
 STATS_INTERVAL = 1800.0
+# Stall check (docs/frontier.md): a host with URLs waiting in the buffer and no request
+# in flight for longer than its delay plus DOWNLOAD_TIMEOUT while the downloader has room
+# (or a frontier with URLs queued and nothing in progress that long) is a stall: counted
+# in `frontier/stalls`, logged once per episode as a WARNING, shown on the progress line.
+# Seconds between checks; 0: off.
+FRONTIER_STALL_CHECK_INTERVAL = 1.0
+
+# --- back-off by answer (docs/politeness.md) ---------------------------------------------
+# Statuses that pause their host: for the Retry-After it sends (seconds or an HTTP date),
+# else BACKOFF_DEFAULT_PAUSE seconds; doubled on every further such answer in a row (any
+# other answer of the host resets the doubling), at most RETRY_AFTER_MAX seconds. The
+# URL itself is retried by Scrapy's RetryMiddleware (RETRY_HTTP_CODES, RETRY_TIMES), after
+# the pause. Empty: off.
+BACKOFF_HTTP_CODES = [429, 503]
+BACKOFF_DEFAULT_PAUSE = 5.0
+RETRY_AFTER_MAX = 600.0
 
 # --- content-seen test (docs/dedup.md) ------------------------------------------------
 # Reject pages whose text duplicates (exactly or nearly) a page already crawled: they are

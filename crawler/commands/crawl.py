@@ -18,6 +18,7 @@ from scrapy.exceptions import UsageError
 from crawler import defaults
 from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
+from crawler.politeness.backoff import backoff_setting
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
 from crawler.warc import WarcDirError, check_warc_dir
@@ -75,6 +76,10 @@ class Command(ScrapyCrawlCommand):
             spidercls = self.crawler_process.spider_loader.load(spider_name)
         except KeyError as exc:
             raise UsageError(f"no spider named {spider_name!r}") from exc
+        try:
+            backoff_setting(settings)  # an unusable back-off setting: one error line
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         preflight = getattr(spidercls, "preflight", None)
         if preflight is not None:
             preflight(dict(opts.spargs))

@@ -108,6 +108,12 @@ class DownloaderSlots:
         slot = getattr(self._crawler.engine, "_slot", None)
         return slot.inprogress if slot is not None else ()
 
+    def engine_has_room(self) -> bool:
+        """Whether the engine would take another request now (the downloader below
+        CONCURRENT_REQUESTS and the scraper not backed up: ExecutionEngine.needs_backout)."""
+        engine = self._crawler.engine
+        return engine is not None and not engine.needs_backout()
+
     def wake_engine(self) -> None:
         """Make the engine ask the scheduler for requests soon (as it does after each
         response), instead of at its next 5 s heartbeat."""

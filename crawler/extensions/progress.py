@@ -96,6 +96,7 @@ class CrawlProgress:
             duplicates=int(get("frontier/duplicates", 0) or get("dupefilter/filtered", 0)),
             errors=Counter(self.errors),
             pages_per_second=(self.pages - pages0) / span,
+            stalled=list(getattr(scheduler, "stalled_hosts", ())),
         )
         eta = eta_seconds(snap, self.limits, (responses - responses0) / span,
                           (items - items0) / span)

@@ -125,14 +125,19 @@ class Frontier:
         self._new: dict[int, Entry] = {}
         self._deltas: dict[int, UrlStats] = {}
         self._done: dict[int, tuple[float, str | None]] = {}
-        self._released: set[int] = set()
+        # buffered rows put back in the queue, not written yet: fp -> inter
+        self._released: dict[int, bool] = {}
         self._evicted: dict[int, tuple[str, str]] = {}
-        # queued rows in the store / queued entries waiting to be written, [intra, inter]
+        # queued rows in the store (as written: what a claim can see) / queued entries
+        # and released rows waiting to be written, [intra, inter]
         self._stored_queued = [0, 0]
         self._pending_queued = [0, 0]
         self._age_check_due = False
-        # the last refill found nothing for the hosts with room: wait for a change
+        # the last refill found nothing for the hosts with room: wait for a change, i.e.
+        # new queued rows or room again on one of the hosts whose share was full
+        # (``_full_hosts``, checked as a level, not an edge: see ``needs_refill``)
         self._refill_blocked = False
+        self._full_hosts: list[str] = []
         self.counters = FrontierCounters()
         self.interval = IntervalStats()
 
@@ -187,6 +192,12 @@ class Frontier:
         return self.unwritten >= self.batch_size
 
     def needs_refill(self) -> bool:
+        if self._refill_blocked and self._full_hosts:
+            # a host excluded from the last claim because its share of the buffer was
+            # full has room again, however its entries left (popped, evicted, released)
+            count, cap = self.buffer.host_count, self.per_host
+            if any(count(h) < cap for h in self._full_hosts):
+                self.unblock_refill()
         return (
             not self._refill_blocked
             and (self.shared or sum(self._stored_queued) > 0)
@@ -196,6 +207,12 @@ class Frontier:
     def unblock_refill(self) -> None:
         """Something changed that a refill may find (a host gained, rows written)."""
         self._refill_blocked = False
+        self._full_hosts = []
+
+    @property
+    def refill_blocked(self) -> bool:
+        """Whether refills wait for a change (for the stall check and its report)."""
+        return self._refill_blocked
 
     def release_hosts(self, hosts: set[str]) -> int:
         """Put the buffered URLs of ``hosts`` back in the queue (a shared frontier's
@@ -228,6 +245,12 @@ class Frontier:
     ) -> bool:
         """Queue a URL; False if it was seen before (its score then absorbs ``stats``
         when ``link`` is true). ``force`` (dont_filter) queues a seen URL again, once."""
+        if force and fp in self.inflight:
+            # a retry (or redirect) of a URL handed out here. An agent's seen set may not
+            # know it (another agent queued it): it is still a re-queue, superseding the
+            # lease in flight, never a new link merged into that lease (issue 31)
+            self.seen.add(fp)
+            return self._requeue(fp, url, host, priority, stats, inter, request)
         if not self.seen.add(fp):
             if force:
                 return self._requeue(fp, url, host, priority, stats, inter, request)
@@ -290,12 +313,13 @@ class Frontier:
     def _release(self, entry: Entry) -> None:
         """A buffered entry goes back to the queue in the store."""
         self.counters.released += 1
+        # counted as pending until written: the row is still leased in the store, and a
+        # claim (or the counters' correction after an empty claim) must not count it yet
+        self._pending_queued[entry.inter] += 1
         if entry.in_db:
-            self._released.add(entry.fp)
-            self._stored_queued[entry.inter] += 1
+            self._released[entry.fp] = entry.inter
         else:
             entry.state = QUEUED
-            self._pending_queued[entry.inter] += 1
 
     def _requeue(
         self, fp: int, url: str, host: str, priority: int, stats: UrlStats, inter: bool,
@@ -308,6 +332,8 @@ class Frontier:
         previous = self.inflight.get(fp)
         if previous is not None:
             previous.superseded = True
+        # an ack not written yet is older than this re-queue: the row must end queued
+        self._done.pop(fp, None)
         entry = self._entry(fp, url, host, priority, stats, inter, request)
         entry.upsert = True
         self._new[fp] = entry
@@ -355,8 +381,6 @@ class Frontier:
         entry = self.buffer.pop(readiness, self._now())
         if entry is None:
             return None
-        if self.buffer.host_count(entry.host) == self.per_host - 1:
-            self._refill_blocked = False  # its host has room again
         if entry.payload is None and not entry.in_db:
             # serialised now, before the crawl adds things to the request it hands out
             entry.payload = self.serialize(entry.request, entry.url)
@@ -386,6 +410,10 @@ class Frontier:
         else:
             entry.state, entry.done_at, entry.result_url = DONE, at, result_url
 
+    async def queued_hosts(self, limit: int = 5) -> list[tuple[str, int]]:
+        """The hosts with the most URLs queued in the store (for a stall's report)."""
+        return await self.store.queued_hosts(limit)
+
     def take_interval(self) -> IntervalStats:
         interval, self.interval = self.interval, IntervalStats()
         return interval
@@ -407,12 +435,16 @@ class Frontier:
         self._new = {}
         batch.deltas, self._deltas = self._deltas, {}
         batch.done, self._done = self._done, {}
-        batch.released, self._released = self._released, set()
+        batch.released, self._released = set(self._released), {}
         batch.evicted, self._evicted = self._evicted, {}
         return batch
 
-    def _restore(self, batch: WriteBatch) -> None:
-        """Put a batch that could not be written back in front of the newer changes."""
+    def _restore(self, batch: WriteBatch, released: dict[int, bool]) -> None:
+        """Put a batch that could not be written back in front of the newer changes
+        (``released``: its released rows, fp -> inter)."""
+        for inter in released.values():
+            self._stored_queued[inter] -= 1
+            self._pending_queued[inter] += 1
         for entry in batch.entries:
             entry.in_db = False
             self._new.setdefault(entry.fp, entry)
@@ -427,7 +459,7 @@ class Frontier:
                 older.absorb(delta)
         self._deltas = batch.deltas
         self._done = {**batch.done, **self._done}
-        self._released |= batch.released
+        self._released = {**released, **self._released}
         self._evicted = {**batch.evicted, **self._evicted}
 
     async def flush(self) -> WriteResult | None:
@@ -449,6 +481,7 @@ class Frontier:
                 self._age_detail(),
                 age=True,
             )
+        released = self._released
         batch = self._take_batch()
         if expire_before is not None:
             batch.expire_before = expire_before
@@ -460,7 +493,7 @@ class Frontier:
         try:
             result = await self.store.write(batch)
         except BaseException:
-            self._restore(batch)
+            self._restore(batch, released)
             if expire_before is not None:
                 self._age_check_due = True
             raise
@@ -555,6 +588,10 @@ class Frontier:
             # the store has no queued row left: correct any drift of the counters
             self._stored_queued = [0, 0]
         elif len(rows) < want and exclude:
-            # what is left belongs to hosts whose share of the buffer is full
+            # what is left belongs to hosts whose share of the buffer is full: wait until
+            # one of them has room again. Checked now, after the claim's round trip, as
+            # entries were popped meanwhile: a host whose share emptied while the claim
+            # was on its way would otherwise wait for ever (issue 31).
+            self._full_hosts = exclude
             self._refill_blocked = True
         return len(rows)

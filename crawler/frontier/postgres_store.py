@@ -769,6 +769,15 @@ class PostgresStore:
         )).fetchall()
         return [QueuedKey(*r) for r in rows]
 
+    async def queued_hosts(self, limit: int) -> list[tuple[str, int]]:
+        assert self.conn is not None
+        rows = await (await self.conn.execute(
+            "SELECT host, count(*) FROM frontier WHERE crawl = %s AND state = %s"
+            " GROUP BY host ORDER BY count(*) DESC, host LIMIT %s",
+            (self.key, QUEUED, limit),
+        )).fetchall()
+        return [(host, int(n)) for host, n in rows]
+
     async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
         assert self.conn is not None
         row = await (await self.conn.execute(

@@ -158,6 +158,10 @@ class FrontierStore(Protocol):
 
     async def lowest_queued(self, limit: int) -> list[QueuedKey]: ...
 
+    async def queued_hosts(self, limit: int) -> list[tuple[str, int]]:
+        """The hosts with the most queued rows, with their counts (a stall's report)."""
+        ...
+
     async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
         """Evict these queued rows (recorded as ``evicted`` uncrawled URLs); returns the
         numbers of inter and intra rows evicted."""

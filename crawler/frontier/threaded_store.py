@@ -62,6 +62,9 @@ class ThreadedStore:
     async def lowest_queued(self, limit: int) -> list[QueuedKey]:
         return await self._thread.run(self.store.lowest_queued(limit))
 
+    async def queued_hosts(self, limit: int) -> list[tuple[str, int]]:
+        return await self._thread.run(self.store.queued_hosts(limit))
+
     async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
         return await self._thread.run(self.store.evict(fps, detail, at))
 

@@ -29,6 +29,7 @@ class ProgressSnapshot:
     duplicates: int
     errors: Counter[str] = field(default_factory=Counter)
     pages_per_second: float = 0.0  # over the last update interval
+    stalled: list[str] = field(default_factory=list)  # hosts stalled now (docs/frontier.md)
 
 
 def eta_seconds(snapshot: ProgressSnapshot, limits: Limits, responses_per_second: float,
@@ -71,6 +72,9 @@ def format_progress(snapshot: ProgressSnapshot, eta: float | None) -> str:
         parts.append(f"{errors} errors ({top}{more})")
     else:
         parts.append("0 errors")
+    if s.stalled:
+        more = " ..." if len(s.stalled) > 3 else ""
+        parts.append(f"STALLED {len(s.stalled)} ({', '.join(s.stalled[:3])}{more})")
     if eta is not None:
         parts.append(f"ETA {format_duration(eta)}")
     return " | ".join(parts)

@@ -13,9 +13,14 @@ project's default). The algorithms live in :mod:`crawler.frontier`; this module 
   DownloaderSlots, crawler/downloader/slots.py): fewer requests in
   flight than the slot's concurrency and its delay (DOWNLOAD_DELAY, AutoThrottle or a
   robots.txt Crawl-delay, all of which end up in ``slot.delay``) over since the last
-  request started. When nothing is ready it returns None and asks the engine to poll
-  again when the earliest host becomes ready, instead of waiting for the engine's 5 s
-  heartbeat.
+  request started, and any pause the host asked for with a 429 or 503 over (back-off by
+  answer, crawler/politeness/backoff.py, recorded on ``response_downloaded``). When
+  nothing is ready it returns None and asks the engine to poll again when the earliest
+  host becomes ready, instead of waiting for the engine's 5 s heartbeat.
+- The stall invariant (crawler/frontier/stalls.py, docs/frontier.md) is checked every
+  FRONTIER_STALL_CHECK_INTERVAL from the background task: a host with URLs waiting and
+  nothing in flight, for longer than its delay plus DOWNLOAD_TIMEOUT while the engine has
+  room, is reported (``frontier/stalls``, a WARNING, the progress line).
 - A background task on the asyncio loop writes to PostgreSQL every FRONTIER_FLUSH_INTERVAL
   (or FRONTIER_BATCH_SIZE changes) and refills the buffer: no database round trip is on
   the ``next_request``/``enqueue_request`` path.
@@ -35,6 +40,7 @@ import contextlib
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Mapping
 from time import monotonic
 from typing import Any
@@ -55,7 +61,9 @@ from crawler.frontier.links import LinkEvent
 from crawler.frontier.postgres_store import FrontierLocked, PostgresStore
 from crawler.frontier.scores import UrlStats, make_strategy, seed_stats, weighted_terms
 from crawler.frontier.seen import url_fingerprint
+from crawler.frontier.stalls import FRONTIER, StallWatch
 from crawler.frontier.threaded_store import ThreadedStore
+from crawler.politeness.backoff import HostBackoff, backoff_setting
 from crawler.schedulers.serialization import RequestCodec
 from crawler.storage.database import crawl_database
 from crawler.urls import canonical_url, scheduled_url
@@ -110,7 +118,10 @@ class BestFirstScheduler(BaseScheduler):
         agent_database_timeout: float = defaults.AGENT_DATABASE_TIMEOUT,
         crawl_max_pages: int = defaults.CRAWL_MAX_PAGES,
         crawl_max_seconds: float = defaults.CRAWL_MAX_SECONDS,
+        stall_check_interval: float = defaults.FRONTIER_STALL_CHECK_INTERVAL,
+        backoff: HostBackoff | None = None,
         concurrent_requests: int,
+        download_timeout: float,
     ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
@@ -162,6 +173,16 @@ class BestFirstScheduler(BaseScheduler):
         self._poke_at = 0.0
         self._failures = 0
         self._close_at_once: Any = None
+        self.concurrent_requests = concurrent_requests
+        self.download_timeout = download_timeout
+        # the stall invariant (crawler/frontier/stalls.py), checked every this many s
+        self.stall_check_interval = stall_check_interval
+        self._stalls = StallWatch()
+        self._last_stall_check = 0.0
+        # pauses of hosts that answered 429/503 (crawler/politeness/backoff.py)
+        self.backoff = backoff
+        if backoff is not None:
+            crawler.signals.connect(self._response_downloaded, signal=signals.response_downloaded)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> BestFirstScheduler:
@@ -209,7 +230,12 @@ class BestFirstScheduler(BaseScheduler):
             ),
             crawl_max_pages=settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES),
             crawl_max_seconds=settings.getfloat("CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS),
+            stall_check_interval=settings.getfloat(
+                "FRONTIER_STALL_CHECK_INTERVAL", defaults.FRONTIER_STALL_CHECK_INTERVAL
+            ),
+            backoff=backoff_setting(settings),
             concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
+            download_timeout=settings.getfloat("DOWNLOAD_TIMEOUT"),
         )
 
     # --- open / close ------------------------------------------------------------------
@@ -373,6 +399,9 @@ class BestFirstScheduler(BaseScheduler):
             start = max(start, slot.lastseen)
             if start + slot.delay > now:
                 waits[host] = start + slot.delay - now
+        if self.backoff is not None:  # the next owner keeps the pause a host asked for
+            for host, wait in self.backoff.waits().items():
+                waits[host] = max(wait, waits.get(host, 0.0))
         return waits
 
     def _is_idle(self) -> bool:
@@ -589,23 +618,12 @@ class BestFirstScheduler(BaseScheduler):
             gate = self.agent.gate(host)  # the host's owner and its hand-over delay
             if gate is None:
                 return None
+        if self.backoff is not None:  # a pause the host asked for (429/503)
+            gate = max(gate, self.backoff.wait(host))
         slots = self._slots
         slot = slots.slot(host)
-        ours = self._host_requests.get(host)
-        in_flight = 0
-        if ours:
-            downloading = slots.downloading
-            alive = [r for r in ours if r in downloading]
-            if len(alive) != len(ours):
-                if alive:
-                    self._host_requests[host] = alive
-                else:
-                    del self._host_requests[host]
-            in_flight = len(alive)
-            if slot is not None:  # those that reached the slot are counted there
-                in_flight = sum(1 for r in alive if r not in slot.active)
+        in_flight = self._in_flight(host, slot)
         if slot is not None:
-            in_flight += len(slot.active)
             concurrency, delay, last = slot.concurrency, slot.delay, slot.lastseen
         else:
             concurrency, delay = slots.new_slot_limits(host)
@@ -618,6 +636,27 @@ class BestFirstScheduler(BaseScheduler):
             if wait > gate:
                 return wait
         return gate
+
+    def _in_flight(self, host: str, slot: Any) -> int:
+        """Requests of ``host`` in the downloader: those in its slot (queued or being
+        transferred) and those handed out here that have not reached it yet (in the
+        downloader middlewares, e.g. waiting for robots.txt)."""
+        ours = self._host_requests.get(host)
+        in_flight = 0
+        if ours:
+            downloading = self._slots.downloading
+            alive = [r for r in ours if r in downloading]
+            if len(alive) != len(ours):
+                if alive:
+                    self._host_requests[host] = alive
+                else:
+                    del self._host_requests[host]
+            in_flight = len(alive)
+            if slot is not None:  # those that reached the slot are counted there
+                in_flight = sum(1 for r in alive if r not in slot.active)
+        if slot is not None:
+            in_flight += len(slot.active)
+        return in_flight
 
     def _nothing_ready(self) -> None:
         frontier = self.frontier
@@ -714,6 +753,11 @@ class BestFirstScheduler(BaseScheduler):
                 elif not len(frontier.buffer):
                     agent.wake()  # out of work: hosts may be waiting for an owner
         self._update_stats()
+        if self.stall_check_interval > 0:
+            now = monotonic()
+            if now - self._last_stall_check >= self.stall_check_interval:
+                self._last_stall_check = now
+                await self._check_stalls(now)
         now = monotonic()
         for host in [h for h, t in self._last_start.items() if t < now - 120.0]:
             del self._last_start[host]
@@ -722,6 +766,123 @@ class BestFirstScheduler(BaseScheduler):
             h for h, rs in self._host_requests.items() if not any(r in downloading for r in rs)
         ]:
             del self._host_requests[host]
+
+    # --- back-off by answer -----------------------------------------------------------------
+    def _response_downloaded(self, response: Any, request: Request, spider: Spider) -> None:
+        """Every answer, before the downloader starts the host's next request: a 429 or
+        503 pauses its host (crawler/politeness/backoff.py)."""
+        backoff = self.backoff
+        assert backoff is not None
+        host = self._slot_key(request)
+        retry_after = response.headers.get(b"Retry-After")
+        pause = backoff.answer(host, response.status, retry_after)
+        if pause is None:
+            return
+        self.stats.inc_value("backoff/paused")
+        self.stats.inc_value(f"backoff/status/{response.status}")
+        self.stats.set_value("backoff/capped", backoff.capped)
+        self.stats.max_value("backoff/max_pause", pause)
+        logger.debug(
+            "host %s answered %d (Retry-After: %s): paused %.2f s",
+            host,
+            response.status,
+            retry_after.decode("latin-1") if retry_after else "none",
+            pause,
+        )
+        self._schedule_poke(pause)
+
+    # --- the stall invariant -----------------------------------------------------------------
+    @property
+    def stalled_hosts(self) -> list[str]:
+        """Hosts stalled now (the whole frontier shows as "frontier"), for the progress
+        line."""
+        return [key or "frontier" for key in self._stalls.stalled]
+
+    async def _check_stalls(self, now: float) -> None:
+        """The invariant of crawler/frontier/stalls.py, on every buffered host and on
+        the frontier as a whole."""
+        frontier = self.frontier
+        assert frontier is not None
+        watch = self._stalls
+        slots = self._slots
+        room = slots.engine_has_room()
+        holding = frontier.buffer.hold_margin is not None
+        # what is in flight, counted afresh from the downloader's own set rather than
+        # through the accounting under test
+        downloading = Counter(self._slot_key(r) for r in slots.downloading)
+        observed = {FRONTIER}
+        for host in list(frontier.buffer.hosts):
+            if self.agent is not None and self.agent.gate(host) is None:
+                continue  # not this agent's to fetch now
+            observed.add(host)
+            slot = slots.slot(host)
+            in_flight = downloading.get(host, 0)
+            wait = self._readiness(host)
+            # None with nothing in flight: counted busy with nothing to show for it;
+            # 0: ready, the downloader has room, and still not served
+            starved = in_flight == 0 and (wait is None or (wait <= 0 and room and not holding))
+            delay = slot.delay if slot is not None else slots.new_slot_limits(host)[1]
+            allowed = delay + self.download_timeout
+            idle = watch.observe(host, starved, allowed, now)
+            if idle is not None:
+                self._report_stall(
+                    f"host {host} has {frontier.buffer.host_count(host)} URLs waiting in "
+                    f"the buffer",
+                    idle,
+                    allowed,
+                    delay,
+                    f"in flight {in_flight}, readiness "
+                    f"{'busy' if wait is None else f'{wait:.2f} s'}",
+                )
+        if self.agent is None:  # an agent's queue is the crawl's: other agents' hosts
+            starved = (
+                frontier.queued > 0
+                and not len(frontier.buffer)
+                and not self._handed
+                and not slots.in_progress()
+            )
+            delay = slots.new_slot_limits("")[1]
+            allowed = delay + self.download_timeout
+            idle = watch.observe(FRONTIER, starved, allowed, now)
+            if idle is not None:
+                hosts = await frontier.queued_hosts(5)
+                named = ", ".join(f"{h} ({n})" for h, n in hosts) or "none found in the store"
+                self._report_stall(
+                    f"frontier has {frontier.queued} URLs queued (0 buffered), hosts {named},",
+                    idle,
+                    allowed,
+                    delay,
+                    "nothing in progress",
+                )
+        watch.forget(observed)
+        if watch.stalls:  # (no stall: no such stats, no line of the log says "stall")
+            self.stats.set_value("frontier/stalls", watch.stalls)
+            self.stats.set_value("frontier/stalled_hosts", len(watch.stalled))
+
+    def _report_stall(
+        self, what: str, idle: float, allowed: float, delay: float, detail: str
+    ) -> None:
+        frontier = self.frontier
+        assert frontier is not None
+        self.stats.set_value("frontier/stalls", self._stalls.stalls)
+        downloading = len(self._slots.downloading)
+        logger.warning(
+            "frontier: stall: %s and no request in flight for %.1f s (allowed %.1f s: delay "
+            "%.2f s + DOWNLOAD_TIMEOUT %.0f s); %s; downloader %d/%d active, frontier %d "
+            "queued, %d buffered, %d handed out, refill %s",
+            what,
+            idle,
+            allowed,
+            delay,
+            self.download_timeout,
+            detail,
+            downloading,
+            self.concurrent_requests,
+            frontier.queued,
+            len(frontier.buffer),
+            len(self._handed),
+            "blocked" if frontier.refill_blocked else "open",
+        )
 
     # --- statistics --------------------------------------------------------------------------
     def _update_stats(self) -> None:

@@ -242,6 +242,13 @@ class MemoryStore:
         queued.sort(key=MemoryRow.order, reverse=True)
         return [QueuedKey(r.fp, r.priority, r.score, r.tiebreak) for r in queued[:limit]]
 
+    async def queued_hosts(self, limit: int) -> list[tuple[str, int]]:
+        counts: dict[str, int] = {}
+        for r in self.rows.values():
+            if r.state == QUEUED:
+                counts[r.host] = counts.get(r.host, 0) + 1
+        return sorted(counts.items(), key=lambda hn: (-hn[1], hn[0]))[:limit]
+
     async def evict(self, fps: list[int], detail: str, at: float) -> tuple[int, int]:
         inter = intra = 0
         for fp in fps:
