@@ -23,9 +23,12 @@ def _crawl_with_schedule(database_url: str, due: int, later: int) -> str:
             conn.execute(
                 "INSERT INTO revisit_schedule (crawl_id, url, host, next_due, last_fetched_at)"
                 " VALUES (%s, %s, 'a.test', %s, %s)",
-                (crawl, f"http://a.test/{i:02d}",
-                 now - timedelta(seconds=60 - i) if i < due else now + timedelta(hours=1),
-                 now - timedelta(minutes=5)),
+                (
+                    crawl,
+                    f"http://a.test/{i:02d}",
+                    now - timedelta(seconds=60 - i) if i < due else now + timedelta(hours=1),
+                    now - timedelta(minutes=5),
+                ),
             )
     return crawl
 
@@ -51,3 +54,24 @@ def test_claims_of_two_agents_are_disjoint_and_only_due(database_url: str) -> No
     assert first == [f"http://a.test/{i:02d}" for i in range(4)]  # earliest due first
     assert second == [f"http://a.test/{i:02d}" for i in range(4, 10)]
     assert third == []  # leased by A and B; the later pages are not due
+
+
+def test_early_claim_takes_the_pages_due_soonest(database_url: str) -> None:
+    """When nothing is due, the budget is not left idle: an early claim takes the pages
+    due soonest (issue 26), still never a leased one."""
+    crawl = _crawl_with_schedule(database_url, due=2, later=3)
+    store = RevisitStore(crawl, RateGrid())
+
+    async def run() -> tuple[list[str], list[str], list[str]]:
+        conn = await psycopg.AsyncConnection.connect(database_url, autocommit=True)
+        now = datetime.now(UTC)
+        due = [c.url for c in await store.claim_due(conn, now, 10, 300)]
+        none_due = [c.url for c in await store.claim_due(conn, now, 10, 300)]
+        early = [c.url for c in await store.claim_due(conn, now, 2, 300, early=True)]
+        await conn.close()
+        return due, none_due, early
+
+    due, none_due, early = asyncio.run(run())
+    assert due == ["http://a.test/00", "http://a.test/01"]
+    assert none_due == []
+    assert sorted(early) == ["http://a.test/02", "http://a.test/03"]
