@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urljoin
 
 import numpy as np
 import psycopg
@@ -72,11 +73,14 @@ WITH due AS MATERIALIZED (
     WHERE crawl_id = %(crawl)s AND state = 'active' AND next_due <= %(due_by)s
       AND (claimed_until IS NULL OR claimed_until < %(now)s)
     ORDER BY next_due LIMIT %(limit)s FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE revisit_schedule s SET claimed_until = %(until)s
+    FROM due WHERE s.crawl_id = %(crawl)s AND s.url = due.url
+    RETURNING s.url, s.host, s.importance, s.etag, s.last_modified, s.digest, s.core_digest,
+              s.last_fetched_at, s.loglik, s.size, s.visits, s.next_due
 )
-UPDATE revisit_schedule s SET claimed_until = %(until)s
-FROM due WHERE s.crawl_id = %(crawl)s AND s.url = due.url
-RETURNING s.url, s.host, s.importance, s.etag, s.last_modified, s.digest, s.core_digest,
-          s.last_fetched_at, s.loglik, s.size, s.visits
+SELECT url, host, importance, etag, last_modified, digest, core_digest, last_fetched_at,
+       loglik, size, visits FROM claimed ORDER BY next_due, url
 """
 
 _INSERT_CHANGE_SQL = """
@@ -167,8 +171,21 @@ class RevisitStore:
                 added += len(values)
         return added
 
+    async def host_roots(self, conn: psycopg.AsyncConnection) -> list[str]:
+        """``scheme://host/`` of every host with active pages."""
+        cur = await conn.execute(
+            """SELECT DISTINCT ON (host) url FROM revisit_schedule
+               WHERE crawl_id = %s AND state = 'active' ORDER BY host, url""",
+            (self.crawl_id,),
+        )
+        return [urljoin(row[0], "/") for row in await cur.fetchall()]
+
     async def plan(
-        self, conn: psycopg.AsyncConnection, planner: RevisitPlanner, budget: float
+        self,
+        conn: psycopg.AsyncConnection,
+        planner: RevisitPlanner,
+        budget: float,
+        host_budgets: dict[str, float] | None = None,
     ) -> dict[str, HostPlan]:
         """Re-plan every active page, host by host; returns the hosts' plans."""
         cur = await conn.execute(
@@ -187,7 +204,7 @@ class RevisitStore:
             planned, plans[host] = planner.plan(
                 logliks,
                 [r[2] for r in rows],
-                budget,
+                (host_budgets or {}).get(host, budget),
                 observations=[r[5] + 1 for r in rows],
                 urls=[r[0] for r in rows],
             )
@@ -248,6 +265,45 @@ class RevisitStore:
             )
             for r in await cur.fetchall()
         ]
+
+    async def mark_changed(
+        self,
+        conn: psycopg.AsyncConnection,
+        signals: list[tuple[str, datetime]],
+        now: datetime,
+        oldest_first: bool = False,
+    ) -> int:
+        """Pages a sitemap or feed says changed after the crawler's copy (its
+        Last-Modified, or its fetch time without one) become due before every blind
+        revisit (a year overdue): for freshness the slowest-changing first (a refreshed
+        slow page stays fresh longest), for age (``oldest_first``) the longest stale
+        first. A claimed page is left alone. Returns how many were marked."""
+        if not signals:
+            return 0
+        order = (
+            "v.modified"
+            if oldest_first
+            else "%(now)s - least(1 / greatest(coalesce(s.rate, 0), 1e-6), 86400)"
+            " * interval '1 second'"
+        )
+        cur = await conn.execute(
+            f"""UPDATE revisit_schedule s
+                SET next_due = {order} - interval '365 days'
+                FROM (SELECT unnest(%(urls)s::text[]) AS url,
+                             unnest(%(modified)s::timestamptz[]) AS modified) v
+                WHERE s.crawl_id = %(crawl)s AND s.url = v.url AND s.state = 'active'
+                  AND v.modified > coalesce(s.last_modified, s.last_fetched_at)
+                  AND v.modified > s.last_fetched_at - interval '1 second'
+                  AND (s.claimed_until IS NULL OR s.claimed_until < %(now)s)
+                  AND s.next_due > %(now)s - interval '300 days'""",
+            {
+                "crawl": self.crawl_id,
+                "now": now,
+                "urls": [u for u, _ in signals],
+                "modified": [m for _, m in signals],
+            },
+        )
+        return cur.rowcount
 
     async def next_due(self, conn: psycopg.AsyncConnection) -> datetime | None:
         cur = await conn.execute(

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from psycopg_pool import AsyncConnectionPool
@@ -38,6 +39,14 @@ from crawler.incremental.change import BOILERPLATE, CONTENT, classify_change, te
 from crawler.incremental.estimators import RateGrid, Visit
 from crawler.incremental.policy import POLICIES, HostPlan, RevisitPlanner
 from crawler.incremental.refinement import one_step_pagerank, refinement_decision
+from crawler.incremental.signals import (
+    FEED,
+    SITEMAP,
+    SignalSources,
+    feed_links,
+    parse_signals,
+    robots_sitemaps,
+)
 from crawler.incremental.store import Claimed, RevisitStore, unpack
 from crawler.items import PageItem
 from crawler.seeds import SeedError
@@ -115,6 +124,13 @@ class IncrementalSpider(CrawlerSpider):
         spider.budget = revisit_budget(
             spider.request_rate, spider.revisit_share, spider.host_budget, new_pages_waiting=False
         )
+        spider.signal_sources = SignalSources(
+            settings.getfloat("INCREMENTAL_SIGNAL_INTERVAL", defaults.INCREMENTAL_SIGNAL_INTERVAL)
+        )
+        spider.use_signals = settings.getbool("INCREMENTAL_SIGNALS", defaults.INCREMENTAL_SIGNALS)
+        spider.verify_share = settings.getfloat(
+            "INCREMENTAL_VERIFY_SHARE", defaults.INCREMENTAL_VERIFY_SHARE
+        )
         spider.claim_ahead = settings.getint(
             "INCREMENTAL_CLAIM_AHEAD", defaults.INCREMENTAL_CLAIM_AHEAD
         )
@@ -176,6 +192,12 @@ class IncrementalSpider(CrawlerSpider):
         planned_at = -float("inf")
         hosts = 1
         pacer = RevisitPacer(self.budget, self.claim_ahead, time.monotonic())
+        if self.use_signals:
+            async with self.pool.connection() as conn:
+                roots = await self.store.host_roots(conn)
+            for root in roots:  # its Sitemap: lines
+                pacer.take(1, time.monotonic())
+                yield self.signal_request(urljoin(root, "/robots.txt"), robots=True)
         while True:
             if time.monotonic() - planned_at >= self.replan_interval:
                 self.budget = revisit_budget(
@@ -184,9 +206,18 @@ class IncrementalSpider(CrawlerSpider):
                     self.host_budget,
                     self._new_pages_waiting(),
                 )
+                # a host whose sitemap names its changes reliably needs few blind revisits
+                budgets = {
+                    host: self.budget * self.verify_share
+                    for host in self.host_plans
+                    if self.signal_sources.reliable(host)
+                }
                 async with self.pool.connection() as conn:
-                    self.host_plans = await self.store.plan(conn, self.planner, self.budget)
+                    self.host_plans = await self.store.plan(
+                        conn, self.planner, self.budget, budgets
+                    )
                     self.max_importance = await self.store.max_importance(conn)
+                stats.set_value("incremental/reliable_sitemaps", len(budgets))
                 planned_at = time.monotonic()
                 hosts = max(len(self.host_plans), 1)
                 pacer.set_rate(self.budget * hosts, planned_at)
@@ -197,6 +228,12 @@ class IncrementalSpider(CrawlerSpider):
                 await asyncio.sleep(0.1)
                 continue
             clock = time.monotonic()
+            for source in self.signal_sources.due(clock):
+                if pacer.available(clock) < 1:
+                    break
+                pacer.take(1, clock)
+                self.signal_sources.polled(source, clock, datetime.now(UTC))
+                yield self.signal_request(source.url, etag=source.etag)
             room = min(
                 self.claim_ahead * hosts - self._outstanding(clock),
                 pacer.available(clock),
@@ -208,7 +245,11 @@ class IncrementalSpider(CrawlerSpider):
             now = datetime.now(UTC)
             async with self.pool.connection() as conn:
                 claimed = await self.store.claim_due(conn, now, room, self.claim_lease)
-                if not claimed and not self._new_pages_waiting():
+                if (
+                    not claimed
+                    and not self._new_pages_waiting()
+                    and not any(self.signal_sources.reliable(h) for h in self.host_plans)
+                ):
                     # nothing due, nothing new: the page due soonest rather than an idle
                     # request (INCREMENTAL_REVISIT_SHARE caps, it does not reserve)
                     claimed = await self.store.claim_due(
@@ -258,6 +299,55 @@ class IncrementalSpider(CrawlerSpider):
             return self.base_priority
         return self.base_priority + round(2 * max(importance, 0.0) / self.max_importance)
 
+    def signal_request(
+        self, url: str, etag: str | None = None, robots: bool = False
+    ) -> scrapy.Request:
+        """A poll of a sitemap or feed (conditional), or a host's robots.txt (for its
+        Sitemap: lines); before every revisit."""
+        return scrapy.Request(
+            url,
+            headers={"If-None-Match": etag} if etag else {},
+            dont_filter=True,
+            callback=self.parse_signal,
+            errback=self.on_signal_error,
+            priority=self.base_priority + 10,
+            meta={"signal": "robots" if robots else "source", "handle_httpstatus_list": [304]},
+        )
+
+    async def parse_signal(self, response: Response) -> AsyncIterator[Any]:
+        await self.ready.wait()
+        host = urlsplit(response.url).hostname or ""
+        stats = self.crawler.stats
+        if response.meta.get("signal") == "robots":
+            text = response.body.decode("utf-8", "replace") if response.status == 200 else ""
+            for url in robots_sitemaps(text, response.url):
+                self.signal_sources.add(url, host, SITEMAP)
+            return
+        source = self.signal_sources.sources.get(response.request.url)
+        stats.inc_value(f"incremental/signal_polls/{response.status}")
+        if source is None or response.status != 200:
+            return
+        source.etag = (response.headers.get(b"ETag") or b"").decode("latin-1") or None
+        kind, signals, children = parse_signals(response.body, response.url)
+        self.signal_sources.record(source, kind, signals)
+        for child in children:
+            self.signal_sources.add(child, host, SITEMAP)
+        async with self.pool.connection() as conn:
+            marked = await self.store.mark_changed(
+                conn,
+                [(s.url, s.modified) for s in signals],
+                datetime.now(UTC),
+                oldest_first=self.planner.objective == "age",
+            )
+        stats.inc_value("incremental/signalled_changes", marked)
+        if False:  # an async generator that yields nothing
+            yield None
+
+    async def on_signal_error(self, failure: Failure) -> AsyncIterator[Any]:
+        self.crawler.stats.inc_value("incremental/signal_polls/error")
+        if False:  # an async generator that yields nothing
+            yield None
+
     def revisit_request(self, page: Claimed) -> scrapy.Request:
         headers = {}
         if page.etag:
@@ -297,6 +387,7 @@ class IncrementalSpider(CrawlerSpider):
         **values: Any,
     ) -> None:
         modified = values.get("last_modified")
+        self.signal_sources.check(page.url, modified or page.last_modified, fetched)
         grid = self.planner.grid
         loglik = unpack(page.loglik, grid) + grid.visit_loglik(
             self._visit_of(page, fetched, changed, modified)
@@ -339,6 +430,9 @@ class IncrementalSpider(CrawlerSpider):
         if response.status in GONE:
             await self.remove(page.url, f"gone_{response.status}", fetched, response.status)
             return
+        if self.use_signals and response.status == 200:
+            for feed in feed_links(response.body, response.url):
+                self.signal_sources.add(feed, page.host, FEED)
         outputs = list(super().parse(response))
         item = next((o for o in outputs if isinstance(o, PageItem)), None)
         if item is None:  # e.g. no longer a stored content type
