@@ -184,7 +184,14 @@ class SignalSources:
         return True
 
     def due(self, now: float) -> list[Source]:
-        return [s for s in self.sources.values() if s.next_poll <= now]
+        """Sources to poll now; a host's feeds not while one of its sitemaps lists dated
+        pages (a feed's latest entries are among them)."""
+        mapped = {s.host for s in self.sources.values() if s.kind == SITEMAP and s.modified}
+        return [
+            s
+            for s in self.sources.values()
+            if s.next_poll <= now and not (s.kind == FEED and s.host in mapped)
+        ]
 
     def polled(self, source: Source, now: float, at: datetime) -> None:
         source.next_poll = now + self.interval

@@ -86,10 +86,13 @@ def test_sitemap_reliability_is_checked() -> None:
     sources = SignalSources(interval=10, min_checks=3)
     assert sources.add("http://n.test/sitemap.xml", "n.test", SITEMAP)
     assert not sources.add("http://n.test/sitemap.xml", "n.test", SITEMAP)
-    source = sources.due(0.0)[0]
+    assert sources.add("http://n.test/feed.xml", "n.test", FEED)
+    source, feed = sources.due(0.0)
     sources.polled(source, 0.0, T)
-    assert sources.due(5.0) == [] and sources.due(10.0) == [source]
+    sources.polled(feed, 0.0, T)
+    assert sources.due(5.0) == [] and sources.due(10.0) == [source, feed]
     sources.record(source, SITEMAP, [Signal("http://n.test/a", T - timedelta(minutes=5))])
+    assert sources.due(10.0) == [source]  # the sitemap lists dated pages: no feed polls
     assert sources.covers("http://n.test/a") and not sources.covers("http://n.test/b")
     # revisits that find what the sitemap said, or a change after its last poll
     for page_modified in (T - timedelta(minutes=5), T + timedelta(seconds=30), None):
