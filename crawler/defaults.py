@@ -267,11 +267,10 @@ INCREMENTAL_CLAIM_LEASE = 300.0
 # Change signals (docs/incremental.md): poll the sitemaps a host's robots.txt names and
 # the RSS/Atom feeds its pages link, every INCREMENTAL_SIGNAL_INTERVAL seconds
 # (conditional GETs, on the revisit budget); the pages they say changed are revisited
-# first. A host whose sitemap proved reliable keeps INCREMENTAL_VERIFY_SHARE of its
-# budget for blind revisits (which also keep checking the sitemap).
+# first, and a sitemap that revisits found reliable counts as a check of the pages it
+# says did not change (their blind revisits wait).
 INCREMENTAL_SIGNALS = True
 INCREMENTAL_SIGNAL_INTERVAL = 10.0
-INCREMENTAL_VERIFY_SHARE = 0.1
 # Longest sleep, seconds, when no page is due.
 INCREMENTAL_POLL_INTERVAL = 1.0
 # Request.priority of revisits (the frontier's first key; links get 0), plus 0-2 by the

@@ -185,7 +185,6 @@ class RevisitStore:
         conn: psycopg.AsyncConnection,
         planner: RevisitPlanner,
         budget: float,
-        host_budgets: dict[str, float] | None = None,
     ) -> dict[str, HostPlan]:
         """Re-plan every active page, host by host; returns the hosts' plans."""
         cur = await conn.execute(
@@ -204,7 +203,7 @@ class RevisitStore:
             planned, plans[host] = planner.plan(
                 logliks,
                 [r[2] for r in rows],
-                (host_budgets or {}).get(host, budget),
+                budget,
                 observations=[r[5] + 1 for r in rows],
                 urls=[r[0] for r in rows],
             )
@@ -213,7 +212,10 @@ class RevisitStore:
         async with conn.cursor() as cur:
             await cur.executemany(
                 """UPDATE revisit_schedule SET rate = %s, rate_low = %s, rate_high = %s,
-                       interval_seconds = %s, next_due = %s
+                       interval_seconds = %s,
+                       -- a page a sitemap or feed said changed keeps its turn (mark_changed)
+                       next_due = CASE WHEN next_due < now() - interval '300 days'
+                                       THEN next_due ELSE %s END
                    WHERE crawl_id = %s AND url = %s""",
                 [(*u[1:], self.crawl_id, u[0]) for u in updates],
             )
@@ -272,14 +274,40 @@ class RevisitStore:
         signals: list[tuple[str, datetime]],
         now: datetime,
         oldest_first: bool = False,
+        confirmed_at: datetime | None = None,
     ) -> int:
         """Pages a sitemap or feed says changed after the crawler's copy (its
         Last-Modified, or its fetch time without one) become due before every blind
         revisit (a year overdue): for freshness the slowest-changing first (a refreshed
         slow page stays fresh longest), for age (``oldest_first``) the longest stale
-        first. A claimed page is left alone. Returns how many were marked."""
+        first. A claimed page is left alone. Returns how many were marked.
+
+        ``confirmed_at`` (a reliable sitemap, as of that time): a page it lists as not
+        changed since the crawler's copy counts as checked then, as a 304 would, and its
+        blind revisit waits its planned interval from then."""
         if not signals:
             return 0
+        values = {
+            "crawl": self.crawl_id,
+            "now": now,
+            "urls": [u for u, _ in signals],
+            "modified": [m for _, m in signals],
+            "confirmed": confirmed_at,
+        }
+        if confirmed_at is not None:
+            await conn.execute(
+                """UPDATE revisit_schedule s
+                   SET next_due = greatest(s.next_due, %(confirmed)s
+                                           + s.interval_seconds * interval '1 second')
+                   FROM (SELECT unnest(%(urls)s::text[]) AS url,
+                                unnest(%(modified)s::timestamptz[]) AS modified) v
+                   WHERE s.crawl_id = %(crawl)s AND s.url = v.url AND s.state = 'active'
+                     AND v.modified <= coalesce(s.last_modified, s.last_fetched_at)
+                     AND s.interval_seconds IS NOT NULL
+                     AND (s.claimed_until IS NULL OR s.claimed_until < %(now)s)
+                     AND s.next_due > %(now)s - interval '300 days'""",
+                values,
+            )
         order = (
             "v.modified"
             if oldest_first
@@ -296,12 +324,7 @@ class RevisitStore:
                   AND v.modified > s.last_fetched_at - interval '1 second'
                   AND (s.claimed_until IS NULL OR s.claimed_until < %(now)s)
                   AND s.next_due > %(now)s - interval '300 days'""",
-            {
-                "crawl": self.crawl_id,
-                "now": now,
-                "urls": [u for u, _ in signals],
-                "modified": [m for _, m in signals],
-            },
+            values,
         )
         return cur.rowcount
 

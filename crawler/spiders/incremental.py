@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -44,6 +44,7 @@ from crawler.incremental.signals import (
     SITEMAP,
     SignalSources,
     feed_links,
+    parse_date,
     parse_signals,
     robots_sitemaps,
 )
@@ -128,9 +129,6 @@ class IncrementalSpider(CrawlerSpider):
             settings.getfloat("INCREMENTAL_SIGNAL_INTERVAL", defaults.INCREMENTAL_SIGNAL_INTERVAL)
         )
         spider.use_signals = settings.getbool("INCREMENTAL_SIGNALS", defaults.INCREMENTAL_SIGNALS)
-        spider.verify_share = settings.getfloat(
-            "INCREMENTAL_VERIFY_SHARE", defaults.INCREMENTAL_VERIFY_SHARE
-        )
         spider.claim_ahead = settings.getint(
             "INCREMENTAL_CLAIM_AHEAD", defaults.INCREMENTAL_CLAIM_AHEAD
         )
@@ -197,6 +195,7 @@ class IncrementalSpider(CrawlerSpider):
                 roots = await self.store.host_roots(conn)
             for root in roots:  # its Sitemap: lines
                 pacer.take(1, time.monotonic())
+                self.in_flight[urljoin(root, "/robots.txt")] = time.monotonic()
                 yield self.signal_request(urljoin(root, "/robots.txt"), robots=True)
         while True:
             if time.monotonic() - planned_at >= self.replan_interval:
@@ -206,18 +205,9 @@ class IncrementalSpider(CrawlerSpider):
                     self.host_budget,
                     self._new_pages_waiting(),
                 )
-                # a host whose sitemap names its changes reliably needs few blind revisits
-                budgets = {
-                    host: self.budget * self.verify_share
-                    for host in self.host_plans
-                    if self.signal_sources.reliable(host)
-                }
                 async with self.pool.connection() as conn:
-                    self.host_plans = await self.store.plan(
-                        conn, self.planner, self.budget, budgets
-                    )
+                    self.host_plans = await self.store.plan(conn, self.planner, self.budget)
                     self.max_importance = await self.store.max_importance(conn)
-                stats.set_value("incremental/reliable_sitemaps", len(budgets))
                 planned_at = time.monotonic()
                 hosts = max(len(self.host_plans), 1)
                 pacer.set_rate(self.budget * hosts, planned_at)
@@ -233,6 +223,7 @@ class IncrementalSpider(CrawlerSpider):
                     break
                 pacer.take(1, clock)
                 self.signal_sources.polled(source, clock, datetime.now(UTC))
+                self.in_flight[source.url] = clock
                 yield self.signal_request(source.url, etag=source.etag)
             room = min(
                 self.claim_ahead * hosts - self._outstanding(clock),
@@ -245,11 +236,7 @@ class IncrementalSpider(CrawlerSpider):
             now = datetime.now(UTC)
             async with self.pool.connection() as conn:
                 claimed = await self.store.claim_due(conn, now, room, self.claim_lease)
-                if (
-                    not claimed
-                    and not self._new_pages_waiting()
-                    and not any(self.signal_sources.reliable(h) for h in self.host_plans)
-                ):
+                if not claimed and not self._new_pages_waiting():
                     # nothing due, nothing new: the page due soonest rather than an idle
                     # request (INCREMENTAL_REVISIT_SHARE caps, it does not reserve)
                     claimed = await self.store.claim_due(
@@ -264,8 +251,9 @@ class IncrementalSpider(CrawlerSpider):
                 await asyncio.sleep(self.poll_interval)
 
     def _outstanding(self, now: float) -> int:
-        """Revisits issued and not answered yet (a request the frontier dropped, e.g.
-        refused by robots.txt, stops counting when its claim's lease ends)."""
+        """Revisits and signal polls issued and not answered yet (a request the frontier
+        dropped, e.g. refused by robots.txt, stops counting when its claim's lease
+        ends)."""
         for url in [u for u, at in self.in_flight.items() if now - at > self.claim_lease]:
             del self.in_flight[url]
         return len(self.in_flight)
@@ -316,6 +304,7 @@ class IncrementalSpider(CrawlerSpider):
 
     async def parse_signal(self, response: Response) -> AsyncIterator[Any]:
         await self.ready.wait()
+        self.in_flight.pop(response.request.url, None)
         host = urlsplit(response.url).hostname or ""
         stats = self.crawler.stats
         if response.meta.get("signal") == "robots":
@@ -332,18 +321,30 @@ class IncrementalSpider(CrawlerSpider):
         self.signal_sources.record(source, kind, signals)
         for child in children:
             self.signal_sources.add(child, host, SITEMAP)
+        now = datetime.now(UTC)
+        confirmed_at = None
+        if kind == SITEMAP and self.signal_sources.reliable(host):
+            # as of when it was written (its Last-Modified), else a poll interval ago
+            confirmed_at = min(
+                parse_date((response.headers.get(b"Last-Modified") or b"").decode("latin-1"))
+                or now - timedelta(seconds=self.signal_sources.interval),
+                now,
+            )
+            stats.set_value("incremental/reliable_sitemap", source.url)
         async with self.pool.connection() as conn:
             marked = await self.store.mark_changed(
                 conn,
                 [(s.url, s.modified) for s in signals],
-                datetime.now(UTC),
+                now,
                 oldest_first=self.planner.objective == "age",
+                confirmed_at=confirmed_at,
             )
         stats.inc_value("incremental/signalled_changes", marked)
         if False:  # an async generator that yields nothing
             yield None
 
     async def on_signal_error(self, failure: Failure) -> AsyncIterator[Any]:
+        self.in_flight.pop(failure.request.url, None)  # type: ignore[attr-defined]
         self.crawler.stats.inc_value("incremental/signal_polls/error")
         if False:  # an async generator that yields nothing
             yield None

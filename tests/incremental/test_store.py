@@ -83,25 +83,27 @@ def test_signalled_changes_go_first_slowest_first(database_url: str) -> None:
     crawl = _crawl_with_schedule(database_url, due=3, later=3)
     now = datetime.now(UTC)
     with psycopg.connect(database_url, autocommit=True) as conn:
-        for i, rate in ((3, 1e-3), (4, 1e-1)):  # 03 changes slowly, 04 fast
+        for i, rate in ((3, 1e-3), (4, 1e-1), (0, 1e-3)):  # 03 changes slowly, 04 fast
             conn.execute(
-                "UPDATE revisit_schedule SET rate = %s WHERE crawl_id = %s AND url = %s",
+                "UPDATE revisit_schedule SET rate = %s, interval_seconds = 600"
+                " WHERE crawl_id = %s AND url = %s",
                 (rate, crawl, f"http://a.test/{i:02d}"),
             )
     store = RevisitStore(crawl, RateGrid())
     signals = [
         (f"http://a.test/{i:02d}", now - timedelta(minutes=m))
-        for i, m in ((3, 1), (4, 1), (5, 10))  # 05 changed before it was fetched
+        for i, m in ((3, 1), (4, 1), (5, 10), (0, 10))  # 05, 00 changed before the fetch
     ]
 
     async def run() -> tuple[int, list[str]]:
         conn = await psycopg.AsyncConnection.connect(database_url, autocommit=True)
         marked = await store.mark_changed(conn, signals, now)
-        again = await store.mark_changed(conn, signals, now)  # keeps the first order
+        # again, from a sitemap found reliable: 00 counts as checked now, waits 600 s
+        again = await store.mark_changed(conn, signals, now, confirmed_at=now)
         claimed = [c.url for c in await store.claim_due(conn, now, 3, 300)]
         await conn.close()
         return marked + 10 * again, claimed
 
     marked, claimed = asyncio.run(run())
     assert marked == 2
-    assert claimed == ["http://a.test/03", "http://a.test/04", "http://a.test/00"]
+    assert claimed == ["http://a.test/03", "http://a.test/04", "http://a.test/01"]
