@@ -7,9 +7,12 @@ exists for a day before a crawl fetches every page at t = 0 (the "freshly crawle
 collection"); then each policy gets the same budget of BUDGET revisits per second for
 DURATION seconds and is measured against the site's known change times:
 
-* ``project``: the incremental crawler's policy: Bayesian (EB) rate estimates from the
-  Last-Modified dates and the changes it observes, the optimal allocation of the
-  estimated rates, re-planned every REPLAN seconds (crawler/incremental/policy.py);
+* ``project``: the incremental crawler's policy (``optimal``): rate posteriors from the
+  Last-Modified dates and the changes it observes (URL-pattern and site priors), the
+  allocation of the expected objective shrunk toward round robin by each page's
+  credibility, re-planned every REPLAN seconds (crawler/incremental/policy.py);
+* ``plugin``: the policy of issue 18 (the optimum of the point estimates taken as true),
+  on the same evidence;
 * ``uniform``: round robin;
 * ``proportional``: frequencies proportional to the TRUE rates;
 * ``optimal``: Cho and Garcia-Molina's allocation computed from the TRUE rates (ceiling).
@@ -27,6 +30,10 @@ and optimal at 10 minutes, reaches >= 0.9x optimal after an hour, with a mean ag
 uniform's. Printed: freshness in windows, mean age, 304 share, bytes saved.
 
     .venv/bin/python bench/incremental_freshness.py [--pages 300] [--budget 1.0]
+        [--history 86400] [--objective freshness|age] [--min-interval 1]
+
+It does not model sitemaps or feeds, request latency or the spider's scheduling: the
+real-time figures are the blind benchmark's (docs/incremental.md).
 """
 
 from __future__ import annotations
