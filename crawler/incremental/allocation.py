@@ -19,6 +19,8 @@ paper compares against.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 
@@ -94,15 +96,9 @@ def optimal_frequencies(
         high *= 10
         if high > 1e30:
             break
-    for _ in range(200):
-        mid = np.sqrt(low * high)
-        if frequencies_at(mid, rates, weights, f_min, f_max).sum() > budget:
-            low = mid
-        else:
-            high = mid
-        if high / low < 1 + 1e-9:
-            break
-    mu = float(np.sqrt(low * high))
+    mu = bisect_mu(
+        lambda m: float(frequencies_at(m, rates, weights, f_min, f_max).sum()), budget, low, high
+    )
     freq = frequencies_at(mu, rates, weights, f_min, f_max)
     # spread rounding leftovers over the pages not at a bound (keeps sum f = budget)
     spare = budget - freq.sum()
@@ -110,6 +106,26 @@ def optimal_frequencies(
     if free.any() and abs(spare) > 0:
         freq[free] = np.clip(freq[free] * (1 + spare / freq[free].sum()), f_min, f_max)
     return freq, mu
+
+
+def bisect_mu(
+    spend: Callable[[float], float],
+    budget: float,
+    low: float,
+    high: float,
+    tolerance: float = 1e-9,
+) -> float:
+    """The multiplier mu at which ``spend(mu)`` (decreasing in mu) meets ``budget``:
+    bisection in log scale between ``low`` and ``high``."""
+    for _ in range(200):
+        mid = np.sqrt(low * high)
+        if spend(mid) > budget:
+            low = mid
+        else:
+            high = mid
+        if high / low < 1 + tolerance:
+            break
+    return float(np.sqrt(low * high))
 
 
 def uniform_frequencies(n: int, budget: float) -> np.ndarray:
@@ -247,16 +263,13 @@ class GainTable:
         positive = gains[gains > 0]
         if positive.size == 0:
             return np.full(n, budget / c.sum()), 0.0
-        low, high = float(positive.min()) * 1e-3, float(gains.max()) * 2
-        for _ in range(200):
-            mid = np.sqrt(low * high)
-            if (c * self.frequencies_at(mid, gains)).sum() > budget:
-                low = mid
-            else:
-                high = mid
-            if high / low < 1 + 1e-12:
-                break
-        mu = float(np.sqrt(low * high))
+        mu = bisect_mu(
+            lambda m: float((c * self.frequencies_at(m, gains)).sum()),
+            budget,
+            float(positive.min()) * 1e-3,
+            float(gains.max()) * 2,
+            tolerance=1e-12,
+        )
         freq = self.frequencies_at(mu, gains)
         spare = budget - (c * freq).sum()
         free = (freq > self.freqs[0]) & (freq < self.freqs[-1])
