@@ -213,3 +213,43 @@ def test_incremental_spider_bad_arguments(database_url, tmp_path):
         "error: unknown objective 'staleness' (one of freshness, age)"
     )
     assert "Traceback" not in objective.stderr
+
+
+@pytest.mark.slow
+def test_sitemap_names_the_changed_page_which_is_revisited_first(sandbox, run_crawl, db):
+    """robots.txt names a sitemap; polled, it dates a change of one page of 30, which is
+    revisited next, before the blind revisits reach it (issue 26)."""
+    web = SandboxWeb()
+    site = ChangingSite([0.0] * 30, boilerplate_every=0, sitemap=True)
+    site.add_to(web)
+    server = sandbox(web)
+    crawl = (
+        run_crawl("general", proxy=server.proxy_url, args={"seed_urls": "http://changing.test/"})
+        .check()
+        .crawl_id
+    )
+    site.touch(17)
+    server.clear_log()
+    run_crawl(
+        "incremental",
+        proxy=server.proxy_url,
+        args={"crawl_id": crawl},
+        settings={
+            "DOWNLOAD_DELAY": 0.5,
+            "INCREMENTAL_MIN_INTERVAL": 3600,
+            "INCREMENTAL_MAX_INTERVAL": 7200,
+            "CLOSESPIDER_TIMEOUT": 6,
+        },
+    ).check()
+    paths = [r.path for r in server.requests_for("changing.test")]
+    assert "/robots.txt" in paths and "/sitemap.xml" in paths
+    # the touched page comes within the two revisits already issued when the poll answered
+    assert "/p/017" in paths
+    assert paths.index("/p/017") - paths.index("/sitemap.xml") <= 3
+    # a dozen requests in 6 s: blind revisits (in the general crawl's order) did not get there
+    assert len(paths) < 18
+    outcome = db.execute(
+        "SELECT outcome FROM page_changes WHERE crawl_id = %s AND url = %s ORDER BY id",
+        (crawl, site.url(17)),
+    ).fetchall()
+    assert outcome[0] == ("changed",)
