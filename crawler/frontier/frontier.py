@@ -434,7 +434,10 @@ class Frontier:
         """Write everything collected since the last flush (one transaction), then
         apply the max-wait and size rules."""
         expire_before = None
-        if self.max_wait > 0 and self._age_check_due:
+        if self.max_wait > 0 and self._age_check_due and self.clock() <= self.max_wait:
+            # no URL can have waited longer than the crawl's clock: nothing to look for
+            self._age_check_due = False
+        elif self.max_wait > 0 and self._age_check_due:
             expire_before = self.clock() - self.max_wait
             self._evict_from_memory(
                 self.buffer.older_than(expire_before)

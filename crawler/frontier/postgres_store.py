@@ -75,6 +75,12 @@ _MERGE_COLUMNS = {
 # The queued rows of a ``victims (fp)`` CTE become evicted, each recorded once in
 # ``uncrawled``; counts evicted (inter, intra). Parameters: key, queued, evicted, now,
 # crawl_id, detail.
+# ANALYZE the frontier after this many changed rows (or a quarter of the rows analyzed
+# so far, when more), at most every 5 s while it is small and every 60 s past
+# _ANALYZE_LARGE_ROWS rows: ANALYZE samples a fixed number of rows, so it stays cheap
+_ANALYZE_MIN_CHANGES = 1_000
+_ANALYZE_LARGE_ROWS = 100_000
+
 _EVICT_VICTIMS = """
     ev AS (
         UPDATE frontier f SET state = %(evicted)s, done_at = %(now)s
@@ -575,11 +581,15 @@ class PostgresStore:
 
     async def _maybe_analyze(self) -> None:
         """Refresh the planner's statistics when the frontier has changed a lot: a table
-        that grows by millions of rows between autovacuum runs otherwise gets plans made
-        for an empty table (a refill then reads the whole queue instead of its best rows)."""
-        if self._changed < max(50_000, self._analyzed_rows // 4):
+        that grows between autovacuum runs otherwise gets plans made for an empty table.
+        From the first thousand rows on, not only at scale: with statistics of an empty
+        table, the link-event UPDATE and the age eviction's CTE were planned as nested
+        loops over every queued row of the crawl (seconds per flush at a few thousand
+        queued URLs, tens of seconds at close; docs/performance.md)."""
+        if self._changed < max(_ANALYZE_MIN_CHANGES, self._analyzed_rows // 4):
             return
-        if time.monotonic() - self._analyzed_at < 60.0:
+        pause = 60.0 if self._analyzed_rows >= _ANALYZE_LARGE_ROWS else 5.0
+        if time.monotonic() - self._analyzed_at < pause:
             return
         assert self.conn is not None
         await self.conn.execute("ANALYZE frontier")

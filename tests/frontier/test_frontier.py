@@ -283,3 +283,30 @@ def test_a_batch_is_a_snapshot_entries_may_change_while_it_is_written():
 
     row = next(iter(asyncio.run(run()).rows.values()))
     assert row.payload == b"http://h.test/" and row.state == DONE
+
+
+def test_no_age_eviction_is_asked_of_the_store_before_a_url_can_have_waited_that_long():
+    # the store's eviction query reads the queue's oldest rows: pointless while the crawl's
+    # clock is below FRONTIER_MAX_WAIT (every close of a short crawl used to run it)
+    clock = FakeClock()
+    batches = []
+
+    class RecordingStore(MemoryStore):
+        async def write(self, batch):
+            batches.append(batch.expire_before)
+            return await super().write(batch)
+
+    async def run():
+        frontier = make_frontier("backlink", RecordingStore(), max_wait=60, now=clock)
+        await frontier.open()
+        add(frontier, "http://h.test/a")
+        clock.t += 59
+        await frontier.flush()
+        add(frontier, "http://h.test/b")
+        clock.t += 2  # 61 s of crawl clock: /a may have waited too long
+        await frontier.flush()
+        return frontier
+
+    frontier = asyncio.run(run())
+    assert batches == [None, 1.0]
+    assert frontier.counters.evicted_age == 1

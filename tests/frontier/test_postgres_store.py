@@ -291,3 +291,33 @@ def test_only_the_rows_of_a_crawl_agents_share_are_marked_shared(migrated, crawl
     )
     asyncio.run(write("agent-b", 3))
     assert marks() == ({f"http://h{i}.test/": True for i in range(4)}, True)
+
+
+def test_planner_statistics_are_refreshed_from_the_first_thousand_rows(migrated, crawl_row):
+    # with the statistics of an empty table, PostgreSQL planned the link-event UPDATE and
+    # the age eviction as nested loops over every queued row: seconds per flush
+    crawl_id = crawl_row()
+
+    def analyze_count() -> int:
+        with psycopg.connect(migrated) as conn:
+            row = conn.execute(
+                "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'frontier'"
+            ).fetchone()
+            return int(row[0]) if row else 0
+
+    async def run(before: int) -> int:
+        frontier = make_frontier("backlink", PostgresStore(migrated, crawl_id), max_wait=0)
+        await frontier.open()
+        for i in range(1_200):
+            add(frontier, f"http://stats.test/{i}")
+        await frontier.flush()
+        deadline = asyncio.get_running_loop().time() + 10
+        count = analyze_count()
+        while count == before and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.2)  # the server publishes its counters within a second
+            count = analyze_count()
+        await frontier.close()
+        return count
+
+    before = analyze_count()
+    assert asyncio.run(run(before)) == before + 1

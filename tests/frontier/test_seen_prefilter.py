@@ -63,7 +63,8 @@ def test_built_from_stored_fingerprints_with_repeats(monkeypatch):
     kept = stored.copy()
     fps = FingerprintSet(stored, merge_min=100)
     assert np.array_equal(stored, kept)  # the caller's array is left alone
-    others = [v + 1 for v in values if v + 1 not in set(values) and v < HIGH]
+    present = set(values)
+    others = [v + 1 for v in values if v + 1 not in present and v < HIGH]
     assert_exact(fps, set(values), others)
     assert fps.add(values[5]) is False
     assert fps.add(others[0]) is True
