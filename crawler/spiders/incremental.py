@@ -302,7 +302,7 @@ class IncrementalSpider(CrawlerSpider):
             meta={"signal": "robots" if robots else "source", "handle_httpstatus_list": [304]},
         )
 
-    async def parse_signal(self, response: Response) -> AsyncIterator[Any]:
+    async def parse_signal(self, response: Response) -> None:
         await self.ready.wait()
         self.in_flight.pop(response.request.url, None)
         host = urlsplit(response.url).hostname or ""
@@ -340,14 +340,10 @@ class IncrementalSpider(CrawlerSpider):
                 confirmed_at=confirmed_at,
             )
         stats.inc_value("incremental/signalled_changes", marked)
-        if False:  # an async generator that yields nothing
-            yield None
 
-    async def on_signal_error(self, failure: Failure) -> AsyncIterator[Any]:
+    def on_signal_error(self, failure: Failure) -> None:
         self.in_flight.pop(failure.request.url, None)  # type: ignore[attr-defined]
         self.crawler.stats.inc_value("incremental/signal_polls/error")
-        if False:  # an async generator that yields nothing
-            yield None
 
     def revisit_request(self, page: Claimed) -> scrapy.Request:
         headers = {}
