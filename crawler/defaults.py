@@ -177,6 +177,11 @@ FRONTIER_SEED_CASH = 1.0
 # After an unclean stop (kill -9, crash), URLs acked in the last this many seconds of
 # crawling whose page / uncrawled row is not in the database are queued again.
 FRONTIER_RESUME_RECHECK = 600.0
+# Seconds a run waits for a crawl's frontier lock held by a session it cannot prove dead
+# (of another machine, say: after kill -9 PostgreSQL may not have noticed yet that the
+# client is gone); a holder of this machine whose process is gone is ended at once, one
+# whose process runs is refused at once (docs/distributed.md, "One crawl, one mode").
+FRONTIER_LOCK_WAIT = 10.0
 # Wait for PostgreSQL to flush each frontier commit to disk (False: a database crash can
 # lose the last fraction of a second of frontier changes; a crawler crash cannot).
 FRONTIER_SYNCHRONOUS_COMMIT = False
@@ -236,6 +241,18 @@ SEARCH_PROXIMITY_BOOST = 1.0
 # words of its text), and all of them there in order, add their BM25F there times this:
 # a page's own first sentence beats a list page quoting it.
 SEARCH_LEAD_BOOST = 3.0
+# A word without field prefix also scores its matches in the page's headings (of its
+# main content, crawler/content.py) times this: the page devoted to a topic has it in a
+# heading, a long page listing it does not.
+SEARCH_HEADING_BOOST = 1.0
+# ... and in the anchor texts of the links to the page (other hosts' count double,
+# capped per source host, crawler/search/fields.py): what other pages call it.
+SEARCH_ANCHOR_BOOST = 1.0
+# The language searches prefer when neither the query (lang:xx, its script, a sure
+# detection) nor the browser (Accept-Language) tells one; "" = no preference.
+SEARCH_DEFAULT_LANGUAGE = "en"
+# Score factor of a page known to be in another language than the query's.
+SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (the allocation maximising the expected objective over each
@@ -334,7 +351,17 @@ SMART_SITE_MAX_FORMS = 0
 SMART_LINK_TREE_PENALTY = 0.1
 # Words the in-site link ranker starts from, before it has learned from links that led
 # to searchable forms.
-SMART_LINK_PRIOR_WORDS = "search advanced find catalog query lookup browse"
+SMART_LINK_PRIOR_WORDS = (
+    "search advanced find catalog catalogue query lookup browse inventory explore discover"
+)
+# Link tree: a menu link (nav, header, role=navigation, class "menu") of a page at most
+# SMART_LINK_NAV_DEPTH links from home gets this on top of LT(l): what the site itself
+# calls its sections is tried before the links in its text.
+SMART_LINK_NAV_BONUS = 0.3
+SMART_LINK_NAV_DEPTH = 1
+# A link is likely to lead to a form when its LT(l) reaches this (or it is such a menu
+# link); a site is not ended for pages without a form while likely links wait.
+SMART_LINK_LIKELY_RANK = 0.3
 # The frontier score term `link_rank` of an in-site request is LT(l) (0..3) times this.
 SMART_LINK_RANK_SCALE = 10.0
 # Site classifier: a site is on topic when the Naive Bayes probability of its home page
@@ -347,6 +374,40 @@ SMART_SITE_MIN_HITS = 2
 # after every SMART_SITE_RETRAIN_EVERY new ones.
 SMART_SITE_MIN_EXAMPLES = 5
 SMART_SITE_RETRAIN_EVERY = 10
+# Relevance of a searchable form (crawler/deepweb/relevance.py): score = site weight *
+# site evidence + form weight * the form's own topic evidence + result weight * the
+# topic evidence of its probe's result records (0.5 while unknown); relevant at the
+# threshold or more: a site's verdict alone (0.4 + 0.2) needs a probe answer that does
+# not contradict it.
+SMART_FORM_SITE_WEIGHT = 0.4
+SMART_FORM_WEIGHT = 0.4
+SMART_FORM_RESULT_WEIGHT = 0.4
+SMART_FORM_RELEVANCE_THRESHOLD = 0.5
+# A word learned to mark the topic counts this much in a form (a topic word counts 1).
+SMART_FORM_LEARNED_WEIGHT = 0.25
+# Site evidence is scaled down when the words that mark the topic (its stems and the
+# learned ones) are less than this share of the words of the site's pages (a manual
+# that mentions the topic in passing).
+SMART_SITE_MIN_DENSITY = 0.08
+# Topic vocabulary: a term marks the topic when it is on at least this many home pages
+# judged on topic and this many times as frequent there as on the others.
+SMART_VOCABULARY_MIN_PAGES = 2
+SMART_VOCABULARY_MIN_RATIO = 3.0
+# When no site waits in the frontier, sites stopped by a rule with links left are
+# resumed with another page budget: "all" (topic sites, then seeds, then off-topic
+# sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".
+SMART_RESUME_SITES = "all"
+# Rounds of a site at most (1 + times resumed). A topic site is resumed only while no
+# searchable form was found on it or likely links wait; seeds and off-topic sites (for
+# their links to sites not seen yet) only while fewer than SMART_DISCOVERY_MAX_PAGES of
+# their resumed pages were fetched since the last new site was queued: the crawl stops
+# by itself, on that evidence, rather than spend its budget on pages that lead nowhere.
+SMART_SITE_MAX_ROUNDS = 2
+SMART_DISCOVERY_MAX_PAGES = 20
+# Probing (crawler/deepweb/probe.py): queries per form (1 or 2; the second only when the
+# first did not confirm it), and the records a result page must list to confirm a form.
+SMART_PROBE_QUERIES = 2
+SMART_PROBE_MIN_RECORDS = 2
 # Reverse searching (links table of this and earlier crawls) when fewer sites than this
 # wait in the site frontier; at most this many center pages and links per search.
 SMART_REVERSE_SEARCH_BELOW = 4
@@ -403,6 +464,9 @@ AGENT_HEARTBEAT = 5.0
 AGENT_LEASE_TTL = 15.0
 # Safety margin (seconds) kept between an agent's local deadline and its lease's expiry.
 AGENT_LEASE_MARGIN = 2.0
+# Seconds an agent that cannot reach the database (every heartbeat fails) keeps trying
+# before it exits with an error (it stopped fetching when its lease ran out).
+AGENT_DATABASE_TIMEOUT = 120.0
 # Crawl-wide limits, checked against the database at every heartbeat (0: no limit).
 # Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
 CRAWL_MAX_PAGES = 0

@@ -40,6 +40,12 @@ class PageItem:
     # <link rel="canonical"> of an HTML page (evidence for the content-seen test's choice
     # of the copy to keep, docs/dedup.md); not stored
     canonical: str | None = None
+    # page content model (crawler/content.py, docs/search.md): the main content without
+    # navigation and boilerplate (None: not extracted, e.g. a text/plain page), the
+    # headings in it, the language ('' unknown)
+    main_text: str | None = None
+    headings: list[str] = field(default_factory=list)
+    lang: str = ""
     # time.time() when the engine received the response (RECEIVED_AT_META): the storage
     # deadline counts from it, so a response's wait to be parsed counts too; not stored
     received_at: float | None = None
@@ -102,5 +108,14 @@ class FormItem:
     fields: list[dict[str, object]]  # {"name", "type", "options"}
     searchable: bool
     searchable_score: float
-    relevant: bool  # searchable and on a site of the topic
-    relevance_score: float  # the site classifier's score of the site's home page
+    relevant: bool  # searchable, and its topic evidence reached the threshold
+    relevance_score: float  # the weighted evidence (crawler/deepweb/relevance.py)
+    site_score: float = 0.0  # the site's evidence (classifier score scaled by density)
+    form_score: float = 0.0  # the topic evidence of the form's own words
+    # probing (crawler/deepweb/probe.py): "" not probed, "pending" (a final item follows),
+    # "confirmed", "no_results", "no_records", "robots_disallowed", "http_error",
+    # "failed", "no_query" (no field to put a query in)
+    probe: str = ""
+    confirmed: bool | None = None  # None: not probed (or no answer)
+    probe_url: str = ""  # the last probe's URL (GET: with its query)
+    result_records: int = 0  # records the last result page listed

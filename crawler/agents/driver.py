@@ -21,7 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from crawler import defaults
 from crawler.agents.membership import AgentMembership, Heartbeat
+from crawler.frontier.crawl_lock import FrontierLocked
 from crawler.frontier.frontier import Frontier
 
 logger = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class AgentDriver:
         frontier: Frontier,
         *,
         interval: float,
+        database_timeout: float = defaults.AGENT_DATABASE_TIMEOUT,
         busy_hosts: Callable[[], set[str]],
         next_fetch: Callable[[], dict[str, float]],
         is_idle: Callable[[], bool],
@@ -45,6 +48,7 @@ class AgentDriver:
         self.membership = membership
         self.frontier = frontier
         self.interval = interval
+        self.database_timeout = database_timeout
         self._busy_hosts = busy_hosts
         self._next_fetch = next_fetch
         self._is_idle = is_idle
@@ -60,6 +64,9 @@ class AgentDriver:
         self._last_beat = 0.0
         self._last_pages = 0
         self._failures = 0
+        self._last_success = now()
+        #: why the agent gave up (an ``error:`` line for the user), None while it runs
+        self.error: str | None = None
 
     # --- what the scheduler asks -----------------------------------------------------
     def gate(self, host: str) -> float | None:
@@ -109,6 +116,10 @@ class AgentDriver:
             try:
                 await self.beat()
                 self._failures = 0
+                self._last_success = self._now()
+            except FrontierLocked as exc:  # rejoining a crawl a one-process run now holds
+                self._give_up("frontier_locked", str(exc))
+                return
             except Exception as exc:
                 self._failures += 1
                 self._inc("agents/heartbeat_errors")
@@ -118,6 +129,14 @@ class AgentDriver:
                                else "not fetching until the database answers again")
                 with contextlib.suppress(Exception):
                     await self.membership.disconnect()
+                silent = self._now() - self._last_success
+                if silent >= self.database_timeout:
+                    self._give_up("database_unreachable", (
+                        f"agent {self.membership.agent_id}: no answer from the database for "
+                        f"{silent:.0f} s (AGENT_DATABASE_TIMEOUT); it stopped fetching when "
+                        "its lease ran out and exits (its hosts passed to the other agents)"
+                    ))
+                    return
             if self.finish_reason is not None:
                 return
             # after a failure retry sooner, so a short outage does not cost the lease
@@ -180,6 +199,12 @@ class AgentDriver:
             logger.info("agent %s: crawl %s is over (%s)", self.membership.agent_id,
                         self.membership.crawl_id, beat.finish_reason)
             self._on_finish(beat.finish_reason)
+
+    def _give_up(self, reason: str, message: str) -> None:
+        logger.error("%s", message)
+        self.error = message
+        self.finish_reason = reason
+        self._on_finish(reason)
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None and count:

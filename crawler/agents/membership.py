@@ -39,7 +39,9 @@ import psycopg
 
 from crawler import defaults
 from crawler.agents.assignment import owner
+from crawler.frontier import crawl_lock
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
+from crawler.frontier.crawl_lock import FrontierLocked, one_process_refusal
 from crawler.storage import saved_results
 
 logger = logging.getLogger(__name__)
@@ -137,6 +139,15 @@ class AgentMembership:
         conn = await self._connection()
         sent = self._now()
         async with conn.transaction():
+            # registered under the crawl lock in shared mode: never while a one-process
+            # run holds the crawl, which checks for live agents under the same lock
+            # (crawler/frontier/crawl_lock.py)
+            row = await (await conn.execute(
+                "SELECT pg_try_advisory_xact_lock_shared(%s, hashtext(%s))",
+                (crawl_lock.LOCK_CLASS, self.crawl_id),
+            )).fetchone()
+            if not (row and row[0]):
+                raise FrontierLocked(one_process_refusal(self.crawl_id))
             # whatever this id owned before is given up: it is claimed again afresh
             await conn.execute(
                 "UPDATE host_owners SET agent_id = NULL WHERE crawl = %s AND agent_id = %s",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Any
 from urllib.request import getproxies
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -52,7 +53,19 @@ class Command(ScrapyCrawlCommand):
             except (SeedError, DatabaseUnavailable, WarcDirError, MetricsPortError) as exc:
                 fail(self, exc)
                 return
+        self._crawler: Any = None
         super().run(args, opts)
+        # the crawl refused to run (its frontier is another mode's, or a dead session's
+        # lock could not be cleared): BestFirstScheduler._refuse
+        from crawler.schedulers.best_first import ERROR_STAT  # (a crawl's module only)
+
+        refused = self._crawler.stats.get_value(ERROR_STAT) if self._crawler else None
+        if refused:
+            fail(self, refused)
+
+    def _create_crawler(self, spider: Any) -> Any:
+        self._crawler = super()._create_crawler(spider)
+        return self._crawler
 
     def _preflight(self, spider_name: str, opts: argparse.Namespace) -> None:
         assert self.crawler_process is not None

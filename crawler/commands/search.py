@@ -44,7 +44,9 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         parser.add_argument("--json", action="store_true", help="print JSON for scripts")
         parser.add_argument(
-            "-n", "--results", type=int_in_range(1, MAX_PER_PAGE),
+            "-n",
+            "--results",
+            type=int_in_range(1, MAX_PER_PAGE),
             default=self.settings.getint(
                 "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
             ),
@@ -79,8 +81,11 @@ class Command(ScrapyCommand):
             engine.close()
             ix.close()
         if not results.error and results.page > max(1, results.pages):
-            fail(self, f"--page {results.page} is past the last page of results "
-                       f"({results.total} results, {results.pages} pages of {results.per_page})")
+            fail(
+                self,
+                f"--page {results.page} is past the last page of results "
+                f"({results.total} results, {results.pages} pages of {results.per_page})",
+            )
             return
         with quiet_when_output_closed():
             if opts.json:
@@ -100,9 +105,7 @@ class Command(ScrapyCommand):
         bold = out.isatty()
         if results.suggestion:
             print(f"Did you mean: {printable(results.suggestion)}")
-        shown = (
-            f"{results.hits[0].rank}-{results.hits[-1].rank} of " if results.hits else ""
-        )
+        shown = f"{results.hits[0].rank}-{results.hits[-1].rank} of " if results.hits else ""
         print(
             f"{shown}{results.total} results ({results.elapsed * 1000:.1f} ms)"
             + (f", page {results.page} of {results.pages}" if results.pages > 1 else "")
@@ -114,3 +117,8 @@ class Command(ScrapyCommand):
             snippet = terminal_snippet(hit.snippet_html, bold)
             if snippet:
                 print(f"     {snippet}")
+            if hit.variants:
+                print("     other languages / copies:")
+                for variant in hit.variants:
+                    lang = f"[{variant['lang']}] " if variant["lang"] else ""
+                    print(f"       {printable(lang + variant['url'])}")

@@ -3,14 +3,24 @@
 A site's exploration starts at its home page and ends when one of the stop rules holds
 (all settings, docs/deepweb.md) or when its links run out:
 
-- ``max_pages``: pages fetched from the site;
-- ``max_pages_without_form``: pages fetched in a row without a new searchable form;
+- ``off_topic``: the site classifier judged the home page off topic;
+- ``max_pages``: pages fetched from the site (its page budget);
+- ``pages_without_form``: ``max_pages_without_form`` pages fetched in a row without a new
+  searchable form, **and no likely link waits** (a link named like a search, ranked like
+  the links that led to forms, or a menu link near home: crawler.deepweb.link_tree): a
+  site is not given up before its likely paths are tried;
 - ``max_forms``: distinct searchable forms found (0: no limit);
 - ``max_depth``: links followed from the home page (deeper links are not queued).
+
+A site stopped with links left waiting can be **resumed** when the site frontier is
+empty and the crawl's budget is not spent: it gets another page budget
+(:meth:`SiteExploration.resume`); a site whose links ran out ends as ``exhausted``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from crawler import defaults
@@ -37,6 +47,7 @@ class SiteExploration:
     seed: bool = False  # a seed's site is explored whatever the site classifier says
     relevant: bool | None = None  # the site classifier's verdict on the home page
     relevance: float = 0.0
+    words: Counter[str] = field(default_factory=Counter)  # terms of its pages (on topic)
     pages: int = 0
     pages_without_form: int = 0
     in_flight: int = 0
@@ -44,7 +55,13 @@ class SiteExploration:
     searchable_forms: int = 0
     out_links: dict[str, tuple[str, str]] = field(default_factory=dict)  # url -> anchor, around
     fetching: dict[str, Features] = field(default_factory=dict)  # url -> its link's features
+    released_links: set[str] = field(default_factory=set)  # out links offered already
     stopped: str = ""  # the stop rule that ended the site, "" while it runs
+    budget: int = 0  # pages the site may fetch (max_pages, more after each resume)
+    rounds: int = 1  # 1 + times resumed
+
+    def __post_init__(self) -> None:
+        self.budget = self.budget or self.rules.max_pages
 
     @classmethod
     def start(
@@ -55,15 +72,23 @@ class SiteExploration:
         ranker: LinkRanker,
         penalty: float = defaults.SMART_LINK_TREE_PENALTY,
         seed: bool = False,
+        *,
+        prior: LinkRanker | None = None,
+        nav_bonus: float = defaults.SMART_LINK_NAV_BONUS,
+        likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
+        nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
     ) -> SiteExploration:
-        return cls(site, home, rules, LinkTree(ranker, penalty), seed=seed)
+        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior)
+        return cls(site, home, rules, tree, seed=seed)
 
-    def add_link(self, url: str, depth: int, anchor: str = "", around: str = "") -> bool:
+    def add_link(
+        self, url: str, depth: int, anchor: str = "", around: str = "", navigation: bool = False
+    ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
-        it is not queued."""
-        if depth > self.rules.max_depth or self.stopped:
+        it is not queued. Links are kept after a stop (a resumed site follows them)."""
+        if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around)
+        return self.tree.add(url, depth, anchor, around, navigation)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""
@@ -88,15 +113,49 @@ class SiteExploration:
         rules = self.rules
         if self.stopped:
             return self.stopped
-        if self.relevant is False:
+        if self.relevant is False and self.rounds == 1:
             self.stopped = "off_topic"
-        elif self.pages >= rules.max_pages:
+        elif self.pages >= self.budget:
             self.stopped = "max_pages"
         elif rules.max_forms and self.searchable_forms >= rules.max_forms:
             self.stopped = "max_forms"
-        elif self.pages_without_form >= rules.max_pages_without_form:
+        elif (
+            self.pages_without_form >= rules.max_pages_without_form
+            and not self.tree.likely_waiting()
+        ):
             self.stopped = "pages_without_form"
         return self.stopped
+
+    def add_page_terms(self, page_terms: Iterable[str]) -> None:
+        """The terms of one more page of the site (kept while the site is not judged
+        off topic: its forms' site evidence is their topic share)."""
+        if self.relevant is not False:
+            self.words.update(page_terms)
+
+    @property
+    def resumable(self) -> bool:
+        """Stopped by a rule other than its forms, with links left."""
+        return self.stopped in ("max_pages", "pages_without_form", "off_topic") and bool(self.tree)
+
+    def resumable_in(self, mode: str) -> bool:
+        """Resumable under SMART_RESUME_SITES ``mode`` (all, topic, none)."""
+        if not self.resumable or mode == "none":
+            return False
+        return mode == "all" or bool(self.relevant)
+
+    def resume_order(self) -> tuple[int, float, float]:
+        """Sort key of stopped sites when one is resumed (smallest first): sites of the
+        topic, then seeds (a directory), then off-topic ones; within each the site
+        classifier's score, then the best waiting link."""
+        tier = 0 if self.relevant else (1 if self.relevant is None else 2)
+        return tier, -self.relevance, -self.tree.best_rank()
+
+    def resume(self) -> None:
+        """Another round: another page budget, the count of pages without a form reset."""
+        self.stopped = ""
+        self.pages_without_form = 0
+        self.budget = self.pages + self.in_flight + self.rules.max_pages
+        self.rounds += 1
 
     @property
     def done(self) -> bool:
@@ -111,7 +170,7 @@ class SiteExploration:
             not self.stopped
             and len(out) < limit
             and self.tree
-            and self.pages + self.in_flight < self.rules.max_pages
+            and self.pages + self.in_flight < self.budget
         ):
             popped = self.tree.pop()
             assert popped is not None
@@ -122,12 +181,82 @@ class SiteExploration:
         return out
 
 
+@dataclass
+class ResumePolicy:
+    """Which stopped site may be resumed when no site waits in the frontier, decided on
+    evidence (SMART_RESUME_SITES, SMART_SITE_MAX_ROUNDS, SMART_DISCOVERY_MAX_PAGES):
+
+    - a site of the topic, when no searchable form was found on it yet, or likely links
+      still wait (its form may be one more page away);
+    - a seed or off-topic site, for its pages' links to sites not seen yet (discovery),
+      while discovery pays: fewer than ``discovery_pages`` pages of resumed non-topic
+      sites were fetched since the last new site was queued;
+    - never beyond ``max_rounds`` rounds of a site, never against ``mode``.
+
+    :meth:`refusal` says why nothing more is resumed (the crawl's stop reason)."""
+
+    mode: str = defaults.SMART_RESUME_SITES
+    max_rounds: int = defaults.SMART_SITE_MAX_ROUNDS
+    discovery_pages: int = defaults.SMART_DISCOVERY_MAX_PAGES
+    idle_pages: int = 0  # discovery pages since the last new site was queued
+
+    def allows(self, site: SiteExploration) -> bool:
+        if not site.resumable_in(self.mode) or site.rounds >= self.max_rounds:
+            return False
+        if site.relevant:
+            return site.searchable_forms == 0 or site.tree.likely_waiting() > 0
+        return self.idle_pages < self.discovery_pages
+
+    def page_fetched(self, site: SiteExploration) -> None:
+        """A page of a site: counted when it is a discovery page (a resumed non-topic
+        site's)."""
+        if site.rounds > 1 and not site.relevant:
+            self.idle_pages += 1
+
+    def stops(self, site: SiteExploration) -> bool:
+        """A resumed non-topic site running while discovery has stopped paying: it ends
+        (``discovery_unproductive``)."""
+        stop = (
+            site.rounds > 1
+            and not site.relevant
+            and not site.stopped
+            and (self.idle_pages >= self.discovery_pages)
+        )
+        if stop:
+            site.stopped = "discovery_unproductive"
+        return stop
+
+    def sites_queued(self, count: int) -> None:
+        if count > 0:
+            self.idle_pages = 0
+
+    def refusal(self, waiting: list[SiteExploration]) -> str:
+        """Why none of the stopped sites ``waiting`` is resumed."""
+        if not waiting:
+            return "no_site_left"
+        if (
+            any(
+                s.resumable_in(self.mode) and s.rounds < self.max_rounds and not s.relevant
+                for s in waiting
+            )
+            and self.idle_pages >= self.discovery_pages
+        ):
+            return "discovery_unproductive"
+        return "no_site_worth_resuming"
+
+
 def release_out_links(exploration: SiteExploration, frontier: SiteFrontier) -> int:
     """A site is done: its out-of-site links go to the frontier's high-priority queue if
     searchable forms were found on it, else to the low-priority queue. Returns how many
     sites were queued."""
-    return frontier.offer_links(
-        ((url, anchor, around) for url, (anchor, around) in exploration.out_links.items()),
+    fresh = {
+        u: link for u, link in exploration.out_links.items() if u not in exploration.released_links
+    }
+    exploration.released_links.update(fresh)
+    queued = frontier.offer_links(
+        ((url, anchor, around) for url, (anchor, around) in fresh.items()),
         source_site=exploration.site,
         high=exploration.searchable_forms > 0,
     )
+    exploration.out_links.clear()  # offered once; a resumed site offers only new ones
+    return queued

@@ -27,19 +27,77 @@ _IGNORED_TYPES = frozenset({"image", "reset", "submit", "button"})
 _WORD = re.compile(r"[a-z]+")
 # Words of a form's attributes, labels, placeholders, buttons and action path that say
 # "search" (one word each; the action path is split at non-letters).
-SEARCH_WORDS = frozenset({
-    "search", "find", "query", "q", "keyword", "keywords", "lookup", "seek", "browse",
-    "filter", "catalog", "catalogue", "advanced", "explore", "discover", "term", "terms",
-    "results", "isbn", "author", "title", "where", "destination", "locate",
-})
+SEARCH_WORDS = frozenset(
+    {
+        "search",
+        "find",
+        "query",
+        "q",
+        "keyword",
+        "keywords",
+        "lookup",
+        "seek",
+        "browse",
+        "filter",
+        "catalog",
+        "catalogue",
+        "advanced",
+        "explore",
+        "discover",
+        "term",
+        "terms",
+        "results",
+        "isbn",
+        "author",
+        "title",
+        "where",
+        "destination",
+        "locate",
+    }
+)
 # Words that say the form is for something else: accounts, mail, messages, shopping.
-NON_SEARCH_WORDS = frozenset({
-    "login", "signin", "log", "sign", "password", "username", "register", "registration",
-    "signup", "subscribe", "subscription", "newsletter", "unsubscribe", "comment",
-    "comments", "reply", "contact", "message", "feedback", "email", "mail", "checkout",
-    "cart", "basket", "payment", "account", "captcha", "post", "submit", "review",
-    "rating", "vote", "poll", "donate", "quantity", "qty", "coupon", "phone",
-})
+NON_SEARCH_WORDS = frozenset(
+    {
+        "login",
+        "signin",
+        "log",
+        "sign",
+        "password",
+        "username",
+        "register",
+        "registration",
+        "signup",
+        "subscribe",
+        "subscription",
+        "newsletter",
+        "unsubscribe",
+        "comment",
+        "comments",
+        "reply",
+        "contact",
+        "message",
+        "feedback",
+        "email",
+        "mail",
+        "checkout",
+        "cart",
+        "basket",
+        "payment",
+        "account",
+        "captcha",
+        "post",
+        "submit",
+        "review",
+        "rating",
+        "vote",
+        "poll",
+        "donate",
+        "quantity",
+        "qty",
+        "coupon",
+        "phone",
+    }
+)
 
 #: feature -> weight of the linear score (the score is their sum, then a logistic).
 FORM_FEATURE_WEIGHTS: dict[str, float] = {
@@ -63,6 +121,8 @@ class FormField:
     type: str  # input type (lower case), "select" or "textarea"
     options: list[str] = field(default_factory=list)  # values of a select's options
     label: str = ""
+    option_labels: list[str] = field(default_factory=list)  # texts of a select's options
+    default: str | None = None  # the value submitted as the page holds it (None: not sent)
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "options": list(self.options)}
@@ -133,6 +193,24 @@ def _form_text(form: Any, fields: list[FormField]) -> str:
     return _clean(" ".join(p for p in parts if p))
 
 
+def _default(element: Any, kind: str, options: list[str]) -> str | None:
+    """What a browser submits for a field left as it is: an input's value (checkboxes and
+    radio buttons only when checked), a select's selected (else first) option, a
+    textarea's text."""
+    if kind in ("checkbox", "radio"):
+        return (element.get("value") or "on") if element.get("checked") is not None else None
+    if kind == "select":
+        selected = [
+            opt.get("value") if opt.get("value") is not None else _clean(opt.text_content())
+            for opt in element.iter("option")
+            if opt.get("selected") is not None
+        ]
+        return selected[0] if selected else (options[0] if options else None)
+    if kind == "textarea":
+        return element.text or ""
+    return element.get("value") or ""
+
+
 def forms_of(doc: Any, page_url: str) -> list[Form]:
     """The forms of a parsed page (see :func:`parse_html`), in document order."""
     if doc is None:
@@ -150,21 +228,43 @@ def forms_of(doc: Any, page_url: str) -> list[Form]:
             else:
                 kind = tag
             name = el.get("name") or el.get("id") or ""
-            options = [
-                (opt.get("value") if opt.get("value") is not None else _clean(opt.text_content()))
-                for opt in el.iter("option")
-            ] if tag == "select" else []
-            fields.append(FormField(name, kind, options, labels.get(el.get("id") or "", "")))
+            options = (
+                [
+                    (
+                        opt.get("value")
+                        if opt.get("value") is not None
+                        else _clean(opt.text_content())
+                    )
+                    for opt in el.iter("option")
+                ]
+                if tag == "select"
+                else []
+            )
+            option_labels = (
+                [_clean(opt.text_content()) for opt in el.iter("option")] if tag == "select" else []
+            )
+            fields.append(
+                FormField(
+                    name,
+                    kind,
+                    options,
+                    labels.get(el.get("id") or "", ""),
+                    option_labels,
+                    _default(el, kind, options),
+                )
+            )
         action = (element.get("action") or "").strip()
         method = (element.get("method") or "get").strip().upper()
-        forms.append(Form(
-            page_url=page_url,
-            index=index,
-            action_url=urljoin(page_url, action) if action else page_url,
-            method="POST" if method == "POST" else "GET",
-            fields=fields,
-            text=_form_text(element, fields),
-        ))
+        forms.append(
+            Form(
+                page_url=page_url,
+                index=index,
+                action_url=urljoin(page_url, action) if action else page_url,
+                method="POST" if method == "POST" else "GET",
+                fields=fields,
+                text=_form_text(element, fields),
+            )
+        )
     return forms
 
 
@@ -201,8 +301,10 @@ def classify_form(form: Form) -> FormVerdict:
     linear = sum(FORM_FEATURE_WEIGHTS.get(name, 0.0) * value for name, value in features.items())
     score = 1.0 / (1.0 + math.exp(-linear))
     vetoed = (
-        features["text_fields"] == 0 and features["select_fields"] == 0
-    ) or features["password_field"] > 0 or features["textarea"] > 0
+        (features["text_fields"] == 0 and features["select_fields"] == 0)
+        or features["password_field"] > 0
+        or features["textarea"] > 0
+    )
     if vetoed:
         score = min(score, 0.0)
     return FormVerdict(not vetoed and score >= SEARCHABLE_THRESHOLD, round(score, 6), features)

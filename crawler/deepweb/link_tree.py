@@ -9,8 +9,17 @@ what worked.
 
 The link tree groups a site's links by directory (the first path segment) so that one
 large directory does not take all of a site's page budget: the next link is the one
-with the highest ``LT(l) - penalty * taken(directory)``, ``taken`` counting the links
-already taken from its directory.
+with the highest ``max(LT(l), LT_prior(l)) + nav_bonus * navigation(l) - penalty *
+taken(directory)``: ``LT_prior`` the rank against the prior words alone (learning does
+not dilute a link named like a search), ``taken`` the links already taken from its
+directory, ``navigation`` whether the link is one of the site's menu links (what the
+site itself calls its sections, whatever the words: a "Shelves" entry may be the
+catalogue).
+
+A link is **likely** to lead to a form when its rank reaches ``likely_rank`` (it names a
+search, or looks like links that led to forms) or when it is a menu link of a page at
+most ``nav_depth`` links from home. The stop rule "pages without a form" does not end a
+site while likely links wait (crawler.deepweb.exploration).
 """
 
 from __future__ import annotations
@@ -59,6 +68,8 @@ class _Link:
     depth: int  # links from the site's home page
     features: Features
     order: int
+    navigation: bool = False
+    prior: float = 0.0  # LT(l) against the prior words alone
 
 
 @dataclass
@@ -67,6 +78,10 @@ class LinkTree:
 
     ranker: LinkRanker
     penalty: float = defaults.SMART_LINK_TREE_PENALTY
+    nav_bonus: float = defaults.SMART_LINK_NAV_BONUS
+    likely_rank: float = defaults.SMART_LINK_LIKELY_RANK
+    nav_depth: int = defaults.SMART_LINK_NAV_DEPTH
+    prior: LinkRanker | None = None  # the prior words alone: what "likely" is judged by
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)
@@ -75,18 +90,55 @@ class LinkTree:
     def __len__(self) -> int:
         return len(self.links)
 
-    def add(self, url: str, depth: int, anchor: str = "", around: str = "") -> bool:
-        """Queue an in-site link once; returns whether it was new."""
+    def add(
+        self, url: str, depth: int, anchor: str = "", around: str = "", navigation: bool = False
+    ) -> bool:
+        """Queue an in-site link once; returns whether it was new. A link seen again from
+        a menu becomes a menu link (found first in the text, later in a menu)."""
         if url in self.seen:
+            link = self.links.get(url)
+            if (
+                link is not None
+                and navigation
+                and not link.navigation
+                and (depth <= self.nav_depth + 1)
+            ):
+                link.navigation = True
             return False
         self.seen.add(url)
-        self.links[url] = _Link(url, depth, link_features(url, anchor, around), next(self._order))
+        features = link_features(url, anchor, around)
+        prior = self.prior.rank(features) if self.prior is not None else 0.0
+        self.links[url] = _Link(
+            url,
+            depth,
+            features,
+            next(self._order),
+            navigation and depth <= self.nav_depth + 1,
+            prior,
+        )
         return True
 
     def priority(self, link: _Link) -> float:
-        return self.ranker.rank(link.features) - self.penalty * self.taken.get(
-            directory_of(link.url), 0
+        """max(LT(l), LT against the prior words) + menu bonus - directory penalty: the
+        prior keeps a link named like a search high when learning dilutes its words."""
+        return (
+            max(self.ranker.rank(link.features), link.prior)
+            + (self.nav_bonus if link.navigation else 0.0)
+            - self.penalty * self.taken.get(directory_of(link.url), 0)
         )
+
+    def likely(self, link: _Link) -> bool:
+        """Named like a search (prior words), ranked like links that led to forms, or a
+        menu link near home."""
+        return (
+            link.navigation
+            or link.prior >= self.likely_rank
+            or self.ranker.rank(link.features) >= self.likely_rank
+        )
+
+    def likely_waiting(self) -> int:
+        """Links waiting that are likely to lead to a form."""
+        return sum(1 for link in self.links.values() if self.likely(link))
 
     def pop(self) -> tuple[str, int, Features, float] | None:
         """(url, depth, features, LT) of the next link, or None when empty."""
@@ -97,3 +149,8 @@ class LinkTree:
         branch = directory_of(best.url)
         self.taken[branch] = self.taken.get(branch, 0) + 1
         return best.url, best.depth, best.features, self.ranker.rank(best.features)
+
+    def best_rank(self) -> float:
+        """The priority of the best waiting link (-inf when none): resumed sites are
+        ordered by it."""
+        return max((self.priority(link) for link in self.links.values()), default=float("-inf"))

@@ -1,8 +1,11 @@
 """What the smart crawler reads from a page besides its forms: each link with its anchor
-text and the text around it (the paper's A and T link features)."""
+text and the text around it (the paper's A and T link features), and whether the link is
+part of the page's navigation (a menu: what the site itself calls its sections, whatever
+its URLs say)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +13,23 @@ from crawler.urls import canonical_url
 
 #: words of the text around a link kept on each side
 AROUND_WORDS = 12
+#: elements that hold a page's navigation
+NAVIGATION_TAGS = frozenset({"nav", "menu", "header"})
+#: words of an ancestor's id or class that say it is a menu
+NAVIGATION_WORDS = frozenset(
+    {
+        "nav",
+        "navbar",
+        "navigation",
+        "menu",
+        "menubar",
+        "mainmenu",
+        "topbar",
+        "sidebar",
+        "sitenav",
+    }
+)
+_CLASS_WORD = re.compile(r"[a-z]+")
 
 
 @dataclass(frozen=True)
@@ -17,6 +37,23 @@ class LinkContext:
     url: str  # canonical
     anchor: str
     around: str  # words of the enclosing block, anchor excluded
+    navigation: bool = False  # inside a menu (nav, header, role=navigation, class "menu")
+
+
+def is_navigation(element: Any) -> bool:
+    """A ``nav``/``menu``/``header`` element, ``role="navigation"``, or an id or class
+    that says menu/nav."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag in NAVIGATION_TAGS or (element.get("role") or "").lower() == "navigation":
+        return True
+    names = f"{element.get('id') or ''} {element.get('class') or ''}".lower()
+    return bool(NAVIGATION_WORDS.intersection(_CLASS_WORD.findall(names)))
+
+
+def in_navigation(element: Any) -> bool:
+    """Whether an element sits in a page's navigation (:func:`is_navigation` of one of
+    its ancestors)."""
+    return any(is_navigation(ancestor) for ancestor in element.iterancestors())
 
 
 def _words(text: str | None) -> list[str]:
@@ -34,8 +71,11 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
         url = canonical_url(href.strip()) if href else None
         if url is None or url in found:
             continue
-        anchor = " ".join(_words(element.text_content())) if element.tag == "a" else (
-            element.get("alt") or "")
+        anchor = (
+            " ".join(_words(element.text_content()))
+            if element.tag == "a"
+            else (element.get("alt") or "")
+        )
         parent = element.getparent()
         before: list[str] = []
         after: list[str] = []
@@ -50,5 +90,5 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
                 words = _words(child.text_content()) + _words(child.tail)
                 (after if seen else before).extend(words)
         around = before[-around_words:] + after[:around_words]
-        found[url] = LinkContext(url, anchor, " ".join(around))
+        found[url] = LinkContext(url, anchor, " ".join(around), in_navigation(element))
     return list(found.values())

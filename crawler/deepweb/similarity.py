@@ -20,8 +20,24 @@ from crawler.focus.query import terms
 
 _URL_SPLIT = re.compile(r"[^A-Za-z0-9]+")
 # URL words that name no topic
-_URL_NOISE = frozenset({"http", "https", "www", "html", "htm", "php", "asp", "aspx", "jsp",
-                        "index", "test", "com", "org", "net"})
+_URL_NOISE = frozenset(
+    {
+        "http",
+        "https",
+        "www",
+        "html",
+        "htm",
+        "php",
+        "asp",
+        "aspx",
+        "jsp",
+        "index",
+        "test",
+        "com",
+        "org",
+        "net",
+    }
+)
 
 
 def text_vector(text: str) -> Counter[str]:
@@ -36,8 +52,11 @@ def url_vector(url: str, *, path_only: bool = False) -> Counter[str]:
     if path_only:
         parts = urlsplit(url)
         url = parts.path + " " + parts.query
-    words = [w for w in _URL_SPLIT.split(unquote(url).lower())
-             if len(w) > 1 and not w.isdigit() and w not in _URL_NOISE]
+    words = [
+        w
+        for w in _URL_SPLIT.split(unquote(url).lower())
+        if len(w) > 1 and not w.isdigit() and w not in _URL_NOISE
+    ]
     return Counter(terms(" ".join(words)))
 
 

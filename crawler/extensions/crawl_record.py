@@ -13,6 +13,7 @@ from typing import Any
 from scrapy import signals
 from scrapy.utils.serialize import ScrapyJSONEncoder
 
+from crawler.schedulers.best_first import ERROR_STAT
 from crawler.storage.database import crawl_database
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,8 @@ class CrawlRecord:
         return cls(crawler)
 
     def spider_opened(self, spider: Any) -> None:
+        if self.crawler.stats.get_value(ERROR_STAT):
+            return  # refused to run: the crawl's row is another process's
         crawl_id = getattr(spider, "crawl_id", None) or spider.name
         arguments = json.dumps(getattr(spider, "arguments", {}), cls=ScrapyJSONEncoder)
         with self.database.connect(autocommit=True) as conn:
@@ -50,6 +53,8 @@ class CrawlRecord:
         self.crawler.stats.set_value("crawl/id", crawl_id)
 
     def spider_closed(self, spider: Any, reason: str) -> None:
+        if self.crawler.stats.get_value(ERROR_STAT):
+            return  # refused to run, or gave the database up (cut off)
         crawl_id = getattr(spider, "crawl_id", None) or spider.name
         stats = json.dumps(self.crawler.stats.get_stats(), cls=ScrapyJSONEncoder)
         with self.database.connect(autocommit=True) as conn:

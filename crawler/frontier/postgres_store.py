@@ -26,7 +26,9 @@ import psycopg
 from psycopg import sql
 
 from crawler import defaults
+from crawler.frontier import crawl_lock
 from crawler.frontier.buffer import DONE, EVICTED, LEASED, QUEUED
+from crawler.frontier.crawl_lock import FrontierLocked, one_process_refusal
 from crawler.frontier.scores import Strategy, UrlStats
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.store import (
@@ -42,8 +44,7 @@ from crawler.storage import saved_results
 
 logger = logging.getLogger(__name__)
 
-# Advisory lock class of frontier crawls ("fron"); the second key is hashtext(crawl_id).
-_LOCK_CLASS = 0x66726F6E
+_LOCK_CLASS = crawl_lock.LOCK_CLASS
 
 _COPY_COLUMNS = (
     "crawl, fp, url, host, state, priority, score, tiebreak, inter, depth, backlinks, cash,"
@@ -212,8 +213,10 @@ class PostgresStore:
         recheck_window: float = defaults.FRONTIER_RESUME_RECHECK,
         synchronous_commit: bool = False,
         agent_id: str | None = None,
+        lock_wait: float = defaults.FRONTIER_LOCK_WAIT,
     ) -> None:
         self.url = url
+        self.lock_wait = lock_wait
         # agent_id: one agent of a distributed crawl (crawler/agents): several processes
         # share the crawl's rows; leases carry the agent's id and only its own are
         # released; new rows merge into rows other agents wrote (ON CONFLICT).
@@ -251,7 +254,11 @@ class PostgresStore:
         return state
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        conn = self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        # the session names its process: a later run can tell a dead holder of the crawl
+        # lock from a live one (crawl_lock)
+        conn = self.conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=crawl_lock.application_name(),
+        )
         if not self.synchronous_commit:
             # a PostgreSQL crash may lose the last few hundred ms of frontier writes,
             # which is what a crawler crash loses anyway; commits stop waiting for fsync
@@ -260,19 +267,37 @@ class PostgresStore:
 
     async def _lock_crawl(self) -> None:
         """One process at a time per crawl: the session's advisory lock (released when the
-        session ends, however it ends)."""
+        session ends, however it ends), and no live agent sharing the crawl."""
         conn = self.conn
         assert conn is not None
-        row = await (await conn.execute(
-            "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_CLASS, self.crawl_id)
-        )).fetchone()
-        if not row or not row[0]:
+
+        async def attempt() -> bool:
+            row = await (await conn.execute(
+                "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_CLASS, self.crawl_id)
+            )).fetchone()
+            return bool(row and row[0])
+
+        try:
+            await crawl_lock.acquire(
+                conn, self.crawl_id, attempt, wait=self.lock_wait,
+                refusal=f"crawl {self.crawl_id!r} is being run by another process (its "
+                "frontier is locked); stop it first or choose another crawl_id",
+            )
+            agents = [a for (a,) in await (await conn.execute(
+                "SELECT agent_id FROM agents WHERE crawl_id = %s AND state = 'running'"
+                " AND lease_until > now() ORDER BY agent_id",
+                (self.crawl_id,),
+            )).fetchall()]
+            if agents:
+                raise FrontierLocked(
+                    f"crawl {self.crawl_id!r} is shared by {len(agents)} running agent(s) "
+                    f"({', '.join(agents[:3])}{', ...' if len(agents) > 3 else ''}); run "
+                    "this process as one of them with -s AGENTS_ENABLED=1, or stop them first"
+                )
+        except BaseException:
             await conn.close()
             self.conn = None
-            raise FrontierLocked(
-                f"crawl {self.crawl_id!r} is being run by another process (its frontier is "
-                "locked); stop it first or choose another crawl_id"
-            )
+            raise
 
     async def _read_crawl(self) -> _CrawlRow | None:
         assert self.conn is not None
@@ -346,7 +371,7 @@ class PostgresStore:
                 f"crawl {self.crawl_id!r} is scored with {row[1]!r}; every agent must use "
                 f"the same strategy (this one: {strategy.signature!r})"
             )
-        await self._mark_shared()
+        await self._mark_shared_unlocked()
         await conn.execute(
             "CREATE TEMP TABLE IF NOT EXISTS frontier_in (LIKE frontier INCLUDING DEFAULTS)"
             " ON COMMIT DELETE ROWS"
@@ -597,6 +622,29 @@ class PostgresStore:
         self._changed = 0
         self._analyzed_at = time.monotonic()
 
+    async def _mark_shared_unlocked(self) -> None:
+        """_mark_shared under the crawl lock in shared mode: refused (FrontierLocked)
+        while a one-process run holds the crawl (crawl_lock)."""
+        conn = self.conn
+        assert conn is not None
+
+        async def attempt() -> bool:
+            try:
+                async with conn.transaction():
+                    row = await (await conn.execute(
+                        "SELECT pg_try_advisory_xact_lock_shared(%s, hashtext(%s))",
+                        (_LOCK_CLASS, self.crawl_id),
+                    )).fetchone()
+                    if not (row and row[0]):
+                        raise _NotLocked
+                    await self._mark_shared()
+            except _NotLocked:
+                return False
+            return True
+
+        await crawl_lock.acquire(conn, self.crawl_id, attempt, wait=self.lock_wait,
+                                 refusal=one_process_refusal(self.crawl_id))
+
     async def _mark_shared(self) -> None:
         """Mark the crawl's rows as shared (in frontier_queued_host, which agents need)
         unless they all are: rows written by a one-process run of the crawl are not."""
@@ -764,5 +812,6 @@ class _CrawlRow(NamedTuple):
     clean: bool
 
 
-class FrontierLocked(RuntimeError):
-    """Another process holds the crawl's frontier."""
+class _NotLocked(Exception):
+    """The crawl lock was not available (rolls the attempt's transaction back)."""
+

@@ -5,7 +5,9 @@ forms, or the forms waiting when one arrives STORE_FLUSH_INTERVAL after the last
 and the rest when the spider closes), idempotently (upsert on crawl id, page URL, form
 index). FormOutputPipeline (last) drops every item of
 a spider whose class sets ``forms_output_only = True`` except the relevant searchable
-forms, so ``-o forms.jsonl`` gets those alone (pages and uncrawled URLs are still stored).
+forms, so ``-o forms.jsonl`` gets those alone (pages and uncrawled URLs are still stored);
+a form whose probe is out (``probe == "pending"``) is output with its probe's outcome,
+when the final item for it comes (the row is updated in place).
 """
 
 from __future__ import annotations
@@ -27,13 +29,17 @@ logger = logging.getLogger(__name__)
 
 _FORMS_SQL = """
 INSERT INTO forms (crawl_id, site, page_url, form_index, action_url, method, fields,
-                   searchable, searchable_score, relevant, relevance_score)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                   searchable, searchable_score, relevant, relevance_score, site_score,
+                   form_score, probe, confirmed, probe_url, result_records)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT (crawl_id, page_url, form_index) DO UPDATE SET
     site = EXCLUDED.site, action_url = EXCLUDED.action_url, method = EXCLUDED.method,
     fields = EXCLUDED.fields, searchable = EXCLUDED.searchable,
     searchable_score = EXCLUDED.searchable_score, relevant = EXCLUDED.relevant,
-    relevance_score = EXCLUDED.relevance_score
+    relevance_score = EXCLUDED.relevance_score, site_score = EXCLUDED.site_score,
+    form_score = EXCLUDED.form_score, probe = EXCLUDED.probe,
+    confirmed = EXCLUDED.confirmed, probe_url = EXCLUDED.probe_url,
+    result_records = EXCLUDED.result_records
 """
 
 
@@ -74,8 +80,10 @@ class FormStorePipeline:
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, FormItem):
             self.forms.append(item)
-            if (len(self.forms) >= self.batch_size
-                    or time.monotonic() - self._last_flush >= self.flush_interval):
+            if (
+                len(self.forms) >= self.batch_size
+                or time.monotonic() - self._last_flush >= self.flush_interval
+            ):
                 await self.flush()
         return item
 
@@ -87,12 +95,31 @@ class FormStorePipeline:
                 return
             crawl_id = self.crawler.spider.crawl_id
             async with self.pool.connection() as conn, conn.cursor() as cursor:
-                await cursor.executemany(_FORMS_SQL, [
-                    (crawl_id, f.site, f.page_url, f.form_index, f.action_url, f.method,
-                     Jsonb(f.fields), f.searchable, f.searchable_score, f.relevant,
-                     f.relevance_score)
-                    for f in forms
-                ])
+                await cursor.executemany(
+                    _FORMS_SQL,
+                    [
+                        (
+                            crawl_id,
+                            f.site,
+                            f.page_url,
+                            f.form_index,
+                            f.action_url,
+                            f.method,
+                            Jsonb(f.fields),
+                            f.searchable,
+                            f.searchable_score,
+                            f.relevant,
+                            f.relevance_score,
+                            f.site_score,
+                            f.form_score,
+                            f.probe,
+                            f.confirmed,
+                            f.probe_url,
+                            f.result_records,
+                        )
+                        for f in forms
+                    ],
+                )
             self.stats.inc_value("store/forms", len(forms))
 
 
@@ -107,7 +134,12 @@ class FormOutputPipeline:
         return cls(crawler)
 
     def process_item(self, item: Any) -> Any:
-        if isinstance(item, FormItem) and item.searchable and item.relevant:
+        if (
+            isinstance(item, FormItem)
+            and item.searchable
+            and item.relevant
+            and item.probe != "pending"
+        ):
             return item
         self.stats.inc_value("smart/output_dropped")
         raise DropItem("not a relevant searchable form (stored, not output)", log_level="DEBUG")

@@ -25,6 +25,7 @@ from scrapy import Request, signals
 from scrapy.http import Response
 
 from crawler import defaults
+from crawler.content import join_headings
 from crawler.items import RECEIVED_AT_META, WEAK_CATEGORIES, PageItem, UncrawledItem
 from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import CrawlDatabase, crawl_database
@@ -38,18 +39,19 @@ logger = logging.getLogger(__name__)
 _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
                    last_modified, depth, title, text, content_md5, size, weight, relevant,
-                   etag)
+                   etag, main_text, headings, lang)
 SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::int[], %b::text[],
                          %b::timestamptz[], %b::timestamptz[], %b::int[], %b::text[],
                          %b::text[], %b::text[], %b::int[], %b::float8[], %b::bool[],
-                         %b::text[])
+                         %b::text[], %b::text[], %b::text[], %b::text[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
     last_modified = EXCLUDED.last_modified, depth = LEAST(pages.depth, EXCLUDED.depth),
     title = EXCLUDED.title, text = EXCLUDED.text, content_md5 = EXCLUDED.content_md5,
     size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant,
-    etag = EXCLUDED.etag, removed_at = NULL
+    etag = EXCLUDED.etag, main_text = EXCLUDED.main_text, headings = EXCLUDED.headings,
+    lang = EXCLUDED.lang, removed_at = NULL
 """
 
 _LINKS_SQL = """
@@ -120,6 +122,9 @@ async def write_batch(
                     [p.weight for p in pages],
                     [p.relevant for p in pages],
                     [p.etag for p in pages],
+                    [None if p.main_text is None else _clean(p.main_text) for p in pages],
+                    [_clean(join_headings(p.headings)) for p in pages],
+                    [p.lang for p in pages],
                 ),
             )
             await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl_id, [p.url for p in pages]))
@@ -157,7 +162,8 @@ async def write_batch(
             # a demoted copy's row is gone, so its upsert gives its document to another
             # crawl of the index folder that still stores the URL, or takes it out
             await enqueue_index_operations(
-                conn, crawl_id, [p.url for p in pages] + duplicates, UPSERT)
+                conn, crawl_id, [p.url for p in pages] + duplicates, UPSERT
+            )
     return len(links)
 
 

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 from collections.abc import Mapping
 from time import monotonic
 from typing import Any
@@ -60,6 +61,10 @@ from crawler.storage.database import crawl_database
 from crawler.urls import canonical_url, scheduled_url
 
 logger = logging.getLogger(__name__)
+
+#: The stat holding why this process refused to run its crawl or gave up (_refuse,
+#: _give_up): `scrapy crawl` prints it as its ``error:`` line and exits with status 2.
+ERROR_STAT = "crawl/error"
 
 
 def hold_margin_setting(value: Any) -> float | None:
@@ -93,6 +98,7 @@ class BestFirstScheduler(BaseScheduler):
         seed_priority: int = defaults.FRONTIER_SEED_PRIORITY,
         seed_cash: float = defaults.FRONTIER_SEED_CASH,
         recheck_window: float = defaults.FRONTIER_RESUME_RECHECK,
+        lock_wait: float = defaults.FRONTIER_LOCK_WAIT,
         synchronous_commit: bool = defaults.FRONTIER_SYNCHRONOUS_COMMIT,
         hold_margin: float | None = defaults.FRONTIER_HOLD_FOR_BETTER,
         agents_enabled: bool = defaults.AGENTS_ENABLED,
@@ -101,6 +107,7 @@ class BestFirstScheduler(BaseScheduler):
         agent_heartbeat: float = defaults.AGENT_HEARTBEAT,
         agent_ttl: float = defaults.AGENT_LEASE_TTL,
         agent_margin: float = defaults.AGENT_LEASE_MARGIN,
+        agent_database_timeout: float = defaults.AGENT_DATABASE_TIMEOUT,
         crawl_max_pages: int = defaults.CRAWL_MAX_PAGES,
         crawl_max_seconds: float = defaults.CRAWL_MAX_SECONDS,
         concurrent_requests: int,
@@ -118,6 +125,7 @@ class BestFirstScheduler(BaseScheduler):
         self.seed_priority = seed_priority
         self.seed_cash = seed_cash
         self.recheck_window = recheck_window
+        self.lock_wait = lock_wait
         self.synchronous_commit = synchronous_commit
         self.hold_margin = hold_margin
         self.agents_enabled = agents_enabled
@@ -126,6 +134,7 @@ class BestFirstScheduler(BaseScheduler):
         self.agent_heartbeat = agent_heartbeat
         self.agent_ttl = agent_ttl
         self.agent_margin = agent_margin
+        self.agent_database_timeout = agent_database_timeout
         self.crawl_max_pages = crawl_max_pages
         self.crawl_max_seconds = crawl_max_seconds
         self.agent: AgentDriver | None = None
@@ -152,6 +161,7 @@ class BestFirstScheduler(BaseScheduler):
         self._poke_call: Any = None
         self._poke_at = 0.0
         self._failures = 0
+        self._close_at_once: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> BestFirstScheduler:
@@ -181,6 +191,7 @@ class BestFirstScheduler(BaseScheduler):
             recheck_window=settings.getfloat(
                 "FRONTIER_RESUME_RECHECK", defaults.FRONTIER_RESUME_RECHECK
             ),
+            lock_wait=settings.getfloat("FRONTIER_LOCK_WAIT", defaults.FRONTIER_LOCK_WAIT),
             synchronous_commit=settings.getbool(
                 "FRONTIER_SYNCHRONOUS_COMMIT", defaults.FRONTIER_SYNCHRONOUS_COMMIT
             ),
@@ -193,6 +204,9 @@ class BestFirstScheduler(BaseScheduler):
             agent_heartbeat=settings.getfloat("AGENT_HEARTBEAT", defaults.AGENT_HEARTBEAT),
             agent_ttl=settings.getfloat("AGENT_LEASE_TTL", defaults.AGENT_LEASE_TTL),
             agent_margin=settings.getfloat("AGENT_LEASE_MARGIN", defaults.AGENT_LEASE_MARGIN),
+            agent_database_timeout=settings.getfloat(
+                "AGENT_DATABASE_TIMEOUT", defaults.AGENT_DATABASE_TIMEOUT
+            ),
             crawl_max_pages=settings.getint("CRAWL_MAX_PAGES", defaults.CRAWL_MAX_PAGES),
             crawl_max_seconds=settings.getfloat("CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS),
             concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
@@ -225,6 +239,7 @@ class BestFirstScheduler(BaseScheduler):
             recheck_window=self.recheck_window,
             synchronous_commit=self.synchronous_commit,
             agent_id=agent_id,
+            lock_wait=self.lock_wait,
         )
         self.codec = RequestCodec(spider)
         threaded = ThreadedStore(store)  # its statements go on while the crawl runs
@@ -243,14 +258,19 @@ class BestFirstScheduler(BaseScheduler):
         try:
             state = await frontier.open()
         except FrontierLocked as exc:
-            logger.error("%s", exc)
-            raise CloseSpider("frontier_locked") from None
+            self._refuse("frontier_locked", str(exc))
+            return
         except ValueError as exc:  # an agent with another strategy than its crawl's
-            logger.error("%s", exc)
-            raise CloseSpider("bad_strategy") from None
-        self.frontier = frontier
+            self._refuse("bad_strategy", str(exc))
+            return
         if agent_id is not None:
-            await self._join(store, threaded, frontier, crawl_id, agent_id)
+            try:
+                await self._join(store, threaded, frontier, crawl_id, agent_id)
+            except FrontierLocked as exc:  # a one-process run took the crawl meanwhile
+                await frontier.close(clean=True)
+                self._refuse("frontier_locked", str(exc))
+                return
+        self.frontier = frontier
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._writer = asyncio.ensure_future(self._write_loop())
@@ -273,6 +293,20 @@ class BestFirstScheduler(BaseScheduler):
             )
         else:
             logger.info("frontier (%s): new crawl %s", strategy.name, crawl_id)
+
+    def _refuse(self, reason: str, message: str) -> None:
+        """This process may not run the crawl: the spider closes as soon as it is open,
+        and `scrapy crawl` ends with ``error: message`` and exit status 2
+        (crawler/commands/crawl.py). (Raising CloseSpider here would skip the opening of
+        Scrapy's scraper, whose close then fails with a traceback.)"""
+        logger.error("%s", message)
+        self.stats.set_value(ERROR_STAT, message)
+
+        def close_at_once(spider: Spider) -> None:
+            raise CloseSpider(reason)
+
+        self._close_at_once = close_at_once  # (signals keep weak references)
+        self.crawler.signals.connect(close_at_once, signal=signals.spider_opened)
 
     async def _join(
         self, store: PostgresStore, threaded: ThreadedStore, frontier: Frontier,
@@ -301,6 +335,7 @@ class BestFirstScheduler(BaseScheduler):
             membership,
             frontier,
             interval=self.agent_heartbeat,
+            database_timeout=self.agent_database_timeout,
             busy_hosts=self._busy_hosts,
             next_fetch=self._next_fetch,
             is_idle=self._is_idle,
@@ -369,9 +404,28 @@ class BestFirstScheduler(BaseScheduler):
         raise DontCloseSpider
 
     def _finish_crawl(self, reason: str) -> None:
+        agent = self.agent
+        if agent is not None and agent.error is not None:
+            self._give_up(agent.error)
         engine = self.crawler.engine
         if self.spider is not None and engine is not None and not self._closing:
             engine.close_spider(self.spider, reason)
+
+    def _give_up(self, message: str) -> None:
+        """The agent lost the database for good: the spider closes, and since closing
+        writes to the database (and may hang on a dead connection), the process exits
+        AGENT_LEASE_TTL seconds later whatever is left (unwritten pages are fetched again
+        by the agents that took its hosts and its re-queued leases)."""
+        from twisted.internet import reactor
+
+        self.stats.set_value(ERROR_STAT, message)
+
+        def exit_now() -> None:
+            sys.stderr.write(f"error: {message}\n")
+            sys.stderr.flush()
+            os._exit(2)
+
+        reactor.callLater(self.agent_ttl, exit_now)  # type: ignore[attr-defined]
 
     def close(self, reason: str) -> Deferred[None]:
         return deferred_from_coro(self._close(reason))
@@ -390,6 +444,8 @@ class BestFirstScheduler(BaseScheduler):
         async with self._lock:
             self._poll_acks()
             try:
+                if self.agent is not None and self.agent.error is not None:
+                    raise RuntimeError(self.agent.error)  # nothing can be written
                 await frontier.close(clean=True)
             except Exception as exc:
                 logger.error(

@@ -21,7 +21,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,11 +44,30 @@ from crawler.search.query import (
     QuerySyntaxError,
     leaves,
 )
+from crawler.search.ranking import (
+    Candidate,
+    Group,
+    blend,
+    group_variants,
+    language_factor,
+    query_language,
+)
 
 MAX_PER_PAGE = 100
-#: Hits of the first tier that get the proximity bonus before the page is cut.
+#: Hits of the first tier that get the proximity bonus before the page is cut; for
+#: queries of LONG_RESCORE_TERMS words or more, LONG_RESCORE_WINDOW.
 RESCORE_WINDOW = 100
+LONG_RESCORE_TERMS = 5
+LONG_RESCORE_WINDOW = 40
+#: Query words highlighted in snippets at most (the rarest).
+SNIPPET_TERMS = 6
+#: Hits ranked beyond the last one shown, so that the translations and copies of the
+#: shown pages are found and grouped with them (and a page demoted for its language
+#: finds its place).
+GROUP_WINDOW = 30
 _MARK = re.compile(r"</?mark>")
+#: ``lang:xx`` in a query: the language preferred, not a filter.
+_LANG_PREFIX = re.compile(r"(?<!\S)lang:([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)(?!\S)")
 
 
 class PageRankBM25F(BM25F):
@@ -82,11 +101,6 @@ class PageRankBM25F(BM25F):
 
     def final(self, searcher: Searcher, docnum: int, score: float) -> float:
         return blend(score, self._pagerank_column(searcher)[docnum] or 0.0, self.pagerank_weight)
-
-
-def blend(bm25f: float, pagerank: float, weight: float) -> float:
-    """The blended score of one page: bm25f * (1 + weight * ln(1 + pagerank))."""
-    return bm25f * (1.0 + weight * math.log1p(max(0.0, pagerank)))
 
 
 class _SnippetFragmenter(PinpointFragmenter):
@@ -150,6 +164,10 @@ class SearchHit:
     fetched: datetime | None
     modified: datetime | None
     matched_all: bool | None  # plain-word queries: True in the all-words tier
+    lang: str = ""  # the page's language ('' unknown)
+    # the page's translations and copies found among the results ("other languages /
+    # copies"): {"url", "title", "lang"}, best first
+    variants: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def display_title(self) -> str:
@@ -174,6 +192,8 @@ class SearchHit:
             "fetched": self.fetched.isoformat() if self.fetched else None,
             "modified": self.modified.isoformat() if self.modified else None,
             "matched_all": self.matched_all,
+            "lang": self.lang,
+            "variants": self.variants,
         }
 
 
@@ -187,6 +207,7 @@ class SearchResults:
     elapsed: float = 0.0  # seconds
     suggestion: str | None = None  # "did you mean" query
     error: str | None = None  # a query syntax error, for the user
+    lang: str = ""  # the language the search preferred ('' none)
 
     @property
     def pages(self) -> int:
@@ -202,6 +223,7 @@ class SearchResults:
             "elapsed_ms": round(self.elapsed * 1000, 3),
             "suggestion": self.suggestion,
             "error": self.error,
+            "lang": self.lang,
             "results": [hit.as_dict() for hit in self.hits],
         }
 
@@ -221,8 +243,13 @@ class SearchEngine:
         near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
         boosts: Boosts | None = None,
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
+        default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
+        other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
     ) -> None:
         self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
+        self.default_language = default_language
+        self.other_language = other_language
+        self._columns: tuple[Any, dict[str, list[Any]]] | None = None
         self.pagerank_weight = pagerank_weight
         self.near_distance = near_distance
         self.boosts = boosts or Boosts()
@@ -249,8 +276,17 @@ class SearchEngine:
                 proximity=settings.getfloat(
                     "SEARCH_PROXIMITY_BOOST", defaults.SEARCH_PROXIMITY_BOOST
                 ),
+                heading=settings.getfloat("SEARCH_HEADING_BOOST", defaults.SEARCH_HEADING_BOOST),
+                anchor=settings.getfloat("SEARCH_ANCHOR_BOOST", defaults.SEARCH_ANCHOR_BOOST),
             ),
             snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
+            default_language=settings.get(
+                "SEARCH_DEFAULT_LANGUAGE", defaults.SEARCH_DEFAULT_LANGUAGE
+            )
+            or "",
+            other_language=settings.getfloat(
+                "SEARCH_OTHER_LANGUAGE_FACTOR", defaults.SEARCH_OTHER_LANGUAGE_FACTOR
+            ),
         )
 
     def close(self) -> None:
@@ -270,8 +306,18 @@ class SearchEngine:
             self._searcher = self.ix.searcher(weighting=self.weighting)
         return self._searcher
 
-    def compiler(self) -> QueryCompiler:
-        return QueryCompiler(self.ix.schema, near_distance=self.near_distance, boosts=self.boosts)
+    def compiler(
+        self, doc_frequency: Callable[[str, str], int] | None = None, doc_count: int = 0
+    ) -> QueryCompiler:
+        """A query compiler; with the index's document frequencies, a long query's
+        common words only add their score (crawler/search/query/compiler.py)."""
+        return QueryCompiler(
+            self.ix.schema,
+            near_distance=self.near_distance,
+            boosts=self.boosts,
+            doc_frequency=doc_frequency,
+            doc_count=doc_count,
+        )
 
     def doc_count(self) -> int:
         with self._lock:
@@ -286,18 +332,38 @@ class SearchEngine:
             )
 
     def search(
-        self, text: str, *, page: int = 1, per_page: int = defaults.SEARCH_RESULTS_PER_PAGE
+        self,
+        text: str,
+        *,
+        page: int = 1,
+        per_page: int = defaults.SEARCH_RESULTS_PER_PAGE,
+        lang: str = "",
     ) -> SearchResults:
+        """Ranked results of ``text``; ``lang``: the language the user prefers when the
+        query does not tell (the web UI's Accept-Language)."""
         started = time.perf_counter()
         page = max(1, page)
         per_page = max(1, min(MAX_PER_PAGE, per_page))
         results = SearchResults(query=text, page=page, per_page=per_page)
+        explicit = _LANG_PREFIX.findall(text)
+        words = _LANG_PREFIX.sub(" ", text) if explicit else text
+        with self._lock:
+            reader = self._current_searcher().reader()
+            compiler = self.compiler(reader.doc_frequency, reader.doc_count())
         try:
-            parsed = self.compiler().parse(text)
+            parsed = compiler.parse(words)
         except QuerySyntaxError as exc:
             results.error = str(exc)
             results.elapsed = time.perf_counter() - started
             return results
+        results.lang = query_language(
+            " ".join(leaf.text for leaf in leaves(parsed.tree) if not leaf.is_filter)
+            if parsed.tree is not None
+            else "",
+            explicit=explicit[-1] if explicit else "",
+            preferred=lang,
+            default=self.default_language,
+        )
         with self._lock:
             searcher = self._current_searcher()
             if not parsed.empty:
@@ -323,8 +389,11 @@ class SearchEngine:
             formatter=_SnippetFormatter(),
         )
         tiered = len(parsed.tiers) > 1
+        columns = self._page_columns(searcher)
         before: list[wq.Query] = []
-        total = 0
+        groups: list[Group] = []
+        hits: dict[int, tuple[Any, int]] = {}  # docnum -> (Whoosh hit, tier)
+        matched = 0
         for number, tier in enumerate(parsed.tiers):
             q = (
                 tier
@@ -332,31 +401,72 @@ class SearchEngine:
                 else wq.AndNot(tier, before[0] if len(before) == 1 else wq.Or(before))
             )
             before.append(tier)
-            if wanted - total <= 0:
+            if len(groups) >= wanted + GROUP_WINDOW:
                 # no hit of this tier is shown on this page: count it, do not rank it. A
                 # tier holds the pages of the tiers before it (all words => any word), so
                 # its own pages are its matches minus those already counted.
-                total = sum(1 for _ in tier.docs(searcher))
+                matched = sum(1 for _ in tier.docs(searcher))
                 continue
-            hits = self._top(
+            results = self._top(
                 searcher,
                 parsed.scored(q, number == 0),
-                wanted - total,
+                wanted + GROUP_WINDOW - len(groups),
                 parsed.proximity if number == 0 else None,
+                out.lang,
             )
-            count = len(hits)
-            start = max(0, first - total)
-            for i in range(start, min(len(hits), wanted - total)):
-                out.hits.append(
-                    self._hit(
-                        hits[i], total + i + 1, highlighter, (number == 0) if tiered else None
+            matched += len(results)
+            ranked = []
+            for i, (score, docnum) in enumerate(results.top_n):
+                hits[docnum] = (results[i], number)
+                ranked.append(
+                    Candidate(
+                        docnum,
+                        score,
+                        columns["lang"][docnum],
+                        columns["variant"][docnum],
+                        columns["copy"][docnum],
                     )
                 )
-            total += count
-        out.total = total
+            group_variants(ranked, out.lang, groups)
+        collapsed = sum(len(g.members) - 1 for g in groups)
+        out.total = matched - collapsed
+        for rank, group in enumerate(groups[first:wanted], start=first + 1):
+            assert group.shown is not None
+            hit, number = hits[group.shown.key]
+            shown = self._hit(hit, rank, highlighter, (number == 0) if tiered else None)
+            shown.score = group.members[0].score
+            shown.variants = [
+                self._variant(searcher, member.key, member.lang) for member in group.others
+            ]
+            out.hits.append(shown)
+
+    def _variant(self, searcher: Searcher, docnum: int, lang: str) -> dict[str, str]:
+        stored = searcher.stored_fields(docnum)
+        return {"url": stored["url"], "title": stored.get("title", ""), "lang": lang}
+
+    def _page_columns(self, searcher: Searcher) -> dict[str, list[Any]]:
+        """The language and grouping keys of every document of this searcher's reader,
+        read once per reader (a list is fast to index)."""
+        reader = searcher.reader()
+        cached = self._columns
+        if cached is None or cached[0] is not reader:
+            values = {}
+            for name in ("lang", "variant", "copy"):
+                values[name] = [
+                    v.decode() if isinstance(v, bytes) else (v or "")
+                    for v in reader.column_reader(name)
+                ]
+            cached = (reader, values)
+            self._columns = cached
+        return cached[1]
 
     def _top(
-        self, searcher: Searcher, q: wq.Query, limit: int, rescore: Proximity | None = None
+        self,
+        searcher: Searcher,
+        q: wq.Query,
+        limit: int,
+        rescore: Proximity | None = None,
+        lang: str = "",
     ) -> Results:
         """The best ``limit`` hits of ``q``, with their matched body terms (for snippets).
 
@@ -365,7 +475,12 @@ class SearchEngine:
         kept, as Elasticsearch's rescore window: a span query probed on every match of
         common words cost more than the search itself.
         """
-        window = limit if rescore is None else max(limit, RESCORE_WINDOW)
+        window = limit
+        if rescore is not None:
+            # a sentence's whole sequence is probed on fewer hits (the positions of
+            # 20 words per page are costly)
+            long = len(rescore.terms) >= LONG_RESCORE_TERMS
+            window = max(limit, LONG_RESCORE_WINDOW if long else RESCORE_WINDOW)
         # No pruning: Whoosh drops matchers whose raw score cannot reach the lowest score
         # kept so far; with the PageRank factor applied after, that loses pages that belong
         # in the top N, and the count of matches would not be exact. (Measured: pruning
@@ -375,6 +490,15 @@ class SearchEngine:
         results = top.results()
         if rescore is not None:
             results.top_n = _rescored(searcher, results.top_n, rescore)[:limit]
+        if lang and self.other_language != 1.0:
+            languages = self._page_columns(searcher)["lang"]
+            results.top_n = sorted(
+                (
+                    (score * language_factor(languages[docnum], lang, self.other_language), docnum)
+                    for score, docnum in results.top_n
+                ),
+                key=lambda pair: (-pair[0], pair[1]),
+            )
         _attach_matched_terms(searcher, results, q, "body")
         return results
 
@@ -484,6 +608,12 @@ def _attach_matched_terms(searcher: Searcher, results: Results, q: wq.Query, fie
     docterms: dict[int, list[tuple[str, bytes]]] = {docnum: [] for docnum in docnums}
     # words searched "anywhere" (the content field) are analysed like the body's words
     wanted = {text for fieldname, text in _positive_terms(q) if fieldname in (field, "content")}
+    if len(wanted) > SNIPPET_TERMS:
+        # a sentence: its rarest words make the snippet (loading the character offsets
+        # of every common word of every hit was a tenth of such a search)
+        wanted = set(
+            sorted(wanted, key=lambda t: (reader.doc_frequency(field, t), t))[:SNIPPET_TERMS]
+        )
     for text in wanted:
         term = (field, to_bytes(text))
         if term not in reader:

@@ -16,10 +16,12 @@ the anchor share is per term, not per occurrence.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 #: Out-links from which a page can be a hub; its hub score grows up to HUB_FULL_LINKS.
 HUB_MIN_LINKS = 20
@@ -68,8 +70,9 @@ def hub_score(text_words: int, anchor_words: int, links: int) -> float:
     many = min(1.0, (links - HUB_MIN_LINKS) / (HUB_FULL_LINKS - HUB_MIN_LINKS))
     listing = 0.0
     if links > LIST_MIN_LINKS:
-        listing = min(1.0, math.log(links / LIST_MIN_LINKS)
-                      / math.log(LIST_FULL_LINKS / LIST_MIN_LINKS))
+        listing = min(
+            1.0, math.log(links / LIST_MIN_LINKS) / math.log(LIST_FULL_LINKS / LIST_MIN_LINKS)
+        )
     return max(min(1.0, share / HUB_FULL_SHARE) * many, listing)
 
 
@@ -80,3 +83,106 @@ def anchor_share(body_terms: Counter[str], anchor_terms: Counter[str]) -> dict[s
         for term, count in anchor_terms.items()
         if body_terms.get(term)
     }
+
+
+#: Language codes that mark a translation in a URL (a path segment ``/ko/``, a file name
+#: part ``index.html.ko`` or ``index.ko.html``, a ``lang=`` parameter), with an optional
+#: region (``zh-cn``, ``pt_BR``). A short fixed list: a path segment such as ``/id/`` or
+#: ``/is/`` is more often a word than Indonesian or Icelandic.
+TRANSLATION_LANGUAGES = frozenset(
+    "ar bg ca cs da de el en es et fa fi fr he hi hr hu it ja ko lt lv nb nl pl pt ro "
+    "ru sk sl sr sv th tr uk vi zh".split()
+)
+_LANGUAGE_MARK = re.compile(r"([a-z]{2})(?:[-_][a-z]{2,4})?", re.I)
+#: Character-set parts of negotiated file names (index.html.ja.utf8, .ko.euc-kr).
+_CHARSET_MARK = re.compile(
+    r"utf-?8|euc-?[a-z]{2}|iso-?8859-?\d+|shift_?jis|sjis|koi8-?[ru]|big5|gb2312|gbk|"
+    r"windows-?125\d|cp125\d",
+    re.I,
+)
+_LANGUAGE_PARAMETERS = frozenset({"lang", "language", "locale", "hl", "lng"})
+_INDEX_FILES = frozenset({"index.html", "index.htm", "default.html", "index.php", "index"})
+#: In-link anchor text: one source host's anchors count at most this many times per
+#: distinct text (a site's menu links to a page from all its pages), an anchor from
+#: another host this many times more than one from the page's own host.
+ANCHOR_MAX_REPEAT = 3
+ANCHOR_OTHER_HOST_WEIGHT = 2
+#: Distinct in-link anchor texts kept per page (the most repeated first).
+ANCHOR_MAX_TEXTS = 50
+
+
+def url_language(url: str) -> str:
+    """The language a URL marks (``/ko/``, ``.html.ko``, ``?lang=ko``), '' if none."""
+    parts = urlsplit(url)
+    for name, value in parse_qsl(parts.query):
+        if name.lower() in _LANGUAGE_PARAMETERS and _is_language(value):
+            return value[:2].lower()
+    segments = [s for s in parts.path.split("/") if s]
+    for i, segment in enumerate(segments):
+        pieces = segment.split(".") if i == len(segments) - 1 else [segment]
+        for piece in pieces[1:] if len(pieces) > 1 else pieces:
+            if _is_language(piece):
+                return piece[:2].lower()
+    return ""
+
+
+def _is_language(value: str) -> bool:
+    match = _LANGUAGE_MARK.fullmatch(value)
+    return bool(match) and match.group(1).lower() in TRANSLATION_LANGUAGES
+
+
+def variant_key(url: str) -> str:
+    """The URL of a page with its language marks removed: translations of a page (and
+    the directory URL beside its index.html) share it."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/")]
+    kept: list[str] = []
+    for i, segment in enumerate(segments):
+        if i == len(segments) - 1 and "." in segment:
+            name, *rest = segment.split(".")
+            rest = [p for p in rest if not (_is_language(p) or _CHARSET_MARK.fullmatch(p))]
+            segment = ".".join([name, *rest])
+            if segment.lower() in _INDEX_FILES:
+                segment = ""
+        elif segment and _is_language(segment):
+            continue
+        kept.append(segment)
+    path = "/".join(kept)
+    query = "&".join(
+        f"{k}={v}" for k, v in parse_qsl(parts.query) if k.lower() not in _LANGUAGE_PARAMETERS
+    )
+    return f"{parts.hostname or ''}{path}" + (f"?{query}" if query else "")
+
+
+def copy_key(title: str, text: str) -> str:
+    """The same for copies of a page under other URLs (another host's mirror, a
+    ``/latest/`` beside a ``/3.11/``): a digest of its title and text, case and spacing
+    folded ('' for an empty page). Pages that merely share a template and a first
+    paragraph differ."""
+    words = " ".join(title.lower().split()) + "\x1f" + " ".join(text.lower().split())
+    return hashlib.md5(words.encode("utf-8")).hexdigest() if words.strip("\x1f") else ""
+
+
+def inlink_anchor_text(inlinks: Iterable[tuple[str, str]], page_host: str) -> str:
+    """The anchor texts of a page's in-links (``(source URL, anchor text)``) as one text
+    to index: each distinct text (case folded) repeated by how many source pages use it,
+    log2-scaled and capped at ANCHOR_MAX_REPEAT per source host, and
+    ANCHOR_OTHER_HOST_WEIGHT times as often for a link from another host. Texts one per
+    line, the most repeated first."""
+    per_host: dict[tuple[str, str], int] = Counter()
+    shown: dict[str, str] = {}
+    for source, anchor in inlinks:
+        text = " ".join((anchor or "").split())
+        if not text:
+            continue
+        key = text.lower()
+        shown.setdefault(key, text)
+        per_host[(key, (urlsplit(source).hostname or "").lower())] += 1
+    weights: Counter[str] = Counter()
+    for (key, host), count in per_host.items():
+        repeat = min(ANCHOR_MAX_REPEAT, 1 + int(math.log2(count)))
+        if host != page_host.lower():
+            repeat *= ANCHOR_OTHER_HOST_WEIGHT
+        weights[key] += repeat
+    best = sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[:ANCHOR_MAX_TEXTS]
+    return "\n".join("\n".join([shown[key]] * weight) for key, weight in best)

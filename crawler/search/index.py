@@ -51,8 +51,7 @@ def _check_schema(ix: FileIndex, path: Path) -> None:
         index_schema_version(ix.schema["content"].analyzer) != INDEX_SCHEMA_VERSION
     ):
         raise SearchIndexError(
-            f"the index in {path} was built with another schema; rebuild it with "
-            "`scrapy reindex`"
+            f"the index in {path} was built with another schema; rebuild it with `scrapy reindex`"
         )
 
 
@@ -120,9 +119,7 @@ class IndexWriter:
         docs = list(documents)
         deleted = list(deleted_urls)
         try:
-            writer = self.ix.writer(
-                timeout=self.writer_timeout, delay=0.05, limitmb=self.limitmb
-            )
+            writer = self.ix.writer(timeout=self.writer_timeout, delay=0.05, limitmb=self.limitmb)
         except LockError as exc:
             raise SearchIndexError(
                 f"the search index is locked by another writer for more than "

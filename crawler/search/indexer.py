@@ -154,13 +154,15 @@ def set_positions(conn: psycopg.Connection, key: str, heads: dict[str, int]) -> 
     with conn.transaction():
         conn.execute(
             "DELETE FROM search_index_positions WHERE index_key = %s"
-            " AND NOT crawl_id = ANY(%b::text[])", (key, list(heads)),
+            " AND NOT crawl_id = ANY(%b::text[])",
+            (key, list(heads)),
         )
         register_crawls(conn, key, heads)
         for crawl_id, position in heads.items():
             conn.execute(
                 "UPDATE search_index_positions SET position = %s, updated_at = now()"
-                " WHERE index_key = %s AND crawl_id = %s", (position, key, crawl_id),
+                " WHERE index_key = %s AND crawl_id = %s",
+                (position, key, crawl_id),
             )
 
 
@@ -305,9 +307,7 @@ def run_indexer(
                     if stopper.requested():
                         # leave the rest to the holder, once it is past our rows
                         if waiting_for is None:
-                            waiting_for = dict(
-                                conn.execute(_MAX_IDS_SQL, (crawl_ids,)).fetchall()
-                            )
+                            waiting_for = dict(conn.execute(_MAX_IDS_SQL, (crawl_ids,)).fetchall())
                         if _applied(conn, key, waiting_for):
                             return held_once
                     stopper.wait(config.poll_interval)

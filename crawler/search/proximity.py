@@ -42,19 +42,22 @@ def in_order(positions: Sequence[Sequence[int]], slop: int) -> bool:
     one before."""
     reachable = set(positions[0])
     for following in positions[1:]:
-        reachable = {p for p in following
-                     if any(0 < p - r <= slop for r in range(p - slop, p) if r in reachable)}
+        reachable = {
+            p
+            for p in following
+            if any(0 < p - r <= slop for r in range(p - slop, p) if r in reachable)
+        }
         if not reachable:
             return False
     return True
 
 
-def proximity_scores(searcher: Any, docnums: Iterable[int], prox: Proximity
-                     ) -> dict[int, float]:
+def proximity_scores(searcher: Any, docnums: Iterable[int], prox: Proximity) -> dict[int, float]:
     """Raw proximity bonus (before the PageRank blend) of each of ``docnums``."""
     context = searcher.context(weighting=searcher.weighting)
-    matchers = {term: wq.Term(prox.fieldname, term).matcher(searcher, context)
-                for term in set(prox.terms)}
+    matchers = {
+        term: wq.Term(prox.fieldname, term).matcher(searcher, context) for term in set(prox.terms)
+    }
     scores: dict[int, float] = {}
     for docnum in sorted(docnums):
         positions: dict[str, list[int]] = {}
@@ -67,11 +70,17 @@ def proximity_scores(searcher: Any, docnums: Iterable[int], prox: Proximity
                 term_scores[term] = matcher.score()
         raw = 0.0
         for first, second in prox.pairs:
-            if first in positions and second in positions and near(
-                    positions[first], positions[second], prox.slop):
+            if (
+                first in positions
+                and second in positions
+                and near(positions[first], positions[second], prox.slop)
+            ):
                 raw += term_scores[first] + term_scores[second]
-        if prox.whole and all(term in positions for term in prox.terms) and in_order(
-                [positions[term] for term in prox.terms], prox.slop):
+        if (
+            prox.whole
+            and all(term in positions for term in prox.terms)
+            and in_order([positions[term] for term in prox.terms], prox.slop)
+        ):
             raw += sum(term_scores[term] for term in prox.terms)
         if raw:
             scores[docnum] = prox.boost * raw

@@ -27,16 +27,20 @@ from crawler.search.analysis import WordAnalyzer, fuse
 from crawler.search.fields import (
     ANCHOR_SEPARATOR,
     anchor_share,
+    copy_key,
     hub_score,
     join_anchors,
+    url_language,
     url_name,
+    variant_key,
 )
 from crawler.urls import registered_domain
 
 #: Version of the index layout (fields, analyzers, weights); an index built with another
 #: version is refused with the advice to run `scrapy reindex`. 2: exact title and URL
-#: name fields, anchor-text and hub demotion of text words.
-INDEX_SCHEMA_VERSION = 2
+#: name fields, anchor-text and hub demotion of text words. 3: the page content model
+#: (body = main content, headings, language), in-link anchor text, translation groups.
+INDEX_SCHEMA_VERSION = 3
 
 #: Text fields searched by words without a field prefix ("anywhere").
 TEXT_FIELDS = ("content",)
@@ -305,6 +309,17 @@ def build_schema() -> Schema:
         url_name=TEXT(analyzer=exact_analyzer()),
         # the first words of the text (see LEAD_WORDS): the lead bonus
         lead=TEXT(analyzer=LeadAnalyzer()),
+        # the headings of the main content (crawler/content.py): the heading bonus
+        headings=TEXT(analyzer=text_analyzer(), stored=True),
+        # anchor texts of the links to the page (crawler.search.fields.inlink_anchor_text):
+        # the anchor bonus
+        inlinks=TEXT(analyzer=text_analyzer(), stored=True),
+        # the page's language ('' unknown) and the keys grouping its translations and
+        # copies into one result (crawler.search.fields.variant_key, copy_key); columns,
+        # read for the hits of a search
+        lang=ID(stored=True, sortable=True),
+        variant=ID(stored=True, sortable=True),
+        copy=ID(stored=True, sortable=True),
         # hub score (crawler.search.fields.hub_score) and the page's link texts, kept to
         # rebuild the content field from stored fields (scrapy pagerank)
         hub=FloatColumnNumeric(stored=True, sortable=True),
@@ -365,13 +380,21 @@ def page_document(
     pagerank: float = 0.0,
     max_body_chars: int | None = None,
     anchors: Sequence[str] | str = (),
+    main_text: str | None = None,
+    headings: Sequence[str] | str = (),
+    lang: str = "",
+    inlinks: str = "",
 ) -> dict[str, Any]:
     """The index document of a crawled page (the arguments mirror PageItem's fields;
-    ``anchors``: the anchor texts of its out-links, or them joined as stored)."""
+    ``anchors``: the anchor texts of its out-links, or them joined as stored;
+    ``main_text``: the main content, the indexed body when there is one, else ``text``;
+    ``inlinks``: crawler.search.fields.inlink_anchor_text of its in-links)."""
     host = host.lower()
     fetched = _naive_utc(fetched_at)
     modified = _naive_utc(last_modified)
-    body = text if max_body_chars is None else text[:max_body_chars]
+    body = main_text if main_text and main_text.strip() else text
+    body = body if max_body_chars is None else body[:max_body_chars]
+    heading_text = headings if isinstance(headings, str) else "\n".join(headings)
     joined = anchors if isinstance(anchors, str) else join_anchors(anchors, max_body_chars)
     links = joined.count(ANCHOR_SEPARATOR) + 1 if joined else 0
     hub = hub_score(len(body.split()), len(joined.split()), links)
@@ -386,6 +409,11 @@ def page_document(
         "hub": hub,
         "anchor_text": joined,
         "body": body,
+        "headings": heading_text,
+        "inlinks": inlinks,
+        "lang": lang or url_language(url),
+        "variant": variant_key(url),
+        "copy": copy_key(title, body),
         "host": host,
         "domain": registered_domain(host) if host else "",
         "site": host_suffixes(host),
@@ -417,6 +445,9 @@ def document_from_stored(stored: dict[str, Any], **changes: Any) -> dict[str, An
         "crawl_id": stored.get("crawl_id", ""),
         "pagerank": stored.get("pagerank", 0.0),
         "anchors": stored.get("anchor_text", ""),
+        "headings": stored.get("headings", ""),
+        "lang": stored.get("lang", ""),
+        "inlinks": stored.get("inlinks", ""),
     }
     values.update(changes)
     return page_document(**values)

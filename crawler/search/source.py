@@ -14,14 +14,23 @@ from typing import Any
 import psycopg
 
 from crawler import defaults
+from crawler.search.fields import inlink_anchor_text
 from crawler.search.schema import page_document
 
 _COLUMNS = """
     p.crawl_id, p.url, p.title, p.text, p.host, p.content_type, p.fetched_at,
     p.last_modified, p.depth, coalesce(r.score, 0),
     ARRAY(SELECT l.anchor_text FROM links l
-          WHERE l.crawl_id = p.crawl_id AND l.source_url = p.url AND l.anchor_text <> '')
+          WHERE l.crawl_id = p.crawl_id AND l.source_url = p.url AND l.anchor_text <> ''),
+    p.main_text, p.headings, p.lang,
+    ARRAY(SELECT ARRAY[l.source_url, l.anchor_text] FROM links l
+          WHERE l.crawl_id = p.crawl_id AND l.target_url = p.url AND l.anchor_text <> ''
+            AND l.source_url <> p.url
+          LIMIT %s)
 """
+#: In-links read per page for its anchor text (a site's home page has one from every
+#: page; the anchor text is capped per source host anyway).
+MAX_INLINKS = 2000
 
 
 def iter_page_documents(
@@ -42,14 +51,14 @@ def iter_page_documents(
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
             " WHERE p.crawl_id = %s AND p.removed_at IS NULL ORDER BY p.id"
         )
-        params: tuple[Any, ...] = (crawl_id,)
+        params: tuple[Any, ...] = (MAX_INLINKS, crawl_id)
     else:
         sql = (
             f"SELECT DISTINCT ON (p.url) {_COLUMNS} FROM pages p"
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
             " WHERE p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC"
         )
-        params = ()
+        params = (MAX_INLINKS,)
     with conn.transaction(), conn.cursor(name="reindex_pages") as cur:
         cur.itersize = itersize
         cur.execute(sql, params)
@@ -74,13 +83,29 @@ def latest_page_documents(
         " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
         " WHERE p.crawl_id = ANY(%b::text[]) AND p.url = ANY(%b::text[])"
         " AND p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC",
-        (crawl_ids, urls),
+        (MAX_INLINKS, crawl_ids, urls),
     ).fetchall()
     return {row[1]: _document(row, max_body_chars) for row in rows}
 
 
 def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
-    crawl, url, title, text, host, ctype, fetched, modified, depth, score, anchors = row
+    (
+        crawl,
+        url,
+        title,
+        text,
+        host,
+        ctype,
+        fetched,
+        modified,
+        depth,
+        score,
+        anchors,
+        main_text,
+        headings,
+        lang,
+        inlinks,
+    ) = row
     return page_document(
         url=url,
         title=title,
@@ -94,4 +119,8 @@ def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
         pagerank=float(score),
         max_body_chars=max_body_chars,
         anchors=anchors,
+        main_text=main_text,
+        headings=headings,
+        lang=lang,
+        inlinks=inlink_anchor_text(((s, a) for s, a in inlinks), host),
     )

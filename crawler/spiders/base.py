@@ -16,6 +16,7 @@ from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from crawler import defaults
+from crawler.content import detect_language, language_tag, main_content
 from crawler.extract import extract_page
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
@@ -216,6 +217,14 @@ class CrawlerSpider(scrapy.Spider):
                 anchor_max_chars=self.anchor_max_chars,
             )
             item.title, item.text, item.canonical = page.title, page.text, page.canonical
+            content = main_content(
+                response.body,
+                encoding=getattr(response, "encoding", None),
+                content_language=(response.headers.get(b"Content-Language") or b"").decode(
+                    "latin-1"
+                ),
+            )
+            item.main_text, item.headings, item.lang = content.text, content.headings, content.lang
             item.links = [
                 LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
                 for ln in page.links
@@ -224,6 +233,10 @@ class CrawlerSpider(scrapy.Spider):
             item.text = response.text
         else:
             item.text = response.body.decode("utf-8", "replace")
+        if mime not in html_types:
+            item.lang = language_tag(
+                (response.headers.get(b"Content-Language") or b"").decode("latin-1")
+            ) or detect_language(item.text)
         yield item
         # link counts of the whole page, for link_event() (inter/intra link score, OPIC)
         pages = self.__dict__.setdefault("_page_link_kinds", {})

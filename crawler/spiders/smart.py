@@ -16,13 +16,15 @@ the frontier scheduler's. Robots.txt and per-host politeness apply as to any req
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
 import scrapy
 from scrapy import signals
-from scrapy.exceptions import DontCloseSpider
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest, UsageError
 from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from crawler import defaults
@@ -41,26 +43,49 @@ from crawler.deepweb import (
     reverse_search,
     site_of,
 )
-from crawler.deepweb.exploration import release_out_links
+from crawler.deepweb.exploration import ResumePolicy, release_out_links
+from crawler.deepweb.forms import Form
+from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
+from crawler.deepweb.relevance import (
+    UNKNOWN,
+    RelevanceWeights,
+    TopicVocabulary,
+    judge_form,
+    site_evidence,
+)
 from crawler.deepweb.site_frontier import SiteCandidate
 from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
+from crawler.focus.query import terms
 from crawler.items import FormItem, PageItem
 from crawler.spiders.base import CrawlerSpider
 from crawler.storage.database import crawl_database
 
 #: request.meta key: {"site": host, "depth": links from the site's home page}
 SMART_META = "smart"
+#: request.meta key of a probe: its ProbeState
+PROBE_META = "smart_probe"
 SCORE_TERMS_META = "score_terms"
 LINK_RANK_TERM = "link_rank"
+
+
+@dataclass
+class ProbeState:
+    """What a probe's answer is judged with (request meta: picklable, plain data)."""
+
+    form: Form
+    item: FormItem  # the form's item as first judged
+    page_groups: dict[str, int]  # record-like groups of the page the form is on
+    attempt: int
+    query_terms: set[str]  # the query's own words do not count as the records' evidence
 
 
 class SmartSpider(CrawlerSpider):
     """Deep-web crawl. Arguments (besides the base spider's): ``topic`` (keywords),
     ``examples`` (a file of on- and off-topic example pages, crawler.focus.classifier's
-    format, for the site classifier), ``probe=1`` (submit relevant searchable GET forms
-    with the topic's words and store the result pages). ``topic`` or ``examples`` is
-    required."""
+    format, for the site classifier), ``probe`` (1, the default: submit the searchable
+    forms that may be relevant, GET or POST, with one or two queries, and confirm them by
+    their result pages; 0: submit nothing). ``topic`` or ``examples`` is required."""
 
     name = "smart"
     default_seeds = "seeds/seeds.txt"
@@ -81,11 +106,13 @@ class SmartSpider(CrawlerSpider):
         self.check_arguments(topic, examples, probe)
         self.topic = topic or ""
         self.examples_path = examples
-        self.probe = (probe or "0").strip().lower() in ("1", "true", "yes")
+        self.probe = (probe or "1").strip().lower() in ("1", "true", "yes")
         self.arguments.update(
             {k: v for k, v in {"topic": topic, "examples": examples, "probe": probe}.items() if v}
         )
         self.active: dict[str, SiteExploration] = {}
+        self.stopped_sites: dict[str, SiteExploration] = {}  # stopped with links left
+        self.explorations: dict[str, SiteExploration] = {}  # every site started
         self.seed_sites: list[SiteCandidate] = []
         self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
         self.reverse_searched: set[str] = set()
@@ -99,7 +126,7 @@ class SmartSpider(CrawlerSpider):
             parse_query(topic or "", "any")
         if examples:
             read_examples(examples)
-        if (probe or "0").strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
+        if (probe or "1").strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
             raise QueryError(f"probe must be 0 or 1, not {probe!r}")
 
     @classmethod
@@ -127,14 +154,32 @@ class SmartSpider(CrawlerSpider):
         prior = Features.of_terms(self.topic.split()) if self.query else None
         self.ranker = SiteRanker(number("SMART_ALPHA"), prior)
         self.frontier = SiteFrontier(self.ranker)
-        self.link_ranker = LinkRanker(
-            settings.get("SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS).split()
-        )
+        prior_words = settings.get(
+            "SMART_LINK_PRIOR_WORDS", defaults.SMART_LINK_PRIOR_WORDS
+        ).split()
+        self.link_ranker = LinkRanker(prior_words)
+        self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
+        self.tree_options = {
+            "nav_bonus": number("SMART_LINK_NAV_BONUS"),
+            "likely_rank": number("SMART_LINK_LIKELY_RANK"),
+            "nav_depth": integer("SMART_LINK_NAV_DEPTH"),
+        }
         self.rules = StopRules(
             max_depth=integer("SMART_SITE_MAX_DEPTH"),
             max_pages=integer("SMART_SITE_MAX_PAGES"),
             max_pages_without_form=integer("SMART_SITE_MAX_PAGES_WITHOUT_FORM"),
             max_forms=integer("SMART_SITE_MAX_FORMS"),
+        )
+        self.resume_mode = settings.get("SMART_RESUME_SITES", defaults.SMART_RESUME_SITES)
+        if self.resume_mode not in ("all", "topic", "none"):
+            raise UsageError(
+                f"SMART_RESUME_SITES must be all, topic or none, not {self.resume_mode!r}",
+                print_help=False,
+            )
+        self.resume_policy = ResumePolicy(
+            self.resume_mode,
+            max(1, integer("SMART_SITE_MAX_ROUNDS")),
+            integer("SMART_DISCOVERY_MAX_PAGES"),
         )
         self.concurrent_sites = max(1, integer("SMART_CONCURRENT_SITES"))
         self.site_requests = max(1, integer("SMART_SITE_REQUESTS"))
@@ -149,6 +194,21 @@ class SmartSpider(CrawlerSpider):
             "min_examples": integer("SMART_SITE_MIN_EXAMPLES"),
             "retrain_every": integer("SMART_SITE_RETRAIN_EVERY"),
         }
+        self.weights = RelevanceWeights(
+            site=number("SMART_FORM_SITE_WEIGHT"),
+            form=number("SMART_FORM_WEIGHT"),
+            result=number("SMART_FORM_RESULT_WEIGHT"),
+            threshold=number("SMART_FORM_RELEVANCE_THRESHOLD"),
+            density=number("SMART_SITE_MIN_DENSITY"),
+        )
+        self.learned_weight = number("SMART_FORM_LEARNED_WEIGHT")
+        self.probe_queries = max(1, integer("SMART_PROBE_QUERIES"))
+        self.probe_min_records = max(1, integer("SMART_PROBE_MIN_RECORDS"))
+        self.vocabulary = TopicVocabulary(
+            terms(self.topic),
+            min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
+            min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
+        )
         self.classifier: SiteClassifier | None = None
         if self.examples_path is None:
             self.classifier = SiteClassifier(self.query, **self.classifier_options)
@@ -180,16 +240,23 @@ class SmartSpider(CrawlerSpider):
             if example.is_url:
                 texts[example.on_topic].append(await self._fetch_text(example.source))
                 if example.on_topic:
-                    self.ranker.add_known(site_of(example.source),
-                                          SiteCandidate(site_of(example.source),
-                                                        example.source, 0).features)
+                    self.ranker.add_known(
+                        site_of(example.source),
+                        SiteCandidate(site_of(example.source), example.source, 0).features,
+                    )
                     self.seed_list.append(example.source)
             else:
                 texts[example.on_topic].append(read_local_example(example.source))
+        for label, pages in texts.items():
+            for text in pages:
+                if text:
+                    self.vocabulary.learn(text, label)
         try:
             self.classifier = SiteClassifier(
-                self.query, on_topic=[t for t in texts[True] if t],
-                off_topic=[t for t in texts[False] if t], **self.classifier_options,
+                self.query,
+                on_topic=[t for t in texts[True] if t],
+                off_topic=[t for t in texts[False] if t],
+                **self.classifier_options,
             )
         except ExamplesError as exc:
             self.logger.error("cannot train the site classifier, no page is crawled: %s", exc)
@@ -203,12 +270,15 @@ class SmartSpider(CrawlerSpider):
         except Exception as exc:  # an unreachable example is left out, with a warning
             self.logger.warning("example %s not fetched: %s", url, exc)
             return ""
-        return document_text(response.body, html=True, url=response.url,
-                             encoding=getattr(response, "encoding", None))
+        return document_text(
+            response.body, html=True, url=response.url, encoding=getattr(response, "encoding", None)
+        )
 
     def fill(self) -> Iterator[scrapy.Request]:
         """Start sites until SMART_CONCURRENT_SITES are explored at once: seeds first,
-        then the site frontier (reverse searching first when it runs low)."""
+        then the site frontier (reverse searching first when it runs low), then, when no
+        site waits, a stopped site with links left resumed (topic sites first): the crawl
+        does not end while a site has pages to fetch."""
         while len(self.active) < self.concurrent_sites:
             if self.seed_sites:
                 candidate: SiteCandidate | None = self.seed_sites.pop(0)
@@ -218,17 +288,54 @@ class SmartSpider(CrawlerSpider):
                     self.reverse_search()
                 candidate, seed = self.frontier.pop(), False
             if candidate is None:
-                return
+                request = self.resume_site()
+                if request is None:
+                    return
+                yield request
+                continue
             yield self.activate(candidate, seed)
+
+    def resume_site(self) -> scrapy.Request | None:
+        """The best stopped site the resume policy allows gets another page budget."""
+        allowed = [s for s in self.stopped_sites.values() if self.resume_policy.allows(s)]
+        if not allowed:
+            return None
+        exploration = min(allowed, key=SiteExploration.resume_order)
+        del self.stopped_sites[exploration.site]
+        reason = exploration.stopped
+        exploration.resume()
+        self.active[exploration.site] = exploration
+        self.crawler.stats.inc_value("smart/sites_resumed")
+        self.logger.info(
+            "site %s resumed (stopped by %s, %d links waiting)",
+            exploration.site,
+            reason,
+            len(exploration.tree),
+        )
+        links = exploration.next_links(self.site_requests)
+        if not links:
+            self.active.pop(exploration.site)
+            return self.resume_site()
+        for url, depth, rank in links[1:]:
+            self.crawler.engine.crawl(self.page_request(url, exploration.site, depth, rank))
+        url, depth, rank = links[0]
+        return self.page_request(url, exploration.site, depth, rank)
 
     def activate(self, candidate: SiteCandidate, seed: bool) -> scrapy.Request:
         exploration = SiteExploration.start(
-            candidate.site, candidate.home, self.rules, self.link_ranker, self.tree_penalty,
+            candidate.site,
+            candidate.home,
+            self.rules,
+            self.link_ranker,
+            self.tree_penalty,
             seed=seed,
+            prior=self.prior_ranker,
+            **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
         self.active[candidate.site] = exploration
+        self.explorations[candidate.site] = exploration
         self.candidates[candidate.site] = candidate
         exploration.in_flight += 1
         stats = self.crawler.stats
@@ -238,13 +345,25 @@ class SmartSpider(CrawlerSpider):
         return self.page_request(candidate.home, candidate.site, 0, None)
 
     def finish(self, exploration: SiteExploration) -> None:
-        """A site is done: its out-of-site links go to the site frontier."""
+        """A site is done: its out-of-site links go to the site frontier; a site stopped
+        by a rule with links left waits in case it is resumed."""
         self.active.pop(exploration.site, None)
         reason = exploration.stopped or "exhausted"
         self.crawler.stats.inc_value(f"smart/sites_ended/{reason}")
-        release_out_links(exploration, self.frontier)
-        self.logger.debug("site %s done (%s): %d pages, %d searchable forms", exploration.site,
-                          reason, exploration.pages, exploration.searchable_forms)
+        self.resume_policy.sites_queued(release_out_links(exploration, self.frontier))
+        if exploration.resumable_in(self.resume_mode):
+            self.stopped_sites[exploration.site] = exploration
+        self.logger.info(
+            "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
+            "form, %d searchable forms, %d links left",
+            exploration.site,
+            reason,
+            exploration.rounds,
+            exploration.pages,
+            exploration.pages_without_form,
+            exploration.searchable_forms,
+            len(exploration.tree),
+        )
 
     def reverse_search(self) -> None:
         """Links of pages linking to known deep-web sites (links table) into the frontier."""
@@ -268,9 +387,7 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value("smart/reverse_sites", queued)
 
     # --- requests --------------------------------------------------------------------
-    def page_request(
-        self, url: str, site: str, depth: int, rank: float | None
-    ) -> scrapy.Request:
+    def page_request(self, url: str, site: str, depth: int, rank: float | None) -> scrapy.Request:
         meta: dict[str, Any] = {SMART_META: {"site": site, "depth": depth}}
         if rank is not None:
             meta[SCORE_TERMS_META] = {LINK_RANK_TERM: rank * self.link_rank_scale}
@@ -311,6 +428,14 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.schedule(self.fill())
         if scheduled:
             raise DontCloseSpider
+        reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
+        self.crawler.stats.set_value("smart/crawl_ended", reason)
+        self.logger.info(
+            "smart crawl ends by itself (%s): no site waits in the frontier, "
+            "%d stopped sites not resumed",
+            reason,
+            len(self.stopped_sites),
+        )
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -327,7 +452,7 @@ class SmartSpider(CrawlerSpider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         info = response.meta.get(SMART_META)
-        if info is None:  # a probe's result page
+        if info is None:  # not a page of a site being explored: stored, links not followed
             yield from (o for o in super().parse(response) if not isinstance(o, scrapy.Request))
             return
         page: PageItem | None = None
@@ -348,7 +473,11 @@ class SmartSpider(CrawlerSpider):
         self.schedule(self.pump(exploration))
 
     def explore(
-        self, exploration: SiteExploration, response: Response, page: PageItem, depth: int,
+        self,
+        exploration: SiteExploration,
+        response: Response,
+        page: PageItem,
+        depth: int,
         features: Features | None,
     ) -> Iterator[Any]:
         """One HTML page of a site being explored: the site classifier's verdict (home
@@ -360,38 +489,70 @@ class SmartSpider(CrawlerSpider):
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
-            verdict = self.classifier.classify(f"{page.title}\n{page.text}", learn=not seed)
+            home_text = f"{page.title}\n{page.text}"
+            verdict = self.classifier.classify(home_text, learn=not seed)
             exploration.relevant = verdict.relevant
             exploration.relevance = verdict.score
             stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
+            else:
+                self.vocabulary.learn(home_text, verdict.relevant)
+        exploration.add_page_terms(terms(f"{page.title}\n{page.text}"))
+        self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
+        page_groups: list[dict[str, int]] = []
+
+        def groups_of_page() -> dict[str, int]:
+            if not page_groups:  # the page's own record-like lists, once
+                page_groups.append(record_groups(doc, self.probe_min_records))
+            return page_groups[0]
+
         fresh = exploration.new_forms(forms, [v.searchable for v in verdicts])
         new_searchable = False
         on_topic = bool(exploration.relevant)
         for form, verdict in zip(forms, verdicts, strict=True):
             if form not in fresh:
                 continue
-            relevant = verdict.searchable and on_topic
+            judged = judge_form(
+                verdict.searchable,
+                self.site_evidence(exploration),
+                self.vocabulary.form_evidence(form, self.learned_weight),
+                UNKNOWN,
+                self.weights,
+            )
+            relevant = judged.relevant
             new_searchable = new_searchable or verdict.searchable
             stats.inc_value("smart/forms")
             if verdict.searchable:
                 stats.inc_value("smart/forms_searchable")
             if relevant:
                 stats.inc_value("smart/forms_relevant")
-            yield FormItem(
-                site=exploration.site, page_url=form.page_url, form_index=form.index,
-                action_url=form.action_url, method=form.method,
-                fields=[f.as_dict() for f in form.fields], searchable=verdict.searchable,
-                searchable_score=verdict.score, relevant=relevant,
-                relevance_score=exploration.relevance,
+            item = FormItem(
+                site=exploration.site,
+                page_url=form.page_url,
+                form_index=form.index,
+                action_url=form.action_url,
+                method=form.method,
+                fields=[f.as_dict() for f in form.fields],
+                searchable=verdict.searchable,
+                searchable_score=verdict.score,
+                relevant=relevant,
+                relevance_score=judged.score,
+                site_score=judged.site,
+                form_score=judged.form,
             )
-            if relevant and self.probe and form.method == "GET":
-                probe = self.probe_request(response, form)
-                if probe is not None:
-                    yield probe
+            probe = None
+            best = judged.score + self.weights.result * (1.0 - UNKNOWN)
+            could_be_relevant = best >= self.weights.threshold - 1e-9
+            if self.probe and verdict.searchable and could_be_relevant:
+                probe = self.probe_request(form, item, groups_of_page())
+            if probe is not None:
+                item.probe = "pending"
+            yield item
+            if probe is not None:
+                yield probe
         if new_searchable:
             if features is not None:
                 self.link_ranker.learn(features)  # adaptive link learning
@@ -404,28 +565,138 @@ class SmartSpider(CrawlerSpider):
                     stats.inc_value("smart/deep_sites")
         for link in link_contexts(doc):
             if site_of(link.url) == exploration.site:
-                exploration.add_link(link.url, depth + 1, link.anchor, link.around)
+                exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
         exploration.page_done(new_searchable)
+        self.resume_policy.stops(exploration)
 
-    def probe_request(self, response: Response, form: Any) -> scrapy.Request | None:
-        """Submit a relevant searchable GET form with the topic's words (``-a probe=1``):
-        Scrapy's FormRequest fills the form's other fields with their defaults. The
-        request goes through robots.txt and politeness like any other."""
-        if form.signature() in self.probed:
+    # --- probing ---------------------------------------------------------------------
+    def probe_request(
+        self, form: Form, item: FormItem, page_groups: dict[str, int], attempt: int = 0
+    ) -> scrapy.Request | None:
+        """The form submitted with its ``attempt``-th query (crawler.deepweb.probe),
+        GET or POST as the form says, through robots.txt (of the action URL) and the
+        per-host politeness like any request; None when there is no query to send."""
+        if attempt == 0:
+            if form.signature() in self.probed:
+                return None
+            self.probed.add(form.signature())
+        queries = probe_queries(
+            form, self.topic.split(), self.vocabulary_terms(), self.probe_queries
+        )
+        if attempt >= len(queries):
             return None
-        self.probed.add(form.signature())
-        text = next((f.name for f in form.text_fields if f.name), None)
-        if text is None:
-            return None
-        try:
-            request = scrapy.FormRequest.from_response(
-                response, formnumber=form.index, formdata={text: self.topic or "search"},
-                dont_click=True, callback=self.parse, errback=super().on_error,
-            )
-        except ValueError as exc:
-            self.logger.debug("form %d of %s not probed: %s", form.index, form.page_url, exc)
-            return None
+        query = queries[attempt]
+        request = scrapy.FormRequest(
+            form.action_url,
+            method=form.method,
+            formdata=form_data(form, query),
+            callback=self.parse_probe,
+            errback=self.probe_failed,
+            dont_filter=True,
+            meta={
+                PROBE_META: ProbeState(
+                    form, item, page_groups, attempt, set(terms(" ".join(query.values())))
+                ),
+            },
+        )
         self.crawler.stats.inc_value("smart/probes")
         return request
+
+    def site_evidence(self, exploration: SiteExploration) -> float:
+        """The site's evidence for its forms: the site classifier's verdict on its home
+        page, scaled by the share of the words of its pages seen so far that mark the
+        topic (judged again when a probe answers, after more pages and words learned)."""
+        return site_evidence(
+            bool(exploration.relevant),
+            self.vocabulary.share(exploration.words),
+            self.weights.density if self.vocabulary.topic else 0.0,
+        )
+
+    def vocabulary_terms(self) -> list[str]:
+        """Words learned to mark the topic, most frequent on topic pages first."""
+        on_topic = self.vocabulary.frequency[True]
+        return [w for w, _ in on_topic.most_common(200) if self.vocabulary.marks_topic(w)]
+
+    def parse_probe(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        """A probe's answer: stored as a page (its links are not followed); the form is
+        confirmed when it lists records; the form's final item carries the outcome and
+        its relevance with the records' evidence. An unconfirmed form gets its second
+        query, if any."""
+        state: ProbeState = response.meta[PROBE_META]
+        for output in super().parse(response, **kwargs):
+            if not isinstance(output, scrapy.Request):
+                yield output
+        doc = (
+            parse_html(response.body, response.url)
+            if isinstance(response, scrapy.http.TextResponse)
+            else None
+        )
+        result = read_results(doc, state.page_groups, self.probe_min_records)
+        stats = self.crawler.stats
+        stats.inc_value(f"smart/probe_results/{result.status}")
+        if not result.confirmed:
+            retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
+            if retry is not None:
+                yield retry
+                return
+        if result.confirmed:
+            evidence = self.vocabulary.evidence(
+                set(terms(result.record_text)) - state.query_terms, self.learned_weight
+            )
+        else:
+            evidence = UNKNOWN  # no records: says nothing of the topic
+        yield self.final_item(
+            state, result.status, result.confirmed, response.url, result.records, evidence
+        )
+
+    def probe_failed(self, failure: Failure) -> Iterator[Any]:
+        """A probe not answered: refused by robots.txt, an HTTP error, a network error."""
+        yield from super().on_error(failure)
+        request = failure.request  # type: ignore[attr-defined]
+        state: ProbeState = request.meta[PROBE_META]
+        if failure.check(HttpError):
+            status = "http_error"
+        elif failure.check(IgnoreRequest):  # robots.txt, a host budget: their category
+            status = getattr(failure.value, "uncrawled_category", "") or "refused"
+        else:
+            status = "failed"
+        self.crawler.stats.inc_value(f"smart/probe_results/{status}")
+        yield self.final_item(state, status, False, request.url, 0, UNKNOWN)
+
+    def final_item(
+        self,
+        state: ProbeState,
+        status: str,
+        confirmed: bool,
+        url: str,
+        records: int,
+        evidence: float,
+    ) -> FormItem:
+        item = state.item
+        exploration = self.explorations.get(item.site)
+        site = self.site_evidence(exploration) if exploration is not None else item.site_score
+        judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
+        if judged.relevant:
+            self.crawler.stats.inc_value("smart/forms_relevant_probed")
+        if confirmed:
+            self.crawler.stats.inc_value("smart/forms_confirmed")
+        self.logger.info(
+            "form %d of %s probed: %s (%d records), relevance %.3f",
+            item.form_index,
+            item.page_url,
+            status,
+            records,
+            judged.score,
+        )
+        return replace(
+            item,
+            relevant=judged.relevant,
+            relevance_score=judged.score,
+            site_score=site,
+            probe=status,
+            confirmed=confirmed,
+            probe_url=url,
+            result_records=records,
+        )

@@ -442,8 +442,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (
         13,
-        "frontier_queued_host covers only the rows of crawls shared by agents "
-        "(docs/frontier.md)",
+        "frontier_queued_host covers only the rows of crawls shared by agents (docs/frontier.md)",
         # Only agents look queued rows up by host (claims of owned hosts, the unowned-host
         # scan). For a one-process crawl the index was pure write cost: one more insert
         # per queued row, one page per host kept hot, and on a frontier larger than
@@ -457,6 +456,37 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         DROP INDEX frontier_queued_host;
         CREATE INDEX frontier_queued_host ON frontier (crawl, host)
             WHERE state = 0 AND shared;
+        """,
+    ),
+    (
+        14,
+        "page content model: main content, headings, language (docs/search.md)",
+        # Written by the storage pipeline with the page (crawler/content.py), so that
+        # `scrapy reindex` builds the index's body, snippets and headings without a
+        # refetch. main_text NULL: a page stored before this migration (the index then
+        # uses its whole visible text); headings: one per line; lang '': unknown.
+        """
+        ALTER TABLE pages ADD COLUMN main_text text,
+            ADD COLUMN headings text NOT NULL DEFAULT '',
+            ADD COLUMN lang text NOT NULL DEFAULT '';
+        """,
+    ),
+    (
+        16,
+        "forms: the evidence of a form's relevance and its probe's outcome (docs/deepweb.md)",
+        # relevance_score is now the weighted evidence of crawler/deepweb/relevance.py;
+        # site_score and form_score are two of its parts. probe: '' not probed, 'pending'
+        # while a probe is out, else its outcome; confirmed: the result page listed
+        # records (NULL: not probed or no answer).
+        """
+        ALTER TABLE forms ADD COLUMN IF NOT EXISTS site_score double precision NOT NULL
+                DEFAULT 0,
+            ADD COLUMN IF NOT EXISTS form_score double precision NOT NULL DEFAULT 0,
+            ADD COLUMN IF NOT EXISTS probe text NOT NULL DEFAULT '',
+            ADD COLUMN IF NOT EXISTS confirmed boolean,
+            ADD COLUMN IF NOT EXISTS probe_url text NOT NULL DEFAULT '',
+            ADD COLUMN IF NOT EXISTS result_records integer NOT NULL DEFAULT 0;
+        CREATE INDEX IF NOT EXISTS forms_confirmed ON forms (crawl_id, site) WHERE confirmed;
         """,
     ),
 ]

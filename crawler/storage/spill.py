@@ -48,9 +48,7 @@ def item_row(crawl_id: str, item: Item) -> dict[str, Any]:
 
 def append_items(path: Path, crawl_id: str, items: Iterable[Item]) -> int:
     """Append ``items`` to the spill file ``path`` in one locked write; the row count."""
-    text = "".join(
-        json.dumps(item_row(crawl_id, item), default=str) + "\n" for item in items
-    )
+    text = "".join(json.dumps(item_row(crawl_id, item), default=str) + "\n" for item in items)
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         with path.open("a", encoding="utf-8") as fh:
@@ -161,6 +159,9 @@ def parse_line(line: str, default_crawl_id: str) -> tuple[str, Item]:
                 weight=_optional_number(row, "weight"),
                 relevant=_optional_bool(row, "relevant"),
                 etag=row.get("etag") if isinstance(row.get("etag"), str) else None,
+                main_text=row.get("main_text") if isinstance(row.get("main_text"), str) else None,
+                headings=[h for h in row.get("headings") or [] if isinstance(h, str)],
+                lang=_text(row, "lang", ""),
             )
         elif kind == "UncrawledItem":
             item = UncrawledItem(

@@ -55,9 +55,7 @@ def create_app(settings: Any, index: Any) -> Flask:
     """The UI for the index ``index`` (a FileIndex or folder), configured by ``settings``."""
     app = Flask(__name__)
     app.config["SEARCH_ENGINE"] = engine = SearchEngine.from_settings(settings, index)
-    default_per_page = settings.getint(
-        "SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE
-    )
+    default_per_page = settings.getint("SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE)
     app.jinja_env.autoescape = True  # every template, whatever its file name
     # result links only for web URLs (never javascript: or data: from an odd index)
     app.jinja_env.filters["web_href"] = lambda url: (
@@ -114,7 +112,9 @@ def create_app(settings: Any, index: Any) -> Flask:
         if not text:
             return redirect(url_for("home"))
         page = _int_arg("page", 1, 1, 10_000)
-        results = engine.search(text, page=page, per_page=per_page)
+        results = engine.search(
+            text, page=page, per_page=per_page, lang=request.headers.get("Accept-Language", "")
+        )
         snippets = [Markup(hit.snippet_html) for hit in results.hits]  # escaped by the engine
         first = max(1, page - 4)
         last = min(results.pages, first + 9)

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.slow
 TTL = float(AGENT_SETTINGS["AGENT_LEASE_TTL"])
 MARGIN = float(AGENT_SETTINGS["AGENT_LEASE_MARGIN"])
 HEARTBEAT = float(AGENT_SETTINGS["AGENT_HEARTBEAT"])
+DATABASE_TIMEOUT = 10.0
 
 
 def _stored(db: psycopg.Connection, crawl_id: str) -> set[str]:
@@ -113,7 +114,8 @@ def test_agent_cut_off_from_the_database_stops_fetching(sandbox, database_url, d
                              database_url=database_url, workdir=tmp_path,
                              proxy=server.proxy_url)
         cut = start_agent("agent-cut", crawl_id=crawl_id, database_url=proxied,
-                          workdir=tmp_path, proxy=server.proxy_url)
+                          workdir=tmp_path, proxy=server.proxy_url,
+                          settings={"AGENT_DATABASE_TIMEOUT": DATABASE_TIMEOUT})
         wait_until(lambda: _owned_hosts(db, crawl_id, "agent-cut")
                    and len(_stored(db, crawl_id)) >= 0.3 * len(expected),
                    timeout=150, interval=0.2,
@@ -121,14 +123,19 @@ def test_agent_cut_off_from_the_database_stops_fetching(sandbox, database_url, d
                    details=lambda: (tmp_path / "agent-cut.log").read_text()[-3000:])
         proxy.cut()
         cut_at = time.time()
+        # the cut-off agent gives the database up after AGENT_DATABASE_TIMEOUT (from its
+        # last answer) and exits, at most a lease TTL later if closing hangs on it
+        assert wait_all([cut], timeout=DATABASE_TIMEOUT + 2 * TTL + 20) == [2]
+        exited_after = time.time() - cut_at
         assert wait_all([direct], timeout=150) == [0], (
             (tmp_path / "agent-a.log").read_text()[-3000:])
-        # the cut-off agent never learns the crawl is over: it waits for the database
-        assert cut.poll() is None
-        cut.send_signal(signal.SIGKILL)
-        cut.wait()
     finally:
         proxy.close()
+    cut_log = (tmp_path / "agent-cut.log").read_text()
+    errors = [line for line in cut_log.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "AGENT_DATABASE_TIMEOUT" in errors[0], cut_log[-3000:]
+    assert "Traceback" not in cut_log
+    assert DATABASE_TIMEOUT - HEARTBEAT <= exited_after <= DATABASE_TIMEOUT + 2 * TTL + 20
 
     records = page_records(server)
     by_cut = [r for r in records if r.user_agent == "agent-cut"]

@@ -63,7 +63,10 @@ def test_extraction_resolves_action_method_and_fields():
     ]
     # no action: the form submits to the page itself
     assert (login.action_url, login.method, login.index) == (
-        "http://site.test/page.html", "POST", 1)
+        "http://site.test/page.html",
+        "POST",
+        1,
+    )
     assert classify_form(search).searchable and not classify_form(login).searchable
 
 
@@ -72,8 +75,7 @@ def test_stated_vetoes():
         return classify_form(extract_forms(html.encode(), "http://a.test/")[0]).searchable
 
     # a search-worded form with a password, or a textarea, or no field to type into
-    assert not one('<form action="/search"><input name="q"><input type="password" name="p">'
-                   "</form>")
+    assert not one('<form action="/search"><input name="q"><input type="password" name="p"></form>')
     assert not one('<form action="/search"><textarea name="q"></textarea></form>')
     assert not one('<form action="/search"><input type="checkbox" name="all"></form>')
     assert one('<form action="/search"><input name="q"></form>')

@@ -18,13 +18,15 @@ from crawler.deepweb import (
     link_features,
     parse_html,
 )
+from crawler.deepweb.exploration import ResumePolicy
 
 
 def test_link_rank_learns_from_links_that_led_to_forms():
     ranker = LinkRanker(["search"])
     # path "search" = known path, anchor {search, catalogu} against {search}: 1/sqrt(2)
     assert ranker.rank(link_features("http://a.test/search/", "Search catalogue", "")) == (
-        pytest.approx(1 + 1 / math.sqrt(2) + 0, abs=1e-12))
+        pytest.approx(1 + 1 / math.sqrt(2) + 0, abs=1e-12)
+    )
     unnamed = link_features("http://a.test/s2/more-2.html", "Continue", "")
     assert ranker.rank(unnamed) == 0.0
     ranker.learn(link_features("http://b.test/s2/more-1.html", "Continue", "next"))
@@ -35,16 +37,27 @@ def test_link_rank_learns_from_links_that_led_to_forms():
 
 def test_link_tree_balances_directories():
     tree = LinkTree(LinkRanker(), penalty=0.5)
-    for url in ("http://a.test/a/1.html", "http://a.test/a/2.html", "http://a.test/a/3.html",
-                "http://a.test/b/1.html"):
+    for url in (
+        "http://a.test/a/1.html",
+        "http://a.test/a/2.html",
+        "http://a.test/a/3.html",
+        "http://a.test/b/1.html",
+    ):
         assert tree.add(url, 1)
     assert not tree.add("http://a.test/a/1.html", 2)  # once per site
     order = [tree.pop()[0] for _ in range(4)]
-    assert order == ["http://a.test/a/1.html", "http://a.test/b/1.html",
-                     "http://a.test/a/2.html", "http://a.test/a/3.html"]
+    assert order == [
+        "http://a.test/a/1.html",
+        "http://a.test/b/1.html",
+        "http://a.test/a/2.html",
+        "http://a.test/a/3.html",
+    ]
     assert tree.pop() is None
-    assert (directory_of("http://a.test/x.html"), directory_of("http://a.test/d/"),
-            directory_of("http://a.test/d/e/f.html")) == ("", "d", "d")
+    assert (
+        directory_of("http://a.test/x.html"),
+        directory_of("http://a.test/d/"),
+        directory_of("http://a.test/d/e/f.html"),
+    ) == ("", "d", "d")
 
 
 def test_link_tree_takes_the_best_ranked_link_first():
@@ -59,26 +72,81 @@ def form(index: int, action: str) -> Form:
 
 
 def test_stop_rule_pages_without_form_ends_a_site():
-    site = SiteExploration.start("a.test", "http://a.test/",
-                                 StopRules(max_pages_without_form=2), LinkRanker())
+    site = SiteExploration.start(
+        "a.test", "http://a.test/", StopRules(max_pages_without_form=2), LinkRanker()
+    )
     site.relevant = True
     site.page_done(False)
     assert not site.stopped
     site.page_done(False)
     assert site.stopped == "pages_without_form" and site.done
-    assert not site.add_link("http://a.test/late.html", 1)
     assert site.next_links(5) == []
+    assert not site.resumable  # no link left
+    assert site.add_link("http://a.test/late.html", 1)  # kept for a resumed round
+    assert site.resumable
+    site.resume()
+    assert (site.stopped, site.budget, site.rounds) == ("", 22, 2)
+    assert [url for url, _, _ in site.next_links(5)] == ["http://a.test/late.html"]
+
+
+def test_pages_without_form_waits_for_likely_links_then_stops():
+    prior = LinkRanker(["search", "catalogue"])
+    site = SiteExploration.start(
+        "a.test",
+        "http://a.test/",
+        StopRules(max_pages_without_form=2),
+        LinkRanker(["search"]),
+        prior=prior,
+    )
+    site.relevant = True
+    site.add_link("http://a.test/about.html", 1, "About us")
+    site.add_link("http://a.test/news/1.html", 1, "News")
+    site.add_link("http://a.test/cat/", 1, "Catalogue")  # named like a search: likely
+    site.add_link("http://a.test/shelves/", 1, "Shelves", navigation=True)  # a menu link
+    site.page_done(False)
+    site.page_done(False)
+    assert site.stopped == "" and site.tree.likely_waiting() == 2
+    # the catalogue (prior LT 1/sqrt(2)) before the menu link (0 + bonus 0.3)
+    taken = [url for url, _, _ in site.next_links(2)]
+    assert taken == ["http://a.test/cat/", "http://a.test/shelves/"]
+    site.in_flight = 0
+    site.page_done(False)
+    assert site.stopped == "pages_without_form" and site.resumable  # about, news left
+
+
+def test_resume_order_topic_sites_first_then_seeds_then_off_topic():
+    def stopped(name: str, relevant: bool | None, score: float) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.relevance = relevant, score
+        site.add_link(f"http://{name}/x.html", 1)
+        return site
+
+    sites = [
+        stopped("off.test", False, 0.9),
+        stopped("seed.test", None, 0.1),
+        stopped("weak.test", True, 0.6),
+        stopped("strong.test", True, 0.9),
+    ]
+    order = [s.site for s in sorted(sites, key=SiteExploration.resume_order)]
+    assert order == ["strong.test", "weak.test", "seed.test", "off.test"]
+    off = sites[0]
+    off.page_done(False)
+    assert off.stopped == "off_topic" and off.resumable
+    off.resume()
+    off.page_done(False)
+    assert off.stopped == ""  # a resumed off-topic site is explored (its out links)
 
 
 def test_stop_rule_max_pages_counts_pages_in_flight():
-    site = SiteExploration.start("a.test", "http://a.test/", StopRules(max_pages=3),
-                                 LinkRanker())
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(max_pages=3), LinkRanker())
     site.relevant = True
     for n in range(5):
         site.add_link(f"http://a.test/{n}.html", 1)
     site.page_done(True)  # the home page
     assert [url for url, _, _ in site.next_links(5)] == [
-        "http://a.test/0.html", "http://a.test/1.html"]  # 1 fetched + 2 in flight = 3
+        "http://a.test/0.html",
+        "http://a.test/1.html",
+    ]  # 1 fetched + 2 in flight = 3
     site.in_flight -= 2
     site.page_done(True)
     site.page_done(True)
@@ -86,13 +154,13 @@ def test_stop_rule_max_pages_counts_pages_in_flight():
 
 
 def test_stop_rules_depth_forms_and_off_topic():
-    site = SiteExploration.start("a.test", "http://a.test/",
-                                 StopRules(max_depth=2, max_forms=1), LinkRanker())
+    site = SiteExploration.start(
+        "a.test", "http://a.test/", StopRules(max_depth=2, max_forms=1), LinkRanker()
+    )
     assert site.add_link("http://a.test/2.html", 2)
     assert not site.add_link("http://a.test/3.html", 3)  # deeper than max_depth
     site.relevant = True
-    fresh = site.new_forms([form(0, "http://a.test/s"), form(1, "http://a.test/s")],
-                           [True, True])
+    fresh = site.new_forms([form(0, "http://a.test/s"), form(1, "http://a.test/s")], [True, True])
     assert [f.index for f in fresh] == [0]  # the same form twice on a page counts once
     site.page_done(True)
     assert site.stopped == "max_forms"
@@ -103,9 +171,79 @@ def test_stop_rules_depth_forms_and_off_topic():
 
 
 def test_link_contexts_anchor_and_text_around():
-    doc = parse_html(b'<p>Find rare books in our <a href="/search?b=2&a=1">catalog search</a>'
-                     b" today. <b>Open</b></p><a href='mailto:x@y.test'>mail</a>",
-                     "http://a.test/dir/")
+    doc = parse_html(
+        b'<p>Find rare books in our <a href="/search?b=2&a=1">catalog search</a>'
+        b" today. <b>Open</b></p><a href='mailto:x@y.test'>mail</a>",
+        "http://a.test/dir/",
+    )
     (link,) = link_contexts(doc)
     assert (link.url, link.anchor, link.around) == (
-        "http://a.test/search?a=1&b=2", "catalog search", "Find rare books in our today. Open")
+        "http://a.test/search?a=1&b=2",
+        "catalog search",
+        "Find rare books in our today. Open",
+    )
+
+
+def test_link_contexts_mark_menu_links():
+    doc = parse_html(
+        b'<header><ul class="menu"><li><a href="/shelves/">Shelves</a></li></ul>'
+        b'</header><div class="main-nav"><a href="/stock/">Stock</a></div>'
+        b'<div role="navigation"><a href="/r/">R</a></div>'
+        b'<p><a href="/about/">About</a></p><footer><a href="/c/">C</a></footer>',
+        "http://a.test/",
+    )
+    assert [(ln.url, ln.navigation) for ln in link_contexts(doc)] == [
+        ("http://a.test/shelves/", True),
+        ("http://a.test/stock/", True),
+        ("http://a.test/r/", True),
+        ("http://a.test/about/", False),
+        ("http://a.test/c/", False),
+    ]
+
+
+def test_resume_policy_decides_on_evidence():
+    def stopped(name: str, relevant: bool | None, forms: int = 0) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.searchable_forms = relevant, forms
+        site.add_link(f"http://{name}/x.html", 1)
+        site.stopped = "pages_without_form"
+        return site
+
+    policy = ResumePolicy("all", max_rounds=2, discovery_pages=2)
+    bare, done, off = (
+        stopped("bare.test", True),
+        stopped("done.test", True, 1),
+        stopped("off.test", False),
+    )
+    # a topic site without a form yet: resumed; with its form found and no likely link
+    # left: not; an off-topic site: for discovery, while discovery pays
+    assert [policy.allows(s) for s in (bare, done, off)] == [True, False, True]
+    off.resume()
+    policy.page_fetched(off)
+    assert not policy.stops(off)
+    policy.page_fetched(off)
+    assert policy.stops(off) and off.stopped == "discovery_unproductive"
+    other = stopped("other.test", False)
+    assert not policy.allows(other)
+    assert policy.refusal([other]) == "discovery_unproductive"
+    policy.sites_queued(1)  # a new site in the frontier: discovery paid
+    assert policy.allows(other)
+    # never beyond max_rounds, never against the mode
+    bare.resume()
+    bare.stopped = "max_pages"
+    assert not policy.allows(bare)
+    assert not ResumePolicy("topic").allows(other) and ResumePolicy("topic").allows(
+        stopped("t.test", True)
+    )
+    assert policy.refusal([]) == "no_site_left"
+
+
+def test_a_site_keeps_its_pages_terms_while_not_judged_off_topic():
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(), LinkRanker())
+    site.add_page_terms(["book", "book", "map"])
+    site.relevant = True
+    site.add_page_terms(["book"])
+    assert dict(site.words) == {"book": 3, "map": 1}
+    site.relevant = False
+    site.add_page_terms(["car"])
+    assert "car" not in site.words

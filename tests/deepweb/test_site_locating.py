@@ -27,13 +27,16 @@ from crawler.storage.schema import migrate
 def hand_built() -> tuple[SiteRanker, SiteFrontier]:
     """One known deep-web site; three candidates whose ranks are worked out below."""
     ranker = SiteRanker(alpha=0.5)
-    ranker.add_known("deep.test", Features(
-        url=Counter({"book": 1}), anchor=Counter({"book": 1, "search": 1}), around=Counter()))
+    ranker.add_known(
+        "deep.test",
+        Features(
+            url=Counter({"book": 1}), anchor=Counter({"book": 1, "search": 1}), around=Counter()
+        ),
+    )
     frontier = SiteFrontier(ranker)
     # URL "book" (www, test: noise) = known URL: 1; anchor = known anchor: 1; no text
     # around: 0. ST = 2; linked from the known site: SF = 1.
-    frontier.offer("http://www.book.test/shelf.html", anchor="book search",
-                   source_site="deep.test")
+    frontier.offer("http://www.book.test/shelf.html", anchor="book search", source_site="deep.test")
     # URL "car": 0; anchor {book} against {book, search}: 1/sqrt(2); SF = 0
     frontier.offer("http://cars.test/", anchor="book", source_site="x.test", high=True)
     # no words at all; linked from the known site and from another one: SF = 1
@@ -51,11 +54,14 @@ def test_exact_ranks_of_hand_built_sites():
         "c.test": pytest.approx(0.5 * math.log(2), abs=1e-12),
     }
     assert {s: ranker.similarity(c) for s, c in frontier.candidates.items()} == {
-        "www.book.test": pytest.approx(2.0), "cars.test": pytest.approx(1 / math.sqrt(2)),
+        "www.book.test": pytest.approx(2.0),
+        "cars.test": pytest.approx(1 / math.sqrt(2)),
         "c.test": 0.0,
     }
     assert {s: ranker.frequency(c) for s, c in frontier.candidates.items()} == {
-        "www.book.test": 1, "cars.test": 0, "c.test": 1,
+        "www.book.test": 1,
+        "cars.test": 0,
+        "c.test": 1,
     }
     # alpha 1: similarity alone; alpha 0: frequency alone
     assert SiteRanker(1.0).rank(frontier.candidates["c.test"]) == 0.0
@@ -94,13 +100,29 @@ def exploration(site: str, links: dict[str, tuple[str, str]], forms: int) -> Sit
 
 def test_high_priority_queue_receives_out_of_site_links_of_form_sites():
     frontier = SiteFrontier(SiteRanker())
-    released = release_out_links(exploration("form.test", {
-        "http://a.test/": ("books", ""), "http://b.test/page": ("more", "see also"),
-    }, forms=1), frontier)
+    released = release_out_links(
+        exploration(
+            "form.test",
+            {
+                "http://a.test/": ("books", ""),
+                "http://b.test/page": ("more", "see also"),
+            },
+            forms=1,
+        ),
+        frontier,
+    )
     assert released == 2
-    release_out_links(exploration("plain.test", {
-        "http://c.test/": ("", ""), "http://a.test/other": ("", ""),
-    }, forms=0), frontier)
+    release_out_links(
+        exploration(
+            "plain.test",
+            {
+                "http://c.test/": ("", ""),
+                "http://a.test/other": ("", ""),
+            },
+            forms=0,
+        ),
+        frontier,
+    )
     assert frontier.high == ["a.test", "b.test"]
     assert frontier.low == ["c.test"]
     assert frontier.candidates["a.test"].linked_from == {"form.test", "plain.test"}
@@ -124,8 +146,9 @@ def test_site_classifier_naive_bayes_from_examples():
 
 
 def test_site_classifier_online_keywords_then_naive_bayes():
-    classifier = SiteClassifier(parse_query("books", "any"), min_hits=2, min_examples=2,
-                                retrain_every=100)
+    classifier = SiteClassifier(
+        parse_query("books", "any"), min_hits=2, min_examples=2, retrain_every=100
+    )
     first = classifier.classify(home("books books novel"))
     assert (first.relevant, first.model, first.score) == (True, "keywords", 1.0)
     assert classifier.classify(home("one book only")).relevant is False  # 1 hit < 2
@@ -141,8 +164,10 @@ def test_site_classifier_online_keywords_then_naive_bayes():
 
 def test_reverse_search_in_the_links_table(db):
     migrate(db)
-    db.execute("INSERT INTO crawls (id, spider) VALUES ('old', 'general'), ('new', 'smart') "
-               "ON CONFLICT DO NOTHING")
+    db.execute(
+        "INSERT INTO crawls (id, spider) VALUES ('old', 'general'), ('new', 'smart') "
+        "ON CONFLICT DO NOTHING"
+    )
     db.execute("DELETE FROM links WHERE crawl_id IN ('old', 'new')")
     rows = [
         # a center page (earlier crawl) links to the known deep site and to two others
@@ -158,7 +183,9 @@ def test_reverse_search_in_the_links_table(db):
     with db.cursor() as cursor:
         cursor.executemany(
             "INSERT INTO links (crawl_id, source_url, target_url, anchor_text) "
-            "VALUES (%s, %s, %s, %s)", rows)
+            "VALUES (%s, %s, %s, %s)",
+            rows,
+        )
     found = reverse_search(db, ["deep.test"])
     assert [(r.center, r.url, r.anchor) for r in found] == [
         ("http://blog.test/p", "http://fourth.test/", "fourth"),

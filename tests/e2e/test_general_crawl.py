@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from crawler.sandbox import build_synthetic_web, canonical
+from crawler.sandbox.synthetic import DEFAULT_SITES, MIN_SITE_PAGES
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,10 @@ def requested_urls(server) -> list[str]:
 
 def test_general_crawl_stores_exactly_the_reachable_allowed_pages(sandbox, run_crawl, db):
     # mirrors are left out: the content-seen test (tests/dedup) rejects their pages
-    web = build_synthetic_web(trap=False, faults=False, mirrors=False)
+    # sites of 45 pages: the smallest web that still has the 300 pages asserted below
+    web = build_synthetic_web(
+        trap=False, faults=False, mirrors=False, site_sizes=dict.fromkeys(DEFAULT_SITES, 45)
+    )
     server = sandbox(web)
     expected = web.reachable(web.seeds)
     assert all(web.is_html_ok(url) for url in expected)
@@ -80,7 +84,13 @@ def test_general_crawl_stores_exactly_the_reachable_allowed_pages(sandbox, run_c
 
 
 def test_faulty_pages_are_categorised(sandbox, run_crawl, db):
-    web = build_synthetic_web(trap=False, faults=True, mirrors=False)
+    # the smallest sites: the fault pages are the same on them, the crawl half as long
+    web = build_synthetic_web(
+        trap=False,
+        faults=True,
+        mirrors=False,
+        site_sizes=dict.fromkeys(DEFAULT_SITES, MIN_SITE_PAGES),
+    )
     server = sandbox(web)
     result = run_crawl(
         proxy=server.proxy_url,

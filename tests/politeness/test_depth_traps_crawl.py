@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from crawler.sandbox import build_synthetic_web, canonical
-from crawler.sandbox.synthetic import ROBOTS_5XX_HOST, TRAP_HOST
+from crawler.sandbox.synthetic import DEFAULT_SITES, MIN_SITE_PAGES, ROBOTS_5XX_HOST, TRAP_HOST
 from tests.politeness.logs import by_host, target, targets
 
 pytestmark = pytest.mark.slow
@@ -26,7 +26,14 @@ def uncrawled_rows(db, crawl_id: str) -> dict[str, tuple[str, str]]:
 def test_depth_limit_fetches_exactly_the_pages_within_it(sandbox, run_crawl, db):
     # no mirrors: the content-seen test would not follow the links of a mirrored copy,
     # which the ground truth does not model
-    web = build_synthetic_web(trap=False, faults=False, mirrors=False)
+    # the smallest sites: 117 pages within depth 2 of the seeds instead of 175, still
+    # robots-disallowed links before depth 2 and links beyond it
+    web = build_synthetic_web(
+        trap=False,
+        faults=False,
+        mirrors=False,
+        site_sizes=dict.fromkeys(DEFAULT_SITES, MIN_SITE_PAGES),
+    )
     server = sandbox(web)
     seeds = web.seeds[:3]
     expected = web.reachable(seeds, max_depth=2)
@@ -62,7 +69,8 @@ def test_depth_limit_fetches_exactly_the_pages_within_it(sandbox, run_crawl, db)
 
 
 def test_traps_cost_a_bounded_number_of_requests(sandbox, run_crawl, db):
-    web = build_synthetic_web()
+    # the smallest sites: the traps and faults are the same on them, the crawl shorter
+    web = build_synthetic_web(site_sizes=dict.fromkeys(DEFAULT_SITES, MIN_SITE_PAGES))
     server = sandbox(web)
     budget = 150
     result = run_crawl(

@@ -21,25 +21,62 @@ NOW = datetime.now(UTC)
 
 # number -> (url, title, body, content type, Last-Modified)
 PAGES = {
-    1: ("http://alpha.test/python-json", "Python JSON guide",
+    1: (
+        "http://alpha.test/python-json",
+        "Python JSON guide",
         "The json module encodes Python objects. Use json.dumps to serialize.",
-        "text/html", None),
-    2: ("http://alpha.test/snakes", "Snakes of the world",
-        "A python is a large snake that lives in Asia and Africa.", "text/html", None),
-    3: ("http://beta.test/databases", "Databases",
+        "text/html",
+        None,
+    ),
+    2: (
+        "http://alpha.test/snakes",
+        "Snakes of the world",
+        "A python is a large snake that lives in Asia and Africa.",
+        "text/html",
+        None,
+    ),
+    3: (
+        "http://beta.test/databases",
+        "Databases",
         "PostgreSQL is a relational database. The CREATE INDEX command builds an index.",
-        "text/html", None),
-    4: ("http://beta.test/python-db", "Python and databases",
-        "Connecting Python programs to a database through a driver.", "text/html", None),
-    5: ("http://docs.gamma.test/far", "Distance test",
+        "text/html",
+        None,
+    ),
+    4: (
+        "http://beta.test/python-db",
+        "Python and databases",
+        "Connecting Python programs to a database through a driver.",
+        "text/html",
+        None,
+    ),
+    5: (
+        "http://docs.gamma.test/far",
+        "Distance test",
         "python one two three four five six seven eight nine ten eleven twelve database",
-        "text/html", None),
-    6: ("http://docs.gamma.test/near", "Near test", "database alpha beta python",
-        "text/html", None),
-    7: ("http://gamma.test/notes.txt", "", "plain text notes about cooking recipes",
-        "text/plain", None),
-    8: ("http://beta.test/old", "Old tutorial", "archived python tutorial connections",
-        "text/html", datetime(2020, 1, 1, tzinfo=UTC)),
+        "text/html",
+        None,
+    ),
+    6: (
+        "http://docs.gamma.test/near",
+        "Near test",
+        "database alpha beta python",
+        "text/html",
+        None,
+    ),
+    7: (
+        "http://gamma.test/notes.txt",
+        "",
+        "plain text notes about cooking recipes",
+        "text/plain",
+        None,
+    ),
+    8: (
+        "http://beta.test/old",
+        "Old tutorial",
+        "archived python tutorial connections",
+        "text/html",
+        datetime(2020, 1, 1, tzinfo=UTC),
+    ),
 }
 URL_NUMBER = {url: number for number, (url, *_rest) in PAGES.items()}
 EVERY = set(PAGES)
@@ -53,8 +90,14 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> SearchEngine:
     ix = open_index(path)
     IndexWriter(ix).write(
         page_document(
-            url=url, title=title, text=body, host=url.split("/")[2], content_type=ctype,
-            fetched_at=NOW - timedelta(days=1), last_modified=modified, crawl_id="t",
+            url=url,
+            title=title,
+            text=body,
+            host=url.split("/")[2],
+            content_type=ctype,
+            fetched_at=NOW - timedelta(days=1),
+            last_modified=modified,
+            crawl_id="t",
         )
         for url, title, body, ctype, modified in PAGES.values()
     )
@@ -155,9 +198,7 @@ def test_pagination_walks_both_tiers(engine: SearchEngine) -> None:
     for page in (1, 2, 3, 4):
         results = engine.search("python database", page=page, per_page=2)
         assert results.total == 7 and results.pages == 4
-        assert [hit.rank for hit in results.hits] == list(
-            range(2 * page - 1, min(2 * page, 7) + 1)
-        )
+        assert [hit.rank for hit in results.hits] == list(range(2 * page - 1, min(2 * page, 7) + 1))
         paged += [hit.url for hit in results.hits]
     assert paged == everything
     assert engine.search("python database", page=5, per_page=2).hits == []
@@ -194,19 +235,23 @@ def test_did_you_mean(engine: SearchEngine, query: str, suggestion: str | None) 
 
 def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
     ix = open_index(tmp_path)
-    IndexWriter(ix).write([
-        page_document(
-            url="http://evil.test/", title="<script>alert('title')</script>",
-            text="Text with <img src=x onerror=alert(1)> and a python word & more.",
-            host="evil.test", content_type="text/html", fetched_at=NOW,
-        )
-    ])
+    IndexWriter(ix).write(
+        [
+            page_document(
+                url="http://evil.test/",
+                title="<script>alert('title')</script>",
+                text="Text with <img src=x onerror=alert(1)> and a python word & more.",
+                host="evil.test",
+                content_type="text/html",
+                fetched_at=NOW,
+            )
+        ]
+    )
     engine = SearchEngine(ix)
     hit = engine.search("python").hits[0]
     assert hit.title == "<script>alert('title')</script>"  # raw: templates escape it
     assert hit.snippet_html == (
-        "Text with &lt;img src=x onerror=alert(1)&gt; and a <mark>python</mark> word "
-        "&amp; more."
+        "Text with &lt;img src=x onerror=alert(1)&gt; and a <mark>python</mark> word &amp; more."
     )
     assert hit.snippet == "Text with <img src=x onerror=alert(1)> and a python word & more."
     engine.close()
@@ -218,8 +263,13 @@ def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Pa
 
     def doc(text: str, pagerank: float = 0.0) -> dict:
         return page_document(
-            url="http://a.test/", title="A", text=text, host="a.test",
-            content_type="text/html", fetched_at=NOW, pagerank=pagerank,
+            url="http://a.test/",
+            title="A",
+            text=text,
+            host="a.test",
+            content_type="text/html",
+            fetched_at=NOW,
+            pagerank=pagerank,
         )
 
     writer.write([doc("first version apples", pagerank=2.5)])
@@ -234,12 +284,21 @@ def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Pa
 
 def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path) -> None:
     ix = open_index(tmp_path)
-    IndexWriter(ix).write([
-        page_document(url=f"http://{name}.test/", title="Same", text="identical words here",
-                      host=f"{name}.test", content_type="text/html", fetched_at=NOW,
-                      pagerank=rank)
-        for name, rank in (("low", 0.2), ("high", 9.0), ("mid", 1.0))
-    ])
+    IndexWriter(ix).write(
+        [
+            # (not the same text: exact copies of a page are one result)
+            page_document(
+                url=f"http://{name}.test/",
+                title="Same",
+                text=f"identical {name} here",
+                host=f"{name}.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                pagerank=rank,
+            )
+            for name, rank in (("low", 0.2), ("high", 9.0), ("mid", 1.0))
+        ]
+    )
     blended = SearchEngine(ix, pagerank_weight=0.5)
     hits = blended.search("identical").hits
     assert [h.url for h in hits] == ["http://high.test/", "http://mid.test/", "http://low.test/"]
@@ -265,7 +324,7 @@ def test_tokenizer_keeps_word_offsets() -> None:
     ]
     text = "foo site:python.org"
     word = tokenize(text)[1]
-    assert text[word.start:word.end] == "python.org" and word.field == "site"
+    assert text[word.start : word.end] == "python.org" and word.field == "site"
     assert parse("") is None and parse("AND OR") is None
 
 
@@ -278,10 +337,17 @@ def test_tokenizer_keeps_word_offsets() -> None:
         ({"any_words": "snake"}, '"snake"'),
         ({"all_words": "python", "none_words": "snake json"}, '"python" -"snake" -"json"'),
         ({"all_words": "python", "occur": "title"}, 'title:"python"'),
-        ({"all_words": "python", "occur": "url", "site": "beta.test", "file_format": "html",
-          "updated": "year"}, 'url:"python" AND site:beta.test AND format:html AND updated:year'),
-        ({"all_words": 'OR "NEAR', "file_format": "any", "updated": "anytime"},
-         '"OR" AND "NEAR"'),
+        (
+            {
+                "all_words": "python",
+                "occur": "url",
+                "site": "beta.test",
+                "file_format": "html",
+                "updated": "year",
+            },
+            'url:"python" AND site:beta.test AND format:html AND updated:year',
+        ),
+        ({"all_words": 'OR "NEAR', "file_format": "any", "updated": "anytime"}, '"OR" AND "NEAR"'),
         ({"site": "a.test) OR (x"}, "site:a.testORx"),
     ],
 )
@@ -317,13 +383,21 @@ def test_query_syntax_error_is_a_value_error() -> None:
 def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path) -> None:
     """Whoosh's score pruning must not drop pages the PageRank factor lifts into the top."""
     ix = open_index(tmp_path)
-    IndexWriter(ix).write([
-        page_document(url=f"http://p{i}.test/", title="python" if i % 3 == 0 else "other",
-                      text="python " * (1 + i % 5) + "filler words " * (i % 7),
-                      host=f"p{i}.test", content_type="text/html", fetched_at=NOW,
-                      pagerank=float(i % 11))
-        for i in range(40)
-    ])
+    IndexWriter(ix).write(
+        [
+            page_document(
+                url=f"http://p{i}.test/",
+                title="python" if i % 3 == 0 else "other",
+                # (a word of its own: exact copies of a page are one result)
+                text=f"page{i} " + "python " * (1 + i % 5) + "filler words " * (i % 7),
+                host=f"p{i}.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                pagerank=float(i % 11),
+            )
+            for i in range(40)
+        ]
+    )
     for weight in (2.0, 0.0):
         engine = SearchEngine(ix, pagerank_weight=weight)
         everything = engine.search("python OR other", per_page=100)
@@ -351,8 +425,12 @@ def test_content_field_reuses_the_body_analysis_exactly(tmp_path: Path) -> None:
     from crawler.search.schema import ContentAnalyzer, PageTextAnalyzer
 
     doc = page_document(
-        url="http://a.test/x-y", title="The Title words", text="Body text, body words: the x.",
-        host="a.test", content_type="text/html", fetched_at=NOW,
+        url="http://a.test/x-y",
+        title="The Title words",
+        text="Body text, body words: the x.",
+        host="a.test",
+        content_type="text/html",
+        fetched_at=NOW,
     )
     ix = open_index(tmp_path)
     IndexWriter(ix).write([doc])

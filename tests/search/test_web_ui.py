@@ -25,22 +25,41 @@ NOW = datetime.now(UTC)
 def pages() -> list[dict]:
     docs = [
         page_document(
-            url=f"http://docs.example.test/guide/{i}", title=f"Python guide part {i}",
+            url=f"http://docs.example.test/guide/{i}",
+            title=f"Python guide part {i}",
             text=f"Chapter {i} of the python guide explains modules and packages.",
-            host="docs.example.test", content_type="text/html",
-            fetched_at=NOW - timedelta(days=1), pagerank=1.0 + i / 10,
+            host="docs.example.test",
+            content_type="text/html",
+            fetched_at=NOW - timedelta(days=1),
+            pagerank=1.0 + i / 10,
         )
         for i in range(1, 24)
     ]
     docs += [
-        page_document(url="http://zoo.test/snakes", title="Python snakes",
-                      text="The python is a snake of the tropics.", host="zoo.test",
-                      content_type="text/html", fetched_at=NOW),
-        page_document(url="http://zoo.test/notes.txt", title="", text="python notes in text",
-                      host="zoo.test", content_type="text/plain", fetched_at=NOW),
-        page_document(url="http://evil.test/page", title=XSS_TITLE,
-                      text="Visit <img src=x onerror=alert(2)> for the alertness quiz.",
-                      host="evil.test", content_type="text/html", fetched_at=NOW),
+        page_document(
+            url="http://zoo.test/snakes",
+            title="Python snakes",
+            text="The python is a snake of the tropics.",
+            host="zoo.test",
+            content_type="text/html",
+            fetched_at=NOW,
+        ),
+        page_document(
+            url="http://zoo.test/notes.txt",
+            title="",
+            text="python notes in text",
+            host="zoo.test",
+            content_type="text/plain",
+            fetched_at=NOW,
+        ),
+        page_document(
+            url="http://evil.test/page",
+            title=XSS_TITLE,
+            text="Visit <img src=x onerror=alert(2)> for the alertness quiz.",
+            host="evil.test",
+            content_type="text/html",
+            fetched_at=NOW,
+        ),
     ]
     return docs
 
@@ -71,14 +90,15 @@ def test_results_page_escapes_crawled_text(client) -> None:
     assert "&lt;script&gt;window.__xss = 1; alert(&#39;xss&#39;)&lt;/script&gt;" in html
     assert "<script" not in html
     # stemming: "alertness" also matches "alert"
-    assert ("Visit &lt;img src=x onerror=<mark>alert</mark>(2)&gt; for the <mark>alertness</mark>"
-            " quiz") in html
+    assert (
+        "Visit &lt;img src=x onerror=<mark>alert</mark>(2)&gt; for the <mark>alertness</mark> quiz"
+    ) in html
     assert page.headers["Content-Security-Policy"].startswith("default-src 'none'")
     assert 'id="count">1</span>' in html
 
 
 def test_query_text_is_escaped_everywhere(client) -> None:
-    html = client.get('/search?q=%22%3E%3Cscript%3Ealert(3)%3C/script%3E').get_data(as_text=True)
+    html = client.get("/search?q=%22%3E%3Cscript%3Ealert(3)%3C/script%3E").get_data(as_text=True)
     assert "<script" not in html
     assert 'value="&#34;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"' in html
 
@@ -93,12 +113,15 @@ def test_pagination_and_counts(client) -> None:
 
 
 def test_advanced_form_becomes_a_query(client) -> None:
-    reply = client.get("/search?all=python&none=snakes&occur=title&format=html&updated=week"
-                       "&site=&exact=&any=&n=20")
+    reply = client.get(
+        "/search?all=python&none=snakes&occur=title&format=html&updated=week&site=&exact=&any=&n=20"
+    )
     assert reply.status_code == 302
     query = parse_qs(urlsplit(reply.headers["Location"]).query)
-    assert query == {"q": ['title:"python" AND format:html AND updated:week -title:"snakes"'],
-                     "n": ["20"]}
+    assert query == {
+        "q": ['title:"python" AND format:html AND updated:week -title:"snakes"'],
+        "n": ["20"],
+    }
     html = client.get(reply.headers["Location"]).get_data(as_text=True)
     assert 'id="count">23</span>' in html  # the 23 guide parts; not the snake, not the .txt
 
@@ -123,8 +146,11 @@ def test_errors_and_empty_queries(client) -> None:
 def ui_url(index_dir: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "scrapy", "serve", "--port", "0", "--index", str(index_dir)],
-        cwd=index_dir.parent, env=scrapy_env(None), stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True,
+        cwd=index_dir.parent,
+        env=scrapy_env(None),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -143,8 +169,14 @@ def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--disable-sync",
+            ],
         )
         yield chromium
         chromium.close()
@@ -216,15 +248,17 @@ def test_favicon(client) -> None:
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200
     assert icon.mimetype == "image/svg+xml" and icon.data.startswith(b"<svg")
-    assert ('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-            in client.get("/").get_data(as_text=True))
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get(
+        "/"
+    ).get_data(as_text=True)
 
 
 def test_snippets_mark_the_words_of_a_phrase(client) -> None:
     # Whoosh's Phrase yields no terms unless asked: quoted queries had nothing marked
-    html = client.get('/search?q=%22python+guide%22&n=1').get_data(as_text=True)
-    assert ("Chapter 23 of the <mark>python</mark> <mark>guide</mark> explains modules and "
-            "packages.") in html
+    html = client.get("/search?q=%22python+guide%22&n=1").get_data(as_text=True)
+    assert (
+        "Chapter 23 of the <mark>python</mark> <mark>guide</mark> explains modules and packages."
+    ) in html
 
 
 # --- layout at phone and desktop widths, by element geometry -------------------------------
@@ -259,8 +293,7 @@ def test_layout_at_phone_width(browser, ui_url: str) -> None:
 
     page.goto(ui_url + "search?q=python+guide")
     page.wait_for_selector("#results")
-    assert_fits(page, "#q", "#search-button", ".brand", ".advanced-link", "#results",
-                "#pagination")
+    assert_fits(page, "#q", "#search-button", ".brand", ".advanced-link", "#results", "#pagination")
     query, brand = box(page, "#q"), box(page, ".brand")
     assert query["y"] >= brand["y"] + brand["height"]  # the form wraps below the brand
     assert query["width"] >= 250
@@ -289,3 +322,47 @@ def test_layout_at_desktop_width(browser, ui_url: str) -> None:
     assert brand["x"] + brand["width"] <= query["x"] < link["x"]
     assert abs((query["y"] + query["height"] / 2) - (brand["y"] + brand["height"] / 2)) < 10
     page.close()
+
+
+def test_translations_are_grouped_and_accept_language_picks_the_shown_one(
+    tmp_path: Path,
+) -> None:
+    base = "http://httpd.test/manual/"
+    ix = open_index(tmp_path / "index")
+    IndexWriter(ix).write(
+        [
+            page_document(
+                url=base + "ko/rewrite.html",
+                title="mod_rewrite (ko)",
+                text="mod_rewrite 규칙 rewrite rewrite rewrite",
+                host="httpd.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                lang="ko",
+                pagerank=3.0,
+            ),
+            page_document(
+                url=base + "en/rewrite.html",
+                title="mod_rewrite",
+                text="The rewrite module rewrites URLs.",
+                host="httpd.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                lang="en",
+            ),
+        ]
+    )
+    app = create_app(Settings(), ix)
+    client = app.test_client()
+    try:
+        english = client.get("/search?q=rewrite").get_data(as_text=True)
+        assert english.count('class="result"') == 1
+        assert f'href="{base}en/rewrite.html"' in english.split('class="variants"')[0]
+        assert f'href="{base}ko/rewrite.html"' in english.split('class="variants"')[1]
+        assert 'hreflang="ko">ko</a>' in english
+        korean = client.get("/search?q=rewrite", headers={"Accept-Language": "ko-KR,en;q=0.5"})
+        page = korean.get_data(as_text=True)
+        assert f'href="{base}ko/rewrite.html"' in page.split('class="variants"')[0]
+        assert 'hreflang="en">en</a>' in page
+    finally:
+        app.config["SEARCH_ENGINE"].close()

@@ -11,8 +11,9 @@ import inspect
 from crawler import defaults
 from crawler.dedup.content_seen import ContentSeenTest
 from crawler.dedup.winnowing import WinnowingFingerprint
-from crawler.deepweb.exploration import StopRules
+from crawler.deepweb.exploration import ResumePolicy, StopRules
 from crawler.deepweb.link_tree import LinkRanker, LinkTree
+from crawler.deepweb.relevance import RelevanceWeights, TopicVocabulary
 from crawler.deepweb.site_classifier import SiteClassifier
 from crawler.deepweb.site_frontier import SiteRanker
 from crawler.focus.links import LinkScoreParams
@@ -38,6 +39,29 @@ def test_deep_web_stop_rules_and_rankers():
     assert classifier.min_hits == defaults.SMART_SITE_MIN_HITS
     assert classifier.min_examples == defaults.SMART_SITE_MIN_EXAMPLES
     assert classifier.retrain_every == defaults.SMART_SITE_RETRAIN_EVERY
+    tree = LinkTree(LinkRanker())
+    assert (tree.nav_bonus, tree.likely_rank, tree.nav_depth) == (
+        defaults.SMART_LINK_NAV_BONUS,
+        defaults.SMART_LINK_LIKELY_RANK,
+        defaults.SMART_LINK_NAV_DEPTH,
+    )
+    assert ResumePolicy() == ResumePolicy(
+        defaults.SMART_RESUME_SITES,
+        defaults.SMART_SITE_MAX_ROUNDS,
+        defaults.SMART_DISCOVERY_MAX_PAGES,
+    )
+    assert RelevanceWeights() == RelevanceWeights(
+        site=defaults.SMART_FORM_SITE_WEIGHT,
+        form=defaults.SMART_FORM_WEIGHT,
+        result=defaults.SMART_FORM_RESULT_WEIGHT,
+        threshold=defaults.SMART_FORM_RELEVANCE_THRESHOLD,
+        density=defaults.SMART_SITE_MIN_DENSITY,
+    )
+    vocabulary = TopicVocabulary(["book"])
+    assert (vocabulary.min_pages, vocabulary.min_ratio) == (
+        defaults.SMART_VOCABULARY_MIN_PAGES,
+        defaults.SMART_VOCABULARY_MIN_RATIO,
+    )
 
 
 def test_focused_crawl_parameters():
@@ -80,6 +104,8 @@ def test_search_ranking_and_revisits():
         exact=defaults.SEARCH_EXACT_BOOST,
         lead=defaults.SEARCH_LEAD_BOOST,
         proximity=defaults.SEARCH_PROXIMITY_BOOST,
+        heading=defaults.SEARCH_HEADING_BOOST,
+        anchor=defaults.SEARCH_ANCHOR_BOOST,
     )
     for function in (weighted_pagerank, pagerank_of_graph):
         parameters = inspect.signature(function).parameters

@@ -40,8 +40,10 @@ def advanced_query(
         parts.append("(" + " OR ".join(alternatives) + ")")
     for name, value in (("site", site), ("format", file_format), ("updated", updated)):
         value = _UNSAFE_VALUE.sub("", value.strip())
-        if value and not (name == "format" and value == "any") and not (
-            name == "updated" and value == "anytime"
+        if (
+            value
+            and not (name == "format" and value == "any")
+            and not (name == "updated" and value == "anytime")
         ):
             parts.append(f"{name}:{value}")
     query = " AND ".join(parts)

@@ -4,12 +4,14 @@ XOR) and the scored-only bonuses (title, exact title and URL name, proximity).""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from whoosh import query as wq
 from whoosh.fields import Schema
+from whoosh.query.compound import DefaultOr
 from whoosh.query.spans import SpanNear2
 
 from crawler import defaults
@@ -26,6 +28,7 @@ from crawler.search.query.tree import (
     parse,
     positive_leaves,
 )
+from crawler.search.ranking import Boosts
 from crawler.search.schema import TEXT_FIELDS
 
 #: Queries of fewer plain words are names, not descriptions: no lead bonus.
@@ -34,27 +37,38 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
+#: Queries of this many plain words or more, and fewer than COMMON_TERMS_MIN_WORDS
+#: (descriptions, not sentences), are ranked in one tier of pages holding any of them,
+#: not "all the words first".
+ONE_TIER_MIN_WORDS = 4
+#: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
+#: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
+#: are as telling.
+SEQUENCE_TERMS = 16
+#: Long queries (this many words or more, a sentence): their any-word tier matches the
+#: pages holding one of their uncommon words (in at most COMMON_SHARE of the pages); the
+#: common words only add their score there (Lucene's common-terms query). Every page of
+#: the all-words tier still holds them all.
+COMMON_TERMS_MIN_WORDS = 8
+COMMON_SHARE = 0.1
+#: ... and when every word is common, the pages holding one of the rarest few.
+RAREST_WORDS = 2
 
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
 _FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
 
 
-def _any(parts: list[wq.Query]) -> wq.Query | None:
+def _any(parts: list[wq.Query], lazy: bool = False) -> wq.Query | None:
+    """Or of ``parts``; ``lazy`` for a part only scored where others match (a bonus):
+    Whoosh's Or on an index of up to 5,000 pages preloads and scores every posting of
+    its terms (PreloadedOr), which for a sentence's 20 words in several bonus fields was
+    most of a search's time; DefaultOr's union matchers skip to the pages asked for."""
     if not parts:
         return None
-    return parts[0] if len(parts) == 1 else wq.Or(parts)
-
-
-@dataclass(frozen=True)
-class Boosts:
-    """Weights of the scored-only bonuses (SEARCH_TITLE_BOOST, SEARCH_EXACT_BOOST,
-    SEARCH_LEAD_BOOST, SEARCH_PROXIMITY_BOOST); 0 turns one off."""
-
-    title: float = defaults.SEARCH_TITLE_BOOST
-    exact: float = defaults.SEARCH_EXACT_BOOST
-    lead: float = defaults.SEARCH_LEAD_BOOST
-    proximity: float = defaults.SEARCH_PROXIMITY_BOOST
+    if len(parts) == 1:
+        return parts[0]
+    return DefaultOr(parts) if lazy else wq.Or(parts)
 
 
 @dataclass
@@ -87,7 +101,7 @@ class ParsedQuery:
         parts = [b for b in (self.bonus, self.first_bonus if first else None) if b is not None]
         if not parts:
             return q
-        return wq.AndMaybe(q, parts[0] if len(parts) == 1 else wq.Or(parts))
+        return wq.AndMaybe(q, _any(parts, lazy=True))
 
 
 class QueryCompiler:
@@ -100,11 +114,18 @@ class QueryCompiler:
         near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
         boosts: Boosts | None = None,
         now: datetime | None = None,
+        doc_frequency: Callable[[str, str], int] | None = None,
+        doc_count: int = 0,
     ) -> None:
+        """``doc_frequency(fieldname, term)`` and ``doc_count``: of the index searched,
+        to tell a long query's common words (COMMON_TERMS_MIN_WORDS)."""
         self.schema = schema
         self.boosts = boosts or Boosts()
         self.near_distance = near_distance
         self.now = now
+        self.doc_frequency = doc_frequency
+        self.doc_count = doc_count
+        self._common: set[int] = set()  # id() of the parsed query's common leaves
 
     # public -------------------------------------------------------------------------
     def parse(self, text: str) -> ParsedQuery:
@@ -112,15 +133,57 @@ class QueryCompiler:
         parsed = ParsedQuery(text, tree)
         if tree is None:
             return parsed
+        self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.bonus = _any(self._field_bonus(tree, "title", self.boosts.title))
-        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree))
+        parsed.bonus = _any(
+            self._field_bonus(tree, "title", self.boosts.title)
+            + self._field_bonus(tree, "headings", self.boosts.heading)
+            + self._field_bonus(tree, "inlinks", self.boosts.anchor),
+            lazy=True,
+        )
+        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree), lazy=True)
         parsed.proximity = self._proximity_bonus(tree)
         return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
-        """The query's words and phrases without prefix, outside NOT."""
-        return [leaf for leaf in positive_leaves(tree) if leaf.field is None]
+        """The query's words and phrases without prefix, outside NOT (a long query's
+        common words left out: their bonuses cost time and tell little)."""
+        return [
+            leaf
+            for leaf in positive_leaves(tree)
+            if leaf.field is None and id(leaf) not in self._common
+        ]
+
+    def _common_leaves(self, tree: Node) -> set[int]:
+        """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
+        or more): those in more than COMMON_SHARE of the pages, all but the RAREST_WORDS
+        rarest when every word is common. Empty without document frequencies."""
+        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
+            return set()
+        plain = [
+            child
+            for child in tree.children
+            if isinstance(child, Leaf)
+            and child.field is None
+            and not child.is_filter
+            and self.analyze(TEXT_FIELDS[0], child.text)  # not a stop word
+        ]
+        if len(plain) < COMMON_TERMS_MIN_WORDS:
+            return set()
+        frequency = {
+            id(leaf): max(
+                (
+                    self.doc_frequency(TEXT_FIELDS[0], t)
+                    for t in self.analyze(TEXT_FIELDS[0], leaf.text)
+                ),
+                default=0,
+            )
+            for leaf in plain
+        }
+        ranked = sorted(plain, key=lambda leaf: frequency[id(leaf)])
+        rare = [leaf for leaf in ranked if frequency[id(leaf)] <= COMMON_SHARE * self.doc_count]
+        keep = {id(leaf) for leaf in (rare or ranked[:RAREST_WORDS])}
+        return {id(leaf) for leaf in plain if id(leaf) not in keep}
 
     def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
         """Terms of the query's words without prefix (outside NOT) in one field."""
@@ -137,8 +200,8 @@ class QueryCompiler:
         """The content terms of the query's plain words (no prefix, no phrase, not
         negated), in query order."""
         terms: list[str] = []
-        for leaf in self._bonus_leaves(tree):
-            if not leaf.phrase:
+        for leaf in positive_leaves(tree):
+            if leaf.field is None and not leaf.phrase:
                 terms += self.analyze(TEXT_FIELDS[0], leaf.text)
         return terms
 
@@ -152,7 +215,7 @@ class QueryCompiler:
         # its words, and all of them in order (the sentence itself, not a list of them)
         return [
             *self._field_bonus(tree, "lead", self.boosts.lead),
-            wq.Phrase("lead", terms, slop=PROXIMITY_SLOP, boost=self.boosts.lead),
+            wq.Phrase("lead", terms[:SEQUENCE_TERMS], slop=PROXIMITY_SLOP, boost=self.boosts.lead),
         ]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
@@ -173,7 +236,7 @@ class QueryCompiler:
         words close together scores above one with the same words scattered, and in the
         query's order above reversed. Pairs for short queries only: a sentence is served
         by the whole sequence."""
-        plain = [leaf for leaf in self._bonus_leaves(tree) if not leaf.phrase]
+        plain = [leaf for leaf in positive_leaves(tree) if leaf.field is None and not leaf.phrase]
         if self.boosts.proximity <= 0 or len(plain) < 2:
             return None  # (one word split in parts, json.dumps, is a phrase already)
         terms = self._plain_terms(tree)
@@ -182,7 +245,7 @@ class QueryCompiler:
         pairs = [(a, b) for a, b in zip(terms, terms[1:], strict=False) if a != b]
         return Proximity(
             fieldname=TEXT_FIELDS[0],
-            terms=tuple(terms),
+            terms=tuple(terms[:SEQUENCE_TERMS]),
             pairs=tuple(dict.fromkeys(pairs)) if len(pairs) <= MAX_PROXIMITY_PAIRS else (),
             whole=len(terms) > 2,
             slop=PROXIMITY_SLOP,
@@ -197,6 +260,7 @@ class QueryCompiler:
     def _tiers(self, tree: Node) -> list[wq.Query | None]:
         if isinstance(tree, And) and tree.implicit:
             positives: list[wq.Query] = []
+            common: list[wq.Query] = []
             filters: list[wq.Query] = []
             negatives: list[wq.Query] = []
             for child in tree.children:
@@ -212,10 +276,22 @@ class QueryCompiler:
                     filters.append(q)
                 else:
                     positives.append(q)
+                    if id(child) in self._common:
+                        common.append(q)
             if len(positives) >= 2:
                 every = self._without(wq.And(positives + filters), negatives)
                 anyone = wq.Or(positives)
+                if common and len(common) < len(positives):
+                    # a long query: the pages holding one of its uncommon words, the
+                    # common ones scored there (Lucene's common-terms query)
+                    rare = [q for q in positives if not any(q is c for c in common)]
+                    anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
+                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
+                    # a description: long pages hold all its words by chance, the page
+                    # described often misses one; BM25F already prefers pages with more
+                    # of them
+                    return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]
 

@@ -1,0 +1,167 @@
+"""Checks of the evaluation web itself (run: .venv/bin/python -m pytest bench/deepweb_blind -q)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from server import Log, make_server  # noqa: E402
+from webgen import WEBS, Web  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dev() -> Web:
+    return Web("dev")
+
+
+def test_same_seed_same_web(dev: Web) -> None:
+    again = Web("dev")
+    assert again.ground_truth() == dev.ground_truth()
+    assert {h: s.pages for h, s in again.sites.items()} == {h: s.pages for h, s in dev.sites.items()}
+
+
+@pytest.mark.parametrize("name", sorted(WEBS))
+def test_five_search_forms_per_topic_one_on_the_home_page(name: str) -> None:
+    web = Web(name)
+    forms = web.ground_truth()["forms"]
+    for topic in web.topics:
+        mine = [f for f in forms if f["kind"] == "search" and f["topic"] == topic]
+        assert len(mine) == 5, (topic, mine)
+        assert sorted(f["depth"] for f in mine) == [0, 1, 2, 2, 3]
+        assert len({f["host"] for f in mine}) == 5
+        assert sum(f["action_disallowed_by_robots"] for f in mine) == 1
+        for f in mine:
+            assert all(p in web.reachable for p in f["pages"][:1]), f
+
+
+def serve(web: Web):
+    log = Log()
+    server = make_server(web, log, 0, latency=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    proxy = urllib.request.ProxyHandler({"http": f"http://127.0.0.1:{server.server_address[1]}"})
+    return server, log, urllib.request.build_opener(proxy)
+
+
+def test_search_lists_records_for_a_topic_word_and_none_for_nonsense(dev: Web) -> None:
+    server, log, opener = serve(dev)
+    try:
+        for f in dev.ground_truth()["forms"]:
+            if f["kind"] != "search" or f["topic"] != "books":
+                continue
+            fields = dev.sites[f["host"]].actions[f["action"].split(f["host"], 1)[1]].fields
+            text = [n for n, role in fields if role == "text"][0]
+            for query, expect in ((f"{text}=books", "books found"), (f"{text}=xqzvbn", "No books matched")):
+                if f["method"] == "get":
+                    body = opener.open(f"{f['action']}?{query}").read().decode()
+                else:
+                    body = opener.open(f["action"], data=query.encode()).read().decode()
+                assert expect in body, (f["action"], query)
+    finally:
+        server.shutdown()
+    assert len(log.entries) == 10
+    assert [bool(e["results"]) for e in log.entries] == [True, False] * 5
+    assert {e["status"] for e in log.entries} == {200}
+    assert {e["method"] for e in log.entries} <= {"GET", "POST"}
+
+
+def test_robots_disallows_the_cgi_search_action_not_its_page(dev: Web) -> None:
+    cgi = [f for f in dev.ground_truth()["forms"] if f["topic"] == "books" and f["action_disallowed_by_robots"]]
+    assert len(cgi) == 1 and cgi[0]["action"].endswith("/cgi-bin/search.cgi")
+    status, _, robots = dev.respond("GET", cgi[0]["host"], "/robots.txt", "", "")
+    assert status == 200 and "Disallow: /cgi-bin/" in robots
+    assert not any(p.split(cgi[0]["host"], 1)[1].startswith("/cgi-bin/") for p in cgi[0]["pages"])
+
+
+def test_output_rows_match_by_action_and_page(dev: Web, tmp_path: Path) -> None:
+    import json
+
+    from run import match, norm, parse_output
+
+    forms = dev.ground_truth()["forms"]
+    by_action: dict = {}
+    for f in forms:
+        f["norm_pages"] = {norm(p) for p in f["pages"]}
+        by_action.setdefault(norm(f["action"]), []).append(f)
+    deep = next(f for f in forms if f["kind"] == "search" and f["topic"] == "books" and f["depth"] == 3)
+    host = deep["host"]
+    rows = [
+        {"page_url": deep["pages"][0], "action_url": deep["action"] + "?x=1", "method": deep["method"].upper(), "confirmed": True},
+        {"page_url": f"http://{host}/", "action_url": deep["action"], "method": deep["method"]},  # guessed: not on the home page
+        {"page_url": deep["action"], "action": deep["action"]},  # a results page repeating the form
+        {"page_url": f"http://{host}/contact", "action_url": "/nowhere"},
+        {"page_url": deep["pages"][0], "action_url": deep["action"], "relevant": False, "searchable": True},
+    ]
+    out = tmp_path / "forms.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows) + "not json\n" + json.dumps({"url": f"http://{host}/"}) + "\n")
+    parsed, problems = parse_output(out)
+    assert problems == [
+        "line 5: marked relevant=False searchable=True, not counted",
+        "line 6: not JSON",
+        "line 7: not a form row, ignored (keys ['url'])",
+    ]
+    assert [match(r, by_action) is deep for r in parsed] == [True, False, True, False]
+    assert [r["confirmed"] for r in parsed] == [True, None, None, None]
+    assert parsed[3]["action"] == f"http://{host}/nowhere"
+
+
+def test_scores_from_the_request_log_and_the_output(dev: Web, tmp_path: Path) -> None:
+    import json
+    import types
+    import urllib.parse
+
+    from run import score
+
+    forms = dev.ground_truth()["forms"]
+    books = [f for f in forms if f["kind"] == "search" and f["topic"] == "books"]
+    cgi = next(f for f in books if f["action_disallowed_by_robots"])
+    deep = next(f for f in books if f["depth"] == 3)
+    letter = next(f for f in forms if f["kind"] == "newsletter" and f["host"] == deep["host"])
+    docs = next(f for f in forms if f["host"] == "docs.lumen-lang.test" and f["action"].endswith("/search.html"))
+
+    def req(method: str, url: str, body: str = "") -> dict:
+        p = urllib.parse.urlsplit(url)
+        return {
+            "phase": "smart",
+            "method": method,
+            "host": p.netloc,
+            "path": p.path,
+            "query": p.query,
+            "body": body,
+            "status": 200,
+            "t": 0.0,
+            "results": 3 if p.path == urllib.parse.urlsplit(deep["action"]).path else None,
+        }
+
+    entries = [
+        req("GET", f"http://{deep['host']}/robots.txt"),
+        req("GET", deep["pages"][0]),
+        req(deep["method"].upper(), deep["action"] + ("?q=books" if deep["method"] == "get" else ""), "q=books"),
+        req("GET", cgi["pages"][0]),
+        req("GET", cgi["action"] + "?q=books"),  # disallowed by robots.txt
+        req(letter["method"].upper(), letter["action"] + ("?email=a" if letter["method"] == "get" else ""), "email=a"),
+        req("GET", docs["pages"][0]),
+    ]
+    (tmp_path / "forms.jsonl").write_text(
+        json.dumps({"page_url": deep["pages"][0], "action_url": deep["action"], "method": deep["method"], "confirmed": True})
+        + "\n"
+        + json.dumps({"page_url": docs["pages"][0], "action_url": docs["action"], "method": "GET", "confirmed": False})
+        + "\n"
+    )
+    args = types.SimpleNamespace(topic="books", work=str(tmp_path), pages=600, web="dev")
+    crawl = {"exit_status": 0, "seconds": 1.0, "finish_reason": "finished", "error_lines": []}
+    res = score(args, dev, types.SimpleNamespace(entries=entries), crawl, None)
+    sm = res["smart"]
+    assert (sm["found"], sm["found_within_limit"], sm["found_below_home"], sm["precision"]) == (1, 1, 1, 0.5)
+    assert sm["requests"] == 7 and sm["robots_txt_requests"] == 1 and sm["stopped_before_limit"]
+    assert sm["probes"] == {"topic_search": 2, "other_search": 0, "not_search": 1, "robots_disallowed": 1, "with_results": 1}
+    assert sm["topic_form_pages_fetched_at_request"] == [2, 4]
+    assert {f["action"]: f["site_requests"] for f in sm["per_form"] if f["site_requests"]} == {deep["action"]: 3, cgi["action"]: 2}
+    assert (sm["output_marked_confirmed"], sm["output_confirmed_topic_forms"]) == (1, 1)
+    assert res["checks"]["robots"]["met"] is False and res["checks"]["not_search_probes"]["met"] is False
+    assert res["targets"]["found_in_limit"]["met"] is False and res["targets"]["precision"]["met"] is False

@@ -1,0 +1,1451 @@
+"""Generator of the blind deep-web evaluation web (deterministic from a seed).
+
+A web is a set of small sites under fake host names: for each of six topics five
+sites with a search form over their records (one with the form on its home page, four
+with it one to three links below) and a review blog without one; off-topic sites with
+their own search boxes (a programming language's documentation, a news paper, a
+hardware store, a gardening forum, a weather site); two web directories and a links
+blog that the crawl starts from. Every page also carries forms that are not searches
+(newsletter, login, contact, comment, checkout, add to cart, order tracking, store
+locator, "sell us / post / list yours" forms). ``Web.ground_truth()`` says which form
+is what. ``Web.respond()`` answers a request (static pages, robots.txt, form actions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import random
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+
+from topics import TOPICS
+
+WEBS = {
+    # name: (seed, designated topic, the six topics of the web, held out?)
+    "dev": (1, "books", ["books", "movies", "jobs", "autos", "music", "recipes"], False),
+    "heldout1": (7301, "movies", ["movies", "books", "realestate", "airfare", "jobs", "recipes"], True),
+    "heldout2": (5519, "jobs", ["jobs", "autos", "music", "books", "realestate", "airfare"], True),
+    "heldout3": (9047, "autos", ["autos", "recipes", "movies", "airfare", "music", "jobs"], True),
+}
+
+PLACEMENTS = ["home", "d1", "d2", "d2", "d3"]
+E = html.escape
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@dataclass
+class Record:
+    rid: int
+    title: str
+    creator: str
+    category: str
+    fmt: str
+    price: str
+    extra: str
+    href: str | None = None
+
+    def text(self) -> str:
+        return " ".join([self.title, self.creator, self.category, self.fmt, self.price, self.extra]).lower()
+
+
+@dataclass
+class Action:
+    """What a form's action URL does when submitted."""
+
+    kind: str  # search | newsletter | login | contact | comment | checkout | cart | track | locator | submission | register
+    topic: str  # the topic of the records searched, or an off-topic label
+    fields: list = field(default_factory=list)  # (name, role) role: text | category | format | price | other
+    records: list = field(default_factory=list)
+    item_prefix: str = "/item/"
+    noun: str = "result"
+    plural: str = "results"
+
+
+@dataclass
+class FormTruth:
+    host: str
+    action: str  # absolute URL without query
+    method: str
+    kind: str
+    topic: str
+    site_kind: str
+    pages: set = field(default_factory=set)
+    depth: int | None = None
+    action_disallowed: bool = False
+    description: str = ""
+
+
+class Site:
+    def __init__(self, web: Web, host: str, name: str, kind: str, topic: str) -> None:
+        self.web, self.host, self.name, self.kind, self.topic = web, host, name, kind, topic
+        self.pages: dict[str, str] = {}
+        self.actions: dict[str, Action] = {}
+        self.robots: str | None = None
+        self.menu: list[tuple[str, str]] = []
+        self.footer: list[tuple[str, str]] = []
+        self.header_form = ""
+        self.footer_form = ""
+        self.records: list[Record] = []
+        self.item_prefix = "/item/"
+        self.style = 0
+        # page shape: the development web uses one; held-out webs also two others (a list
+        # menu with a sidebar, an old table layout with image links), so that a crawler
+        # tuned to the development web's page shapes meets shapes it has not seen
+        self.layout = random.Random(f"{web.seed}-{host}-layout").choice([0, 1, 2]) if web.heldout else 0
+
+    def url(self, path: str) -> str:
+        return f"http://{self.host}{path}"
+
+    def add_form(self, path: str, action: str, method: str, kind: str, topic: str, desc: str = "") -> None:
+        key = (self.host, action, method)
+        truth = self.web.forms.get(key)
+        if truth is None:
+            truth = FormTruth(self.host, self.url(action), method, kind, topic, self.kind, description=desc)
+            self.web.forms[key] = truth
+        truth.pages.add(self.url(path))
+
+    def page(self, path: str, title: str, body: str, crumbs: list | None = None, forms: list | None = None) -> None:
+        """Render a page with the site's layout; forms: [(action, method, kind, topic)]."""
+        nav = " | ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.menu)
+        foot = " &middot; ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.footer)
+        crumb = ""
+        if crumbs:
+            parts = ['<a href="/">Home</a>'] + [f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]]
+            parts.append(E(crumbs[-1][0]))
+            crumb = f'<nav class="breadcrumb">{" &rsaquo; ".join(parts)}</nav>'
+        head = (
+            f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{E(title)} | {E(self.name)}</title>'
+            f'<link rel="stylesheet" href="/static/site.css"></head><body>\n'
+        )
+        if self.layout == 1:
+            items = "".join(f'<li class="nav-item"><a class="nav-link" href="{h}">{E(t)}</a></li>' for t, h in self.menu)
+            cols = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.footer)
+            ol = ""
+            if crumbs:
+                ol = (
+                    '<ol class="breadcrumb"><li><a href="/">Home</a></li>'
+                    + "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in crumbs[:-1])
+                    + f'<li class="active">{E(crumbs[-1][0])}</li></ol>'
+                )
+            doc = (
+                f'{head}<div class="navbar"><a class="brand" href="/">{E(self.name)}</a><ul class="nav">{items}</ul></div>\n'
+                f'<div class="container"><div class="row"><div class="col-main">{ol}<h2 class="page-title">{E(title)}</h2>\n{body}</div>\n'
+                f'<aside class="col-side">{self.header_form}<h4>Quick links</h4><ul>{cols}</ul></aside></div></div>\n'
+                f'<div class="footer"><div class="footer-cols"><ul>{cols}</ul></div>{self.footer_form}'
+                f"<small>&copy; {self.web.year} {E(self.name)}. All rights reserved.</small></div>\n</body></html>\n"
+            )
+        elif self.layout == 2:
+            side = "<br>\n".join(
+                f'<a href="{h}"><img src="/img/nav_{slug(t) or "home"}.gif" alt="{E(t)}" border="0"></a>' for t, h in self.menu
+            )
+            # the image buttons' text links, repeated at the bottom as such sites do
+            text_nav = " | ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.menu)
+            trail = ""
+            if crumbs:
+                trail = (
+                    '<font size="1"><a href="/">Home</a> :: '
+                    + " :: ".join([f'<a href="{h}">{E(t)}</a>' for t, h in crumbs[:-1]] + [E(crumbs[-1][0])])
+                    + "</font><br>"
+                )
+            doc = (
+                f'{head}<table width="100%" border="0" cellpadding="4"><tr><td colspan="2" bgcolor="#003366">'
+                f'<a href="/"><img src="/img/logo.gif" alt="{E(self.name)}" border="0"></a>{self.header_form}</td></tr>\n'
+                f'<tr><td valign="top" width="160" bgcolor="#eeeeee">{side}</td>\n<td valign="top">{trail}'
+                f'<font size="4"><b>{E(title)}</b></font><br>\n{body}</td></tr>\n'
+                f'<tr><td colspan="2" align="center"><font size="1">{text_nav}<br>{foot}<br>{self.footer_form}'
+                f"Copyright &copy; {self.web.year} {E(self.name)}</font></td></tr></table>\n</body></html>\n"
+            )
+        else:
+            doc = (
+                f'{head}<header><div class="logo"><a href="/">{E(self.name)}</a></div>{self.header_form}'
+                f'<nav class="menu">{nav}</nav></header>\n{crumb}\n<main>\n<h1>{E(title)}</h1>\n{body}\n</main>\n'
+                f"<footer>{self.footer_form}<p>{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n"
+                f"</body></html>\n"
+            )
+        self.pages[path] = doc
+        for action, method, kind, topic in (forms or []) + self.layout_forms:
+            self.add_form(path, action, method, kind, topic)
+
+    layout_forms: list = []
+
+
+class Web:
+    def __init__(self, name: str) -> None:
+        if name not in WEBS:
+            raise KeyError(name)
+        self.name = name
+        self.seed, self.topic, self.topics, self.heldout = WEBS[name]
+        self.rng = random.Random(self.seed)
+        self.year = 2026
+        self.sites: dict[str, Site] = {}
+        self.forms: dict[tuple, FormTruth] = {}
+        self.seeds: list[str] = []
+        self.dead_sites: dict[str, list] = {}
+        self._build()
+
+    # ------------------------------------------------------------------ helpers
+    def pool(self, topic: str, key: str) -> list[str]:
+        t = TOPICS[topic]
+        extra = t.get("heldout_" + key, []) if self.heldout else []
+        return list(t[key]) + list(extra)
+
+    def records(self, topic: str, n: int, rng: random.Random) -> list[Record]:
+        t = TOPICS[topic]
+        out = []
+        cats = rng.sample(t["categories"], 6)
+        for i in range(n):
+            title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
+            out.append(
+                Record(
+                    rid=1000 + i * 7 + rng.randrange(7),
+                    title=title,
+                    creator=rng.choice(t["creators"]),
+                    category=rng.choice(cats),
+                    fmt=rng.choice(t["formats"]),
+                    price=rng.choice(t["prices"]),
+                    extra=f"{t['noun']} {t['id_label']} {rng.randrange(100, 999)}",
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------------ build
+    def _build(self) -> None:
+        rng = self.rng
+        for topic in self.topics:
+            names = list(TOPICS[topic]["sites"])
+            rng.shuffle(names)
+            placements = list(PLACEMENTS)
+            rng.shuffle(placements)
+            cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
+            self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
+            for i, (name, host) in enumerate(names[:5]):
+                self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index), submission=(i in (1, 3)))
+            blog_name, blog_host, blog_about = TOPICS[topic]["blog"]
+            self._topic_blog(topic, blog_name, f"{blog_host}.blog.test", blog_about)
+        self._docs_site()
+        self._news_site()
+        self._store_site()
+        self._forum_site()
+        self._weather_site()
+        self._filler_sites()
+        self._interlink()
+        self._compute_depths()
+
+    # ------------------------------------------------------------------ forms
+    def search_form(
+        self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
+    ) -> tuple[str, list]:
+        t = TOPICS[topic]
+        fields: list = []
+        parts: list[str] = []
+        texts = rng.sample(t["text_fields"], 1 if compact else rng.choice([1, 2, 3]))
+        if compact and rng.random() < 0.5:
+            texts = [(rng.choice(["q", "k", "kw", "term", "s", "search"]), "Search")]
+        ph = rng.choice(t["placeholders"])
+        for name, label in texts:
+            fields.append((name, "text"))
+            fid = f"f-{name}"
+            if style == 0:
+                parts.append(f'<label for="{fid}">{E(label)}</label> <input type="search" id="{fid}" name="{name}" placeholder="{E(ph)}">')
+            elif style == 1:
+                parts.append(f'<tr><td>{E(label)}:</td><td><input type="text" name="{name}" size="30"></td></tr>')
+            elif style == 2:
+                parts.append(f'<p><label>{E(label)}<br><input type="text" name="{name}" value=""></label></p>')
+            else:
+                parts.append(
+                    f'<input type="text" name="{name}" placeholder="{E(label if rng.random() < 0.5 else ph)}" aria-label="{E(label)}">'
+                )
+        if not compact:
+            sel = [
+                (
+                    "category",
+                    rng.choice(["genre", "cat", "category", "c", "dept", "section"]),
+                    t["categories"][:8],
+                    rng.choice(["All", "Any", "All categories"]),
+                ),
+                ("format", rng.choice(["format", "fmt", "type", "condition", "class"]), t["formats"], "Any"),
+                ("price", rng.choice(["price", "pr", "price_range", "range"]), t["prices"], "Any price"),
+            ]
+            for role, name, options, first in rng.sample(sel, rng.choice([1, 2, 3])):
+                fields.append((name, role))
+                opts = f'<option value="">{E(first)}</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in options)
+                label = {"category": rng.choice(["Genre", "Category", "Department"]), "format": "Format", "price": "Price range"}[role]
+                if topic == "jobs":
+                    label = {"category": "Category", "format": "Job type", "price": "Salary"}[role]
+                if style == 1:
+                    parts.append(f'<tr><td>{label}:</td><td><select name="{name}">{opts}</select></td></tr>')
+                else:
+                    parts.append(f'<label>{label} <select name="{name}">{opts}</select></label>')
+            if rng.random() < 0.5:
+                fields.append(("sort", "other"))
+                parts.append(
+                    '<label>Sort by <select name="sort"><option value="rel">Relevance</option>'
+                    '<option value="new">Newest</option><option value="price">Price</option></select></label>'
+                )
+        hidden = rng.choice(
+            [[], [("sid", f"{rng.randrange(16**8):08x}")], [("lang", "en"), ("page", "1")], [("mode", "adv")], [("src", "hdr")]]
+        )
+        hid = "".join(f'<input type="hidden" name="{n}" value="{v}">' for n, v in hidden)
+        submit = rng.choice(
+            [
+                '<input type="submit" value="Search">',
+                '<button type="submit">Search</button>',
+                '<input type="submit" value="Find">',
+                '<input type="submit" value="Go">',
+                '<input type="image" src="/img/btn_search.gif" alt="Search">',
+                f'<button type="submit">Find {E(t["plural"])}</button>',
+            ]
+        )
+        fname = rng.choice(["search", "advsearch", "searchform", "frm1", "quick_find"])
+        if style == 1:
+            inner = f'<table>{"".join(parts)}<tr><td></td><td>{submit} <input type="reset" value="Clear"></td></tr></table>{hid}'
+        elif style == 2:
+            inner = f"<fieldset><legend>{E(rng.choice(['Advanced search', 'Search', 'Refine your search']))}</legend>{''.join(parts)}{hid}<p>{submit}</p></fieldset>"
+        else:
+            inner = f"{''.join(parts)}{hid} {submit}"
+        role = ' role="search"' if style == 0 else ""
+        return (f'<form name="{fname}" action="{action}" method="{method}"{role} class="search">{inner}</form>', fields)
+
+    def newsletter(self, site: Site, rng: random.Random) -> tuple[str, tuple]:
+        action = rng.choice(["/newsletter/subscribe", "/subscribe", "/cgi-bin/mail.pl", "/list/join"])
+        method = rng.choice(["post", "post", "get"])
+        site.actions[action] = Action("newsletter", "none")
+        inp = rng.choice(
+            [
+                '<input type="email" name="email" placeholder="Your email address">',
+                '<input type="text" name="em" placeholder="Enter your email">',
+                '<input type="text" name="email" size="20">',
+            ]
+        )
+        btn = rng.choice(["Subscribe", "Sign up", "Go", "Join"])
+        head = rng.choice(["Get our newsletter", "Stay in touch", "New arrivals by email", "Sign up for deals"])
+        return (
+            f'<form class="newsletter" action="{action}" method="{method}"><b>{head}</b> {inp} <input type="submit" value="{btn}"></form>',
+            (action, method, "newsletter", "none"),
+        )
+
+    def _simple_form(self, site: Site, path: str, kind: str, rng: random.Random, topic: str = "none") -> tuple[str, tuple]:
+        t = TOPICS.get(site.topic)
+        wish = f"Find a {t['noun']} for me" if t else "Request a quote"
+        interests = t["categories"][:2] if t else ["News", "Events"]
+        if kind == "login":
+            action, method = rng.choice(["/account/login", "/login.php", "/signin", "/user/auth"]), "post"
+            h = (
+                f'<form action="{action}" method="post" id="login"><input type="hidden" name="csrf_token" value="{rng.randrange(10**9)}">'
+                f'<label>{rng.choice(["Username", "Email", "Email or username"])} <input type="text" name="{rng.choice(["username", "user", "login", "email"])}"></label> '
+                f'<label>Password <input type="password" name="password"></label> '
+                f'<label><input type="checkbox" name="remember" value="1"> Remember me</label> '
+                f'<input type="submit" value="{rng.choice(["Log in", "Sign in", "Login"])}"></form>'
+                f'<p><a href="/account/forgot">Forgot your password?</a></p>'
+            )
+        elif kind == "register":
+            action, method = "/account/register", "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
+                f'<label>Email <input type="text" name="email"></label> <label>Password <input type="password" name="pw"></label> '
+                f'<label>Interests <select name="interest"><option>{E(interests[0])}</option><option>{E(interests[1])}</option></select></label>'
+                f'<input type="submit" value="Create account"></form>'
+            )
+        elif kind == "contact":
+            action, method = rng.choice(["/contact/send", "/cgi-bin/formmail.pl", "/contact.php"]), "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Your name <input type="text" name="name"></label> '
+                f'<label>Email <input type="text" name="email"></label> '
+                f'<label>Subject <select name="subject"><option>General question</option><option>Order status</option>'
+                f"<option>{E(wish)}</option></select></label> "
+                f'<label>Message <textarea name="message" rows="5"></textarea></label>'
+                f'<input type="hidden" name="recipient" value="info@{site.host}"><input type="submit" value="Send"></form>'
+            )
+        elif kind == "comment":
+            action, method = rng.choice(["/comments/post", "/wp-comments-post.php", "/news/comment"]), "post"
+            h = (
+                f'<h3>Leave a comment</h3><form action="{action}" method="post"><input type="hidden" name="post_id" value="{rng.randrange(100, 999)}">'
+                f'<label>Name <input type="text" name="author"></label> <label>Email <input type="text" name="email"></label> '
+                f'<label>Website <input type="text" name="url"></label> <textarea name="comment" rows="4"></textarea>'
+                f'<input type="submit" value="Post comment"></form>'
+            )
+        elif kind == "checkout":
+            action, method = rng.choice(["/checkout/place-order", "/cart/checkout", "/order.php"]), "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Full name <input type="text" name="fullname"></label> '
+                f'<label>Street address <input type="text" name="address"></label> <label>City <input type="text" name="city"></label> '
+                f'<label>State <select name="state"><option>CA</option><option>NY</option><option>TX</option><option>WA</option></select></label> '
+                f'<label>ZIP <input type="text" name="zip"></label> <label>Card number <input type="text" name="cc"></label> '
+                f'<input type="submit" value="Place order"></form>'
+            )
+        elif kind == "track":
+            action, method = rng.choice(["/orders/track", "/order-status"]), "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Order number <input type="text" name="order" placeholder="e.g. 10045"></label> '
+                f'<label>Email or ZIP <input type="text" name="verify"></label> <input type="submit" value="Track order"></form>'
+            )
+        elif kind == "locator":
+            action, method = rng.choice(["/stores/find", "/locations"]), "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Find a store near you <input type="text" name="zip" placeholder="ZIP code"></label> '
+                f'<select name="radius"><option>10 miles</option><option>25 miles</option><option>50 miles</option></select> '
+                f'<input type="submit" value="Find a store"></form>'
+            )
+        elif kind == "submission":
+            action, method, h = self._submission_form(site, rng)
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action(kind, topic if kind == "submission" else "none")
+        return h, (action, method, kind, site.actions[action].topic)
+
+    def _submission_form(self, site: Site, rng: random.Random) -> tuple[str, str, str]:
+        """A form full of the topic's words that is not a search: sell/post/list/alert."""
+        t, topic = TOPICS[site.topic], site.topic
+        cats = "".join(f"<option>{E(c)}</option>" for c in t["categories"][:6])
+        fmts = "".join(f"<option>{E(c)}</option>" for c in t["formats"])
+        tf = t["text_fields"]
+        heading = {
+            "books": "Sell us your books",
+            "movies": "Request a title",
+            "jobs": "Post a job",
+            "autos": "Value your trade-in",
+            "music": "Sell your records",
+            "realestate": "List your home",
+            "airfare": "Set up a fare alert",
+            "recipes": "Submit a recipe",
+        }[topic]
+        action = rng.choice(["/sell/submit", "/submit.php", "/post/new", "/quote"])
+        method = "post"
+        h = (
+            f'<h2>{heading}</h2><form action="{action}" method="post">'
+            f'<label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
+            f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
+            f'<label>{"Category" if topic != "books" else "Genre"} <select name="category">{cats}</select></label> '
+            f'<label>{"Format" if topic != "jobs" else "Job type"} <select name="format">{fmts}</select></label> '
+            f'<label>Your email <input type="text" name="email"></label> '
+            f'<label>Details <textarea name="details" rows="4"></textarea></label>'
+            f'<input type="hidden" name="form_id" value="{slug(heading)}"><input type="submit" value="Submit"></form>'
+        )
+        return action, method, h
+
+    # ------------------------------------------------------------------ topic sites
+    def _topic_site(self, topic: str, name: str, host: str, placement: str, cgi: bool, submission: bool) -> None:
+        rng = random.Random(f"{self.seed}-{host}")
+        t = TOPICS[topic]
+        site = Site(self, host, name, "topic", topic)
+        self.sites[host] = site
+        site.records = self.records(topic, rng.choice([24, 40, 70, 120, 200, 320]), rng)
+        site.item_prefix = rng.choice(["/item/", "/p/", "/detail/", "/listing/"])
+        cat_prefix = rng.choice(["/category/", "/browse/", "/c/", "/genre/" if topic in ("books", "movies", "music") else "/type/"])
+        cats = sorted({r.category for r in site.records})
+        style = rng.randrange(4)
+        search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
+        if cgi:
+            search_action = "/cgi-bin/search.cgi"
+        method = rng.choice(["get", "get", "post"])
+        compact = placement == "home" and rng.random() < 0.5
+        form_html, fields = self.search_form(site, topic, search_action, method, style, rng, compact=compact)
+        site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+        search_entry = (search_action, method, "search", topic)
+
+        # navigation: menu and footer
+        hub_name = rng.choice(self.pool(topic, "hub_links"))
+        hub_path = rng.choice(["/catalog/", "/browse/", "/shop/", "/inventory/", "/collection/"])
+        link_name = rng.choice(self.pool(topic, "search_links"))
+        search_path = rng.choice(
+            [
+                "/search.html",
+                "/advanced-search",
+                "/adv_search.php",
+                "/find/",
+                "/search/advanced",
+                "/lookup",
+                "/inventory.php",
+                "/listings",
+                "/catalog.html",
+                "/stock/",
+            ]
+        )
+        if placement in ("d2", "d3"):
+            search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query", "list.asp", "power.html"])
+        site.menu = [("Home", "/")]
+        if placement == "d1":
+            site.menu.append((link_name, search_path))
+        site.menu.append((hub_name, hub_path))
+        site.menu += [
+            (rng.choice(["New arrivals", "Featured", "Best sellers", "Specials"]), "/featured"),
+            ("About us", "/about"),
+            ("Contact", "/contact"),
+            (rng.choice(["My account", "Log in", "Sign in"]), "/login"),
+        ]
+        site.footer = [
+            ("About", "/about"),
+            ("Contact us", "/contact"),
+            ("Help", "/help"),
+            ("Privacy policy", "/privacy"),
+            ("Terms of use", "/terms"),
+            ("Partners", "/partners"),
+            ("Cart", "/cart"),
+        ]
+        if rng.random() < 0.5:
+            site.footer.append(("Gift cards", "/gift-cards"))  # a dead link
+        if submission:
+            site.footer.append((rng.choice(["Sell to us", "Submit", "Post a listing", "For sellers"]), "/sell"))
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [news_entry]
+        if placement == "home" and compact:
+            # a quick search box in the header of every page
+            site.header_form = form_html
+            site.layout_forms = [news_entry, search_entry]
+        robots = ["User-agent: *"]
+        if cgi:
+            robots.append("Disallow: /cgi-bin/")
+        if rng.random() < 0.5:
+            robots += ["Disallow: /cart", "Disallow: /account/"]
+        site.robots = "\n".join(robots) + "\n" if len(robots) > 1 or rng.random() < 0.5 else None
+
+        def item_link(r: Record) -> str:
+            return f'<li><a href="{site.item_prefix}{r.rid}">{E(r.title)}</a> &ndash; {E(r.creator)}, {E(r.fmt)}</li>'
+
+        sent = t["sentences"]
+        featured = site.records[:5]
+        home_body = (
+            f"<p>{E(t['tagline'].format(year=rng.randrange(1975, 2015)))}.</p><p>{E(' '.join(rng.sample(sent, 2)))}</p>"
+            f"<h2>{rng.choice(['Featured', 'Staff picks', 'This week'])}</h2><ul>{''.join(item_link(r) for r in featured[:3])}</ul>"
+            f"<h2>{rng.choice(['Browse by category', 'Departments', 'Categories'])}</h2><ul>"
+            + "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats[:4])
+            + "</ul>"
+            + '<p><a href="/news/">Store news</a> &middot; <a href="/events">Events</a></p>'
+        )
+        home_forms = []
+        if placement == "home" and not site.header_form:
+            home_body = (
+                f'<div class="searchbox"><h2>{E(rng.choice(["Find your next " + t["noun"], "Search " + t["plural"], "Quick search"]))}</h2>'
+                f"{form_html}</div>" + home_body
+            )
+            home_forms = [search_entry]
+        site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
+        tag = rng.choice(t["title_tags"])
+        site.pages["/"] = site.pages["/"].replace(
+            f"<title>Welcome to {E(name)} | {E(name)}</title>",
+            f'<title>{E(name)} - {E(tag)}</title><meta name="description" content="{E(name)}: {E(tag.lower())}. {E(rng.choice(sent))}">',
+        )
+
+        # search path pages
+        search_body = f"<p>{E(rng.choice(['Use the form below to search our ' + t['plural'] + '.', 'Search by any combination of fields.', 'Fill in one or more fields.']))}</p>{form_html}"
+        if placement == "d1":
+            site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=[search_entry])
+        hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
+        if placement == "d2":
+            site.page(
+                hub_path,
+                hub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{search_path}">{E(link_name)}</a></p>',
+                crumbs=[(hub_name, hub_path)],
+            )
+            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)], forms=[search_entry])
+        elif placement == "d3":
+            sub_name = rng.choice([f"All {t['plural']}", "Services", "Help & tools", f"{t['plural'].title()} department"])
+            sub_path = hub_path + rng.choice(["all/", "tools/", "services/", "dept/"])
+            site.page(
+                hub_path,
+                hub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{sub_path}">{E(sub_name)}</a></p>',
+                crumbs=[(hub_name, hub_path)],
+            )
+            site.page(
+                sub_path,
+                sub_name,
+                f'<p>{E(rng.choice(sent))}</p><ul><li><a href="/help">Ordering help</a></li>'
+                f'<li><a href="{search_path}">{E(link_name)}</a></li><li><a href="/featured">Featured</a></li></ul>',
+                crumbs=[(hub_name, hub_path), (sub_name, sub_path)],
+            )
+            site.page(
+                search_path,
+                link_name,
+                search_body,
+                crumbs=[(hub_name, hub_path), (sub_name, sub_path), (link_name, search_path)],
+                forms=[search_entry],
+            )
+        else:
+            site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
+
+        # categories (paginated, three sort orders, as real catalogues have) and item pages
+        per_page = 12
+        for c in cats:
+            recs = [r for r in site.records if r.category == c]
+            pages = max(1, (len(recs) + per_page - 1) // per_page)
+            for sort in ("", "price", "title"):
+                ordered = sorted(
+                    recs, key=lambda r: (r.price, r.rid) if sort == "price" else (r.title, r.rid) if sort == "title" else r.rid
+                )
+                for n in range(1, pages + 1):
+                    q = urllib.parse.urlencode([(k, v) for k, v in (("page", str(n) if n > 1 else ""), ("sort", sort)) if v])
+                    base = f"{cat_prefix}{slug(c)}/"
+                    sorts = " ".join(f'<a href="{base}?sort={o}">{o or "default"}</a>' for o in ("price", "title"))
+                    pager = " ".join(
+                        f'<a href="{base}?page={k}{"&amp;sort=" + sort if sort else ""}">{k}</a>' for k in range(1, pages + 1) if k != n
+                    )
+                    if n < pages:
+                        pager += f' <a href="{base}?page={n + 1}{"&amp;sort=" + sort if sort else ""}">Next &raquo;</a>'
+                    chunk = ordered[(n - 1) * per_page : n * per_page]
+                    site.page(
+                        base + ("?" + q if q else ""),
+                        c + (f" (page {n})" if n > 1 else ""),
+                        f"<p>{len(recs)} {E(c)} {E(t['plural'])}. Sort by: {sorts}</p>"
+                        f'<ul>{"".join(item_link(r) for r in chunk)}</ul><p class="pager">{pager}</p>',
+                        crumbs=[(hub_name, hub_path), (c, base)],
+                    )
+        site.page("/featured", "Featured", f"<ul>{''.join(item_link(r) for r in site.records[5:12])}</ul>")
+        cart_action = "/cart/add"
+        site.actions[cart_action] = Action("cart", "none")
+        site._item = lambda r: self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
+        for r in site.records:
+            self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
+        # info pages
+        site.page(
+            "/about",
+            "About us",
+            f"<p>{E(name)} is an independent business. {E(' '.join(rng.sample(sent, 2)))}</p>"
+            f'<p>Visit our <a href="/stores">stores</a> or read our <a href="/news/">news</a>.</p>',
+        )
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact us", f"<p>Questions about an order? Write to us.</p>{h}", forms=[f])
+        h, f = self._simple_form(site, "/login", "login", rng)
+        h2, f2 = self._simple_form(site, "/login", "register", rng)
+        site.page("/login", "Sign in", f"{h}<h2>New customer?</h2>{h2}", forms=[f, f2])
+        h, f = self._simple_form(site, "/help", "track", rng)
+        site.page(
+            "/help", "Help", f"<h2>Track your order</h2>{h}<h2>FAQ</h2><p>Shipping takes 3-5 days. {E(rng.choice(sent))}</p>", forms=[f]
+        )
+        h, f = self._simple_form(site, "/stores", "locator", rng)
+        site.page("/stores", "Our stores", f"<p>We have {rng.randrange(2, 9)} locations.</p>{h}", forms=[f])
+        h, f = self._simple_form(site, "/cart", "checkout", rng)
+        site.page("/cart", "Your cart", f"<p>Your cart is empty.</p>{h}", forms=[f])
+        site.page("/privacy", "Privacy policy", "<p>We never sell your personal data. Cookies are used for your cart.</p>")
+        site.page("/terms", "Terms of use", "<p>Prices and availability are subject to change.</p>")
+        site.page("/events", "Events", f"<p>{E(rng.choice(sent))}</p>")
+        posts = []
+        for i in range(rng.randrange(2, 4)):
+            p = f"/news/{2020 + i}-{rng.randrange(1, 12):02d}-update.html"
+            posts.append(p)
+            h, f = self._simple_form(site, p, "comment", rng)
+            site.page(
+                p,
+                f"News: {rng.choice(sent)[:40]}",
+                f"<p>{E(' '.join(rng.sample(sent, 3)))}</p>{h}",
+                crumbs=[("News", "/news/"), ("Post", p)],
+                forms=[f],
+            )
+        site.page(
+            "/news/",
+            "Store news",
+            "<ul>" + "".join(f'<li><a href="{p}">{p[6:16]}</a></li>' for p in posts) + "</ul>",
+            crumbs=[("News", "/news/")],
+        )
+        if submission:
+            h, f = self._simple_form(site, "/sell", "submission", rng, topic=topic)
+            site.page("/sell", "Sell to us", f"<p>{E(rng.choice(sent))}</p>{h}", forms=[f])
+        site.partners_path = "/partners"
+
+    def _item_page(self, site: Site, r: Record, cart_action: str, hub_name: str, hub_path: str, cat_prefix: str) -> str:
+        t = TOPICS[site.topic]
+        path = f"{site.item_prefix}{r.rid}"
+        if site.pages.get(path):
+            return site.pages[path]
+        qty = "".join(f"<option>{i}</option>" for i in range(1, 6))
+        body = (
+            f'<table class="details"><tr><th>{t["creator_label"]}</th><td>{E(r.creator)}</td></tr>'
+            f'<tr><th>Category</th><td><a href="{cat_prefix}{slug(r.category)}/">{E(r.category)}</a></td></tr>'
+            f"<tr><th>Format</th><td>{E(r.fmt)}</td></tr><tr><th>Price</th><td>{E(r.price)}</td></tr>"
+            f"<tr><th>{t['id_label']}</th><td>{E(r.extra.split()[-1])}</td></tr></table>"
+            f'<form action="{cart_action}" method="post"><input type="hidden" name="item" value="{r.rid}">'
+            f'<label>Qty <select name="qty">{qty}</select></label><input type="submit" value="Add to cart"></form>'
+        )
+        same = [o for o in site.records if o.category == r.category and o is not r]
+        k = site.records.index(r)
+        related = [same[(k + j) % len(same)] for j in range(min(4, len(same)))] if same else []
+        body += (
+            "<h3>You may also like</h3><ul>"
+            + "".join(f'<li><a href="{site.item_prefix}{o.rid}">{E(o.title)}</a></li>' for o in related)
+            + "</ul>"
+        )
+        site.page(
+            path,
+            r.title,
+            body,
+            crumbs=[(hub_name, hub_path), (r.category, f"{cat_prefix}{slug(r.category)}/"), (r.title, path)],
+            forms=[(cart_action, "post", "cart", "none")],
+        )
+        return site.pages[path]
+
+    def _topic_blog(self, topic: str, name: str, host: str, about: str) -> None:
+        rng = random.Random(f"{self.seed}-{host}")
+        t = TOPICS[topic]
+        site = Site(self, host, name, "topic-blog", topic)
+        self.sites[host] = site
+        site.menu = [("Home", "/"), ("Reviews", "/reviews/"), ("About", "/about"), ("Write for us", "/submit-review")]
+        site.footer = [("About", "/about"), ("Blogroll", "/links")]
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [news_entry]
+        recs = self.records(topic, 12, rng)
+        posts = []
+        for i, r in enumerate(recs):
+            p = f"/{2024 + i // 6}/{(i % 12) + 1:02d}/{slug(r.title)}/"
+            posts.append((p, r))
+            h, f = self._simple_form(site, p, "comment", rng)
+            site.page(
+                p,
+                f"Review: {r.title}",
+                f"<p>{E(r.title)} by {E(r.creator)} ({E(r.category)}, {E(r.fmt)}). "
+                f"{E(' '.join(rng.sample(t['sentences'], 2)))}</p><p>Rating: {rng.randrange(2, 6)}/5</p>{h}",
+                crumbs=[("Reviews", "/reviews/"), (r.title, p)],
+                forms=[f],
+            )
+        site.page(
+            "/",
+            name,
+            f"<p>{E(about.capitalize())}.</p><ul>" + "".join(f'<li><a href="{p}">{E(r.title)}</a></li>' for p, r in posts[:6]) + "</ul>",
+        )
+        site.page("/reviews/", "All reviews", "<ul>" + "".join(f'<li><a href="{p}">{E(r.title)}</a></li>' for p, r in posts) + "</ul>")
+        site.page("/about", "About", f"<p>{E(name)}: {E(about)} by readers, for readers.</p>")
+        # a review submission form: topic fields, not a search
+        action = "/submit-review/send"
+        site.actions[action] = Action("submission", topic)
+        tf = t["text_fields"]
+        form = (
+            f'<form action="{action}" method="post"><label>{E(tf[0][1])} <input type="text" name="{tf[0][0]}"></label> '
+            f'<label>{E(tf[1][1])} <input type="text" name="{tf[1][0]}"></label> '
+            f'<label>Rating <select name="rating"><option>5</option><option>4</option><option>3</option><option>2</option><option>1</option></select></label> '
+            f'<label>Your review <textarea name="review"></textarea></label><input type="submit" value="Submit review"></form>'
+        )
+        site.page("/submit-review", "Write for us", f"<p>Send us your review.</p>{form}", forms=[(action, "post", "submission", topic)])
+        site.link_slots = "/links"
+
+    # ------------------------------------------------------------------ off-topic sites
+    def _docs_site(self) -> None:
+        rng = random.Random(f"{self.seed}-docs")
+        host = "docs.lumen-lang.test"
+        site = Site(self, host, "Lumen 3.2 documentation", "offtopic", "docs")
+        self.sites[host] = site
+        form = (
+            '<form class="search" action="/search.html" method="get"><input type="text" name="q" aria-label="Quick search">'
+            '<input type="submit" value="Go"><input type="hidden" name="check_keywords" value="yes">'
+            '<input type="hidden" name="area" value="default"></form>'
+        )
+        site.header_form = form
+        site.layout_forms = [("/search.html", "get", "search", "docs")]
+        words = (
+            "function module record catalog job queue scheduler book chapter listing index search query "
+            "result type iterator stream buffer thread worker pool format string parser flight request "
+            "recipe build package install title author genre price range movie player track album"
+        ).split()
+        chapters = []
+        for _ in range(1, 61):
+            w = rng.sample(words, 3)
+            title = f"{w[0].capitalize()} {w[1]}s and {w[2]}s"
+            chapters.append((f"/library/{slug(title)}.html", title, w))
+        site.menu = [
+            ("Index", "/"),
+            ("Tutorial", "/tutorial/"),
+            ("Library reference", "/library/"),
+            ("The Lumen Book", "/book/"),
+            ("Search", "/search.html"),
+            ("Packages", "/packages/"),
+        ]
+        site.footer = [("Copyright", "/copyright.html"), ("Report a bug", "/bugs.html")]
+        docs_records = [Record(i, t, "Lumen team", "Library", "HTML", "", " ".join(w), href=p) for i, (p, t, w) in enumerate(chapters)]
+        site.actions["/search.html"] = Action("search", "docs", [("q", "text")], docs_records, "/library/r", "page", "pages")
+        for p, title, _words in chapters:
+            body = "".join(
+                f"<p>The <code>{a}</code> {b} returns a {c} of {d} values; see the {e} module.</p>"
+                for a, b, c, d, e in (rng.sample(words, 5) for _ in range(4))
+            )
+            site.page(p, title, body, crumbs=[("Library reference", "/library/"), (title, p)])
+        site.page(
+            "/library/", "Library reference", "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t, _ in chapters) + "</ul>"
+        )
+        book = []
+        for i in range(1, 21):
+            p = f"/book/ch{i:02d}.html"
+            book.append(p)
+            site.page(
+                p,
+                f"The Lumen Book, chapter {i}",
+                f"<p>In this chapter of the book we write a {rng.choice(words)} "
+                f"for {rng.choice(words)}s. Readers of the book should know {rng.choice(words)}s.</p>"
+                f'<p><a href="/book/ch{i + 1:02d}.html">Next chapter</a></p>',
+                crumbs=[("The Lumen Book", "/book/"), (f"Chapter {i}", p)],
+            )
+        site.page(
+            "/book/",
+            "The Lumen Book",
+            "<ul>" + "".join(f'<li><a href="{p}">Chapter {i + 1}</a></li>' for i, p in enumerate(book)) + "</ul>",
+        )
+        tut = [f"/tutorial/{i}.html" for i in range(1, 11)]
+        for i, p in enumerate(tut):
+            site.page(p, f"Tutorial part {i + 1}", f"<p>We build a small {rng.choice(words)} catalog with {rng.choice(words)} records.</p>")
+        site.page(
+            "/tutorial/", "Tutorial", "<ul>" + "".join(f'<li><a href="{p}">Part {i + 1}</a></li>' for i, p in enumerate(tut)) + "</ul>"
+        )
+        pkg = (
+            '<form action="/packages/search" method="get"><label>Search packages <input type="text" name="q" placeholder="package name"></label>'
+            '<label>Category <select name="category"><option value="">All</option><option>Web</option><option>Database</option>'
+            "<option>Jobs &amp; scheduling</option><option>Media (movies, music)</option><option>Text &amp; books</option></select></label>"
+            '<input type="submit" value="Search"></form>'
+        )
+        site.actions["/packages/search"] = Action("search", "docs", [("q", "text"), ("category", "other")], docs_records, "/library/r")
+        site.page(
+            "/packages/", "Package index", f"<p>Find third-party packages.</p>{pkg}", forms=[("/packages/search", "get", "search", "docs")]
+        )
+        site.page("/search.html", "Search", "<p>Enter your search words into the box above.</p>")
+        site.page("/copyright.html", "Copyright", "<p>Copyright the Lumen developers.</p>")
+        site.page("/bugs.html", "Dealing with bugs", "<p>Report bugs on the tracker.</p>")
+        site.page(
+            "/",
+            "Lumen 3.2 documentation",
+            "<p>Welcome! This is the documentation for Lumen 3.2.</p><ul>"
+            '<li><a href="/tutorial/">Tutorial</a></li><li><a href="/library/">Library reference</a></li>'
+            '<li><a href="/book/">The Lumen Book</a></li><li><a href="/packages/">Package index</a></li></ul>',
+        )
+
+    def _news_site(self) -> None:
+        rng = random.Random(f"{self.seed}-news")
+        host = "www.dailyledger.test"
+        site = Site(self, host, "The Daily Ledger", "offtopic", "news")
+        self.sites[host] = site
+        sections = [
+            ("Local", "local"),
+            ("Business", "business"),
+            ("Sports", "sports"),
+            ("Arts & Books", "books"),
+            ("Movies & TV", "movies"),
+            ("Travel", "travel"),
+            ("Cars", "cars"),
+            ("Real Estate", "realestate"),
+            ("Jobs & Careers", "careers"),
+            ("Food", "food"),
+        ]
+        opts = "".join(f'<option value="{s}">{E(n)}</option>' for n, s in sections)
+        site.header_form = (
+            f'<form action="/search" method="get"><input type="text" name="q" placeholder="Search the Ledger">'
+            f'<select name="section"><option value="">All sections</option>{opts}</select>'
+            f'<button type="submit">Search</button></form>'
+        )
+        site.robots = "User-agent: *\nDisallow: /search\nDisallow: /account/\n"
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [("/search", "get", "search", "news"), news_entry]
+        site.menu = [("Home", "/")] + [(n, f"/{s}/") for n, s in sections] + [("Subscribe", "/login")]
+        site.footer = [("About", "/about"), ("Contact", "/contact"), ("Archive", "/archive/")]
+        recs = []
+        topic_words = {
+            s: TOPICS[k]
+            for s, k in [
+                ("books", "books"),
+                ("movies", "movies"),
+                ("careers", "jobs"),
+                ("cars", "autos"),
+                ("realestate", "realestate"),
+                ("travel", "airfare"),
+                ("food", "recipes"),
+            ]
+        }
+        all_paths = []
+        for name, sec in sections:
+            paths = []
+            for i in range(12):
+                if sec in topic_words:
+                    t = topic_words[sec]
+                    title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])}: {rng.choice(['what to know', 'a review', 'the season ahead', 'readers respond'])}"
+                    text = " ".join(rng.sample(t["sentences"], 2))
+                else:
+                    title = f"{rng.choice(['Council', 'Market', 'Team', 'Mayor', 'School board', 'Storm'])} {rng.choice(['votes', 'rallies', 'wins', 'delays', 'plans', 'returns'])} {rng.choice(['again', 'on budget', 'in overtime', 'this week'])}"
+                    text = "Officials said more details would follow later this week."
+                p = f"/{sec}/{2026}/{rng.randrange(1, 12):02d}/{slug(title)}-{i}.html"
+                paths.append((p, title))
+                recs.append(Record(len(recs), title, "Staff", name, "Article", "", text, href=p))
+                h, f = self._simple_form(site, p, "comment", rng)
+                site.page(p, title, f"<p>{E(text)}</p><p>{E(text)}</p>{h}", crumbs=[(name, f"/{sec}/"), (title, p)], forms=[f])
+            all_paths += paths
+            site.page(
+                f"/{sec}/",
+                name,
+                "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in paths) + "</ul>",
+                crumbs=[(name, f"/{sec}/")],
+            )
+        site.actions["/search"] = Action("search", "news", [("q", "text"), ("section", "other")], recs, "/archive/a", "article", "articles")
+        site.page(
+            "/",
+            "The Daily Ledger",
+            "<h2>Top stories</h2><ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in rng.sample(all_paths, 15)) + "</ul>",
+        )
+        site.page("/archive/", "Archive", "<ul>" + "".join(f'<li><a href="/{s}/">{E(n)}</a></li>' for n, s in sections) + "</ul>")
+        site.page("/about", "About the Ledger", "<p>An independent daily since 1921.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact the newsroom", h, forms=[f])
+        h, f = self._simple_form(site, "/login", "login", rng)
+        site.page("/login", "Subscriber login", h, forms=[f])
+
+    def _store_site(self) -> None:
+        rng = random.Random(f"{self.seed}-store")
+        host = "www.ironworks-supply.test"
+        site = Site(self, host, "Ironworks Supply Co.", "offtopic", "hardware")
+        self.sites[host] = site
+        cats = ["Power tools", "Hand tools", "Garden", "Plumbing", "Electrical", "Paint"]
+        opts = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in cats)
+        form = (
+            f'<form action="/products/search" method="get"><fieldset><legend>Find products</legend>'
+            f'<label>Keywords <input type="text" name="keywords" placeholder="Search 20,000 products"></label>'
+            f'<label>Department <select name="dept"><option value="">All departments</option>{opts}</select></label>'
+            f'<label>Price <select name="price"><option value="">Any price</option><option>Under $25</option><option>$25 - $100</option><option>Over $100</option></select></label>'
+            f'<label><input type="checkbox" name="instock" value="1"> In stock only</label>'
+            f'<input type="hidden" name="store" value="12"><input type="submit" value="Search"></fieldset></form>'
+        )
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [news_entry]
+        site.menu = [("Home", "/"), ("Departments", "/departments/"), ("Product search", "/products/find"), ("Account", "/login")]
+        site.footer = [("About", "/about"), ("Contact", "/contact"), ("Cart", "/cart")]
+        recs = []
+        for c in cats:
+            items = []
+            for _i in range(8):
+                title = f"{rng.choice(['Pro', 'Heavy-duty', 'Compact', 'Cordless', 'Steel', 'Classic'])} {rng.choice(['drill', 'hammer', 'hose', 'wrench', 'saw', 'ladder', 'roller', 'pliers'])} {rng.randrange(100, 999)}"
+                rec = Record(2000 + len(recs), title, "Ironworks", c, "Each", "Under $25", "tool hardware")
+                recs.append(rec)
+                items.append(rec)
+                site.page(f"/products/{rec.rid}", title, f"<p>{E(title)} in {E(c)}.</p>")
+            site.page(
+                f"/departments/{slug(c)}/",
+                c,
+                "<ul>" + "".join(f'<li><a href="/products/{r.rid}">{E(r.title)}</a></li>' for r in items) + "</ul>",
+                crumbs=[("Departments", "/departments/"), (c, f"/departments/{slug(c)}/")],
+            )
+        site.actions["/products/search"] = Action(
+            "search",
+            "hardware",
+            [("keywords", "text"), ("dept", "category"), ("price", "other")],
+            recs,
+            "/products/",
+            "product",
+            "products",
+        )
+        site.page("/products/find", "Product search", form, forms=[("/products/search", "get", "search", "hardware")])
+        site.page(
+            "/departments/",
+            "Departments",
+            "<ul>" + "".join(f'<li><a href="/departments/{slug(c)}/">{E(c)}</a></li>' for c in cats) + "</ul>",
+        )
+        site.page(
+            "/",
+            "Ironworks Supply Co.",
+            '<p>Tools, hardware and garden supplies for pros and homeowners.</p><p><a href="/departments/">Shop all departments</a></p>',
+        )
+        site.page("/about", "About", "<p>Family owned since 1962.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+        h, f = self._simple_form(site, "/login", "login", rng)
+        site.page("/login", "Account", h, forms=[f])
+        h, f = self._simple_form(site, "/cart", "checkout", rng)
+        site.page("/cart", "Cart", h, forms=[f])
+
+    def _forum_site(self) -> None:
+        rng = random.Random(f"{self.seed}-forum")
+        host = "forum.backyardgrowers.test"
+        site = Site(self, host, "Backyard Growers Forum", "offtopic", "gardening")
+        self.sites[host] = site
+        site.menu = [("Forums", "/"), ("Search", "/search.php"), ("Login", "/ucp.php?mode=login"), ("Register", "/ucp.php?mode=register")]
+        site.footer = [("Rules", "/rules"), ("Contact", "/contact")]
+        boards = ["Vegetables", "Fruit trees", "Pests & diseases", "Tools", "Seed swap", "Recipes from the garden"]
+        recs = []
+        for b in boards:
+            threads = []
+            for _i in range(6):
+                title = f"{rng.choice(['Help with', 'My', 'Best', 'Problem with', 'Photos of'])} {rng.choice(['tomatoes', 'apple tree', 'aphids', 'raised beds', 'compost', 'zucchini', 'seed catalog'])}"
+                tid = 100 + len(recs)
+                recs.append(Record(tid, title, "member", b, "Thread", "", "garden"))
+                threads.append((tid, title))
+                h = (
+                    '<form action="/posting.php" method="post"><input type="hidden" name="mode" value="reply">'
+                    f'<input type="hidden" name="t" value="{tid}"><textarea name="message"></textarea><input type="submit" value="Post reply"></form>'
+                )
+                site.actions["/posting.php"] = Action("comment", "none")
+                site.page(
+                    f"/viewtopic.php?t={tid}",
+                    title,
+                    f"<p>{E(title)}? Any advice welcome.</p>{h}",
+                    forms=[("/posting.php", "post", "comment", "none")],
+                )
+            site.page(
+                f"/viewforum.php?f={slug(b)}",
+                b,
+                "<ul>" + "".join(f'<li><a href="/viewtopic.php?t={t}">{E(n)}</a></li>' for t, n in threads) + "</ul>",
+            )
+        form = (
+            '<form action="/search.php" method="get"><input type="hidden" name="do" value="search">'
+            '<label>Search for keywords <input type="text" name="keywords"></label>'
+            '<label>Search by author <input type="text" name="author"></label>'
+            '<label>Forum <select name="fid"><option value="">All forums</option>'
+            + "".join(f"<option>{E(b)}</option>" for b in boards)
+            + '</select></label><input type="submit" value="Search"></form>'
+        )
+        site.actions["/search.php"] = Action(
+            "search", "gardening", [("keywords", "text"), ("author", "text")], recs, "/viewtopic.php?t=", "post", "posts"
+        )
+        site.page(
+            "/",
+            "Backyard Growers Forum",
+            "<ul>" + "".join(f'<li><a href="/viewforum.php?f={slug(b)}">{E(b)}</a></li>' for b in boards) + "</ul>",
+        )
+        site.page("/search.php", "Search", form, forms=[("/search.php", "get", "search", "gardening")])
+        h, f = self._simple_form(site, "/ucp.php?mode=login", "login", rng)
+        site.page("/ucp.php?mode=login", "Login", h, forms=[f])
+        h, f = self._simple_form(site, "/ucp.php?mode=register", "register", rng)
+        site.page("/ucp.php?mode=register", "Register", h, forms=[f])
+        site.page("/rules", "Forum rules", "<p>Be kind. No advertising.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+
+    def _weather_site(self) -> None:
+        rng = random.Random(f"{self.seed}-weather")
+        host = "www.metroweather.test"
+        site = Site(self, host, "Metro Weather", "offtopic", "weather")
+        self.sites[host] = site
+        site.header_form = (
+            '<form action="/forecast" method="get"><input type="text" name="loc" placeholder="City or ZIP code">'
+            '<input type="submit" value="Get forecast"></form>'
+        )
+        site.layout_forms = [("/forecast", "get", "search", "weather")]
+        cities = ["Boston", "Denver", "Chicago", "Seattle", "Miami", "Atlanta", "Dallas", "Phoenix", "Portland", "Austin"]
+        recs = [Record(i, f"{c} forecast", "Metro Weather", "Forecast", "Daily", "", c) for i, c in enumerate(cities)]
+        site.actions["/forecast"] = Action("search", "weather", [("loc", "text")], recs, "/city/", "forecast", "forecasts")
+        site.menu = [("Home", "/"), ("Radar", "/radar"), ("Cities", "/cities/")]
+        site.footer = [("About", "/about")]
+        for i, c in enumerate(cities):
+            site.page(
+                f"/city/{i}",
+                f"{c} weather",
+                f"<p>{c}: {rng.randrange(20, 90)}&deg;F, {rng.choice(['sunny', 'rain', 'cloudy', 'snow'])}.</p>",
+            )
+        site.page("/cities/", "Cities", "<ul>" + "".join(f'<li><a href="/city/{i}">{c}</a></li>' for i, c in enumerate(cities)) + "</ul>")
+        site.page("/", "Metro Weather", "<p>Local forecasts, radar and travel weather for flights and road trips.</p>")
+        site.page("/radar", "Radar", "<p>Radar loop.</p>")
+        site.page("/about", "About", "<p>Forecasts since 1999.</p>")
+
+    FILLERS = [
+        ("Bright Smile Dental", "brightsmiledental", "health"),
+        ("Oakridge Family Clinic", "oakridgeclinic", "health"),
+        ("Lakeside Yoga Studio", "lakesideyoga", "health"),
+        ("St. Brendan's Parish", "stbrendans", "society"),
+        ("Maple Grove Elementary", "maplegrove-school", "education"),
+        ("Riverside Community College", "riversidecc", "education"),
+        ("Johnson Plumbing & Heating", "johnsonplumbing", "local"),
+        ("Green Thumb Landscaping", "greenthumbland", "local"),
+        ("Quickprint Copy Center", "quickprint", "local"),
+        ("Bella Napoli Pizzeria", "bellanapoli", "local"),
+        ("Paws & Claws Veterinary", "pawsclawsvet", "health"),
+        ("Hillside Tennis Club", "hillsidetennis", "sports"),
+        ("Metro Cycling League", "metrocycling", "sports"),
+        ("Anna Kowalski Photography", "annakphoto", "personal"),
+        ("Dave's Model Trains", "davestrains", "personal"),
+        ("City Historical Society", "cityhistory", "society"),
+        ("Northside Animal Shelter", "northsideshelter", "society"),
+        ("Summit Accounting LLC", "summitaccounting", "local"),
+        ("Brew Lab Coffee", "brewlabcoffee", "local"),
+        ("The Knitting Circle", "knittingcircle", "personal"),
+    ]
+
+    def _filler_sites(self) -> None:
+        """Small sites of no topic (local businesses, clubs, personal pages): contact forms, site searches."""
+        for name, host_name, cat in self.FILLERS:
+            rng = random.Random(f"{self.seed}-{host_name}")
+            host = f"www.{host_name}.test"
+            site = Site(self, host, name, "filler", cat)
+            self.sites[host] = site
+            pages = rng.sample(
+                [
+                    "Services",
+                    "Our team",
+                    "Hours & location",
+                    "Gallery",
+                    "Events",
+                    "Members",
+                    "Prices",
+                    "History",
+                    "FAQ",
+                    "Volunteer",
+                    "Schedule",
+                    "News",
+                ],
+                rng.randrange(3, 8),
+            )
+            site.menu = [("Home", "/")] + [(p, f"/{slug(p)}/") for p in pages] + [("Contact", "/contact/")]
+            site.footer = [("Privacy", "/privacy/")]
+            if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
+                site.header_form = (
+                    '<form role="search" method="get" class="search-form" action="/"><label>'
+                    '<span class="screen-reader-text">Search for:</span><input type="search" class="search-field" '
+                    'placeholder="Search &hellip;" value="" name="s"></label><input type="submit" class="search-submit" value="Search"></form>'
+                )
+                recs = [Record(i, p, name, cat, "", "", p.lower(), href=f"/{slug(p)}/") for i, p in enumerate(pages)]
+                site.actions["/"] = Action("search", "site:" + cat, [("s", "text")], recs, "/", "post", "posts")
+                site.layout_forms = [("/", "get", "search", "site:" + cat)]
+            elif rng.random() < 0.5:
+                html_, entry = self.newsletter(site, rng)
+                site.footer_form = html_
+                site.layout_forms = [entry]
+            for p in pages:
+                site.page(f"/{slug(p)}/", p, f"<p>{E(name)}: {E(p.lower())}. Call us or stop by.</p>")
+            site.page("/privacy/", "Privacy", "<p>We respect your privacy.</p>")
+            h, f = self._simple_form(site, "/contact/", "contact", rng)
+            site.page("/contact/", "Contact", h, forms=[f])
+            site.page(
+                "/",
+                name,
+                f"<p>Welcome to {E(name)}.</p><ul>" + "".join(f'<li><a href="/{slug(p)}/">{E(p)}</a></li>' for p in pages) + "</ul>",
+            )
+
+    # ------------------------------------------------------------------ portals and links
+    def _interlink(self) -> None:
+        rng = random.Random(f"{self.seed}-links")
+        targets = [s for s in self.sites.values()]
+        by_topic: dict[str, list[Site]] = {}
+        for s in targets:
+            by_topic.setdefault(s.topic, []).append(s)
+        # partners pages of topic sites and blogrolls of topic blogs
+        for s in targets:
+            if s.kind == "topic":
+                same = [o for o in by_topic[s.topic] if o is not s]
+                other = [o for o in targets if o.topic != s.topic]
+                picks = rng.sample(same, rng.randrange(1, 3)) + rng.sample(other, rng.randrange(2, 5))
+                rng.shuffle(picks)
+                s.page(
+                    "/partners",
+                    "Partners",
+                    "<p>Friends of the shop:</p><ul>"
+                    + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks)
+                    + "</ul>",
+                )
+            elif s.kind == "topic-blog":
+                same = [o for o in by_topic[s.topic] if o is not s]
+                picks = rng.sample(same, rng.randrange(2, 5)) + rng.sample([o for o in targets if o.kind != "topic-blog"], 2)
+                s.page(
+                    "/links", "Blogroll", "<ul>" + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a></li>' for o in picks) + "</ul>"
+                )
+        # two web directories and a links blog (the seeds)
+        groups = {
+            "books": "Arts: Literature: Bookstores",
+            "movies": "Arts: Movies: Video stores",
+            "jobs": "Business: Employment: Job boards",
+            "autos": "Shopping: Vehicles: Dealers",
+            "music": "Arts: Music: Record stores",
+            "realestate": "Business: Real estate: Listings",
+            "airfare": "Recreation: Travel: Airfare",
+            "recipes": "Home: Cooking: Recipes",
+            "docs": "Computers: Programming: Languages",
+            "news": "News: Newspapers",
+            "hardware": "Shopping: Home & garden: Hardware",
+            "gardening": "Home: Gardening: Forums",
+            "weather": "Science: Weather",
+            "health": "Health: Local practices",
+            "society": "Society: Organizations",
+            "education": "Reference: Education: Schools",
+            "local": "Regional: Local businesses",
+            "sports": "Sports: Clubs",
+            "personal": "Society: Personal homepages",
+        }
+        for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
+            site = Site(self, host, name, "portal", "directory")
+            self.sites[host] = site
+            site.menu = [("Home", "/"), ("Suggest a site", "/suggest"), ("About", "/about")]
+            site.footer = [("About", "/about")]
+            site.header_form = (
+                '<form action="/dsearch" method="get"><input type="text" name="q" size="25">'
+                '<input type="submit" value="Search the directory"></form>'
+            )
+            site.layout_forms = [("/dsearch", "get", "search", "directory")]
+            listed = [s for s in targets if rng.random() < share]
+            recs = [Record(i, s.name, "", s.topic, "", "", s.host, href=f"http://{s.host}/") for i, s in enumerate(listed)]
+            site.actions["/dsearch"] = Action("search", "directory", [("q", "text")], recs, "/site/", "site", "sites")
+            cats = []
+            for topic, label in groups.items():
+                members = [s for s in listed if s.topic == topic]
+                if not members:
+                    continue
+                p = f"/dir/{slug(label)}/"
+                dead = self.dead_sites.get(topic, [])[: 1 if host.startswith("www.open") else 2]
+                cats.append((p, label, len(members) + len(dead)))
+                site.page(
+                    p,
+                    label,
+                    "<ul>"
+                    + "".join(
+                        f'<li><a href="http://{s.host}/">{E(s.name)}</a> &ndash; {E(s.kind.replace("topic-blog", "blog").replace("topic", "online store"))}</li>'
+                        for s in members
+                    )
+                    + "".join(f'<li><a href="http://{h}/">{E(n)}</a> &ndash; online store</li>' for n, h in dead)
+                    + "</ul>",
+                    crumbs=[(label, p)],
+                )
+            site.page(
+                "/",
+                name,
+                "<p>A human-edited guide to the web.</p><ul>"
+                + "".join(f'<li><a href="{p}">{E(lab)}</a> ({n})</li>' for p, lab, n in cats)
+                + "</ul>",
+            )
+            site.page("/about", "About", "<p>Editors review every site before listing it.</p>")
+            cats_opts = "".join(f"<option>{E(lab)}</option>" for lab in groups.values())
+            action = "/suggest/submit"
+            site.actions[action] = Action("submission", "directory")
+            site.page(
+                "/suggest",
+                "Suggest a site",
+                f'<form action="{action}" method="post"><label>Site URL <input type="text" name="url"></label>'
+                f'<label>Title <input type="text" name="title"></label><label>Category <select name="cat">{cats_opts}</select></label>'
+                f'<label>Description <textarea name="desc"></textarea></label><input type="submit" value="Suggest"></form>',
+                forms=[(action, "post", "submission", "directory")],
+            )
+            self.seeds.append(f"http://{host}/")
+        host = "www.tuesdaylinks.test"
+        site = Site(self, host, "Tuesday Links", "portal", "blog")
+        self.sites[host] = site
+        site.menu = [("Home", "/"), ("Archive", "/archive/")]
+        site.footer = []
+        posts = []
+        pool = [s for s in targets]
+        for i in range(10):
+            picks = rng.sample(pool, 6)
+            p = f"/2026/{i + 1:02d}/links-{i + 1}.html"
+            posts.append(p)
+            h, f = self._simple_form(site, p, "comment", rng)
+            site.page(
+                p,
+                f"Links for week {i + 1}",
+                "<ul>" + "".join(f'<li><a href="http://{o.host}/">{E(o.name)}</a>: worth a look.</li>' for o in picks) + f"</ul>{h}",
+                forms=[f],
+            )
+        site.page(
+            "/",
+            "Tuesday Links",
+            "<p>Interesting sites, every Tuesday.</p><ul>"
+            + "".join(f'<li><a href="{p}">{p}</a></li>' for p in posts[:5])
+            + '</ul><p><a href="/archive/">Older posts</a></p>',
+        )
+        site.page("/archive/", "Archive", "<ul>" + "".join(f'<li><a href="{p}">{p}</a></li>' for p in posts) + "</ul>")
+        self.seeds.append(f"http://{host}/")
+
+    # ------------------------------------------------------------------ ground truth
+    def links_of(self, site: Site, path: str) -> list[str]:
+        doc = site.pages.get(path) or ""
+        out = []
+        for href in re.findall(r'href="([^"]+)"', doc):
+            href = html.unescape(href)
+            if href.startswith("/static/"):
+                continue
+            out.append(urllib.parse.urljoin(site.url(path), href))
+        return out
+
+    def _compute_depths(self) -> None:
+        self.depth: dict[str, int] = {}  # in-site link depth of every static page
+        for site in self.sites.values():
+            depth = {"/": 0}
+            queue = ["/"]
+            while queue:
+                p = queue.pop(0)
+                for u in self.links_of(site, p):
+                    parts = urllib.parse.urlsplit(u)
+                    q = parts.path + ("?" + parts.query if parts.query else "")
+                    if parts.netloc == site.host and q not in depth and site.pages.get(q) is not None:
+                        depth[q] = depth[p] + 1
+                        queue.append(q)
+            for p, d in depth.items():
+                self.depth[site.url(p)] = d
+        # reachability from the seeds over all links
+        seen, queue = set(self.seeds), list(self.seeds)
+        while queue:
+            u = queue.pop(0)
+            parts = urllib.parse.urlsplit(u)
+            site = self.sites.get(parts.netloc)
+            if not site:
+                continue
+            p = parts.path + ("?" + parts.query if parts.query else "")
+            for v in self.links_of(site, p):
+                if v not in seen and v.startswith("http://"):
+                    seen.add(v)
+                    queue.append(v)
+        self.reachable = seen
+        for truth in self.forms.values():
+            ds = [self.depth[p] for p in truth.pages if p in self.depth]
+            truth.depth = min(ds) if ds else None
+            site = self.sites[truth.host]
+            path = urllib.parse.urlsplit(truth.action).path
+            truth.action_disallowed = any(
+                line.split(":", 1)[1].strip() and path.startswith(line.split(":", 1)[1].strip())
+                for line in (site.robots or "").splitlines()
+                if line.lower().startswith("disallow:")
+            )
+        for host, site in self.sites.items():
+            if site.kind == "topic" and f"http://{host}/" not in seen:
+                raise RuntimeError(f"{self.name}: {host} not reachable from the seeds")
+
+    def ground_truth(self) -> dict:
+        forms = []
+        for t in sorted(self.forms.values(), key=lambda f: (f.host, f.action, f.method)):
+            forms.append(
+                {
+                    "host": t.host,
+                    "action": t.action,
+                    "method": t.method,
+                    "kind": t.kind,
+                    "topic": t.topic,
+                    "site_kind": t.site_kind,
+                    "depth": t.depth,
+                    "pages": sorted(t.pages),
+                    "action_disallowed_by_robots": t.action_disallowed,
+                }
+            )
+        return {
+            "web": self.name,
+            "seed": self.seed,
+            "designated_topic": self.topic,
+            "topics": self.topics,
+            "heldout": self.heldout,
+            "seeds": self.seeds,
+            "static_pages": sum(1 for s in self.sites.values() for p in s.pages),
+            "sites": {h: {"name": s.name, "kind": s.kind, "topic": s.topic} for h, s in sorted(self.sites.items())},
+            "forms": forms,
+        }
+
+    # ------------------------------------------------------------------ serving
+    def respond(self, method: str, host: str, path: str, query: str, body: str) -> tuple[int, str, str]:
+        site = self.sites.get(host)
+        if site is None:
+            return 502, "text/plain", f"unknown host {host}\n"
+        if path == "/robots.txt":
+            if site.robots is None:
+                return 404, "text/html", "<html><body><h1>Not found</h1></body></html>"
+            return 200, "text/plain", site.robots
+        if site.kind == "offtopic" and path.count("/") >= 3 and int(hashlib.md5(path.encode()).hexdigest()[:6], 16) % 9 == 0:
+            # a few pages of the big off-topic sites fail, as real servers do
+            return 503, "text/html", "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>"
+        if path.startswith("/static/") or path.startswith("/img/"):
+            return 200, "text/css", "body{font-family:sans-serif}\n"
+        action = site.actions.get(path)
+        if action is not None and (query or method == "POST" or action.kind != "search" or path not in site.pages):
+            params = urllib.parse.parse_qs(query, keep_blank_values=True)
+            if method == "POST":
+                for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items():
+                    params.setdefault(k, []).extend(v)
+            return 200, "text/html", self._action_page(site, action, params, method, path)
+        query = urllib.parse.urlencode(sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)))
+        full = path + ("?" + query if query else "")
+        for key in (full, path):
+            if key in site.pages:
+                doc = site.pages[key]
+                if doc is None and path.startswith(site.item_prefix):
+                    rid = path[len(site.item_prefix) :]
+                    rec = next((r for r in site.records if str(r.rid) == rid), None)
+                    doc = site._item(rec) if rec else None
+                if doc is not None:
+                    return 200, "text/html", doc
+        return (
+            404,
+            "text/html",
+            f'<html><head><title>Page not found</title></head><body><h1>404 Not Found</h1><p><a href="/">{E(site.name)}</a></p></body></html>',
+        )
+
+    def _action_page(self, site: Site, action: Action, params: dict, method: str, path: str) -> str:
+        def wrap(title: str, body: str) -> str:
+            return (
+                f"<!DOCTYPE html><html><head><title>{E(title)} | {E(site.name)}</title></head><body>"
+                f'<header><a href="/">{E(site.name)}</a></header><main><h1>{E(title)}</h1>{body}</main></body></html>'
+            )
+
+        if action.kind != "search":
+            if method != "POST" and action.kind not in ("track", "locator"):
+                return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
+            msg = {
+                "newsletter": "Thanks for subscribing! Check your inbox to confirm.",
+                "login": "Invalid username or password.",
+                "register": "Please fill in all required fields.",
+                "contact": "Thank you. Your message has been sent.",
+                "comment": "Your comment is awaiting moderation.",
+                "checkout": "Your cart is empty.",
+                "cart": "Item added to your cart.",
+                "track": "We could not find an order with that number.",
+                "locator": "Stores near you: Main Street store (2.1 miles).",
+                "submission": "Thank you! We will review your submission.",
+            }[action.kind]
+            return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
+        words: list[str] = []
+        filters: dict[str, str] = {}
+        for name, role in action.fields:
+            vals = [v for v in params.get(name, []) if v.strip()]
+            if not vals:
+                continue
+            if role == "text":
+                words += [w for w in re.findall(r"[a-z0-9$,-]+", " ".join(vals).lower()) if len(w) >= 2]
+            elif role in ("category", "format", "price"):
+                filters[role] = vals[0]
+        stop = {"the", "and", "of", "a", "an", "in", "for", "to", "on", "or", "by", "with"}
+        words = [w for w in words if w not in stop]
+        recs = action.records
+        for role, value in filters.items():
+            attr = {"category": "category", "format": "fmt", "price": "price"}[role]
+            recs = [r for r in recs if slug(getattr(r, attr)) == slug(value)]
+        if words:
+            # plain stemming, as site searches do: "books" finds "book", "jobs" finds "job"
+            stems = {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
+            recs = [r for r in recs if any(w in r.text() for w in stems)]
+        q = " ".join(" ".join(params.get(n, [])) for n, role in action.fields if role == "text").strip()
+        if not recs:
+            return wrap(
+                "Search results",
+                f'<p class="noresults">No {E(action.plural)} matched your search'
+                f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Please try different keywords.</p>",
+            )
+        try:
+            page = max(1, int((params.get("page") or ["1"])[0]))
+        except ValueError:
+            page = 1
+        shown = recs[(page - 1) * 10 : page * 10]
+        rows = "".join(
+            f'<tr><td><a href="{r.href or action.item_prefix + str(r.rid)}">{E(r.title)}</a></td><td>{E(r.creator)}</td>'
+            f"<td>{E(r.category)}</td><td>{E(r.fmt)}</td><td>{E(r.price)}</td></tr>"
+            for r in shown
+        )
+        more = ""
+        if len(recs) > page * 10:
+            nxt = dict(params)
+            nxt["page"] = [str(page + 1)]
+            more = f'<p><a href="{path}?{urllib.parse.urlencode(nxt, doseq=True)}">Next page</a></p>' if method == "GET" else ""
+        return wrap(
+            "Search results",
+            f'<p class="count">{len(recs)} {E(action.plural)} found'
+            f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
+            f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}',
+        )
+
+
+def main() -> None:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="Write a web's ground truth (the answer key) as JSON.")
+    ap.add_argument("--web", default="dev", choices=sorted(WEBS))
+    ap.add_argument("--out", help="file to write (default: stdout)")
+    args = ap.parse_args()
+    text = json.dumps(Web(args.web).ground_truth(), indent=1) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

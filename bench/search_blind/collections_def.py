@@ -1,0 +1,278 @@
+"""The document collections of the blind search evaluation.
+
+Each collection is a Debian documentation package served under a fake host name.
+A URL maps to one file; a symbolic link inside the package is served as a 301 redirect
+to the file it points to (as a site with language fallbacks or alias pages would).
+The pages of a collection are the HTML files reachable from its seeds by following
+links, in breadth-first order, capped at ``cap`` pages: deterministic, and the query
+files only target pages inside that set (checked by ``check_queries``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+HERE = Path(__file__).resolve().parent
+
+MIME = {
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".txt": "text/plain",
+    ".css": "text/css",
+    ".js": "application/javascript",
+    ".png": "image/png",
+    ".gif": "image/gif",
+    ".jpg": "image/jpeg",
+    ".svg": "image/svg+xml",
+    ".ico": "image/x-icon",
+    ".pdf": "application/pdf",
+    ".gz": "application/gzip",
+    ".inv": "application/octet-stream",
+    ".py": "text/x-python",
+}
+
+
+@dataclass(frozen=True)
+class Collection:
+    name: str
+    role: str  # "dev" or "heldout"
+    package: str  # the Debian package that installs it
+    host: str
+    prefix: str  # URL path prefix, ends with "/"
+    root: str  # folder of the package's files served under prefix
+    seeds: tuple[str, ...]  # paths below prefix
+    cap: int = 3000
+    languages: tuple[str, ...] = field(default=())  # language folders (translations)
+    english: str = ""  # the English language folder, if any
+    description: str = ""
+
+    def url(self, rel: str) -> str:
+        return f"http://{self.host}{self.prefix}{rel}"
+
+    def rel(self, url: str) -> str | None:
+        """Path of a URL below the prefix, or None if the URL is not in this collection."""
+        parts = urlsplit(url)
+        if parts.hostname != self.host:
+            return None
+        path = unquote(parts.path)
+        if not path.startswith(self.prefix):
+            return None
+        return path[len(self.prefix) :]
+
+    def seed_urls(self) -> list[str]:
+        return [self.url(s) for s in self.seeds]
+
+
+COLLECTIONS: dict[str, Collection] = {
+    c.name: c
+    for c in [
+        Collection(
+            name="python",
+            role="dev",
+            package="python3.11-doc",
+            host="docs.python-lang.test",
+            prefix="/3.11/",
+            root="/usr/share/doc/python3.11/html",
+            seeds=("index.html",),
+            description=(
+                "Python 3.11 documentation (Sphinx): tutorial, library and language reference"
+            ),
+        ),
+        Collection(
+            name="apache",
+            role="heldout",
+            package="apache2-doc",
+            host="httpd-manual.test",
+            prefix="/manual/",
+            root="/usr/share/doc/apache2-doc/manual",
+            seeds=("index.html", "en/index.html"),
+            languages=("da", "de", "en", "es", "fr", "ja", "ko", "pt-br", "ru", "tr", "zh-cn"),
+            english="en",
+            description="Apache HTTP Server 2.4 manual with its translations "
+            "(/manual/fr/..., /manual/ko/...; untranslated pages redirect to /manual/en/)",
+        ),
+        Collection(
+            name="git",
+            role="heldout",
+            package="git-doc",
+            host="git-manual.test",
+            prefix="/docs/",
+            root="/usr/share/doc/git-doc",
+            seeds=("index.html",),
+            description="git's command reference and guides (AsciiDoc man pages as HTML)",
+        ),
+        Collection(
+            name="sqlite",
+            role="heldout",
+            package="sqlite3-doc",
+            host="sqlite-docs.test",
+            prefix="/",
+            root="/usr/share/doc/sqlite3",
+            seeds=("index.html",),
+            description="SQLite documentation: C API reference (c3ref/), SQL syntax, "
+            "guides, release log (hand-written site)",
+        ),
+        Collection(
+            name="node",
+            role="heldout",
+            package="nodejs-doc",
+            host="nodejs-api.test",
+            prefix="/api/",
+            root="/usr/share/doc/nodejs/api",
+            seeds=("index.html",),
+            description="Node.js 18 API reference: one long page per module, a large "
+            "navigation sidebar on every page, and all.html holding every module's text",
+        ),
+    ]
+}
+
+
+def resolve(coll: Collection, rel: str) -> tuple[str, str | None]:
+    """What a path below the prefix is: ("file", fs path), ("redirect", rel target),
+    ("dir", rel of its index.html) or ("missing", None)."""
+    rel = posixpath.normpath("/" + rel)[1:] if rel else ""
+    if rel.startswith(".."):
+        return "missing", None
+    fs = os.path.join(coll.root, rel)
+    root_real = os.path.realpath(coll.root)
+    if rel == "" or os.path.isdir(fs):
+        idx = posixpath.join(rel, "index.html") if rel else "index.html"
+        return ("dir", idx) if os.path.exists(os.path.join(coll.root, idx)) else ("missing", None)
+    if os.path.islink(fs):
+        target = os.path.realpath(fs)
+        if not target.startswith(root_real + os.sep) or not os.path.isfile(target):
+            return "missing", None
+        return "redirect", os.path.relpath(target, root_real).replace(os.sep, "/")
+    if os.path.isfile(fs):
+        real = os.path.realpath(fs)
+        if not real.startswith(root_real + os.sep):
+            return "missing", None
+        return "file", fs
+    return "missing", None
+
+
+def content_type(path: str, body: bytes) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    ctype = MIME.get(ext, "application/octet-stream")
+    if ctype == "text/html":
+        m = re.search(rb"charset=[\"']?([A-Za-z0-9_-]+)", body[:2048])
+        charset = m.group(1).decode("ascii").lower() if m else "utf-8"
+        return f"text/html; charset={charset}"
+    if ctype.startswith("text/"):
+        return ctype + "; charset=utf-8"
+    return ctype
+
+
+HREF = re.compile(rb"""<(?:a|area)\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+
+
+def links_of(html: bytes, base_url: str) -> list[str]:
+    out = []
+    for m in HREF.finditer(html):
+        href = (m.group(1) or m.group(2) or m.group(3) or b"").decode("utf-8", "replace")
+        href = href.strip()
+        if not href or href.startswith(("#", "mailto:", "javascript:")):
+            continue
+        url = urljoin(base_url, href)
+        out.append(url.split("#", 1)[0])
+    return out
+
+
+def page_set(coll: Collection) -> list[str]:
+    """The collection's HTML pages (paths below the prefix, redirects resolved), in
+    breadth-first order from the seeds, capped. Deterministic."""
+    seen: set[str] = set()
+    order: list[str] = []
+    queue: deque[str] = deque()
+    for s in coll.seeds:
+        queue.append(s)
+    while queue and len(order) < coll.cap:
+        rel = queue.popleft()
+        kind, val = resolve(coll, rel)
+        hops = 0
+        while kind in ("redirect", "dir") and hops < 5:
+            rel = val  # type: ignore[assignment]
+            kind, val = resolve(coll, rel)
+            hops += 1
+        if kind != "file" or rel in seen:
+            continue
+        seen.add(rel)
+        if not rel.endswith((".html", ".htm")):
+            continue
+        order.append(rel)
+        with open(val, "rb") as f:  # type: ignore[arg-type]
+            body = f.read()
+        for link in links_of(body, coll.url(rel)):
+            r = coll.rel(link)
+            if r is not None and r not in seen:
+                queue.append(r)
+    return order
+
+
+def aliases(coll: Collection, rel: str) -> list[str]:
+    """Other paths of the collection that redirect to ``rel`` (exact copies of it)."""
+    out = []
+    if coll.languages:
+        tail = rel.split("/", 1)[1] if "/" in rel else rel
+        for lang in coll.languages:
+            cand = f"{lang}/{tail}"
+            if cand != rel:
+                kind, val = resolve(coll, cand)
+                if kind == "redirect" and val == rel:
+                    out.append(cand)
+    if rel.endswith("/index.html") or rel == "index.html":
+        d = rel[: -len("index.html")]
+        out.append(d)
+    for name in sorted(os.listdir(os.path.join(coll.root, posixpath.dirname(rel)) or coll.root)):
+        cand = posixpath.join(posixpath.dirname(rel), name)
+        if cand != rel:
+            kind, val = resolve(coll, cand)
+            if kind == "redirect" and val == rel:
+                out.append(cand)
+    return sorted(set(out))
+
+
+def translations(coll: Collection, rel: str) -> list[str]:
+    """Other-language copies (real translations, not redirects) of an English page."""
+    if not coll.languages or not rel.startswith(coll.english + "/"):
+        return []
+    tail = rel.split("/", 1)[1]
+    out = []
+    for lang in coll.languages:
+        if lang == coll.english:
+            continue
+        cand = f"{lang}/{tail}"
+        kind, _ = resolve(coll, cand)
+        if kind == "file":
+            out.append(cand)
+    return out
+
+
+def load_queries(name: str) -> list[dict]:
+    with open(HERE / "queries" / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)["queries"]
+
+
+def check_queries(coll: Collection, pages: list[str] | None = None) -> list[str]:
+    """Problems with a collection's query file (targets outside the page set...)."""
+    pages_set = set(pages if pages is not None else page_set(coll))
+    problems = []
+    for i, q in enumerate(load_queries(coll.name)):
+        for key in ("query", "kind", "target"):
+            if key not in q:
+                problems.append(f"{coll.name} query {i}: no {key}")
+        if q.get("kind") not in ("name", "description", "word", "paraphrase"):
+            problems.append(f"{coll.name} query {i}: bad kind {q.get('kind')}")
+        if q.get("target") not in pages_set:
+            problems.append(
+                f"{coll.name} query {i} ({q.get('query')}): target {q.get('target')} not in "
+                "the page set"
+            )
+    return problems

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks the evaluation itself, without the crawler: every query's target is in its
+collection's page set, and the proxy serves pages, redirects, robots.txt, 404s and
+refuses CONNECT as the harness expects. Exit status 0 when all holds, 1 otherwise.
+
+    python3 bench/search_blind/selfcheck.py
+"""
+
+from __future__ import annotations
+
+import http.client
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from collections_def import COLLECTIONS, check_queries, load_queries, page_set  # noqa: E402
+from proxy import DocsProxy  # noqa: E402
+
+
+def fetch(port: int, method: str, url: str) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(method, url)
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    return r.status, {k.lower(): v for k, v in r.getheaders()}, body
+
+
+def main() -> int:
+    problems: list[str] = []
+    pages = {}
+    for name, coll in COLLECTIONS.items():
+        pages[name] = page_set(coll)
+        problems += check_queries(coll, pages[name])
+        qs = load_queries(name)
+        if len(qs) < 30:
+            problems.append(f"{name}: {len(qs)} queries (< 30)")
+        print(f"{name}: {len(pages[name])} pages, {len(qs)} queries")
+    apache = COLLECTIONS["apache"]
+    n_trans = sum(1 for q in load_queries("apache") if q["other_languages"])
+    if n_trans < 30:
+        problems.append(f"apache: only {n_trans} targets with other-language copies")
+    allowed = {n: set(p) for n, p in pages.items()}
+    proxy = DocsProxy(list(COLLECTIONS.values()), allowed).start()
+    try:
+        checks = [
+            ("GET", "http://git-manual.test/robots.txt", 200, "text/plain", b"Allow: /"),
+            ("GET", "http://git-manual.test/docs/git-rebase.html", 200, "text/html", b"git-rebase"),
+            ("GET", "http://git-manual.test/docs/index.html", 301, None, None),
+            ("GET", "http://git-manual.test/docs/no-such-page.html", 404, None, None),
+            ("GET", "http://unknown-host.test/", 404, None, None),
+            ("GET", apache.url("de/mod/mod_rewrite.html"), 301, None, None),
+            ("GET", apache.url("fr/mod/mod_rewrite.html"), 200, "text/html", b'lang="fr"'),
+            (
+                "GET",
+                "http://sqlite-docs.test/c3ref/prepare.html",
+                200,
+                "text/html",
+                b"sqlite3_prepare",
+            ),
+            ("CONNECT", "git-manual.test:443", 502, None, None),
+        ]
+        for method, url, status, ctype, needle in checks:
+            got, headers, body = fetch(proxy.port, method, url)
+            if got != status:
+                problems.append(f"{method} {url}: status {got}, expected {status}")
+            if ctype and not headers.get("content-type", "").startswith(ctype):
+                problems.append(f"{url}: Content-Type {headers.get('content-type')}")
+            if needle and needle not in body:
+                problems.append(f"{url}: body lacks {needle!r}")
+        _, headers, _ = fetch(proxy.port, "GET", apache.url("de/mod/mod_rewrite.html"))
+        if headers.get("location") != apache.url("en/mod/mod_rewrite.html"):
+            problems.append(f"alias redirect to {headers.get('location')}")
+    finally:
+        proxy.stop()
+    for p in problems:
+        print("problem:", p)
+    print("selfcheck:", "ok" if not problems else f"{len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""The page content model: main content apart from boilerplate, headings, language.
+
+A documentation or news page repeats its site's navigation bars, sidebars, menus and
+footers on every page ("index modules | next | previous", "Prev Up Home Next"). Indexed
+as the page's words they make pages look alike and fill the snippets. The main content
+is extracted with resiliparse's main-content extractor (``extract_plain_text(...,
+main_content=True)``, lexbor's HTML parser in C), compared with trafilatura in
+``bench/content_extract.py`` (docs/search.md, *Page content model*), and told to skip
+the navigation blocks that the common documentation generators and ARIA mark as such.
+
+No Scrapy imports: plain functions, tested directly.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from resiliparse.extract.html2text import extract_plain_text
+from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+from resiliparse.parse.html import HTMLTree
+
+#: Blocks that are navigation by their markup, whatever the site: ARIA landmarks, HTML5
+#: elements, and the navigation classes of DocBook XSL (navheader, navfooter), Sphinx
+#: (related, sphinxsidebar, footer), texinfo (nav-panel, header) and Javadoc (top-nav,
+#: sub-nav). resiliparse's own heuristics miss DocBook's navigation tables.
+NAVIGATION_SELECTORS = (
+    "nav",
+    "footer",
+    "[role=navigation]",
+    "[role=banner]",
+    "[role=contentinfo]",
+    "[role=search]",
+    ".navheader",
+    ".navfooter",
+    ".related",
+    ".sphinxsidebar",
+    ".nav-panel",
+    ".top-nav",
+    ".sub-nav",
+)
+#: A page whose main content has fewer words is a list or a menu page (a table of
+#: contents, an index): its text without the navigation blocks is kept instead.
+MIN_MAIN_WORDS = 30
+#: Headings kept per page, and characters per heading.
+MAX_HEADINGS = 200
+MAX_HEADING_CHARS = 200
+#: Characters of main content given to the language detector.
+DETECT_CHARS = 2000
+#: Detector probability below which a page's language is left unknown ('').
+MIN_PAGE_CONFIDENCE = 0.8
+
+_LANG_TAG = re.compile(r"[A-Za-z]{2,3}(?=$|[-_])")
+_HEADINGS = "h1, h2, h3, h4, h5, h6"
+#: Sphinx and others append a permalink sign to headings.
+_HEADING_TRAIL = re.compile(r"[\s¶#§]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class PageContent:
+    text: str  # the main content, white space collapsed ('' when the page has none)
+    headings: list[str]  # h1..h6 texts within the main content, in page order
+    lang: str  # ISO 639 primary language subtag, lower case ('' unknown)
+
+
+def language_tag(value: str | None) -> str:
+    """The primary language subtag of a language tag or a Content-Language header
+    (``en-US`` -> ``en``, ``pt_BR`` -> ``pt``, ``de, en`` -> ``de``); '' if none."""
+    if not value:
+        return ""
+    first = value.split(",", 1)[0].strip()
+    match = _LANG_TAG.match(first)
+    if not match or first.lower() in ("und", "mul", "zxx"):
+        return ""
+    return match.group(0).lower()
+
+
+class _Detector:
+    """py3langid's model (shipped in its wheel), loaded once per process on first use."""
+
+    _lock = threading.Lock()
+    _identifier: Any = None
+
+    @classmethod
+    def get(cls) -> Any:
+        if cls._identifier is None:
+            with cls._lock:
+                if cls._identifier is None:
+                    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+                    cls._identifier = LanguageIdentifier.from_model_file(
+                        MODEL_FILE, norm_probs=True
+                    )
+        return cls._identifier
+
+
+def detect_language(text: str, min_confidence: float = MIN_PAGE_CONFIDENCE) -> str:
+    """The language of ``text`` by py3langid when it is at least ``min_confidence``
+    sure, else ''."""
+    if not text.strip():
+        return ""
+    lang, probability = _Detector.get().classify(text[:DETECT_CHARS])
+    return str(lang) if probability >= min_confidence else ""
+
+
+def script_language(text: str) -> str:
+    """The language a script alone tells (Hangul -> ko, kana -> ja, Hanzi -> zh, ...),
+    '' for Latin and mixed text: a short query in such a script needs no detector."""
+    counts: dict[str, int] = {}
+    for char in text:
+        if not char.isalpha() or char.isascii():
+            continue
+        name = unicodedata.name(char, "")
+        for prefix, lang in _SCRIPTS:
+            if name.startswith(prefix):
+                counts[lang] = counts.get(lang, 0) + 1
+                break
+    if not counts:
+        return ""
+    if "ja" in counts:  # kana: Japanese, whatever Hanzi it also has
+        return "ja"
+    return max(counts, key=lambda lang: counts[lang])
+
+
+_SCRIPTS = (
+    ("HANGUL", "ko"),
+    ("HIRAGANA", "ja"),
+    ("KATAKANA", "ja"),
+    ("CJK UNIFIED", "zh"),
+    ("CYRILLIC", "ru"),
+    ("GREEK", "el"),
+    ("ARABIC", "ar"),
+    ("HEBREW", "he"),
+    ("THAI", "th"),
+    ("DEVANAGARI", "hi"),
+)
+
+
+def join_headings(headings: list[str]) -> str:
+    """Headings as stored (``pages.headings``): one per line."""
+    return "\n".join(" ".join(h.split()) for h in headings if h.strip())
+
+
+def split_headings(stored: str | None) -> list[str]:
+    return [h for h in (stored or "").split("\n") if h]
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tree(html: bytes | str, encoding: str | None) -> HTMLTree:
+    if isinstance(html, str):
+        return HTMLTree.parse(html)
+    return HTMLTree.parse(bytes_to_str(html, encoding or detect_encoding(html)))
+
+
+def main_content(
+    html: bytes | str,
+    *,
+    encoding: str | None = None,
+    content_language: str | None = None,
+    detect: bool = True,
+) -> PageContent:
+    """The main content, headings and language of an HTML page.
+
+    Language: ``<html lang>``, else the Content-Language header, else (``detect``)
+    py3langid on the main content; '' when unknown.
+    """
+    try:
+        tree = _tree(html, encoding)
+    except (ValueError, LookupError):
+        return PageContent("", [], language_tag(content_language))
+    if tree.body is None:
+        return PageContent("", [], language_tag(content_language))
+    options = {"alt_texts": False, "skip_elements": list(NAVIGATION_SELECTORS)}
+    text = _collapse(extract_plain_text(tree, main_content=True, **options))
+    if len(text.split()) < MIN_MAIN_WORDS:
+        # a list page: its links are its content
+        whole = _collapse(extract_plain_text(tree, main_content=False, **options))
+        if len(whole) > len(text):
+            text = whole
+    headings = _headings(tree, text)
+    root = tree.document.query_selector("html")
+    lang = language_tag(root.getattr("lang") if root is not None else None)
+    lang = lang or language_tag(content_language)
+    if not lang and detect:
+        lang = detect_language(text)
+    return PageContent(text, headings, lang)
+
+
+def _headings(tree: HTMLTree, text: str) -> list[str]:
+    """Headings of the page found in its main content (a sidebar's "Previous topic" or
+    "Quick search" is not)."""
+    found: list[str] = []
+    for el in tree.body.query_selector_all(_HEADINGS):
+        heading = _HEADING_TRAIL.sub("", _collapse(el.text))[:MAX_HEADING_CHARS]
+        if heading and heading in text and heading not in found:
+            found.append(heading)
+            if len(found) >= MAX_HEADINGS:
+                break
+    return found

@@ -1,0 +1,241 @@
+"""Probing a form: the queries it is submitted with, and whether its answer lists records.
+
+A form judged searchable (and possibly relevant) is submitted with one or two queries
+(:func:`probe_queries`): the topic's words in its search field, the select options that
+name the topic (or a select's first real option); the second query, sent only when the
+first did not confirm the form, uses the word learned to mark the topic that is most
+frequent on its sites' home pages (a car site's "car" for the topic "autos"), else the
+topic's stems ("book" for "books"), and the options again.
+
+The answer (:func:`read_results`) confirms the form when it lists records: a group of
+at least ``min_records`` sibling elements of the same tag and class, each with some text
+of its own, that the page the form was on does not hold (a site's menu or its list of
+new titles is on every page); an answer that says there is nothing ("No results", "0
+matches", "not found"), states a count of 0, or lists nothing does not confirm it. A
+stated count ("12 results", "1-10 of 42") is recorded as evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crawler import defaults
+from crawler.deepweb.forms import TEXT_TYPES, Form, FormField
+from crawler.deepweb.page import in_navigation, is_navigation
+from crawler.focus.query import terms
+
+# Field names of a search box, best first, when a form has several text fields.
+_QUERY_NAMES = (
+    "q",
+    "query",
+    "search",
+    "keywords",
+    "keyword",
+    "kw",
+    "terms",
+    "term",
+    "s",
+    "text",
+    "title",
+    "find",
+)
+# An option that means "any" (a select's default, not a choice).
+_ANY_OPTION = re.compile(
+    r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$", re.IGNORECASE
+)
+NO_RESULTS = re.compile(
+    r"\b(no (results?|matches|matching|records?|items?|entries|hits|titles?|documents?)\b"
+    r"|nothing (was )?found|did not match|didn't match|not found|no \w+ (were |was )?found"
+    r"|nothing matched|matched nothing|(could not|couldn't|did not|didn't) find"
+    r"|no \w+ match|sorry, no\b"
+    r"|returned no|0 (results?|matches|records?|items?|hits|titles?|entries))",
+    re.IGNORECASE,
+)
+RESULT_COUNT = re.compile(
+    r"(?:\bof\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:results?|matches|records?|items?|hits|titles?"
+    r"|entries|documents?|books?|listings?|found)\b)",
+    re.IGNORECASE,
+)
+_SKIP_TAGS = frozenset(
+    {"script", "style", "nav", "header", "footer", "form", "select", "option", "head", "menu"}
+)
+
+
+def _text(element: Any) -> str:
+    """An element's words, blocks apart ("Search" + "No results", not "SearchNo")."""
+    return " ".join(" ".join(element.itertext()).split())
+
+
+def query_field(form: Form) -> FormField | None:
+    """The field a query is typed into: a search-type or search-named text field first."""
+    named = [f for f in form.fields if f.type in TEXT_TYPES and f.name]
+    if not named:
+        return None
+    for f in named:
+        if f.type == "search":
+            return f
+    for wanted in _QUERY_NAMES:
+        for f in named:
+            if f.name.lower() == wanted:
+                return f
+    return named[0]
+
+
+def _topic_option(select: FormField, topic: set[str], vocabulary: set[str]) -> str | None:
+    """The option of a select that names the topic (its stems, then a learned word);
+    else its first option that is a real choice; None when it has none."""
+    pairs = list(zip(select.options, select.option_labels or select.options, strict=False))
+    for wanted in (topic, vocabulary):
+        for value, label in pairs:
+            if wanted & set(terms(f"{value} {label}")):
+                return value
+    for value, label in pairs:
+        if not _ANY_OPTION.match(label) and not _ANY_OPTION.match(value):
+            return value
+    return None
+
+
+def probe_queries(
+    form: Form, topic_words: Sequence[str], vocabulary: Iterable[str] = (), limit: int = 2
+) -> list[dict[str, str]]:
+    """Up to ``limit`` form data dicts to submit (fields left out keep their defaults)."""
+    topic = set(terms(" ".join(topic_words)))
+    learned = [w for w in vocabulary if w not in topic]
+    box = query_field(form)
+    choices: dict[str, str] = {}
+    for f in form.fields:
+        if f.type == "select" and f.name:
+            option = _topic_option(f, topic, set(learned))
+            if option is not None and option != (f.options[0] if f.options else None):
+                choices[f.name] = option
+            elif option is not None and box is None:
+                choices[f.name] = option
+    if box is None and not choices:
+        return []
+    words = " ".join(topic_words).strip()
+    queries: list[dict[str, str]] = []
+    if box is not None:
+        queries.append({box.name: words, **choices})
+        stems = " ".join(sorted(topic)) if topic and " ".join(sorted(topic)) != words else ""
+        second = learned[0] if learned else stems
+        if second:
+            queries.append({box.name: second, **choices})
+    else:
+        queries.append(choices)
+    return queries[: max(1, limit)]
+
+
+def form_data(form: Form, query: dict[str, str]) -> list[tuple[str, str]]:
+    """The (name, value) pairs a browser would submit: every named field as the page
+    holds it (:attr:`FormField.default`), the query's fields replaced by its values."""
+    pairs: list[tuple[str, str]] = []
+    done: set[str] = set()
+    for f in form.fields:
+        if not f.name:
+            continue
+        if f.name in query:
+            if f.name not in done:
+                pairs.append((f.name, query[f.name]))
+                done.add(f.name)
+        elif f.default is not None:
+            pairs.append((f.name, f.default))
+    pairs += [(name, value) for name, value in query.items() if name not in done]
+    return pairs
+
+
+def _signature(element: Any) -> tuple[str, str]:
+    return element.tag, " ".join(sorted((element.get("class") or "").split()))
+
+
+def _path(element: Any) -> str:
+    parts = []
+    for node in [element, *element.iterancestors()]:
+        parts.append(f"{node.tag}.{'.'.join(sorted((node.get('class') or '').split()))}")
+    return "/".join(reversed(parts))
+
+
+def record_groups(doc: Any, min_records: int = 2, min_words: int = 3) -> dict[str, int]:
+    """Groups of repeated record-like siblings: ``path of the parent + child signature``
+    -> number of children with at least ``min_words`` words, for groups of at least
+    ``min_records`` (menus, headers, footers and forms left out)."""
+    groups: dict[str, int] = {}
+    if doc is None:
+        return groups
+    for parent in doc.iter():
+        if not isinstance(parent.tag, str) or parent.tag in _SKIP_TAGS:
+            continue
+        children = [c for c in parent if isinstance(c.tag, str) and c.tag not in _SKIP_TAGS]
+        if len(children) < min_records:
+            continue
+        counts: Counter[tuple[str, str]] = Counter()
+        for child in children:
+            if len(_text(child).split()) >= min_words:
+                counts[_signature(child)] += 1
+        for (tag, classes), n in counts.items():
+            if n >= min_records and tag not in ("p", "br", "h1", "h2", "h3", "span"):
+                if is_navigation(parent) or in_navigation(parent):
+                    continue
+                groups[f"{_path(parent)}>{tag}.{classes}"] = n
+    return groups
+
+
+@dataclass
+class ResultPage:
+    records: int  # records in groups the form's page does not hold
+    count: int | None  # a stated number of results
+    no_results: bool  # the page says there is nothing
+    record_text: str = ""  # the records' words (their topic evidence is the form's)
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def confirmed(self) -> bool:
+        """Records listed, and neither "no results" nor a count of 0 said."""
+        return self.records > 0 and not self.no_results and self.count != 0
+
+    @property
+    def status(self) -> str:
+        if self.confirmed:
+            return "confirmed"
+        return "no_results" if self.no_results or self.count == 0 else "no_records"
+
+
+def read_results(
+    doc: Any,
+    form_page_groups: dict[str, int] | None = None,
+    min_records: int = defaults.SMART_PROBE_MIN_RECORDS,
+) -> ResultPage:
+    """What a probe's answer says (see the module docstring); ``form_page_groups``: the
+    :func:`record_groups` of the page the form was on."""
+    if doc is None:
+        return ResultPage(0, None, False)
+    before = form_page_groups or {}
+    body = doc.find("body")
+    text = _text(body if body is not None else doc)
+    no_results = bool(NO_RESULTS.search(text))
+    counts = [int((a or b).replace(",", "")) for a, b in RESULT_COUNT.findall(text)]
+    count = max(counts) if counts else None
+    best_key, best = "", 0
+    for key, n in record_groups(doc, min_records).items():
+        if key in before and before[key] >= n:
+            continue
+        if n > best:
+            best_key, best = key, n
+    record_text = ""
+    if best_key:
+        record_text = _group_text(doc, best_key)
+    return ResultPage(best, count, no_results, record_text)
+
+
+def _group_text(doc: Any, key: str) -> str:
+    parent_path, child = key.rsplit(">", 1)
+    words = []
+    for parent in doc.iter():
+        if isinstance(parent.tag, str) and _path(parent) == parent_path:
+            for c in parent:
+                if isinstance(c.tag, str) and f"{c.tag}.{_signature(c)[1]}" == child:
+                    words.append(_text(c))
+    return " ".join(words)

@@ -1,0 +1,220 @@
+"""Is a searchable form about the topic? Judged from the form itself and from its site.
+
+A site-wide search box says nothing about its site's topic, so a form's relevance is not
+its site's verdict alone (nor its link neighbourhood's):
+
+- **form evidence** (0..1): the topic's own words in the form (its labels, legend,
+  placeholders, buttons, field names, the options of its selects, its action URL) count
+  1 each; words learned to mark the topic (:class:`TopicVocabulary`: frequent on the
+  home pages judged on topic, rare on the others) count ``learned_weight`` each;
+- **site evidence** (0..1): 1 when the site classifier judged the home page on topic
+  (0 when off topic), scaled down when the words that mark the topic (its stems and the
+  learned ones) are a small share of the words of the site's pages (below ``density``):
+  a programming manual that speaks of "the book" is not a books site;
+- **result evidence** (0..1): the topic evidence of the records a probe's result page
+  lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
+  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe was
+  refused or failed, or when the answer lists no records (it says nothing of the
+  topic).
+
+A form whose words look places up (postcode, store, radius, ...) without a topic word
+is a locator: its form evidence is -1.
+
+    score = site_weight * site + form_weight * form + result_weight * result
+
+and the form is relevant when it is searchable and the score reaches ``threshold``
+(settings SMART_FORM_*, docs/deepweb.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from crawler import defaults
+from crawler.deepweb.forms import NON_SEARCH_WORDS, Form
+from crawler.focus.query import terms
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+#: words of every kind of form (search, go, results, login, ...): never learned as topic
+#: words (the topic's sites hold search forms on their home pages more often)
+FORM_WORDS = frozenset(
+    terms(
+        "search find query q keyword keywords lookup seek browse filter advanced explore "
+        "discover term terms results result go submit ok send site home page text name type "
+        "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
+    )
+)
+#: fields of a locator at most (a postcode and a radius; a car search with a postcode
+#: field beside make, model and price is not one)
+LOCATOR_MAX_FIELDS = 2
+#: words of a form that looks places up (a store locator, a branch finder): without a
+#: topic word beside them, such a form is about places, whatever its site's topic
+LOCATOR_WORDS = frozenset(
+    terms(
+        "zip zipcode postcode postal radius miles nearest nearby near location locations "
+        "locator store stores branch branches directions address"
+    )
+)
+
+
+def own_terms(form: Form) -> set[str]:
+    """Stemmed words of a form without its select options: its own text (attributes,
+    labels, legend, placeholders, buttons, field names), field labels, action URL."""
+    parts = [form.text, *(f.label for f in form.fields), *(f.name for f in form.fields)]
+    action = urlsplit(form.action_url)
+    parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
+    return set(terms(" ".join(p for p in parts if p)))
+
+
+def form_terms(form: Form) -> set[str]:
+    """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
+    buttons, field names), field labels, select options (values and texts) and its
+    action URL's path and query."""
+    parts = [form.text]
+    for f in form.fields:
+        parts += [f.label, f.name, *f.options, *f.option_labels]
+    action = urlsplit(form.action_url)
+    parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
+    return set(terms(" ".join(p for p in parts if p)))
+
+
+class TopicVocabulary:
+    """The topic's stems, and the terms learned to mark it: in at least ``min_pages`` of
+    the pages judged on topic and ``min_ratio`` times as frequent (document frequency,
+    add-one smoothed) there as on the pages judged off topic; words of forms in general
+    (:data:`FORM_WORDS`) and words of fewer than 3 letters are never learned."""
+
+    def __init__(
+        self,
+        topic_terms: Iterable[str],
+        *,
+        min_pages: int = defaults.SMART_VOCABULARY_MIN_PAGES,
+        min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
+    ) -> None:
+        self.topic = set(topic_terms)
+        self.min_pages = max(1, min_pages)
+        self.min_ratio = min_ratio
+        self.pages = {True: 0, False: 0}
+        self.frequency: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+
+    def learn(self, text: str, on_topic: bool) -> None:
+        self.pages[on_topic] += 1
+        self.frequency[on_topic].update(set(terms(text)))
+
+    def marks_topic(self, term: str) -> bool:
+        if term in self.topic:
+            return True
+        on = self.frequency[True][term]
+        if on < self.min_pages or term in FORM_WORDS or len(term) < 3:
+            return False
+        share_on = (on + 1) / (self.pages[True] + 2)
+        share_off = (self.frequency[False][term] + 1) / (self.pages[False] + 2)
+        return share_on >= self.min_ratio * share_off
+
+    def evidence(
+        self, words: Iterable[str], learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
+    ) -> float:
+        """0..1: 1 per topic stem, ``learned_weight`` per learned topic term (distinct)."""
+        total = 0.0
+        for term in set(words):
+            if term in self.topic:
+                total += 1.0
+            elif self.marks_topic(term):
+                total += learned_weight
+        return min(1.0, total)
+
+    def form_evidence(
+        self, form: Form, learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
+    ) -> float:
+        """A form's evidence (-1..1): :meth:`evidence` of its own words (text, labels,
+        names, action URL) plus, for its selects, the evidence of their options times the
+        share of the options that mark the topic (a news search whose section list has
+        "Books" among twelve sections is not a books search); -1 for a locator (place
+        words, no topic stem among them)."""
+        own = own_terms(form)
+        option_terms: set[str] = set()
+        option_part = 0.0
+        for f in form.fields:
+            choices = [
+                set(terms(f"{value} {label}"))
+                for value, label in zip(f.options, f.option_labels or f.options, strict=False)
+            ]
+            choices = [c for c in choices if c]
+            if not choices:
+                continue
+            marking = [c for c in choices if any(self.marks_topic(t) for t in c)]
+            words = set().union(*choices)
+            option_terms |= words
+            share = len(marking) / len(choices)
+            option_part = max(option_part, share * self.evidence(words, learned_weight))
+        visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
+        if (
+            (own | option_terms) & LOCATOR_WORDS
+            and not (own | option_terms) & self.topic
+            and len(visible) <= LOCATOR_MAX_FIELDS
+        ):
+            return -1.0
+        return min(1.0, self.evidence(own, learned_weight) + option_part)
+
+    def share(self, words: Mapping[str, int]) -> float:
+        """The share of term occurrences (a page's, a site's) that mark the topic: its
+        stems and the words learned to mark it (a car site says "car" more than "autos")."""
+        total = sum(words.values())
+        if not total:
+            return 0.0
+        return sum(n for term, n in words.items() if self.marks_topic(term)) / total
+
+
+@dataclass(frozen=True)
+class RelevanceWeights:
+    site: float = defaults.SMART_FORM_SITE_WEIGHT
+    form: float = defaults.SMART_FORM_WEIGHT
+    result: float = defaults.SMART_FORM_RESULT_WEIGHT
+    threshold: float = defaults.SMART_FORM_RELEVANCE_THRESHOLD
+    density: float = defaults.SMART_SITE_MIN_DENSITY
+
+
+@dataclass(frozen=True)
+class FormRelevance:
+    relevant: bool
+    score: float
+    site: float
+    form: float
+    result: float
+
+
+def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
+    """1 when the site classifier judged the site on topic (its probabilities are not
+    calibrated; its verdict is), scaled down by the topic's share of the home page's
+    words below ``min_density`` (0: no scaling); 0 when off topic."""
+    if not on_topic:
+        return 0.0
+    if min_density <= 0:
+        return 1.0
+    return min(1.0, density / min_density)
+
+
+#: result evidence of a form not probed, or whose probe said nothing of its topic
+UNKNOWN = 0.5
+
+
+def judge_form(
+    searchable: bool,
+    site: float,
+    form: float,
+    result: float = UNKNOWN,
+    weights: RelevanceWeights = RelevanceWeights(),
+) -> FormRelevance:
+    """Relevant when searchable and the weighted evidence reaches the threshold."""
+    score = weights.site * site + weights.form * form + weights.result * result
+    return FormRelevance(
+        searchable and site > 0 and score >= weights.threshold - 1e-9,
+        round(score, 6),
+        site,
+        form,
+        result,
+    )

@@ -1,0 +1,130 @@
+"""Relevance of a searchable form to the topic: the form's own words, its site."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.deepweb import extract_forms
+from crawler.deepweb.relevance import (
+    RelevanceWeights,
+    TopicVocabulary,
+    form_terms,
+    judge_form,
+    site_evidence,
+)
+
+BOOK_FORM = b"""<form action="/catalogue/results" method="get">
+  <label for="t">Title or author</label><input id="t" name="kw" placeholder="e.g. Dickens">
+  <select name="shelf"><option value="">Any shelf</option><option value="fic">Novels</option>
+  <option value="poe">Poetry</option></select><button>Go</button></form>"""
+DOCS_BOX = b"""<form action="/search.html" method="get"><input type="search" name="q"
+  placeholder="Search the docs"><input type="submit" value="Search"></form>"""
+
+
+def vocabulary() -> TopicVocabulary:
+    words = TopicVocabulary(["book"], min_pages=2, min_ratio=3.0)
+    for text in (
+        "books novels poetry shop",
+        "novels by author, poetry readings",
+        "novels and books",
+    ):
+        words.learn(text, True)
+    for text in (
+        "recipes and novels",
+        "football scores",
+        "python module reference",
+        "garden tools shop",
+    ):
+        words.learn(text, False)
+    return words
+
+
+def test_form_terms_cover_labels_names_options_placeholders_and_action():
+    (form,) = extract_forms(BOOK_FORM, "http://shop.test/")
+    assert form_terms(form) == {
+        "titl",
+        "author",
+        "kw",
+        "dicken",
+        "shelf",
+        "novel",
+        "poetri",
+        "fic",
+        "poe",
+        "go",
+        "catalogu",
+        "result",
+        "ani",
+        "e",
+        "g",
+    }
+
+
+def test_vocabulary_learns_words_that_mark_the_topic():
+    words = vocabulary()
+    # "novel": on 3 of 3 topic pages (4/5), 1 of 4 others (2/6): ratio 2.4 < 3
+    # "poetri": 2 of 3 (3/5) against 0 of 4 (1/6): 3.6 >= 3; "shop": 1 topic page only
+    assert [w for w in ("book", "novel", "poetri", "shop", "author") if words.marks_topic(w)] == [
+        "book",
+        "poetri",
+    ]
+    assert words.evidence({"book"}) == 1.0
+    assert words.evidence({"poetri", "novel", "shelf"}, learned_weight=0.25) == 0.25
+    # "book" twice, "poetri" (learned) once, "map" once, "rare" once
+    assert words.share({"book": 2, "poetri": 1, "map": 1, "rare": 1}) == pytest.approx(3 / 5)
+
+
+def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
+    words = vocabulary()
+    weights = RelevanceWeights(site=0.6, form=0.4, result=0.4, threshold=0.5, density=0.01)
+    (docs,) = extract_forms(DOCS_BOX, "http://docs.test/")
+    (books,) = extract_forms(BOOK_FORM, "http://shop.test/")
+    # the manual's home page mentions books: on topic by the classifier, but 2 words in 400
+    manual = site_evidence(True, 2 / 400, weights.density)
+    assert manual == pytest.approx(0.5)
+    docs_box = judge_form(True, manual, words.form_evidence(docs), 0.0, weights)
+    assert (docs_box.relevant, docs_box.score) == (False, 0.3)
+    # the same box on a books site is relevant; so is the book form on a weak site
+    shop = site_evidence(True, 0.04, weights.density)
+    assert judge_form(True, shop, 0.0, 0.0, weights).relevant
+    # (options: "poetri" marks the topic; 1 of the 3 options with words: 0.25 / 3)
+    book_form = judge_form(True, manual, words.form_evidence(books), 0.0, weights)
+    assert (book_form.relevant, book_form.form) == (False, pytest.approx(0.25 / 3))
+    # ... once a probe's records speak of the topic
+    assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(
+        0.3 + 0.1 / 3 + 0.4
+    )
+    # never when not searchable, never for an off-topic site on its site alone
+    assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
+    assert site_evidence(False, 0.5, 0.01) == 0.0
+
+
+def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
+    words = vocabulary()
+    locator = b"""<form action="/stores/find"><label for="pc">Find a store near you</label>
+      <input id="pc" name="postcode"><select name="radius"><option>5 miles</option></select>
+      <button>Find</button></form>"""
+    (form,) = extract_forms(locator, "http://shop.test/")
+    assert words.form_evidence(form) == -1.0
+    # a place word beside the topic's own word is not a locator ("books near you")
+    (near,) = extract_forms(
+        b'<form><input name="q" placeholder="Books near you"></form>', "http://shop.test/"
+    )
+    assert words.form_evidence(near) == 1.0
+    # a select whose options name the topic among others: their share counts
+    sections = b"""<form action="/s"><input name="q"><select name="section">
+      <option value="">All</option><option>World</option><option>Sport</option>
+      <option>Business</option><option>Books</option></select></form>"""
+    (news,) = extract_forms(sections, "http://news.test/")
+    # (1 of the 5 options with words: the empty one does not count)
+    assert words.form_evidence(news) == pytest.approx(1 / 5)
+    weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.03)
+    # on a books site, whatever its probe says, a locator is not relevant
+    assert not judge_form(True, 1.0, -1.0, 1.0, weights).relevant
+    # a generic box on a books site: relevant while its probe's answer is unknown (0.5) or
+    # lists records with topic words; not when the answer lists nothing
+    assert judge_form(True, 1.0, 0.0, weights=weights).score == pytest.approx(0.6)
+    assert judge_form(True, 1.0, 0.0, 0.25, weights).relevant
+    assert not judge_form(True, 1.0, 0.0, 0.0, weights).relevant
+    # the topic's words in a form of a site judged off topic do not make it relevant
+    assert not judge_form(True, 0.0, 1.0, 1.0, weights).relevant

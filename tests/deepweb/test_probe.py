@@ -1,0 +1,82 @@
+"""Probing: the queries a form is submitted with, and reading its result page."""
+
+from __future__ import annotations
+
+from crawler.deepweb import extract_forms, parse_html
+from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
+
+ADVANCED = b"""<form action="/catalogue/find" method="post">
+  <input type="hidden" name="token" value="x1"><input name="title">
+  <input type="text" name="kw" placeholder="Keywords">
+  <select name="shelf"><option value="">Any shelf</option><option value="cook">Cookery</option>
+  <option value="nov">Novels and other books</option></select>
+  <input type="checkbox" name="instock" value="1" checked><input type="checkbox" name="sale">
+  <button>Search</button></form>"""
+SELECT_ONLY = b"""<form action="/browse"><select name="genre"><option>All genres</option>
+  <option value="poetry">Poetry</option><option value="drama">Drama</option></select></form>"""
+
+LAYOUT = """<html><body><ul class="menu"><li><a href="/">Home page link</a></li>
+<li><a href="/a">About this shop here</a></li><li><a href="/c">Contact the shop here</a></li></ul>
+<ul class="new"><li>New: The Sea, by A. Writer</li><li>New: Old Roads, by B. Poet</li></ul>
+{body}</body></html>"""
+RESULTS = LAYOUT.format(
+    body="""<p>Showing 1-3 of 3 results</p><div class="hits">
+<div class="hit"><a href="/b/1">The Blue Book</a> by C. Author, 1999, paperback</div>
+<div class="hit"><a href="/b/2">Red Novel</a> by D. Author, 2004, hardcover</div>
+<div class="hit"><a href="/b/3">Green Poems</a> by E. Poet, 2011, first edition</div></div>"""
+)
+NOTHING = LAYOUT.format(body="<h1>Search</h1><p>No results for 'books'. Try again.</p>")
+
+
+def test_queries_use_the_topic_words_and_the_option_naming_it():
+    (form,) = extract_forms(ADVANCED, "http://shop.test/")
+    # the search box by name (kw before title), the shelf option that names the topic;
+    # the second query: the learned topic word
+    assert probe_queries(form, ["books"], ["novel"]) == [
+        {"kw": "books", "shelf": "nov"},
+        {"kw": "novel", "shelf": "nov"},
+    ]
+    # without a learned word: the topic's stems
+    assert probe_queries(form, ["books"])[1] == {"kw": "book", "shelf": "nov"}
+    assert probe_queries(form, ["books"], limit=1) == [{"kw": "books", "shelf": "nov"}]
+    # a form without a text field: its options alone (the first real one)
+    (browse,) = extract_forms(SELECT_ONLY, "http://shop.test/")
+    assert probe_queries(browse, ["books"]) == [{"genre": "poetry"}]
+    assert probe_queries(browse, ["books"], ["drama"]) == [{"genre": "drama"}]
+
+
+def test_form_data_keeps_what_the_page_would_submit():
+    (form,) = extract_forms(ADVANCED, "http://shop.test/")
+    assert form_data(form, {"kw": "books", "shelf": "nov"}) == [
+        ("token", "x1"),
+        ("title", ""),
+        ("kw", "books"),
+        ("shelf", "nov"),
+        ("instock", "1"),
+    ]
+
+
+def test_result_page_listing_records_confirms_the_form():
+    form_page = parse_html(LAYOUT.format(body="<p>Find a book</p>"), "http://shop.test/")
+    before = record_groups(form_page)
+    # the menu is navigation; the new titles are on the form's page too
+    assert list(before) == ["html./body./ul.new>li."]
+    found = read_results(parse_html(RESULTS, "http://shop.test/r"), before)
+    assert (found.records, found.count, found.no_results, found.confirmed, found.status) == (
+        3,
+        3,
+        False,
+        True,
+        "confirmed",
+    )
+    assert found.record_text.startswith("The Blue Book by C. Author, 1999, paperback")
+    empty = read_results(parse_html(NOTHING, "http://shop.test/r"), before)
+    assert (empty.records, empty.no_results, empty.confirmed, empty.status) == (
+        0,
+        True,
+        False,
+        "no_results",
+    )
+    # the form's own page (no new records) does not confirm it
+    same = read_results(form_page, before)
+    assert (same.confirmed, same.status) == (False, "no_records")

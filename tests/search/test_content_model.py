@@ -1,0 +1,174 @@
+"""The page content model (crawler/content.py): main content without navigation,
+headings, language; stored by the storage pipeline and indexed from PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+
+from crawler.content import (
+    join_headings,
+    language_tag,
+    main_content,
+    script_language,
+    split_headings,
+)
+from crawler.items import PageItem
+from crawler.pipelines.postgres import write_batch
+from crawler.search.source import iter_page_documents
+from crawler.storage.database import CrawlDatabase
+
+PROSE = (
+    "The json module encodes Python objects as JSON text and decodes JSON text into "
+    "Python objects. It offers dumps and loads for strings, dump and load for files, "
+    "and encoder and decoder classes for finer control over the conversion of values."
+)
+
+SPHINX_PAGE = f"""<!DOCTYPE html><html lang="en"><head><title>json</title></head><body>
+<div class="related" role="navigation"><h3>Navigation</h3><ul>
+<li><a href="genindex.html">index</a></li> | <li><a href="py-modindex.html">modules</a></li> |
+<li><a href="next.html">next</a></li> | <li><a href="prev.html">previous</a></li></ul></div>
+<div class="document"><div class="body" role="main">
+<h1>json — JSON encoder and decoder<a class="headerlink" href="#x">¶</a></h1>
+<p>{PROSE}</p><h2>Basic Usage<a class="headerlink" href="#y">¶</a></h2><p>{PROSE}</p>
+</div></div>
+<div class="sphinxsidebar" role="navigation"><h3>Previous topic</h3>
+<p><a href="prev.html">email</a></p><h3>Quick search</h3></div>
+<div class="footer">© Copyright 2001-2023. Found a bug? Created using Sphinx.</div>
+</body></html>"""
+
+DOCBOOK_PAGE = f"""<html><head><title>CREATE INDEX</title></head><body>
+<div class="navheader"><table><tr><th colspan="3">CREATE INDEX</th></tr><tr>
+<td><a href="a.html">Prev</a></td><td><a href="b.html">Up</a></td>
+<th>SQL Commands</th><td><a href="c.html">Home</a></td><td><a href="d.html">Next</a></td>
+</tr></table></div>
+<div class="refentry"><h2>CREATE INDEX</h2><p>CREATE INDEX — define a new index.</p>
+<p>{PROSE}</p></div>
+<div class="navfooter"><table><tr><td><a href="a.html">Prev</a></td>
+<td><a href="c.html">Home</a></td></tr></table></div></body></html>"""
+
+
+def test_main_content_leaves_out_the_navigation_and_keeps_the_text() -> None:
+    content = main_content(SPHINX_PAGE.encode())
+    assert content.text.startswith("json — JSON encoder and decoder The json module")
+    for boilerplate in ("modules", "previous", "Quick search", "Found a bug"):
+        assert boilerplate not in content.text
+    assert content.text.count(PROSE) == 2
+    # the sidebar's headings are not the page's
+    assert content.headings == ["json — JSON encoder and decoder", "Basic Usage"]
+    assert content.lang == "en"
+
+
+def test_docbook_navigation_tables_are_left_out() -> None:
+    content = main_content(DOCBOOK_PAGE.encode())
+    assert content.text.startswith("CREATE INDEX CREATE INDEX — define a new index.")
+    assert "Prev" not in content.text and "Home" not in content.text
+    assert content.headings == ["CREATE INDEX"]
+
+
+def test_language_from_attribute_then_header_then_detector() -> None:
+    body = f"<body><p>{PROSE}</p></body>"
+    assert main_content(f'<html lang="de-AT">{body}</html>', content_language="fr").lang == "de"
+    assert main_content(f"<html>{body}</html>", content_language="fr-CA, en").lang == "fr"
+    assert main_content(f"<html>{body}</html>").lang == "en"
+    sentence = "서버 설정 파일을 편집하여 모듈을 불러옵니다. "
+    korean = "<html><body><p>" + sentence * 5 + "</p></body></html>"
+    assert main_content(korean).lang == "ko"
+    assert main_content(f"<html>{body}</html>", detect=False).lang == ""
+
+
+def test_a_list_page_keeps_its_list() -> None:
+    links = "".join(f'<li><a href="m{i}.html">module{i} tools</a></li>' for i in range(40))
+    content = main_content(f"<html><body><h1>Modules</h1><ul>{links}</ul></body></html>")
+    assert "module0 tools" in content.text and "module39 tools" in content.text
+
+
+def test_language_tags_and_scripts() -> None:
+    assert [language_tag(v) for v in ("en-US", "pt_BR", "de, en", "", "und", "x")] == [
+        "en",
+        "pt",
+        "de",
+        "",
+        "",
+        "",
+    ]
+    assert script_language("서버 설정") == "ko"
+    assert script_language("設定ファイル") == "ja"
+    assert script_language("配置文件") == "zh"
+    assert script_language("настройка сервера") == "ru"
+    assert script_language("mod_rewrite café") == ""
+
+
+def test_headings_round_trip_as_stored() -> None:
+    assert split_headings(join_headings(["A  b", " ", "C"])) == ["A b", "C"]
+    assert split_headings("") == []
+
+
+@pytest.fixture
+def prepared_db(database_url: str, db: psycopg.Connection) -> psycopg.Connection:
+    CrawlDatabase(url=database_url).prepare()
+    return db
+
+
+def test_stored_content_model_feeds_the_index_document(
+    prepared_db: psycopg.Connection, database_url: str
+) -> None:
+    crawl_id = f"cm-{uuid.uuid4().hex[:8]}"
+    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
+    content = main_content(SPHINX_PAGE.encode())
+    now = datetime.now(UTC)
+    pages = [
+        PageItem(
+            url="http://h.test/json.html",
+            final_url="http://h.test/json.html",
+            host="h.test",
+            status=200,
+            content_type="text/html",
+            fetched_at=now,
+            depth=0,
+            size=1,
+            content_md5="a",
+            title="json",
+            text="index | modules | next | previous " + content.text,
+            main_text=content.text,
+            headings=content.headings,
+            lang=content.lang,
+        ),
+        # stored before the content model: no main text, the whole text is indexed
+        PageItem(
+            url="http://h.test/old.html",
+            final_url="http://h.test/old.html",
+            host="h.test",
+            status=200,
+            content_type="text/html",
+            fetched_at=now,
+            depth=0,
+            size=1,
+            content_md5="b",
+            title="old",
+            text="old page text",
+        ),
+    ]
+
+    async def write() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await write_batch(conn, crawl_id, pages, [])
+
+    asyncio.run(write())
+    row = prepared_db.execute(
+        "SELECT main_text, headings, lang FROM pages WHERE crawl_id = %s AND url = %s",
+        (crawl_id, "http://h.test/json.html"),
+    ).fetchone()
+    assert row == (content.text, "json — JSON encoder and decoder\nBasic Usage", "en")
+    docs = {d["url"]: d for d in iter_page_documents(prepared_db, crawl_id)}
+    assert docs["http://h.test/json.html"]["body"] == content.text
+    assert docs["http://h.test/json.html"]["headings"] == (
+        "json — JSON encoder and decoder\nBasic Usage"
+    )
+    assert docs["http://h.test/json.html"]["lang"] == "en"
+    assert docs["http://h.test/old.html"]["body"] == "old page text"
+    assert docs["http://h.test/old.html"]["lang"] == ""

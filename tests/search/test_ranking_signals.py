@@ -1,0 +1,244 @@
+"""Ranking signals of issue 25 (crawler/search/fields.py, crawler/search/ranking.py):
+in-link anchor text, headings against long reference pages, the query's language and
+the grouping of a page's translations and copies (exact rank orders on small indexes)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from crawler.search import IndexWriter, SearchEngine, open_index, page_document
+from crawler.search.fields import copy_key, inlink_anchor_text, url_language, variant_key
+from crawler.search.ranking import (
+    Candidate,
+    accept_language,
+    group_variants,
+    language_factor,
+    query_language,
+)
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_variant_key_removes_language_marks() -> None:
+    same = [
+        "http://h.test/docs/mod/mod_rewrite.html",
+        "http://h.test/docs/mod/mod_rewrite.html.en",
+        "http://h.test/docs/mod/mod_rewrite.html.ko.euc-kr",
+        "http://h.test/docs/mod/mod_rewrite.ja.html",
+    ]
+    assert {variant_key(u) for u in same} == {"h.test/docs/mod/mod_rewrite.html"}
+    assert variant_key("http://h.test/ko/guide/x.html") == "h.test/guide/x.html"
+    assert variant_key("http://h.test/zh-cn/guide/x.html") == "h.test/guide/x.html"
+    assert variant_key("http://h.test/x.html?lang=fr&a=1") == "h.test/x.html?a=1"
+    assert variant_key("http://h.test/a/index.html") == variant_key("http://h.test/a/")
+    # not languages: a word, a Java package name part, another page
+    assert variant_key("http://h.test/id/x.html") == "h.test/id/x.html"
+    assert variant_key("http://h.test/api/java.base/Map.Entry.html") == (
+        "h.test/api/java.base/Map.Entry.html"
+    )
+    assert [url_language(u) for u in same] == ["", "en", "ko", "ja"]
+    assert url_language("http://h.test/pt_BR/x.html") == "pt"
+
+
+def test_copy_key_folds_case_and_spacing_only() -> None:
+    assert copy_key("Title", "Some  text\nhere") == copy_key("title", "some text here")
+    assert copy_key("Title", "Some text here") != copy_key("Title", "Some text there")
+    assert copy_key("", "") == ""
+
+
+def test_inlink_anchor_text_weighs_other_hosts_and_caps_each_host() -> None:
+    inlinks = [(f"http://a.test/p{i}.html", "Paths") for i in range(100)]  # a menu
+    inlinks += [("http://b.test/x.html", "the Paths class"), ("http://a.test/n.html", " ")]
+    inlinks += [("http://a.test/q.html", "next")]
+    text = inlink_anchor_text(inlinks, "a.test")
+    assert text.split("\n") == ["Paths"] * 3 + ["the Paths class"] * 2 + ["next"]
+
+
+def test_query_language_and_accept_language() -> None:
+    assert accept_language("da, en-GB;q=0.8, en;q=0.7") == "da"
+    assert accept_language("en;q=0.5, ko-KR") == "ko"
+    assert accept_language("") == ""
+    assert query_language("mod_rewrite", default="en") == "en"
+    assert query_language("mod_rewrite", preferred="de-DE", default="en") == "de"
+    assert query_language("mod_rewrite", explicit="ko", preferred="de") == "ko"
+    assert query_language("재작성 규칙", default="en") == "ko"
+    assert query_language("Die Konfiguration des Servers ist für alle", default="en") == "de"
+    assert query_language("Die Konfiguration des Servers ist einfach", default="en") == "en"
+    assert query_language("x", default="") == ""
+    assert language_factor("ko", "en", 0.5) == 0.5
+    assert language_factor("", "en", 0.5) == language_factor("en", "en", 0.5) == 1.0
+
+
+def test_group_variants_shows_the_query_language_at_the_best_members_place() -> None:
+    ranked = [
+        Candidate(1, 9.0, "ko", "h/x.html", "k1"),
+        Candidate(2, 8.0, "", "h/y.html", "c"),
+        Candidate(3, 7.0, "en", "h/x.html", "k3"),
+        Candidate(4, 6.0, "en", "m/y.html", "c"),  # a copy of 2 on a mirror
+    ]
+    groups = group_variants(ranked, "en")
+    assert [[m.key for m in g.members] for g in groups] == [[1, 3], [2, 4]]
+    assert [g.shown.key for g in groups] == [3, 4]
+    # a later tier's page joins its group
+    group_variants([Candidate(5, 1.0, "de", "h/x.html", "k5")], "de", groups)
+    assert [g.shown.key for g in groups] == [5, 2]
+
+
+def _engine(path: Path, pages: list[dict], **options) -> SearchEngine:
+    ix = open_index(path)
+    IndexWriter(ix).write(
+        page_document(host=p["url"].split("/")[2], content_type="text/html", fetched_at=NOW, **p)
+        for p in pages
+    )
+    return SearchEngine(ix, **options)
+
+
+FILLER = "General remarks about the server and its configuration files. " * 4
+ENGLISH = "The rewrite module rewrites requested URLs on the fly with rules. " + FILLER
+KOREAN = "mod_rewrite 모듈은 규칙에 따라 요청 URL을 재작성합니다. rewrite rewrite " * 3
+
+
+def test_translations_are_one_result_in_the_query_language(tmp_path: Path) -> None:
+    base = "http://httpd.test/docs/mod/"
+    engine = _engine(
+        tmp_path,
+        [
+            dict(
+                url=base + "mod_rewrite.html.ko",
+                title="mod_rewrite",
+                text=KOREAN,
+                lang="ko",
+                pagerank=5.0,
+            ),
+            dict(
+                url=base + "mod_rewrite.html.en",
+                title="mod_rewrite",
+                text=ENGLISH,
+                lang="en",
+                pagerank=1.0,
+            ),
+            dict(
+                url=base + "mod_alias.html.en",
+                title="mod_alias",
+                text="Mapping URLs to the file system; rewrite is another module. " + FILLER,
+                lang="en",
+                pagerank=1.0,
+            ),
+        ],
+    )
+    english = engine.search("rewrite")
+    assert [h.url.rsplit("/", 1)[1] for h in english.hits] == [
+        "mod_rewrite.html.en",
+        "mod_alias.html.en",
+    ]
+    assert english.lang == "en" and english.total == 2
+    assert english.hits[0].variants == [
+        {"url": base + "mod_rewrite.html.ko", "title": "mod_rewrite", "lang": "ko"}
+    ]
+    for korean in (engine.search("rewrite lang:ko"), engine.search("rewrite", lang="ko-KR")):
+        assert korean.lang == "ko"
+        assert [h.url.rsplit("/", 1)[1] for h in korean.hits] == [
+            "mod_rewrite.html.ko",
+            "mod_alias.html.en",
+        ]
+        assert [v["lang"] for v in korean.hits[0].variants] == ["en"]
+    as_json = english.as_dict()
+    assert as_json["lang"] == "en" and as_json["results"][0]["variants"][0]["lang"] == "ko"
+
+
+def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path) -> None:
+    text = "Static helpers that return locator objects from strings or identifiers. "
+    pages = [
+        dict(url="http://api.test/Alpha.html", title="Alpha", text=text + "alpha"),
+        dict(
+            url="http://api.test/Beta.html",
+            title="Beta",
+            text=text + "beta",
+            inlinks=inlink_anchor_text([("http://blog.test/a", "the locator helpers")], "api.test"),
+        ),
+    ]
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0)
+    assert [h.url for h in engine.search("locator helpers").hits] == [
+        "http://api.test/Beta.html",
+        "http://api.test/Alpha.html",
+    ]
+    pages[1]["inlinks"] = ""
+    plain = _engine(tmp_path / "plain", pages, pagerank_weight=0.0)
+    assert [h.url for h in plain.search("locator helpers").hits] == [
+        "http://api.test/Alpha.html",
+        "http://api.test/Beta.html",
+    ]
+
+
+def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: Path) -> None:
+    reference = " ".join(
+        f"Directive Option{i}: sets the option{i}; see also KeepAlive handling and "
+        f"KeepAlive timeouts for option{i}."
+        for i in range(60)
+    )
+    guide = "Persistent connections let a client send several requests over one connection. " * 6
+    engine = _engine(
+        tmp_path,
+        [
+            dict(
+                url="http://httpd.test/mod/directives.html",
+                title="Directive Index",
+                text=reference,
+                headings=["Directive Index"],
+                pagerank=3.0,
+            ),
+            dict(
+                url="http://httpd.test/keepalive.html",
+                title="Persistent connections",
+                text="KeepAlive " + guide,
+                headings=["KeepAlive", "Configuration"],
+                pagerank=1.0,
+            ),
+        ],
+    )
+    assert [h.url.rsplit("/", 1)[1] for h in engine.search("keepalive").hits] == [
+        "keepalive.html",
+        "directives.html",
+    ]
+
+
+def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
+    tmp_path: Path,
+) -> None:
+    filler = " ".join(f"topic{i} words" for i in range(150))
+    pages = [
+        # a long page that holds every word of the description by chance
+        dict(
+            url="http://d.test/whatsnew.html",
+            title="What's new",
+            text=f"make {filler} temporary {filler} file {filler} closed {filler} gone",
+        ),
+        # the page described, without the word "make"
+        dict(
+            url="http://d.test/tempfile.html",
+            title="tempfile",
+            text="Temporary file objects: the temporary file is deleted once closed.",
+        ),
+    ]
+    pages += [
+        dict(
+            url=f"http://d.test/p{i}.html",
+            title=f"page {i}",
+            text=f"a file that is closed and gone, page {i}",
+        )
+        for i in range(20)
+    ]
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0)
+    found = engine.search("make temporary file closed").hits
+    assert found[0].url == "http://d.test/tempfile.html"
+    assert found[0].matched_all is None  # one tier
+    assert engine.search("temporary file").hits[0].matched_all is True  # two tiers
+    # a sentence: pages holding only its common words (file, closed, gone: in over 10 %
+    # of the pages) do not match; the uncommon ones decide
+    sentence = engine.search("make the temporary file that is closed and gone for good right now")
+    assert {h.url for h in sentence.hits} == {
+        "http://d.test/whatsnew.html",
+        "http://d.test/tempfile.html",
+    }
+    assert sentence.total == 2
