@@ -271,9 +271,14 @@ SEARCH_DEFAULT_LANGUAGE = "en"
 SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
-# Revisit policy: optimal (Cho & Garcia-Molina's freshness-maximising allocation, weighted
-# by importance), uniform (round robin) or proportional (to the estimated change rate).
+# Revisit policy: optimal (the allocation maximising the expected objective over each
+# page's rate posterior, weighted by importance, shrunk toward round robin until the
+# page's estimate is credible), uniform (round robin), proportional (to the estimated
+# change rate) or plugin (the optimum of the point estimates, no shrinkage).
 INCREMENTAL_POLICY = "optimal"
+# What optimal maximises: freshness (share of fresh pages over time) or age (minimises
+# the mean time a stored copy has been out of date).
+INCREMENTAL_OBJECTIVE = "freshness"
 # Bounds of a page's revisit interval, seconds.
 INCREMENTAL_MIN_INTERVAL = 60.0
 INCREMENTAL_MAX_INTERVAL = 7 * 86400.0
@@ -288,7 +293,17 @@ INCREMENTAL_REPLAN_INTERVAL = 60.0
 # Due pages claimed per query, and how long a claim is held before another agent may
 # take the page (a crashed agent's claims expire).
 INCREMENTAL_CLAIM_BATCH = 50
+# Revisits per host issued ahead of the downloader: few, so that pages leave in the
+# order they fall due (a claimed batch of 50 waited up to 50 s behind a 1 s delay).
+INCREMENTAL_CLAIM_AHEAD = 2
 INCREMENTAL_CLAIM_LEASE = 300.0
+# Change signals (docs/incremental.md): poll the sitemaps a host's robots.txt names and
+# the RSS/Atom feeds its pages link, every INCREMENTAL_SIGNAL_INTERVAL seconds
+# (conditional GETs, on the revisit budget); the pages they say changed are revisited
+# first, and a sitemap that revisits found reliable counts as a check of the pages it
+# says did not change (their blind revisits wait).
+INCREMENTAL_SIGNALS = True
+INCREMENTAL_SIGNAL_INTERVAL = 10.0
 # Longest sleep, seconds, when no page is due.
 INCREMENTAL_POLL_INTERVAL = 1.0
 # Request.priority of revisits (the frontier's first key; links get 0), plus 0-2 by the

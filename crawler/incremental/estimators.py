@@ -20,6 +20,7 @@ A rate is in changes per second; 0 means "never seen to change".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -56,9 +57,7 @@ def regular_rate(n: int, changes: int, interval: float) -> float:
     return -math.log((n - changes + 0.5) / (n + 0.5)) / interval
 
 
-def regular_rate_interval(
-    n: int, changes: int, interval: float, z: float = 1.96
-) -> RateEstimate:
+def regular_rate_interval(n: int, changes: int, interval: float, z: float = 1.96) -> RateEstimate:
     """:func:`regular_rate` with a confidence interval: a visit finds no change with
     probability ``p = exp(-r I)``; the Wilson score interval of p (n trials, n - X
     successes) mapped through ``r = -log(p) / I`` (monotone) bounds r."""
@@ -128,8 +127,9 @@ class RateGrid:
     no rate is ever excluded.
     """
 
-    def __init__(self, slowest: float = 1e-7, fastest: float = 10.0, points: int = 121,
-                 floor: float = 0.05) -> None:
+    def __init__(
+        self, slowest: float = 1e-7, fastest: float = 10.0, points: int = 121, floor: float = 0.05
+    ) -> None:
         self.rates = np.geomspace(slowest, fastest, points)
         self.log_rates = np.log(self.rates)
         self.floor = floor
@@ -153,11 +153,17 @@ class RateGrid:
             return self.log_rates - r * visit.since_modified
         return np.log(-np.expm1(-r * max(visit.interval, 1e-9)))
 
-    def first_fetch(self, age: float | None) -> np.ndarray:
+    def first_fetch(self, age: float | None, created: bool = False) -> np.ndarray:
         """The evidence of a first fetch whose Last-Modified was ``age`` seconds old: no
-        change since, and a change then (none when the age is unknown or negative)."""
+        change since, and a change then (none when the age is unknown or negative).
+        ``created``: the Last-Modified is the page's creation, not a change (a stamp
+        shared by many pages of the site, at the same second): only "no change
+        for ``age`` seconds" is known. Counting a creation as a change gives a page that
+        never changed the rate 1/age, however slow it really is."""
         if age is None or age < 0:
             return self.empty()
+        if created:
+            return self.visit_loglik(Visit(age, False))
         return self.visit_loglik(Visit(age, True, age))
 
     def loglik(self, visits: Iterable[Visit]) -> np.ndarray:
@@ -181,8 +187,9 @@ class RateGrid:
         mean = np.mean([self.posterior(ll) for ll in logliks], axis=0)
         return (1 - self.floor) * mean + self.floor * flat
 
-    def estimate(self, loglik: np.ndarray, prior: np.ndarray | None = None,
-                 mass: float = 0.95) -> RateEstimate:
+    def estimate(
+        self, loglik: np.ndarray, prior: np.ndarray | None = None, mass: float = 0.95
+    ) -> RateEstimate:
         """The posterior's geometric-mean rate (``exp E[log r]``: on a grid spanning eight
         decades the arithmetic mean would be set by the floor's fast tail) and the
         central ``mass`` credible interval."""
@@ -191,12 +198,21 @@ class RateGrid:
         tail = (1 - mass) / 2
         low = self.rates[min(int(np.searchsorted(cdf, tail)), self.rates.size - 1)]
         high = self.rates[min(int(np.searchsorted(cdf, 1 - tail)), self.rates.size - 1)]
-        return RateEstimate(float(np.exp(np.dot(post, self.log_rates))), float(low),
-                            float(high))
+        return RateEstimate(float(np.exp(np.dot(post, self.log_rates))), float(low), float(high))
 
 
-def bayes_rate(visits: Iterable[Visit], prior: np.ndarray | None = None,
-               grid: RateGrid | None = None) -> RateEstimate:
+def url_pattern(url: str) -> str:
+    """The kind of page a URL is, for pooling rates: its path's first segment and its
+    depth, digits folded (``/article/2026/11/x-123`` -> ``article/4``; ``/`` -> ``/0``)."""
+    path = url.split("://", 1)[-1].partition("/")[2].split("?", 1)[0].split("#", 1)[0]
+    segments = [s for s in path.split("/") if s]
+    head = re.sub(r"\d+", "#", segments[0]) if segments else ""
+    return f"{head}/{len(segments)}"
+
+
+def bayes_rate(
+    visits: Iterable[Visit], prior: np.ndarray | None = None, grid: RateGrid | None = None
+) -> RateEstimate:
     """The Bayesian (EB) estimate of a page's rate from its visits."""
     grid = grid or RateGrid()
     return grid.estimate(grid.loglik(visits), prior)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urljoin
 
 import numpy as np
 import psycopg
@@ -45,7 +46,18 @@ class Claimed:
     last_fetched_at: datetime
     loglik: bytes | None
     size: int | None
+    visits: int = 0
 
+    @property
+    def observations(self) -> int:
+        """Times the page was seen before this revisit (its first fetch counts one)."""
+        return self.visits + 1
+
+
+# A Last-Modified value shared by this many pages of a host is its creation or
+# deployment stamp, not a change (changes rarely hit several pages at the same second):
+# RateGrid.first_fetch(created=True).
+CREATION_STAMP_PAGES = 3
 
 IMPORTANCE_SQL = {
     # PageRank after `scrapy pagerank`
@@ -58,14 +70,17 @@ IMPORTANCE_SQL = {
 _CLAIM_SQL = """
 WITH due AS MATERIALIZED (
     SELECT url FROM revisit_schedule
-    WHERE crawl_id = %(crawl)s AND state = 'active' AND next_due <= %(now)s
+    WHERE crawl_id = %(crawl)s AND state = 'active' AND next_due <= %(due_by)s
       AND (claimed_until IS NULL OR claimed_until < %(now)s)
     ORDER BY next_due LIMIT %(limit)s FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE revisit_schedule s SET claimed_until = %(until)s
+    FROM due WHERE s.crawl_id = %(crawl)s AND s.url = due.url
+    RETURNING s.url, s.host, s.importance, s.etag, s.last_modified, s.digest, s.core_digest,
+              s.last_fetched_at, s.loglik, s.size, s.visits, s.next_due
 )
-UPDATE revisit_schedule s SET claimed_until = %(until)s
-FROM due WHERE s.crawl_id = %(crawl)s AND s.url = due.url
-RETURNING s.url, s.host, s.importance, s.etag, s.last_modified, s.digest, s.core_digest,
-          s.last_fetched_at, s.loglik, s.size
+SELECT url, host, importance, etag, last_modified, digest, core_digest, last_fetched_at,
+       loglik, size, visits FROM claimed ORDER BY next_due, url
 """
 
 _INSERT_CHANGE_SQL = """
@@ -91,17 +106,24 @@ class RevisitStore:
                 return source
         return "depth"
 
-    async def bootstrap(self, conn: psycopg.AsyncConnection, source: str,
-                        batch: int = 2000) -> int:
+    async def bootstrap(self, conn: psycopg.AsyncConnection, source: str, batch: int = 2000) -> int:
         """Put the crawl's stored pages not yet scheduled into the schedule (due at
         once); their Last-Modified age is the first evidence of their rate. Read and
         written in batches (server-side cursor). Returns how many were added."""
         importance = {
             "pagerank": "(SELECT score FROM pagerank r WHERE r.crawl_id = p.crawl_id"
-                        " AND r.url = p.url)",
+            " AND r.url = p.url)",
             "opic": "(SELECT f.cash FROM frontier f JOIN frontier_crawls c ON c.key = f.crawl"
-                    " WHERE c.crawl_id = p.crawl_id AND f.url = p.url LIMIT 1)",
+            " WHERE c.crawl_id = p.crawl_id AND f.url = p.url LIMIT 1)",
         }.get(source, "1.0 / (1 + p.depth)")
+        # Last-Modified values many pages of a host share: its creation stamp, not changes
+        cur = await conn.execute(
+            """SELECT host, last_modified FROM pages
+               WHERE crawl_id = %s AND status = 200 AND last_modified IS NOT NULL
+               GROUP BY host, last_modified HAVING count(*) >= %s""",
+            (self.crawl_id, CREATION_STAMP_PAGES),
+        )
+        stamps = {(host, modified) for host, modified in await cur.fetchall()}
         added = 0
         async with conn.transaction(), conn.cursor(name="revisit_bootstrap") as rows:
             await rows.execute(
@@ -117,11 +139,26 @@ class RevisitStore:
                 values = []
                 for url, host, fetched, modified, etag, title, text, size, weight in chunk:
                     loglik = self.grid.first_fetch(
-                        None if modified is None else (fetched - modified).total_seconds())
+                        None if modified is None else (fetched - modified).total_seconds(),
+                        created=(host, modified) in stamps,
+                    )
                     digests = text_digests(title, text)
-                    values.append((self.crawl_id, url, host, float(weight), fetched, etag,
-                                   modified, digests.digest, digests.core_digest, size,
-                                   fetched, pack(loglik)))
+                    values.append(
+                        (
+                            self.crawl_id,
+                            url,
+                            host,
+                            float(weight),
+                            fetched,
+                            etag,
+                            modified,
+                            digests.digest,
+                            digests.core_digest,
+                            size,
+                            fetched,
+                            pack(loglik),
+                        )
+                    )
                 async with conn.cursor() as cur:
                     await cur.executemany(
                         """INSERT INTO revisit_schedule (crawl_id, url, host, importance,
@@ -134,11 +171,25 @@ class RevisitStore:
                 added += len(values)
         return added
 
-    async def plan(self, conn: psycopg.AsyncConnection, planner: RevisitPlanner,
-                   budget: float) -> dict[str, HostPlan]:
+    async def host_roots(self, conn: psycopg.AsyncConnection) -> list[str]:
+        """``scheme://host/`` of every host with active pages."""
+        cur = await conn.execute(
+            """SELECT DISTINCT ON (host) url FROM revisit_schedule
+               WHERE crawl_id = %s AND state = 'active' ORDER BY host, url""",
+            (self.crawl_id,),
+        )
+        return [urljoin(row[0], "/") for row in await cur.fetchall()]
+
+    async def plan(
+        self,
+        conn: psycopg.AsyncConnection,
+        planner: RevisitPlanner,
+        budget: float,
+    ) -> dict[str, HostPlan]:
         """Re-plan every active page, host by host; returns the hosts' plans."""
         cur = await conn.execute(
-            """SELECT url, host, importance, loglik, last_fetched_at FROM revisit_schedule
+            """SELECT url, host, importance, loglik, last_fetched_at, visits
+               FROM revisit_schedule
                WHERE crawl_id = %s AND state = 'active' ORDER BY host, url""",
             (self.crawl_id,),
         )
@@ -149,13 +200,22 @@ class RevisitStore:
         updates = []
         for host, rows in by_host.items():
             logliks = [unpack(r[3], self.grid) for r in rows]
-            planned, plans[host] = planner.plan(logliks, [r[2] for r in rows], budget)
+            planned, plans[host] = planner.plan(
+                logliks,
+                [r[2] for r in rows],
+                budget,
+                observations=[r[5] + 1 for r in rows],
+                urls=[r[0] for r in rows],
+            )
             for row, page in zip(rows, planned, strict=True):
                 updates.append(self._plan_values(row[0], row[4], page))
         async with conn.cursor() as cur:
             await cur.executemany(
                 """UPDATE revisit_schedule SET rate = %s, rate_low = %s, rate_high = %s,
-                       interval_seconds = %s, next_due = %s
+                       interval_seconds = %s,
+                       -- a page a sitemap or feed said changed keeps its turn (mark_changed)
+                       next_due = CASE WHEN next_due < now() - interval '300 days'
+                                       THEN next_due ELSE %s END
                    WHERE crawl_id = %s AND url = %s""",
                 [(*u[1:], self.crawl_id, u[0]) for u in updates],
             )
@@ -163,21 +223,110 @@ class RevisitStore:
 
     @staticmethod
     def _plan_values(url: str, fetched: datetime, page: PlannedPage) -> tuple[Any, ...]:
-        return (url, page.rate.rate, page.rate.low, page.rate.high, page.interval,
-                fetched + timedelta(seconds=page.interval))
+        return (
+            url,
+            page.rate.rate,
+            page.rate.low,
+            page.rate.high,
+            page.interval,
+            fetched + timedelta(seconds=page.interval),
+        )
 
-    async def claim_due(self, conn: psycopg.AsyncConnection, now: datetime, limit: int,
-                        lease: float) -> list[Claimed]:
+    async def claim_due(
+        self,
+        conn: psycopg.AsyncConnection,
+        now: datetime,
+        limit: int,
+        lease: float,
+        early: bool = False,
+    ) -> list[Claimed]:
+        """Claim up to ``limit`` due pages, most overdue first; ``early``: the pages due
+        soonest even if not due yet (the budget would otherwise stay idle)."""
         cur = await conn.execute(
             _CLAIM_SQL,
-            {"crawl": self.crawl_id, "now": now, "until": now + timedelta(seconds=lease),
-             "limit": limit},
+            {
+                "crawl": self.crawl_id,
+                "now": now,
+                "until": now + timedelta(seconds=lease),
+                "limit": limit,
+                "due_by": now + timedelta(days=36500) if early else now,
+            },
         )
         return [
-            Claimed(r[0], r[1], r[2], r[3], r[4], TextDigests(r[5] or "", r[6] or ""), r[7],
-                    r[8], r[9])
+            Claimed(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                TextDigests(r[5] or "", r[6] or ""),
+                r[7],
+                r[8],
+                r[9],
+                r[10],
+            )
             for r in await cur.fetchall()
         ]
+
+    async def mark_changed(
+        self,
+        conn: psycopg.AsyncConnection,
+        signals: list[tuple[str, datetime]],
+        now: datetime,
+        oldest_first: bool = False,
+        confirmed_at: datetime | None = None,
+    ) -> int:
+        """Pages a sitemap or feed says changed after the crawler's copy (its
+        Last-Modified, or its fetch time without one) become due before every blind
+        revisit (a year overdue): for freshness the slowest-changing first (a refreshed
+        slow page stays fresh longest), for age (``oldest_first``) the longest stale
+        first. A claimed page is left alone. Returns how many were marked.
+
+        ``confirmed_at`` (a reliable sitemap, as of that time): a page it lists as not
+        changed since the crawler's copy counts as checked then, as a 304 would, and its
+        blind revisit waits its planned interval from then."""
+        if not signals:
+            return 0
+        values = {
+            "crawl": self.crawl_id,
+            "now": now,
+            "urls": [u for u, _ in signals],
+            "modified": [m for _, m in signals],
+            "confirmed": confirmed_at,
+        }
+        if confirmed_at is not None:
+            await conn.execute(
+                """UPDATE revisit_schedule s
+                   SET next_due = greatest(s.next_due, %(confirmed)s
+                                           + s.interval_seconds * interval '1 second')
+                   FROM (SELECT unnest(%(urls)s::text[]) AS url,
+                                unnest(%(modified)s::timestamptz[]) AS modified) v
+                   WHERE s.crawl_id = %(crawl)s AND s.url = v.url AND s.state = 'active'
+                     AND v.modified <= coalesce(s.last_modified, s.last_fetched_at)
+                     AND s.interval_seconds IS NOT NULL
+                     AND (s.claimed_until IS NULL OR s.claimed_until < %(now)s)
+                     AND s.next_due > %(now)s - interval '300 days'""",
+                values,
+            )
+        order = (
+            "v.modified"
+            if oldest_first
+            else "%(now)s - least(1 / greatest(coalesce(s.rate, 0), 1e-6), 86400)"
+            " * interval '1 second'"
+        )
+        cur = await conn.execute(
+            f"""UPDATE revisit_schedule s
+                SET next_due = {order} - interval '365 days'
+                FROM (SELECT unnest(%(urls)s::text[]) AS url,
+                             unnest(%(modified)s::timestamptz[]) AS modified) v
+                WHERE s.crawl_id = %(crawl)s AND s.url = v.url AND s.state = 'active'
+                  AND v.modified > coalesce(s.last_modified, s.last_fetched_at)
+                  AND v.modified > s.last_fetched_at - interval '1 second'
+                  AND (s.claimed_until IS NULL OR s.claimed_until < %(now)s)
+                  AND s.next_due > %(now)s - interval '300 days'""",
+            values,
+        )
+        return cur.rowcount
 
     async def next_due(self, conn: psycopg.AsyncConnection) -> datetime | None:
         cur = await conn.execute(
@@ -219,20 +368,51 @@ class RevisitStore:
                        changes = changes + %s::int, not_modified = not_modified + %s::int,
                        last_changed_at = CASE WHEN %s THEN %s ELSE last_changed_at END
                    WHERE crawl_id = %s AND url = %s""",
-                (page.rate.rate, page.rate.low, page.rate.high, page.interval,
-                 fetched_at + timedelta(seconds=page.interval), pack(loglik), etag,
-                 last_modified, digests.digest, digests.core_digest, size, fetched_at,
-                 changed, outcome == "not_modified", changed, fetched_at,
-                 self.crawl_id, claimed.url),
+                (
+                    page.rate.rate,
+                    page.rate.low,
+                    page.rate.high,
+                    page.interval,
+                    fetched_at + timedelta(seconds=page.interval),
+                    pack(loglik),
+                    etag,
+                    last_modified,
+                    digests.digest,
+                    digests.core_digest,
+                    size,
+                    fetched_at,
+                    changed,
+                    outcome == "not_modified",
+                    changed,
+                    fetched_at,
+                    self.crawl_id,
+                    claimed.url,
+                ),
             )
             await conn.execute(
                 _INSERT_CHANGE_SQL,
-                (self.crawl_id, claimed.url, fetched_at, status, outcome, changed,
-                 digests.digest, interval, last_modified, body_bytes),
+                (
+                    self.crawl_id,
+                    claimed.url,
+                    fetched_at,
+                    status,
+                    outcome,
+                    changed,
+                    digests.digest,
+                    interval,
+                    last_modified,
+                    body_bytes,
+                ),
             )
 
-    async def record_failure(self, conn: psycopg.AsyncConnection, claimed: Claimed,
-                             fetched_at: datetime, status: int, retry_in: float) -> None:
+    async def record_failure(
+        self,
+        conn: psycopg.AsyncConnection,
+        claimed: Claimed,
+        fetched_at: datetime,
+        status: int,
+        retry_in: float,
+    ) -> None:
         """A revisit that failed (timeout, 5xx, ...): history row, due again later."""
         async with conn.transaction():
             await conn.execute(
@@ -242,13 +422,30 @@ class RevisitStore:
             )
             await conn.execute(
                 _INSERT_CHANGE_SQL,
-                (self.crawl_id, claimed.url, fetched_at, status, "error", False,
-                 claimed.digests.digest, None, None, 0),
+                (
+                    self.crawl_id,
+                    claimed.url,
+                    fetched_at,
+                    status,
+                    "error",
+                    False,
+                    claimed.digests.digest,
+                    None,
+                    None,
+                    0,
+                ),
             )
 
-    async def remove(self, conn: psycopg.AsyncConnection, url: str, *, reason: str,
-                     at: datetime, status: int | None = None,
-                     replaced_by: str | None = None) -> None:
+    async def remove(
+        self,
+        conn: psycopg.AsyncConnection,
+        url: str,
+        *,
+        reason: str,
+        at: datetime,
+        status: int | None = None,
+        replaced_by: str | None = None,
+    ) -> None:
         """Take a page out of the collection: ``removed`` (404/410 on revisit) or
         ``evicted`` (refinement); its page row is marked, its near-duplicate
         fingerprint dropped, its search document deleted (through the search outbox), the
@@ -288,13 +485,15 @@ class RevisitStore:
         """(number of active pages, the least important one) of the collection."""
         cur = await conn.execute(
             """SELECT count(*) FROM revisit_schedule
-               WHERE crawl_id = %s AND state = 'active'""", (self.crawl_id,),
+               WHERE crawl_id = %s AND state = 'active'""",
+            (self.crawl_id,),
         )
         size = (await cur.fetchone())[0]
         cur = await conn.execute(
             """SELECT url, importance FROM revisit_schedule
                WHERE crawl_id = %s AND state = 'active'
-               ORDER BY importance, url LIMIT 1""", (self.crawl_id,),
+               ORDER BY importance, url LIMIT 1""",
+            (self.crawl_id,),
         )
         least = await cur.fetchone()
         return int(size), (least[0], float(least[1])) if least else None
@@ -302,7 +501,8 @@ class RevisitStore:
     async def max_importance(self, conn: psycopg.AsyncConnection) -> float:
         cur = await conn.execute(
             """SELECT coalesce(max(importance), 0) FROM revisit_schedule
-               WHERE crawl_id = %s AND state = 'active'""", (self.crawl_id,),
+               WHERE crawl_id = %s AND state = 'active'""",
+            (self.crawl_id,),
         )
         return float((await cur.fetchone())[0])
 
@@ -314,10 +514,21 @@ class RevisitStore:
         row = await cur.fetchone()
         return float(row[0]) if row else None
 
-    async def admit(self, conn: psycopg.AsyncConnection, *, url: str, host: str,
-                    importance: float, fetched_at: datetime, etag: str | None,
-                    last_modified: datetime | None, digests: TextDigests, size: int,
-                    page: PlannedPage, loglik: np.ndarray) -> None:
+    async def admit(
+        self,
+        conn: psycopg.AsyncConnection,
+        *,
+        url: str,
+        host: str,
+        importance: float,
+        fetched_at: datetime,
+        etag: str | None,
+        last_modified: datetime | None,
+        digests: TextDigests,
+        size: int,
+        page: PlannedPage,
+        loglik: np.ndarray,
+    ) -> None:
         """A newly found page enters the collection (or a removed one comes back)."""
         async with conn.transaction():
             await conn.execute(
@@ -330,14 +541,37 @@ class RevisitStore:
                        etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified,
                        digest = EXCLUDED.digest, core_digest = EXCLUDED.core_digest,
                        last_fetched_at = EXCLUDED.last_fetched_at""",
-                (self.crawl_id, url, host, importance, page.rate.rate, page.rate.low,
-                 page.rate.high, page.interval,
-                 fetched_at + timedelta(seconds=page.interval), etag, last_modified,
-                 digests.digest, digests.core_digest, size, fetched_at, pack(loglik)),
+                (
+                    self.crawl_id,
+                    url,
+                    host,
+                    importance,
+                    page.rate.rate,
+                    page.rate.low,
+                    page.rate.high,
+                    page.interval,
+                    fetched_at + timedelta(seconds=page.interval),
+                    etag,
+                    last_modified,
+                    digests.digest,
+                    digests.core_digest,
+                    size,
+                    fetched_at,
+                    pack(loglik),
+                ),
             )
             await conn.execute(
                 _INSERT_CHANGE_SQL,
-                (self.crawl_id, url, fetched_at, 200, "new", False, digests.digest, None,
-                 last_modified, size),
+                (
+                    self.crawl_id,
+                    url,
+                    fetched_at,
+                    200,
+                    "new",
+                    False,
+                    digests.digest,
+                    None,
+                    last_modified,
+                    size,
+                ),
             )
-

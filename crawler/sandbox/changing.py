@@ -39,8 +39,14 @@ _WORDS = (
 ).split()
 
 
-def spread_rates(pages: int, seed: int, *, fastest: float = 5.0, slowest: float = 6 * 3600.0,
-                 never_share: float = 0.2) -> list[float]:
+def spread_rates(
+    pages: int,
+    seed: int,
+    *,
+    fastest: float = 5.0,
+    slowest: float = 6 * 3600.0,
+    never_share: float = 0.2,
+) -> list[float]:
     """Change rates (per second) of ``pages`` pages: a share ``never_share`` never
     changes; the others have mean intervals log-uniform in [fastest, slowest] seconds."""
     rng = random.Random(f"rates:{seed}")
@@ -63,7 +69,8 @@ class ChangingSite:
 
     ``rates[i]`` is the change rate of ``/p/{i:03d}``; ``epoch`` is the time the site was
     created (default: the clock's time at construction); every page carries a footer
-    with the current minute when ``i % boilerplate_every == 0`` (0 disables).
+    with the current minute when ``i % boilerplate_every == 0`` (0 disables). With
+    ``sitemap``, robots.txt names ``/sitemap.xml``, which dates every page's last change.
     """
 
     def __init__(
@@ -76,8 +83,10 @@ class ChangingSite:
         epoch: float | None = None,
         boilerplate_every: int = 10,
         paragraph_words: int = 120,
+        sitemap: bool = False,
     ) -> None:
         self.rates = list(rates)
+        self.sitemap = sitemap
         self.host = host
         self.seed = seed
         self.clock = clock
@@ -149,9 +158,7 @@ class ChangingSite:
         if minute is not None:
             stamp = datetime.fromtimestamp(minute * 60, UTC).strftime("%Y-%m-%d %H:%M")
             footer = f"<footer>Page generated on {stamp} UTC</footer>"
-        return html_page(
-            f"Page {i}", f"<h1>Page {i}</h1><p>{words}</p><ul>{links}</ul>{footer}"
-        )
+        return html_page(f"Page {i}", f"<h1>Page {i}</h1><p>{words}</p><ul>{links}</ul>{footer}")
 
     def page(self, i: int, t: float | None = None) -> Resource:
         """What page ``i`` answers at time ``t`` (default: now)."""
@@ -166,11 +173,29 @@ class ChangingSite:
         )
 
     def home(self) -> Resource:
-        links = "".join(f'<li><a href="{self.path(i)}">page {i}</a></li>'
-                        for i in range(len(self.rates)))
+        links = "".join(
+            f'<li><a href="{self.path(i)}">page {i}</a></li>' for i in range(len(self.rates))
+        )
         return Resource(html_page("Changing site", f"<ul>{links}</ul>"))
 
+    def sitemap_xml(self, t: float | None = None) -> Resource:
+        """Every page with its last change as ``<lastmod>`` (W3C datetime, seconds)."""
+        t = self.clock() if t is None else t
+        entries = "".join(
+            f"<url><loc>{self.url(i)}</loc><lastmod>"
+            f"{datetime.fromtimestamp(self.version(i, t)[1], UTC).isoformat(timespec='seconds')}"
+            "</lastmod></url>"
+            for i in range(len(self.rates))
+        )
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'
+        )
+        return Resource(body.encode(), content_type="application/xml")
+
     def handle(self, path: str, query: str) -> Resource | None:
+        if self.sitemap and path == "/sitemap.xml":
+            return self.sitemap_xml()
         status = self.gone.get(path)
         if status is not None:
             return Resource(html_page("Gone", f"<h1>{status}</h1>"), status=status)
@@ -188,5 +213,6 @@ class ChangingSite:
     def add_to(self, web: SandboxWeb) -> str:
         """Serve the site in ``web``; returns its seed URL."""
         web.add_dynamic(self.host, "/", self.handle)
-        web.set_robots(self.host, "User-agent: *\nAllow: /\n")
+        sitemap = f"Sitemap: http://{self.host}/sitemap.xml\n" if self.sitemap else ""
+        web.set_robots(self.host, "User-agent: *\nAllow: /\n" + sitemap)
         return f"http://{self.host}/"

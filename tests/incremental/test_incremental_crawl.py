@@ -16,8 +16,12 @@ from tests.commands import run_scrapy
 # page 0: boilerplate footer; 1: never changes (-> 304); 2: changed by the test;
 # 3: gone (410) by the test; 4, 5: never change
 RATES = [0.0] * 6
-FAST = {"INCREMENTAL_MIN_INTERVAL": 0.5, "INCREMENTAL_MAX_INTERVAL": 1.0,
-        "INCREMENTAL_REPLAN_INTERVAL": 0.5, "INCREMENTAL_POLL_INTERVAL": 0.2}
+FAST = {
+    "INCREMENTAL_MIN_INTERVAL": 0.5,
+    "INCREMENTAL_MAX_INTERVAL": 1.0,
+    "INCREMENTAL_REPLAN_INTERVAL": 0.5,
+    "INCREMENTAL_POLL_INTERVAL": 0.2,
+}
 
 
 def _site() -> tuple[SandboxWeb, ChangingSite]:
@@ -40,13 +44,15 @@ def _search_urls(tmp_path) -> set[str]:
 
 
 @pytest.mark.slow
-def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp_path,
-                                                    database_url):
+def test_revisits_conditional_get_change_and_removal(
+    sandbox, run_crawl, db, tmp_path, database_url
+):
     web, site = _site()
     server = sandbox(web)
     started = datetime.now(UTC)
-    first = run_crawl("general", proxy=server.proxy_url,
-                      args={"seed_urls": "http://changing.test/"}).check()
+    first = run_crawl(
+        "general", proxy=server.proxy_url, args={"seed_urls": "http://changing.test/"}
+    ).check()
     crawl = first.crawl_id
     assert len(_search_urls(tmp_path) & set(site.urls)) == 6
     site.touch(2)
@@ -55,13 +61,16 @@ def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp
     server.clear_log()
     # robots.txt changed since the first crawl, whose verdict the database keeps for
     # ROBOTSTXT_CACHE_TTL (docs/politeness.md): not shared, the revisits read the new rules
-    run_crawl("incremental", proxy=server.proxy_url, args={"crawl_id": crawl},
-              settings={**FAST, "CLOSESPIDER_TIMEOUT": 6,
-                        "ROBOTSTXT_SHARE_VERDICTS": False}).check()
+    run_crawl(
+        "incremental",
+        proxy=server.proxy_url,
+        args={"crawl_id": crawl},
+        settings={**FAST, "CLOSESPIDER_TIMEOUT": 6, "ROBOTSTXT_SHARE_VERDICTS": False},
+    ).check()
 
     rows = db.execute(
-        "SELECT url, outcome, status FROM page_changes WHERE crawl_id = %s ORDER BY id",
-        (crawl,)).fetchall()
+        "SELECT url, outcome, status FROM page_changes WHERE crawl_id = %s ORDER BY id", (crawl,)
+    ).fetchall()
     outcomes = {}
     for url, outcome, status in rows:
         outcomes.setdefault(url, []).append((outcome, status))
@@ -71,33 +80,41 @@ def test_revisits_conditional_get_change_and_removal(sandbox, run_crawl, db, tmp
     assert outcomes[site.url(3)] == [("removed", 410)]
     # robots.txt holds for revisits: the disallowed page is not fetched again
     assert not server.requests_for("changing.test") or all(
-        r.path != "/p/005" for r in server.requests_for("changing.test"))
+        r.path != "/p/005" for r in server.requests_for("changing.test")
+    )
     assert {o for o in outcomes[site.url(5)]} == {("error", 0)}
     # conditional GETs: the server saw If-None-Match and answered 304
     statuses = {(r.path, r.status) for r in server.requests_for("changing.test")}
     assert ("/p/001", 304) in statuses and ("/p/003", 410) in statuses
     # the removed page: marked, recorded, out of the search index; the others stay
-    state = db.execute("SELECT state FROM revisit_schedule WHERE crawl_id = %s AND url = %s",
-                       (crawl, site.url(3))).fetchone()
+    state = db.execute(
+        "SELECT state FROM revisit_schedule WHERE crawl_id = %s AND url = %s", (crawl, site.url(3))
+    ).fetchone()
     assert state == ("removed",)
-    assert db.execute("SELECT reason FROM collection_removals WHERE crawl_id = %s",
-                      (crawl,)).fetchall() == [("gone_410",)]
-    removed_at = db.execute("SELECT removed_at IS NOT NULL FROM pages WHERE crawl_id = %s "
-                            "AND url = %s", (crawl, site.url(3))).fetchone()
+    assert db.execute(
+        "SELECT reason FROM collection_removals WHERE crawl_id = %s", (crawl,)
+    ).fetchall() == [("gone_410",)]
+    removed_at = db.execute(
+        "SELECT removed_at IS NOT NULL FROM pages WHERE crawl_id = %s AND url = %s",
+        (crawl, site.url(3)),
+    ).fetchone()
     assert removed_at == (True,)
     urls = _search_urls(tmp_path)
     assert site.url(3) not in urls and site.url(2) in urls
     # the changed page's new text is stored; the unchanged page kept its fetch time
-    text = db.execute("SELECT text FROM pages WHERE crawl_id = %s AND url = %s",
-                      (crawl, site.url(2))).fetchone()[0]
+    text = db.execute(
+        "SELECT text FROM pages WHERE crawl_id = %s AND url = %s", (crawl, site.url(2))
+    ).fetchone()[0]
     version, _ = site.version(2, site.clock())
     assert site.body(2, version, None).decode().split("<p>")[1].split("</p>")[0] in text
 
     # a 304 adds no version: the never-changing page keeps the general crawl's fetch
-    fetched = db.execute("SELECT fetched_at FROM pages WHERE crawl_id = %s AND url = %s",
-                         (crawl, site.url(1))).fetchone()[0]
-    first_seen = db.execute("SELECT min(fetched_at) FROM page_changes WHERE crawl_id = %s",
-                            (crawl,)).fetchone()[0]
+    fetched = db.execute(
+        "SELECT fetched_at FROM pages WHERE crawl_id = %s AND url = %s", (crawl, site.url(1))
+    ).fetchone()[0]
+    first_seen = db.execute(
+        "SELECT min(fetched_at) FROM page_changes WHERE crawl_id = %s", (crawl,)
+    ).fetchone()[0]
     assert started <= fetched < first_seen
 
     report = scrapy_command(database_url, tmp_path, "freshness", "--crawl-id", crawl)
@@ -121,35 +138,49 @@ def test_fixed_capacity_collection_refinement(sandbox, run_crawl, db):
     site = ChangingSite([0.0] * 12, boilerplate_every=0)
     site.add_to(web)
     server = sandbox(web)
-    crawl = run_crawl("general", proxy=server.proxy_url,
-                      args={"seed_urls": "http://changing.test/"},
-                      settings={"CLOSESPIDER_PAGECOUNT": 4,
-                                "CONCURRENT_REQUESTS_PER_DOMAIN": 1}).check().crawl_id
+    crawl = (
+        run_crawl(
+            "general",
+            proxy=server.proxy_url,
+            args={"seed_urls": "http://changing.test/"},
+            settings={"CLOSESPIDER_PAGECOUNT": 4, "CONCURRENT_REQUESTS_PER_DOMAIN": 1},
+        )
+        .check()
+        .crawl_id
+    )
     stored = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s", (crawl,)).fetchone()[0]
     assert 2 <= stored < 13  # robots.txt counts towards CLOSESPIDER_PAGECOUNT
-    run_crawl("incremental", proxy=server.proxy_url, args={"crawl_id": crawl},
-              settings={**FAST, "COLLECTION_MAX_PAGES": stored, "CLOSESPIDER_TIMEOUT": 6}
-              ).check()
+    run_crawl(
+        "incremental",
+        proxy=server.proxy_url,
+        args={"crawl_id": crawl},
+        settings={**FAST, "COLLECTION_MAX_PAGES": stored, "CLOSESPIDER_TIMEOUT": 6},
+    ).check()
     # the rest of the site was found through the frontier: every page was fetched
     fetched = {r.path for r in server.requests_for("changing.test") if r.status == 200}
     assert {site.path(i) for i in range(12)} <= fetched
-    active = db.execute("SELECT count(*) FROM revisit_schedule WHERE crawl_id = %s "
-                        "AND state = 'active'", (crawl,)).fetchone()[0]
+    active = db.execute(
+        "SELECT count(*) FROM revisit_schedule WHERE crawl_id = %s AND state = 'active'", (crawl,)
+    ).fetchone()[0]
     assert active == stored
-    admitted = db.execute("SELECT count(*) FROM page_changes WHERE crawl_id = %s "
-                          "AND outcome = 'new'", (crawl,)).fetchone()[0]
+    admitted = db.execute(
+        "SELECT count(*) FROM page_changes WHERE crawl_id = %s AND outcome = 'new'", (crawl,)
+    ).fetchone()[0]
     removals = db.execute(
         "SELECT r.reason, r.importance, s.importance, r.replaced_by FROM collection_removals r "
         "LEFT JOIN revisit_schedule s ON s.crawl_id = r.crawl_id AND s.url = r.replaced_by "
-        "WHERE r.crawl_id = %s", (crawl,)).fetchall()
+        "WHERE r.crawl_id = %s",
+        (crawl,),
+    ).fetchall()
     evicted = [r for r in removals if r[0] == "refinement"]
     refused = [r for r in removals if r[0] == "not_admitted"]
     # full from the start: each admitted page replaced one, each other new page was refused
     assert len(evicted) == admitted
     assert admitted + len(refused) == 13 - stored
     assert all(old < new for _, old, new, _ in evicted)
-    evicted_rows = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s "
-                              "AND removed_at IS NOT NULL", (crawl,)).fetchone()[0]
+    evicted_rows = db.execute(
+        "SELECT count(*) FROM pages WHERE crawl_id = %s AND removed_at IS NOT NULL", (crawl,)
+    ).fetchone()[0]
     assert evicted_rows == len(evicted)
 
 
@@ -157,10 +188,68 @@ def test_incremental_spider_bad_arguments(database_url, tmp_path):
     missing = scrapy_command(database_url, tmp_path, "crawl", "incremental")
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines()[-1] == (
-        "error: the incremental spider keeps an existing crawl fresh: give it -a crawl_id=ID")
+        "error: the incremental spider keeps an existing crawl fresh: give it -a crawl_id=ID"
+    )
     assert "Traceback" not in missing.stderr
-    policy = scrapy_command(database_url, tmp_path, "crawl", "incremental",
-                            "-a", "crawl_id=x", "-a", "policy=fastest")
+    policy = scrapy_command(
+        database_url, tmp_path, "crawl", "incremental", "-a", "crawl_id=x", "-a", "policy=fastest"
+    )
     assert policy.returncode == 2
     assert policy.stderr.strip().splitlines()[-1] == (
-        "error: unknown policy 'fastest' (one of optimal, uniform, proportional)")
+        "error: unknown policy 'fastest' (one of optimal, uniform, proportional, plugin)"
+    )
+    objective = scrapy_command(
+        database_url,
+        tmp_path,
+        "crawl",
+        "incremental",
+        "-a",
+        "crawl_id=x",
+        "-a",
+        "objective=staleness",
+    )
+    assert objective.returncode == 2
+    assert objective.stderr.strip().splitlines()[-1] == (
+        "error: unknown objective 'staleness' (one of freshness, age)"
+    )
+    assert "Traceback" not in objective.stderr
+
+
+@pytest.mark.slow
+def test_sitemap_names_the_changed_page_which_is_revisited_first(sandbox, run_crawl, db):
+    """robots.txt names a sitemap; polled, it dates a change of one page of 30, which is
+    revisited next, before the blind revisits reach it (issue 26)."""
+    web = SandboxWeb()
+    site = ChangingSite([0.0] * 30, boilerplate_every=0, sitemap=True)
+    site.add_to(web)
+    server = sandbox(web)
+    crawl = (
+        run_crawl("general", proxy=server.proxy_url, args={"seed_urls": "http://changing.test/"})
+        .check()
+        .crawl_id
+    )
+    site.touch(17)
+    server.clear_log()
+    run_crawl(
+        "incremental",
+        proxy=server.proxy_url,
+        args={"crawl_id": crawl},
+        settings={
+            "DOWNLOAD_DELAY": 0.5,
+            "INCREMENTAL_MIN_INTERVAL": 3600,
+            "INCREMENTAL_MAX_INTERVAL": 7200,
+            "CLOSESPIDER_TIMEOUT": 6,
+        },
+    ).check()
+    paths = [r.path for r in server.requests_for("changing.test")]
+    assert "/robots.txt" in paths and "/sitemap.xml" in paths
+    # the touched page comes within the two revisits already issued when the poll answered
+    assert "/p/017" in paths
+    assert paths.index("/p/017") - paths.index("/sitemap.xml") <= 3
+    # a dozen requests in 6 s: blind revisits (in the general crawl's order) did not get there
+    assert len(paths) < 18
+    outcome = db.execute(
+        "SELECT outcome FROM page_changes WHERE crawl_id = %s AND url = %s ORDER BY id",
+        (crawl, site.url(17)),
+    ).fetchall()
+    assert outcome[0] == ("changed",)
