@@ -197,7 +197,9 @@ class IncrementalSpider(CrawlerSpider):
                 pacer.take(1, time.monotonic())
                 self.in_flight[urljoin(root, "/robots.txt")] = time.monotonic()
                 yield self.signal_request(urljoin(root, "/robots.txt"), robots=True)
-        while True:
+        # the spider may close (CLOSESPIDER_TIMEOUT, Ctrl-C) while this generator waits in a
+        # sleep or a yield: its pool is gone then, and the loop ends instead of using it
+        while self.pool is not None:
             if time.monotonic() - planned_at >= self.replan_interval:
                 self.budget = revisit_budget(
                     self.request_rate,
@@ -233,6 +235,8 @@ class IncrementalSpider(CrawlerSpider):
             if room <= 0:
                 await asyncio.sleep(min(max(pacer.wait(clock), 0.05), self.poll_interval))
                 continue
+            if self.pool is None:
+                return
             now = datetime.now(UTC)
             async with self.pool.connection() as conn:
                 claimed = await self.store.claim_due(conn, now, room, self.claim_lease)

@@ -61,12 +61,15 @@ def test_revisits_conditional_get_change_and_removal(
     server.clear_log()
     # robots.txt changed since the first crawl, whose verdict the database keeps for
     # ROBOTSTXT_CACHE_TTL (docs/politeness.md): not shared, the revisits read the new rules
-    run_crawl(
+    revisits = run_crawl(
         "incremental",
         proxy=server.proxy_url,
         args={"crawl_id": crawl},
         settings={**FAST, "CLOSESPIDER_TIMEOUT": 6, "ROBOTSTXT_SHARE_VERDICTS": False},
     ).check()
+    # the close by CLOSESPIDER_TIMEOUT ends the revisit loop cleanly (it once used the
+    # closed connection pool: "Error while reading start items and requests")
+    assert " ERROR: " not in revisits.stderr, revisits.stderr[-3000:]
 
     rows = db.execute(
         "SELECT url, outcome, status FROM page_changes WHERE crawl_id = %s ORDER BY id", (crawl,)
