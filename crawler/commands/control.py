@@ -57,7 +57,10 @@ class Command(ScrapyCommand):
         from crawler.storage.database import DatabaseUnavailable
 
         assert self.settings is not None
-        # (an exclude rule may start with its "-")
+        # an exclude rule may start with its "-" (after "--" when it would read as an
+        # option: -h..., -s..., -L...)
+        if "--" in args:
+            args = [arg for arg in args if arg != "--"]
         options = [
             arg for i, arg in enumerate(args)
             if arg.startswith("-") and not (i == 1 and args[0] == "exclude")

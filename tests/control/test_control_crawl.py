@@ -188,8 +188,9 @@ def test_control_bad_input_one_error_line(migrated, db, tmp_path: Path):
     # nothing was recorded
     assert db.execute("SELECT count(*) FROM crawl_control WHERE crawl_id = %s",
                       (crawl_id,)).fetchone() == (0,)
-    done = run_scrapy("control", "--crawl-id", crawl_id, "exclude",
-                      "http://(test,hub,)/b/", database_url=migrated, cwd=tmp_path)
+    # a rule with its "-" after "--" (else "-http..." reads as the -h option)
+    done = run_scrapy("control", "--crawl-id", crawl_id, "exclude", "--",
+                      "-http://(test,hub,)/b/", database_url=migrated, cwd=tmp_path)
     assert done.returncode == 0
     assert "(the crawl is not running: its processes apply it when it runs again)" in (
         done.stdout)
