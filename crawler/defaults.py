@@ -487,3 +487,20 @@ AGENT_DATABASE_TIMEOUT = 120.0
 # Scrapy's CLOSESPIDER_* settings keep their per-process meaning.
 CRAWL_MAX_PAGES = 0
 CRAWL_MAX_SECONDS = 0.0
+# --- crawl scope (docs/politeness.md#crawl-scope) ------------------------------------------
+# A scope file (include / exclude rules: SURT prefixes as Heritrix writes them, regular
+# expressions) checked before a URL enters the frontier; `-a scope=FILE` wins over it.
+# None: every URL is in scope (allowed_domains still applies to links).
+CRAWL_SCOPE_FILE: str | None = None
+# Record links and seeds refused by the scope in `uncrawled` as out_of_scope. Off by
+# default: a broad scope refuses most links of a page, which would flood the table
+# (redirects out of scope and queued URLs excluded live are recorded either way).
+SCOPE_RECORD_OUT_OF_SCOPE = False
+# --- live control (docs/operations.md#live-control) ----------------------------------------
+# Seconds between two reads of the crawl's control actions (scrapy control, the crawl's
+# page of scrapy serve) by a running crawl process; 0: the process ignores them.
+CONTROL_POLL_INTERVAL = 2.0
+# Token the web UI asks for before it records an action (the env var
+# CRAWLER_CONTROL_TOKEN too); None: `scrapy serve` makes a random one at start and
+# prints it.
+CONTROL_TOKEN: str | None = None

@@ -72,11 +72,12 @@ UNCRAWLED_CATEGORIES = (
     "too_large",
     "trap",
     "other",
+    "out_of_scope",  # refused by the crawl scope (crawler/scope)
 )
 
 # Refusals recorded before a URL is queued: they never replace another outcome of the same
 # URL (the pipeline and a database trigger apply this) and do not mean it was fetched.
-WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap"})
+WEAK_CATEGORIES = frozenset({"depth_exceeded", "trap", "out_of_scope"})
 # Categories that do not say a URL was fetched: the weak refusals, and the frontier giving
 # up on a queued URL. A URL evicted, then queued again (dont_filter) and fetched keeps its
 # `evicted` row, which must not pass for the result of that fetch (storage/saved_results.py).

@@ -105,6 +105,8 @@ EXTENSIONS = {
     # robots.txt Crawl-delay as the host slot's delay; robots.txt sitemaps (docs/politeness.md)
     "crawler.extensions.crawl_delay.CrawlDelay": 0,
     "crawler.extensions.sitemaps.RobotsSitemaps": 0,
+    # live control: pause, resume, stop, exclude, add-seeds (docs/operations.md)
+    "crawler.extensions.control.CrawlControl": 0,
 }
 
 FEED_EXPORT_ENCODING = "utf-8"

@@ -1,8 +1,9 @@
 """`scrapy crawl` with a pre-flight check.
 
-Bad seeds, an unreachable external database, a proxy that covers http but not https,
-an unwritable WARC_DIR or an unusable METRICS_PORT end the command with one clear error
-line and exit status 2, before the engine starts and before anything is fetched.
+Bad seeds, a malformed scope file, an unreachable external database, a proxy that
+covers http but not https, an unwritable WARC_DIR or an unusable METRICS_PORT end the
+command with one clear error line and exit status 2, before the engine starts and before
+anything is fetched.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from crawler import defaults
 from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
 from crawler.politeness.backoff import backoff_setting
+from crawler.scope.gate import scope_file_setting
+from crawler.scope.rules import ScopeFileError, load_scope
 from crawler.seeds import SeedError
 from crawler.storage.database import DatabaseUnavailable, check_connection, configured_url
 from crawler.warc import WarcDirError, check_warc_dir
@@ -51,7 +54,9 @@ class Command(ScrapyCrawlCommand):
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 self._preflight(args[0], opts)
-            except (SeedError, DatabaseUnavailable, WarcDirError, MetricsPortError) as exc:
+            except (
+                SeedError, DatabaseUnavailable, WarcDirError, MetricsPortError, ScopeFileError
+            ) as exc:
                 fail(self, exc)
                 return
         self._crawler: Any = None
@@ -83,6 +88,9 @@ class Command(ScrapyCrawlCommand):
         preflight = getattr(spidercls, "preflight", None)
         if preflight is not None:
             preflight(dict(opts.spargs))
+        scope = scope_file_setting(settings, dict(opts.spargs))
+        if scope:  # a malformed rule: one error line naming file and line
+            load_scope(scope)
         url = configured_url(settings)
         if url:
             check_connection(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import socket
 import sys
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from crawler.commands._shared import (
 )
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.web.app import create_app
+from crawler.web.crawls import configured_control_token
 
 
 class RequestLogHandler(WSGIRequestHandler):
@@ -77,7 +79,12 @@ class Command(ScrapyCommand):
             reason = os.strerror(exc.errno) if exc.errno else str(exc)
             fail(self, f"cannot listen on {opts.host}:{opts.port}: {reason}")
             return
-        app = create_app(self.settings, ix)
+        # the crawls pages' control form asks for this token (docs/operations.md)
+        token = configured_control_token(self.settings)
+        made = token is None
+        if made:
+            token = secrets.token_urlsafe(24)
+        app = create_app(self.settings, ix, control_token=token)
         handler = type("Handler", (RequestLogHandler,), {
             "colour": sys.stderr.isatty() and not self.settings.get("LOG_FILE"),
         })
@@ -88,6 +95,8 @@ class Command(ScrapyCommand):
         listener.close()  # the server holds its own duplicate of the socket
         host, port = server.server_address[:2]
         print(f"search UI on http://{host}:{port}/ (index {path}); Ctrl-C stops it", flush=True)
+        if made:  # never logged: only the person who started the server sees it
+            print(f"control token (crawl pages): {token}", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

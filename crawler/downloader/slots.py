@@ -114,6 +114,24 @@ class DownloaderSlots:
         engine = self._crawler.engine
         return engine is not None and not engine.needs_backout()
 
+    def engine_paused(self) -> bool:
+        """Whether the engine hands out no request now (ExecutionEngine.pause: a crawl
+        paused by its live control, crawler/extensions/control.py)."""
+        engine = self._crawler.engine
+        return engine is not None and bool(engine.paused)
+
+    def pause_engine(self, paused: bool) -> None:
+        """Pause the engine (no new request leaves the scheduler; those in flight
+        finish) or let it go on, and wake it."""
+        engine = self._crawler.engine
+        if engine is None:
+            return
+        if paused:
+            engine.pause()
+        else:
+            engine.unpause()
+            self.wake_engine()
+
     def wake_engine(self) -> None:
         """Make the engine ask the scheduler for requests soon (as it does after each
         response), instead of at its next 5 s heartbeat."""

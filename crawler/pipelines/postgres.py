@@ -27,6 +27,7 @@ from scrapy.http import Response
 from crawler import defaults
 from crawler.content import join_headings
 from crawler.items import RECEIVED_AT_META, WEAK_CATEGORIES, PageItem, UncrawledItem
+from crawler.scope.gate import OUT_OF_SCOPE, SCOPE_REFUSAL_META
 from crawler.search.outbox import UPSERT, enqueue_index_operations
 from crawler.storage.database import CrawlDatabase, crawl_database
 from crawler.storage.flush_schedule import FlushSchedule
@@ -315,6 +316,13 @@ class PostgresStorePipeline:
             return self.schedule.added(time.time())
 
     def request_dropped(self, request: Request) -> None:
+        refusal = request.meta.get(SCOPE_REFUSAL_META)
+        if refusal is not None:
+            # refused by the crawl scope, and to be recorded (crawler/scope/gate.py)
+            wake = self.add_uncrawled(UncrawledItem(scheduled_url(request), OUT_OF_SCOPE, refusal))
+            if wake and self.writer is not None:
+                self.writer.call_soon(self._wake_writer)
+            return
         # A redirect to a URL already seen is dropped by the URL-seen test: the URL that
         # was scheduled must still be accounted for.
         if request.meta.get("redirect_urls"):

@@ -31,6 +31,7 @@ TAXONOMY: list[tuple[str, str, str]] = [
     ("evicted", "Evicted from the frontier", POLICY),
     ("duplicate_content", "Duplicate content", POLICY),
     ("duplicate_url", "Redirect to a known URL", POLICY),
+    ("out_of_scope", "Out of the crawl scope", POLICY),
 ]
 _KNOWN = {category for category, _, _ in TAXONOMY}
 # Categories added to items.py later are reported as errors until they get a row above.

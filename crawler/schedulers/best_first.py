@@ -65,6 +65,8 @@ from crawler.frontier.stalls import FRONTIER, StallWatch
 from crawler.frontier.threaded_store import ThreadedStore
 from crawler.politeness.backoff import HostBackoff, backoff_setting
 from crawler.schedulers.serialization import RequestCodec
+from crawler.scope.gate import SCOPE_REFUSAL_META, ScopeGate, scope_gate
+from crawler.scope.rules import ScopeFileError
 from crawler.storage.database import crawl_database
 from crawler.urls import canonical_url, scheduled_url
 
@@ -149,6 +151,9 @@ class BestFirstScheduler(BaseScheduler):
         self.crawl_max_pages = crawl_max_pages
         self.crawl_max_seconds = crawl_max_seconds
         self.agent: AgentDriver | None = None
+        # the crawl's scope (crawler/scope): asked before a URL enters the frontier and
+        # when a queued one leaves it (live excludes)
+        self.scope: ScopeGate | None = None
         self._seeding = True  # whether this process's start requests are the crawl's seeds
         # the engine found this process idle (its start requests are all queued, nothing
         # is in progress) and nothing was handed out since
@@ -250,6 +255,11 @@ class BestFirstScheduler(BaseScheduler):
             strategy = make_strategy(str(name), self.weights)
         except ValueError as exc:
             raise CloseSpider(f"bad_strategy: {exc}") from None
+        try:
+            scope = scope_gate(self.crawler)
+        except ScopeFileError as exc:  # (checked before the crawl by `scrapy crawl`)
+            self._refuse("bad_scope", str(exc))
+            return
         database = crawl_database(self.crawler)
         database.prepare()  # the scheduler opens before the item pipelines
         agent_id = None
@@ -297,6 +307,7 @@ class BestFirstScheduler(BaseScheduler):
                 self._refuse("frontier_locked", str(exc))
                 return
         self.frontier = frontier
+        self.scope = scope
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._writer = asyncio.ensure_future(self._write_loop())
@@ -542,6 +553,21 @@ class BestFirstScheduler(BaseScheduler):
             stats = seed_stats(int(meta.get("depth", 0)), self.seed_cash, extra)
             inter = True
             is_link = False
+        scope = self.scope
+        if scope is not None and scope.scope:
+            redirect = "redirect_urls" in meta
+            kind = (
+                "redirect" if redirect
+                else "link" if is_link
+                else "seed" if meta.get("is_start_request")
+                else "other"
+            )
+            refusal = scope.refusal(url, kind=kind)
+            if refusal is not None:
+                # a redirect's first URL was queued: it is recorded whatever the setting
+                if redirect or scope.record:
+                    meta[SCOPE_REFUSAL_META] = f"{url}: {refusal}" if redirect else refusal
+                return False  # Scrapy sends request_dropped (the pipeline records it)
         priority = request.priority
         if meta.get("is_start_request"):
             if not self._seeding:
@@ -592,6 +618,16 @@ class BestFirstScheduler(BaseScheduler):
                     frontier.done(entry)
                     continue
                 entry.request = request
+            scope = self.scope
+            if scope is not None and scope.scope:
+                refusal = scope.refusal(entry.url, kind="queued")
+                if refusal is not None:  # excluded while it was queued: never fetched
+                    frontier.done(entry)
+                    request.meta[SCOPE_REFUSAL_META] = refusal
+                    self.crawler.signals.send_catch_log(
+                        signals.request_dropped, request=request, spider=self.spider
+                    )
+                    continue
             if entry.in_db:
                 entry.payload = None
             request.meta["frontier"] = {
@@ -753,7 +789,9 @@ class BestFirstScheduler(BaseScheduler):
                 elif not len(frontier.buffer):
                     agent.wake()  # out of work: hosts may be waiting for an owner
         self._update_stats()
-        if self.stall_check_interval > 0:
+        if self._slots.engine_paused():
+            self._stalls.forget(set())  # paused by its control: nothing is handed out
+        elif self.stall_check_interval > 0:
             now = monotonic()
             if now - self._last_stall_check >= self.stall_check_interval:
                 self._last_stall_check = now

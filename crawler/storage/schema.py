@@ -489,6 +489,32 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX IF NOT EXISTS forms_confirmed ON forms (crawl_id, site) WHERE confirmed;
         """,
     ),
+    (
+        20,
+        "crawl control: the actions of a crawl's history; out_of_scope is a weak category",
+        # One row per action given to a crawl (scrapy control, the crawl's page of scrapy
+        # serve), with its time and source: the crawl's history, written and read by
+        # crawler/control/store.py only. Running processes poll it by id; add-seeds is
+        # applied once (applied_at/applied_by, claimed by the first process to see it).
+        # out_of_scope (crawler/scope) joins the weak categories of migration 5.
+        """
+        CREATE TABLE crawl_control (
+            id bigserial PRIMARY KEY,
+            crawl_id text NOT NULL,
+            action text NOT NULL,
+            argument jsonb,
+            source text NOT NULL DEFAULT '',
+            at timestamptz NOT NULL DEFAULT now(),
+            applied_at timestamptz,
+            applied_by text
+        );
+        CREATE INDEX crawl_control_crawl ON crawl_control (crawl_id, id);
+        DROP TRIGGER uncrawled_weak_categories ON uncrawled;
+        CREATE TRIGGER uncrawled_weak_categories BEFORE INSERT ON uncrawled
+            FOR EACH ROW WHEN (NEW.category IN ('depth_exceeded', 'trap', 'out_of_scope'))
+            EXECUTE FUNCTION uncrawled_skip_weak_rows();
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

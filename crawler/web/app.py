@@ -24,7 +24,7 @@ from crawler import defaults
 from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.query import OCCURRENCE_PREFIXES, advanced_query
 from crawler.storage.database import CrawlDatabase
-from crawler.web.crawls import crawls_blueprint
+from crawler.web.crawls import configured_control_token, crawls_blueprint
 
 PER_PAGE_CHOICES = (10, 20, 50, 100)
 UPDATED_CHOICES = (
@@ -51,8 +51,10 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def create_app(settings: Any, index: Any) -> Flask:
-    """The UI for the index ``index`` (a FileIndex or folder), configured by ``settings``."""
+def create_app(settings: Any, index: Any, control_token: str | None = None) -> Flask:
+    """The UI for the index ``index`` (a FileIndex or folder), configured by ``settings``;
+    ``control_token``: what the crawls pages' control form asks for (default: the
+    CONTROL_TOKEN setting or CRAWLER_CONTROL_TOKEN; none: every action is refused)."""
     app = Flask(__name__)
     app.config["SEARCH_ENGINE"] = engine = SearchEngine.from_settings(settings, index)
     default_per_page = settings.getint("SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE)
@@ -128,5 +130,6 @@ def create_app(settings: Any, index: Any) -> Flask:
 
     # operator's pages: crawls with their status and charts (crawler/web/crawls.py)
     app.config["CRAWL_DATABASE"] = database = CrawlDatabase.from_settings(settings)
-    app.register_blueprint(crawls_blueprint(database))
+    token = control_token or configured_control_token(settings)
+    app.register_blueprint(crawls_blueprint(database, token))
     return app

@@ -8,11 +8,16 @@ then), so the search pages work without one.
 
 from __future__ import annotations
 
+import hmac
+import os
 import threading
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
+from crawler import defaults
+from crawler.control import store as control_store
+from crawler.control.actions import ACTIONS, ControlError, make_argument
 from crawler.reporting.figures import CHARTS, CHARTS_BY_NAME, render_png
 from crawler.reporting.html import interval_rows
 from crawler.reporting.series import (
@@ -33,7 +38,28 @@ FROM crawls c ORDER BY c.started_at DESC, c.id DESC LIMIT 500
 """
 
 
-def crawls_blueprint(database: CrawlDatabase) -> Blueprint:
+#: environment variable holding the control token (the CONTROL_TOKEN setting wins)
+ENV_CONTROL_TOKEN = "CRAWLER_CONTROL_TOKEN"
+
+
+def configured_control_token(settings: Any) -> str | None:
+    """The control token of the settings (CONTROL_TOKEN) or the environment, if any."""
+    return (
+        settings.get("CONTROL_TOKEN", defaults.CONTROL_TOKEN)
+        or os.environ.get(ENV_CONTROL_TOKEN)
+        or None
+    )
+
+
+def token_matches(given: str, token: str | None) -> bool:
+    """Whether the token of a control request is the server's (compared in constant
+    time); never without a server token."""
+    return bool(token) and hmac.compare_digest(given.encode(), str(token).encode())
+
+
+def crawls_blueprint(database: CrawlDatabase, control_token: str | None = None) -> Blueprint:
+    """The crawls pages; ``control_token``: what a control action must carry (None: the
+    control form refuses every action)."""
     pages = Blueprint("crawls", __name__)
     lock = threading.Lock()
 
@@ -76,6 +102,7 @@ def crawls_blueprint(database: CrawlDatabase) -> Blueprint:
                     REPORT_SQL, report_parameters(s.info.crawl_id)).fetchall())
                 for s in series
             ]
+            history = control_store.history(conn, series[0].info.crawl_id)
         query = {k: v for k, v in request.args.items() if k in ("compare", "interval")}
         # a chart without data gets its reason instead of a broken image
         available = {chart.name for chart in CHARTS if chart.draw(series) is not None}
@@ -83,6 +110,31 @@ def crawls_blueprint(database: CrawlDatabase) -> Blueprint:
             "crawl.html", series=series, main=series[0], taxonomy=taxonomies[0],
             intervals=interval_rows(series[0]), charts=CHARTS, available=available, query=query,
             tlds=series[0].tlds().most_common(10), HTTP=HTTP, POLICY=POLICY,
+            history=history, actions=ACTIONS, control_message=request.args.get("control", ""),
+        )
+
+    @pages.post("/crawls/<crawl_id>/control")
+    def control(crawl_id: str) -> Response:
+        """Record a control action (crawler/control): only with the server's token."""
+        if not token_matches(request.form.get("token", ""), control_token):
+            abort(403, description="wrong or missing control token: nothing recorded")
+        action = request.form.get("action", "")
+        try:
+            argument = make_argument(
+                action, request.form.get("argument", "").strip() or None, seeds_text=True
+            )
+        except ControlError as exc:
+            abort(400, description=str(exc))
+        with connect() as conn:
+            exists, _ = control_store.crawl_state(conn, crawl_id)
+            if not exists:
+                abort(404, description=f"no crawl with id {crawl_id!r}")
+            recorded = control_store.record(conn, crawl_id, action, argument, "web")
+            conn.commit()
+        message = f"{recorded.describe()} recorded as action {recorded.id}"
+        return redirect(  # type: ignore[return-value]
+            url_for("crawls.crawl_page", crawl_id=crawl_id, control=message) + "#control",
+            code=303,
         )
 
     @pages.get("/crawls/<crawl_id>/charts/<name>.png")

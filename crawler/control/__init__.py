@@ -1,0 +1,1 @@
+"""Live control of a running crawl (docs/operations.md#live-control)."""
