@@ -349,7 +349,7 @@ SEARCH_INDEXER_IDLE = True
 # Seconds the crawl's indexer may go on applying the outbox once the spider closed; what
 # is left stays in PostgreSQL's search_outbox for the next indexer of the folder (the
 # next crawl into it, `scrapy index`). Negative: until everything is applied.
-SEARCH_INDEX_CLOSE_TIMEOUT = 2.0
+SEARCH_INDEX_CLOSE_TIMEOUT = 1.0
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
 # (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when

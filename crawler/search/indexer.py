@@ -100,7 +100,7 @@ WHERE crawl_id = %(crawl)s AND id > coalesce((
 """
 
 # Seconds past a stop's deadline after which a batch still running is cut short.
-STOP_GRACE = 1.0
+STOP_GRACE = 0.5
 # Operations of the first batch at a stop with a deadline when no batch was timed yet.
 FIRST_CLOSE_BATCH = 20
 # Share of the time left a batch at a stop with a deadline is sized to take.
