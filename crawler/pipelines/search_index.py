@@ -124,7 +124,7 @@ class SearchIndexPipeline:
         crawl_id = self.crawl_id = str(self.crawler.spider.crawl_id)
         config = dataclasses.replace(self.config, database_url=self.database.url)
         self.indexer = IndexerHandle(config, [crawl_id], in_process=self.in_process)
-        await asyncio.to_thread(self.indexer.start)
+        self.indexer.start()  # on the main thread: see IndexerHandle.start
         logger.info("indexing the pages of crawl %s into %s", crawl_id, self.path)
         self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
@@ -193,7 +193,7 @@ class SearchIndexPipeline:
             if not indexer.alive:
                 logger.error("the search indexer of %s exited: restarting it", self.path)
                 self.stats.inc_value("search_index/restarts")
-                await asyncio.to_thread(indexer.restart)
+                indexer.restart()  # on the main thread: see IndexerHandle.start
 
     def _account(self, report: IndexerReport) -> None:
         for error in report.errors:

@@ -561,7 +561,18 @@ class IndexerHandle:
             )
 
     def start(self) -> None:
-        self._worker.start()
+        """Start the indexer. From the main thread, a process is started with SIGINT
+        ignored, which the new interpreter keeps: Ctrl-C reaches the whole process group,
+        and the crawl stops its indexer itself (a KeyboardInterrupt would cut a batch
+        short, or the indexer's start-up, with a traceback)."""
+        if self.in_process and threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self._worker.start()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        else:
+            self._worker.start()
 
     @property
     def alive(self) -> bool:
