@@ -97,6 +97,13 @@ class _Detector:
         return cls._identifier
 
 
+def load_language_model() -> None:
+    """Load py3langid's model now (it is loaded on first use otherwise): about 1 s of
+    CPU, nearly all LZMA decompression, which releases the GIL, so a thread can do it
+    while the crawl starts instead of the first page's parse holding the crawl's loop."""
+    _Detector.get()
+
+
 def detect_language(text: str, min_confidence: float = MIN_PAGE_CONFIDENCE) -> str:
     """The language of ``text`` by py3langid when it is at least ``min_confidence``
     sure, else ''."""

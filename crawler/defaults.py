@@ -342,6 +342,14 @@ SEARCH_MERGE_EVERY = 1
 # Niceness added to the indexer process of a crawl and to `scrapy index` (0: none), so
 # that the crawl gets the CPU first and the indexer catches up when it is idle.
 SEARCH_INDEXER_NICE = 10
+# The crawl's indexer process under Linux's SCHED_IDLE policy: it gets a CPU only when
+# nothing else wants it, and catches up from the outbox afterwards (`scrapy index` is
+# only niced: run on its own, it should not starve behind other work).
+SEARCH_INDEXER_IDLE = True
+# Seconds the crawl's indexer may go on applying the outbox once the spider closed; what
+# is left stays in PostgreSQL's search_outbox for the next indexer of the folder (the
+# next crawl into it, `scrapy index`). Negative: until everything is applied.
+SEARCH_INDEX_CLOSE_TIMEOUT = 1.0
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
 # (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when

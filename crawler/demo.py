@@ -171,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                 # the sandbox is on this machine: no politeness delay needed here
                 "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4",
                 "-s", f"CLOSESPIDER_PAGECOUNT={args.max_pages}",
+                # the next steps search the index: index every page before the crawl exits
+                "-s", "SEARCH_INDEX_CLOSE_TIMEOUT=-1",
                 "-s", "LOG_LEVEL=WARNING",
             ]
             code = subprocess.call(cmd, env=env, cwd=Path.cwd())

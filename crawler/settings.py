@@ -38,6 +38,12 @@ LOG_LEVEL = "INFO"
 # Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (default 100),
 # however few items it holds; a page yields one item and its links (docs/performance.md).
 CONCURRENT_ITEMS = 8
+# Responses downloaded but not parsed yet, in bytes (Scrapy's default 5,000,000): the
+# downloader waits while more are queued. A crawl that stops (a page limit, Ctrl-C)
+# first parses and stores every queued response, so this bounds that part of the close
+# (docs/performance.md); a backlog forms only when parsing is the bottleneck, where a
+# longer queue does not fetch faster.
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 1_000_000
 
 DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`

@@ -8,15 +8,19 @@ polled every SEARCH_COMMIT_INTERVAL seconds). So any number of agents of a crawl
 `scrapy index`, can share one index: Whoosh keeps its single writer.
 
 This pipeline starts an indexer for its crawl when the spider opens: in a process of its
-own (SEARCH_INDEX_PROCESS, default; niceness SEARCH_INDEXER_NICE) or in a thread. When
+own (SEARCH_INDEX_PROCESS, default; niceness SEARCH_INDEXER_NICE, SCHED_IDLE with
+SEARCH_INDEXER_IDLE: it takes only the CPU the crawl leaves) or in a thread. When
 another indexer already holds the folder (another agent, `scrapy index --follow`), it
 waits on standby and takes over if that one quits. When the spider closes (after the
-last pages are stored) it applies what is left, or lets the holder do it, and exits. An
-indexer that dies is restarted; the pages are in PostgreSQL and nothing is lost.
+last pages are stored) it applies what it can within SEARCH_INDEX_CLOSE_TIMEOUT seconds
+and exits; the rest stays in PostgreSQL's search_outbox, applied by the next indexer of
+the folder (`scrapy index`, the next crawl into it), and the log says how much.
+An indexer that dies is restarted; the pages are in PostgreSQL and nothing is lost.
 
 Stats: search_index/pages, search_index/deleted, search_index/commits,
 search_index/failed (operations of batches that failed; they are retried),
-search_index/restarts.
+search_index/restarts, search_index/close_seconds, search_index/left_in_outbox
+(operations not applied when the crawl's indexer stopped).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +37,14 @@ from scrapy.exceptions import NotConfigured
 
 from crawler import defaults
 from crawler.search.index import index_path, open_index
-from crawler.search.indexer import IndexerConfig, IndexerHandle, IndexerReport
+from crawler.search.indexer import (
+    IndexerConfig,
+    IndexerHandle,
+    IndexerReport,
+    index_key,
+    outbox_backlog,
+    register_crawls,
+)
 from crawler.storage.database import crawl_database
 
 logger = logging.getLogger(__name__)
@@ -53,7 +65,14 @@ def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
         limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
         merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
         nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
+        idle=settings.getbool("SEARCH_INDEXER_IDLE", defaults.SEARCH_INDEXER_IDLE),
     )
+
+
+def close_timeout_setting(settings: Any) -> float | None:
+    """SEARCH_INDEX_CLOSE_TIMEOUT in seconds; None (a negative value): no limit."""
+    value = settings.getfloat("SEARCH_INDEX_CLOSE_TIMEOUT", defaults.SEARCH_INDEX_CLOSE_TIMEOUT)
+    return None if value < 0 else value
 
 
 class SearchIndexPipeline:
@@ -63,7 +82,14 @@ class SearchIndexPipeline:
     spider opens (an embedded database has one only once it is started).
     """
 
-    def __init__(self, crawler: Any, config: IndexerConfig, *, in_process: bool) -> None:
+    def __init__(
+        self,
+        crawler: Any,
+        config: IndexerConfig,
+        *,
+        in_process: bool,
+        close_timeout: float | None = defaults.SEARCH_INDEX_CLOSE_TIMEOUT,
+    ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
         self.database = crawl_database(crawler)
@@ -71,6 +97,8 @@ class SearchIndexPipeline:
         self.path = Path(config.index_path)
         self.poll_interval = config.poll_interval
         self.in_process = in_process
+        self.close_timeout = close_timeout
+        self.crawl_id = ""
         self.indexer: IndexerHandle | None = None
         self._watcher: asyncio.Task[None] | None = None
         # the last pages are stored when the pipelines have closed: stop the indexer after
@@ -85,6 +113,7 @@ class SearchIndexPipeline:
             crawler,
             indexer_config(settings, database_url=""),
             in_process=settings.getbool("SEARCH_INDEX_PROCESS", defaults.SEARCH_INDEX_PROCESS),
+            close_timeout=close_timeout_setting(settings),
         )
 
     async def open_spider(self) -> None:
@@ -92,10 +121,10 @@ class SearchIndexPipeline:
         ix = await asyncio.to_thread(open_index, self.path)
         ix.close()
         await asyncio.to_thread(self.database.prepare)
-        crawl_id = str(self.crawler.spider.crawl_id)
+        crawl_id = self.crawl_id = str(self.crawler.spider.crawl_id)
         config = dataclasses.replace(self.config, database_url=self.database.url)
         self.indexer = IndexerHandle(config, [crawl_id], in_process=self.in_process)
-        await asyncio.to_thread(self.indexer.start)
+        self.indexer.start()  # on the main thread: see IndexerHandle.start
         logger.info("indexing the pages of crawl %s into %s", crawl_id, self.path)
         self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
@@ -106,9 +135,50 @@ class SearchIndexPipeline:
         if self._watcher is not None:
             self._watcher.cancel()
             self._watcher = None
-        if self.indexer is not None:
-            indexer, self.indexer = self.indexer, None
-            self._account(await asyncio.to_thread(indexer.stop))
+        if self.indexer is None:
+            return
+        indexer, self.indexer = self.indexer, None
+        started = time.monotonic()
+        report, finished = await asyncio.to_thread(indexer.stop, self.close_timeout)
+        self._account(report)
+        seconds = time.monotonic() - started
+        self.stats.set_value("search_index/close_seconds", round(seconds, 3))
+        try:
+            ops, urls = await asyncio.to_thread(self._backlog)
+        except Exception as exc:  # noqa: BLE001 - the pages and their outbox rows are safe
+            logger.warning("search index: cannot count what is left in the outbox: %s", exc)
+            return
+        self.stats.set_value("search_index/left_in_outbox", ops)
+        if ops:
+            logger.info(
+                "search index: stopped after %.1f s%s with %d outbox operations (%d pages) "
+                "of crawl %s not applied to %s: they stay in PostgreSQL (table "
+                "search_outbox) and the next indexer of that folder applies them: `scrapy "
+                "index` (`--follow` beside `scrapy serve`) or the next crawl into it "
+                "(SEARCH_INDEX_CLOSE_TIMEOUT)",
+                seconds,
+                "" if finished else " (terminated: a batch it was applying is applied again)",
+                ops,
+                urls,
+                self.crawl_id,
+                self.path,
+            )
+        else:
+            logger.info(
+                "search index: every stored page of crawl %s is in %s (%.1f s at close)",
+                self.crawl_id,
+                self.path,
+                seconds,
+            )
+
+    def _backlog(self) -> tuple[int, int]:
+        """(operations, pages) of the crawl's outbox the folder has not applied; the
+        crawl is registered with the folder first, so that the next indexer of the
+        folder applies them even if this one never got to register it."""
+        key = index_key(self.path)
+        with self.database.connect(autocommit=True) as conn:
+            register_crawls(conn, key, [self.crawl_id])
+            return outbox_backlog(conn, key, self.crawl_id)
 
     async def process_item(self, item: Any) -> Any:
         return item
@@ -123,7 +193,7 @@ class SearchIndexPipeline:
             if not indexer.alive:
                 logger.error("the search indexer of %s exited: restarting it", self.path)
                 self.stats.inc_value("search_index/restarts")
-                await asyncio.to_thread(indexer.restart)
+                indexer.restart()  # on the main thread: see IndexerHandle.start
 
     def _account(self, report: IndexerReport) -> None:
         for error in report.errors:

@@ -24,15 +24,27 @@ indexed by whoever stores them: the storage transaction appends an outbox operat
 
 The loop (:func:`run_indexer`) runs in ``scrapy index``, or, during a crawl, in a process
 started by the crawl's search pipeline (:class:`IndexerHandle`, ``spawn``: nothing of the
-crawl is inherited; the process lowers its priority by ``nice``) or in one of its threads.
+crawl is inherited; the process lowers its priority by ``nice`` and, with ``idle``, runs
+under Linux's SCHED_IDLE policy: it gets a CPU only when the crawl leaves one idle) or in
+one of its threads.
+
+**A stop with a deadline** (the crawl's close): the indexer applies what it can until the
+deadline, each batch sized to fit the time left (from the seconds per operation of its
+earlier batches), and exits; the rest stays in ``search_outbox`` for the next indexer of
+the folder (``scrapy index``, the next crawl into it). A batch still running
+past the deadline plus :data:`STOP_GRACE` is cut short (the process is terminated): its
+position was not saved, so it is applied again later, and Whoosh's last commit stays
+intact (a commit's table of contents is written last, atomically).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -79,6 +91,21 @@ WHERE crawl_id = %(crawl)s AND id <= (
     SELECT min(position) FROM search_index_positions WHERE crawl_id = %(crawl)s)
 """
 
+# What the folder has not applied yet of a crawl: operations and distinct URLs.
+_BACKLOG_SQL = """
+SELECT count(*), count(DISTINCT url) FROM search_outbox
+WHERE crawl_id = %(crawl)s AND id > coalesce((
+    SELECT position FROM search_index_positions
+    WHERE index_key = %(key)s AND crawl_id = %(crawl)s), 0)
+"""
+
+# Seconds past a stop's deadline after which a batch still running is cut short.
+STOP_GRACE = 0.5
+# Operations of the first batch at a stop with a deadline when no batch was timed yet.
+FIRST_CLOSE_BATCH = 20
+# Share of the time left a batch at a stop with a deadline is sized to take.
+CLOSE_BATCH_SHARE = 0.7
+
 _MAX_IDS_SQL = """
 SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%b::text[]) GROUP BY crawl_id
 """
@@ -120,6 +147,7 @@ class IndexerConfig:
     limitmb: int = defaults.SEARCH_WRITER_LIMITMB
     merge_every: int = defaults.SEARCH_MERGE_EVERY
     nice: int = defaults.SEARCH_INDEXER_NICE
+    idle: bool = defaults.SEARCH_INDEXER_IDLE
 
 
 def try_lock_index(conn: psycopg.Connection, key: str) -> bool:
@@ -135,6 +163,23 @@ def register_crawls(conn: psycopg.Connection, key: str, crawl_ids: Iterable[str]
 def positions(conn: psycopg.Connection, key: str) -> dict[str, int]:
     """The last outbox id applied to the folder, per registered crawl."""
     return dict(conn.execute(_POSITIONS_SQL, (key,)).fetchall())
+
+
+def outbox_backlog(conn: psycopg.Connection, key: str, crawl_id: str) -> tuple[int, int]:
+    """(operations, distinct URLs) of the crawl's outbox the folder ``key`` has not
+    applied yet (all of them when the crawl is not registered with the folder)."""
+    ops, urls = conn.execute(_BACKLOG_SQL, {"crawl": crawl_id, "key": key}).fetchone()
+    return int(ops), int(urls)
+
+
+def close_batch_size(remaining: float, seconds_per_op: float | None, batch_size: int) -> int:
+    """Operations of the next batch at a stop with ``remaining`` seconds to its deadline:
+    what fits in CLOSE_BATCH_SHARE of them at the rate timed so far (0: stop now)."""
+    if remaining <= 0:
+        return 0
+    if seconds_per_op is None or seconds_per_op <= 0:
+        return min(batch_size, FIRST_CLOSE_BATCH)
+    return min(batch_size, int(remaining * CLOSE_BATCH_SHARE / seconds_per_op))
 
 
 def outbox_heads(conn: psycopg.Connection, crawl_id: str | None) -> dict[str, int]:
@@ -191,15 +236,16 @@ class OutboxIndexer:
     def close(self) -> None:
         self.ix.close()
 
-    def drain_once(self) -> tuple[int, IndexerReport]:
-        """Apply at most ``batch_size`` operations in one commit, then save positions.
-        Returns (operations read, report)."""
+    def drain_once(self, limit: int | None = None) -> tuple[int, IndexerReport]:
+        """Apply at most ``batch_size`` operations (and at most ``limit``) in one commit,
+        then save positions. Returns (operations read, report)."""
         from crawler.search.source import latest_page_documents
 
         if not self.registered:  # a crawl's row may appear after its indexer started
             register_crawls(self.conn, self.key, self.crawl_ids)
             self.registered = set(positions(self.conn, self.key)) >= set(self.crawl_ids)
-        budget = max(1, self.config.batch_size)
+        budget = self.config.batch_size if limit is None else min(limit, self.config.batch_size)
+        budget = max(1, budget)
         batches: dict[str, list[OutboxOperation]] = {}
         registered = positions(self.conn, self.key)
         for crawl_id, position in registered.items():
@@ -253,18 +299,37 @@ class OutboxIndexer:
 
 
 class _Stop:
-    """What stops the loop: an Event-like ``stop`` and, for a child process, the death of
-    its parent."""
+    """What stops the loop: an Event-like ``stop``, with an optional deadline (``deadline``:
+    a ``multiprocessing.Value`` or any object with a float ``value``, ``time.time()`` of
+    the deadline, 0: none), and, for a child process, the death of its parent."""
 
-    def __init__(self, event: Any, parent_pid: int | None) -> None:
+    def __init__(
+        self,
+        event: Any,
+        parent_pid: int | None,
+        deadline: Any = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> None:
         self.event = event
         self.parent_pid = parent_pid
+        self.deadline = deadline
+        self.on_stop = on_stop  # called once, when the stop is first seen
+
+    def remaining(self) -> float:
+        """Seconds left to the stop's deadline (inf: none, apply everything)."""
+        at = self.deadline.value if self.deadline is not None else 0.0
+        return at - time.time() if at else math.inf
 
     def orphaned(self) -> bool:
         return self.parent_pid is not None and os.getppid() != self.parent_pid
 
     def requested(self) -> bool:
-        return self.event.is_set() or self.orphaned()
+        if self.event.is_set() or self.orphaned():
+            if self.on_stop is not None:
+                on_stop, self.on_stop = self.on_stop, None
+                on_stop()
+            return True
+        return False
 
     def wait(self, seconds: float) -> None:
         self.event.wait(seconds)
@@ -279,6 +344,8 @@ def run_indexer(
     report: Callable[[IndexerReport], None],
     parent_pid: int | None = None,
     standby: bool = True,
+    deadline: Any = None,
+    on_stop: Callable[[], None] | None = None,
 ) -> bool:
     """Register ``crawl_ids`` with the folder and apply the outbox.
 
@@ -287,11 +354,13 @@ def run_indexer(
     with ``standby``, wait; when asked to stop while waiting, return once the holder has
     applied every operation of ``crawl_ids`` written so far (or take over if it quits).
     Without ``standby``: return False at once. Returns True when this process held the
-    lock. A lost database connection is reported and the loop reconnects.
+    lock. A lost database connection is reported and the loop reconnects. ``deadline``
+    (see :class:`_Stop`), once ``stop`` is set: apply only what fits before it, leave
+    the rest in the outbox. ``on_stop`` is called once when the stop is first seen.
     """
     crawl_ids = list(crawl_ids)
     key = index_key(config.index_path)
-    stopper = _Stop(stop, parent_pid)
+    stopper = _Stop(stop, parent_pid, deadline, on_stop)
     held_once = False
     while not stopper.orphaned():
         try:
@@ -305,6 +374,8 @@ def run_indexer(
                     if stopper.orphaned():
                         return held_once
                     if stopper.requested():
+                        if stopper.remaining() <= 0:
+                            return held_once  # the rest stays in the outbox
                         # leave the rest to the holder, once it is past our rows
                         if waiting_for is None:
                             waiting_for = dict(conn.execute(_MAX_IDS_SQL, (crawl_ids,)).fetchall())
@@ -334,17 +405,31 @@ def _apply_while_holding(
     stopper: _Stop,
     report: Callable[[IndexerReport], None],
 ) -> None:
+    # registered first: a stop before the first batch leaves them to the next indexer
+    register_crawls(conn, index_key(config.index_path), crawl_ids)
     indexer = OutboxIndexer(conn, config, crawl_ids)
+    seconds_per_op: float | None = None  # wall time per operation of the batches so far
     try:
         while not stopper.orphaned():
             stopping = not follow or stopper.requested()
-            read, done = indexer.drain_once()
+            limit = config.batch_size
+            if stopping and (remaining := stopper.remaining()) < math.inf:
+                limit = close_batch_size(remaining, seconds_per_op, config.batch_size)
+                if limit <= 0:
+                    return  # past the deadline: the rest stays in the outbox
+            started = time.monotonic()
+            read, done = indexer.drain_once(limit)
+            if done.commits and read:
+                took = (time.monotonic() - started) / read
+                seconds_per_op = took if seconds_per_op is None else 0.5 * (seconds_per_op + took)
             if done.commits or done.errors:
                 report(done)
             if done.errors:
+                if stopping and stopper.remaining() < math.inf:
+                    return  # no retry at a deadline: the batch stays in the outbox
                 stopper.wait(config.poll_interval)
                 continue
-            if read >= config.batch_size:
+            if read >= limit:
                 continue  # a backlog: next batch at once
             if stopping and read == 0:
                 break
@@ -359,25 +444,75 @@ def _apply_while_holding(
 # --------------------------------------------------------------------- in the background
 
 
-def _indexer_process_main(
-    config: IndexerConfig, crawl_ids: list[str], stop: Any, results: Any, parent_pid: int
-) -> None:
-    if config.nice:
+def lower_priority(nice: int, idle: bool) -> None:
+    """Lower this process's CPU priority: ``nice`` added to its niceness, and with
+    ``idle`` Linux's SCHED_IDLE policy (a CPU only when nothing else wants it), so that
+    an indexer takes only the CPU a crawl leaves (docs/performance.md)."""
+    if nice:
         try:
-            os.nice(config.nice)
+            os.nice(nice)
         except OSError:  # pragma: no cover - not allowed here: index at normal priority
             pass
+    if idle and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError:  # pragma: no cover - not allowed here: niceness only
+            pass
+
+
+def leave_idle_priority(pid: int = 0) -> None:
+    """Process ``pid`` (0: this one) back from SCHED_IDLE to the normal policy, keeping
+    its niceness: the crawl has stopped, the indexer's last batches (and its exit) should
+    not wait for an idle CPU, which a loaded machine never has. Linux allows it with
+    CAP_SYS_NICE or an RLIMIT_NICE that covers the niceness; otherwise the indexer stays
+    idle-scheduled."""
+    if not hasattr(os, "SCHED_IDLE"):
+        return
+    try:
+        if os.sched_getscheduler(pid) == os.SCHED_IDLE:
+            os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+    except OSError:  # not allowed, or the process is gone
+        pass
+
+
+def _indexer_process_main(
+    config: IndexerConfig,
+    crawl_ids: list[str],
+    stop: Any,
+    results: Any,
+    parent_pid: int,
+    deadline: Any,
+) -> None:
+    # Ctrl-C reaches the whole process group: the crawl stops this indexer itself (its
+    # close budget), a KeyboardInterrupt here would only cut a batch short
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority(config.nice, config.idle)
     run_indexer(
-        config, crawl_ids, follow=True, stop=stop, report=results.put, parent_pid=parent_pid
+        config,
+        crawl_ids,
+        follow=True,
+        stop=stop,
+        report=results.put,
+        parent_pid=parent_pid,
+        deadline=deadline,
+        on_stop=leave_idle_priority if config.idle else None,
     )
+
+
+class _Deadline:
+    """A stop's deadline shared with an indexer thread (a process gets a
+    ``multiprocessing.Value``)."""
+
+    value = 0.0
 
 
 class IndexerHandle:
     """The indexer of a crawl in a process of its own (``in_process=False``: a thread).
 
     ``start`` it when the crawl opens; ``stop`` when the pages are stored: it applies
-    what is left (or leaves it to the indexer that holds the folder) and exits.
-    ``reports`` collects what it did so far; ``restart`` replaces a dead indexer.
+    what is left (or what fits in ``stop``'s budget; or leaves it to the indexer that
+    holds the folder) and exits. ``reports`` collects what it did so far; ``restart``
+    replaces a dead indexer.
     """
 
     def __init__(
@@ -394,25 +529,50 @@ class IndexerHandle:
             context = multiprocessing.get_context("spawn")
             self._stop: Any = context.Event()
             self._results: Any = context.Queue()
+            self._deadline: Any = context.Value("d", 0.0, lock=False)
             self._worker = context.Process(
                 target=_indexer_process_main,
-                args=(self.config, self.crawl_ids, self._stop, self._results, os.getpid()),
+                args=(
+                    self.config,
+                    self.crawl_ids,
+                    self._stop,
+                    self._results,
+                    os.getpid(),
+                    self._deadline,
+                ),
                 name="search-indexer",
                 daemon=True,
             )
         else:
             self._stop = threading.Event()
             self._results = queue.Queue()
+            self._deadline = _Deadline()
             self._worker = threading.Thread(
                 target=run_indexer,
                 args=(self.config, self.crawl_ids),
-                kwargs={"follow": True, "stop": self._stop, "report": self._results.put},
+                kwargs={
+                    "follow": True,
+                    "stop": self._stop,
+                    "report": self._results.put,
+                    "deadline": self._deadline,
+                },
                 name="search-indexer",
                 daemon=True,
             )
 
     def start(self) -> None:
-        self._worker.start()
+        """Start the indexer. From the main thread, a process is started with SIGINT
+        ignored, which the new interpreter keeps: Ctrl-C reaches the whole process group,
+        and the crawl stops its indexer itself (a KeyboardInterrupt would cut a batch
+        short, or the indexer's start-up, with a traceback)."""
+        if self.in_process and threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self._worker.start()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        else:
+            self._worker.start()
 
     @property
     def alive(self) -> bool:
@@ -431,22 +591,37 @@ class IndexerHandle:
                 total.add(self._results.get_nowait())
             except queue.Empty:
                 return total
+            except (EOFError, OSError, ValueError):  # a pipe cut by a terminated child
+                return total
 
-    def stop(self, timeout: float | None = None) -> IndexerReport:
-        """Ask the indexer to finish and wait for it; returns the last reports."""
+    def stop(self, budget: float | None = None) -> tuple[IndexerReport, bool]:
+        """Ask the indexer to finish and wait for it; returns the last reports and
+        whether it finished within its time.
+
+        ``budget`` None: it applies everything left, however long that takes. Else it
+        applies what fits in ``budget`` seconds and leaves the rest in the outbox; a
+        batch still running ``STOP_GRACE`` seconds after that is cut short (a process
+        is terminated; a thread, which cannot be, is left to die with the process).
+        """
+        if budget is not None:
+            self._deadline.value = time.time() + max(0.0, budget)
+        if self.in_process and self.config.idle and self._worker.pid is not None:
+            leave_idle_priority(self._worker.pid)  # from here, since it may get no CPU
         self._stop.set()
         report = IndexerReport()
-        deadline = None if timeout is None else time.monotonic() + timeout
+        until = None if budget is None else time.monotonic() + max(0.0, budget) + STOP_GRACE
+        finished = True
         # drain while waiting: a child blocked on a full result pipe would never exit
         while self._worker.is_alive():
             try:
-                report.add(self._results.get(timeout=0.2))
+                report.add(self._results.get(timeout=0.05))
             except queue.Empty:
                 pass
-            if deadline is not None and time.monotonic() > deadline:
+            if until is not None and time.monotonic() > until:
+                finished = False
                 if self.in_process:
                     self._worker.terminate()
                 break
-        self._worker.join(timeout=5)
+        self._worker.join(timeout=5 if finished or self.in_process else 0)
         report.add(self.reports())
-        return report
+        return report, finished

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -16,7 +17,7 @@ from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from crawler import defaults
-from crawler.content import detect_language, language_tag, main_content
+from crawler.content import detect_language, language_tag, load_language_model, main_content
 from crawler.extract import extract_page
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
@@ -105,6 +106,11 @@ class CrawlerSpider(scrapy.Spider):
         spider.anchor_max_chars = settings.getint(
             "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
         )
+        # the language model, loaded while the crawl opens: otherwise the first page
+        # without a lang attribute holds the crawl's loop while it loads
+        # (docs/performance.md)
+        threading.Thread(target=load_language_model, name="load-language-model",
+                         daemon=True).start()
         return spider
 
     @classmethod

@@ -211,8 +211,8 @@ def test_one_indexer_per_folder_and_standby_hands_over(
         assert positions(holder, key) == {crawl_id: 0}
         assert standby.alive and not path.exists()
     # the holder quit (its lock died with its session): the standby takes over
-    report = standby.stop(timeout=30)
-    assert report.pages == 5
+    report, finished = standby.stop()
+    assert finished and report.pages == 5
     assert sorted(d["url"] for d in documents(path)) == [f"http://h.test/{i}" for i in range(5)]
 
 

@@ -87,7 +87,11 @@ def test_crawl_index_pagerank_search_reindex(
     sandbox, run_crawl, run_scrapy, db: psycopg.Connection, tmp_path: Path
 ) -> None:
     server = sandbox(build_web("Learn python with json examples and json.dumps."))
-    crawl = run_crawl(proxy=server.proxy_url, args={"seed_urls": HOME}).check()
+    # the crawl's indexer applies everything before the crawl exits (default: what fits
+    # in SEARCH_INDEX_CLOSE_TIMEOUT, tests/search/test_indexer_close.py)
+    settings = {"SEARCH_INDEX_CLOSE_TIMEOUT": -1}
+    crawl = run_crawl(proxy=server.proxy_url, args={"seed_urls": HOME},
+                      settings=settings).check()
 
     pages = {r[0] for r in db.execute(
         "SELECT url FROM pages WHERE crawl_id = %s", (crawl.crawl_id,))}
@@ -141,7 +145,7 @@ def test_crawl_index_pagerank_search_reindex(
 
     # --- a page fetched again replaces its document
     server.web.add_page(GUIDE, html_page("Python guide", "<p>Now about rust only.</p>"))
-    run_crawl(proxy=server.proxy_url, args={"seed_urls": GUIDE}).check()
+    run_crawl(proxy=server.proxy_url, args={"seed_urls": GUIDE}, settings=settings).check()
     docs = indexed(tmp_path)
     assert set(docs) == pages
     assert docs[GUIDE]["body"] == "Now about rust only."
@@ -176,7 +180,8 @@ def test_searches_see_pages_while_the_crawl_writes(
     thread = threading.Thread(target=lambda: result.append(run_crawl(
         proxy=server.proxy_url, args={"seed_urls": "http://slow.test/p0"},
         settings={"SEARCH_BATCH_SIZE": 1, "SEARCH_COMMIT_INTERVAL": 0.2,
-                  "CONCURRENT_REQUESTS": 1, "SEARCH_INDEX_PROCESS": own_process})))
+                  "CONCURRENT_REQUESTS": 1, "SEARCH_INDEX_PROCESS": own_process,
+                  "SEARCH_INDEX_CLOSE_TIMEOUT": -1})))
     thread.start()
     seen_during_crawl: set[int] = set()
     engine = None

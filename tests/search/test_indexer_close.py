@@ -1,0 +1,201 @@
+"""The crawl's indexer at the crawl's close: it applies what fits in its time budget
+(SEARCH_INDEX_CLOSE_TIMEOUT) and leaves the rest in the outbox, which the next indexer
+of the folder applies. Real PostgreSQL, real Whoosh, real `scrapy crawl` and `scrapy
+index` processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from crawler.items import PageItem
+from crawler.pipelines.postgres import write_batch
+from crawler.sandbox import SandboxWeb, html_page
+from crawler.search import open_index
+from crawler.search.indexer import (
+    FIRST_CLOSE_BATCH,
+    IndexerConfig,
+    IndexerReport,
+    close_batch_size,
+    index_key,
+    outbox_backlog,
+    positions,
+    run_indexer,
+)
+from crawler.storage.database import CrawlDatabase
+from tests.commands import scrapy_env
+from tests.conftest import crawl_command
+from tests.waiting import wait_until
+
+
+@pytest.fixture
+def prepared_db(database_url: str, db: psycopg.Connection) -> psycopg.Connection:
+    CrawlDatabase(url=database_url).prepare()
+    return db
+
+
+def documents(path: Path) -> set[str]:
+    ix = open_index(path, create=False)
+    with ix.searcher() as searcher:
+        urls = {fields["url"] for fields in searcher.all_stored_fields()}
+    ix.close()
+    return urls
+
+
+def test_close_batches_fit_the_time_left() -> None:
+    assert close_batch_size(0.0, 0.01, 500) == 0
+    assert close_batch_size(-1.0, None, 500) == 0
+    assert close_batch_size(2.0, None, 500) == FIRST_CLOSE_BATCH  # nothing timed yet
+    assert close_batch_size(2.0, None, 5) == 5
+    assert close_batch_size(2.0, 0.01, 500) == 140  # 70 % of 2 s at 10 ms per operation
+    assert close_batch_size(2.0, 0.001, 500) == 500  # never above SEARCH_BATCH_SIZE
+    assert close_batch_size(0.5, 0.5, 500) == 0  # not even one fits: stop now
+
+
+def test_a_stop_past_its_deadline_applies_nothing_and_one_within_it_everything(
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    crawl_id = f"close-{uuid.uuid4().hex[:8]}"
+    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
+    pages = [
+        PageItem(url=f"http://h.test/{i}", final_url=f"http://h.test/{i}", host="h.test",
+                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
+                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
+        for i in range(7)
+    ]
+
+    async def write() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await write_batch(conn, crawl_id, pages, [])
+
+    asyncio.run(write())
+    path = tmp_path / "index"
+    key = index_key(path)
+    config = IndexerConfig(database_url, str(path), batch_size=3, poll_interval=0.05)
+    stop = threading.Event()
+    stop.set()
+
+    class Deadline:
+        value = time.time() - 1.0
+
+    reports: list[IndexerReport] = []
+    assert run_indexer(config, [crawl_id], follow=True, stop=stop, report=reports.append,
+                       deadline=Deadline())
+    assert reports == [] and outbox_backlog(prepared_db, key, crawl_id) == (7, 7)
+    assert positions(prepared_db, key) == {crawl_id: 0}  # registered for the next indexer
+    Deadline.value = time.time() + 60.0
+    run_indexer(config, [crawl_id], follow=True, stop=stop, report=reports.append,
+                deadline=Deadline())
+    # batches of SEARCH_BATCH_SIZE at most, all within the deadline
+    assert [r.pages for r in reports] == [3, 3, 1]
+    assert outbox_backlog(prepared_db, key, crawl_id) == (0, 0)
+    assert documents(path) == {p.url for p in pages}
+
+
+@pytest.mark.slow
+def test_a_crawl_at_its_page_limit_leaves_its_index_backlog_in_the_outbox(
+    sandbox, run_crawl, prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    web = SandboxWeb()
+    count = 60
+    for i in range(count):
+        links = "".join(f'<a href="/p{j}">p{j}</a> ' for j in (2 * i + 1, 2 * i + 2) if j < count)
+        web.add_page(f"http://limit.test/p{i}", html_page(f"Page {i}", f"<p>word{i} {links}</p>"))
+    server = sandbox(web)
+    # the indexer polls once when it starts (an hour between polls) and has no time at
+    # the close: what the crawl stored after that first poll is its backlog
+    crawl = run_crawl(proxy=server.proxy_url, args={"seed_urls": "http://limit.test/p0"},
+                      settings={"CLOSESPIDER_PAGECOUNT": 20, "SEARCH_COMMIT_INTERVAL": 3600,
+                                "SEARCH_INDEX_CLOSE_TIMEOUT": 0}).check()
+    assert "(closespider_pagecount)" in crawl.stderr
+    stored = {r[0] for r in prepared_db.execute(
+        "SELECT url FROM pages WHERE crawl_id = %s", (crawl.crawl_id,))}
+    assert 10 <= len(stored) < count
+    index_dir = tmp_path / ".crawl" / "index"
+    key = index_key(index_dir)
+    position = positions(prepared_db, key)[crawl.crawl_id]  # registered with the folder
+    left = {r[0] for r in prepared_db.execute(
+        "SELECT url FROM search_outbox WHERE crawl_id = %s AND id > %s",
+        (crawl.crawl_id, position))}
+    indexed = documents(index_dir)
+    # every stored page is either indexed or waiting in the outbox, never lost
+    assert left and not left & indexed and left | indexed == stored
+    ops = prepared_db.execute(
+        "SELECT count(*) FROM search_outbox WHERE crawl_id = %s AND id > %s",
+        (crawl.crawl_id, position)).fetchone()[0]
+    line = re.search(r"search index: stopped after ([\d.]+) s (?:\(.*?\) )?with (\d+) outbox "
+                     r"operations "
+                     r"\((\d+) pages\) of crawl (\S+) not applied to (\S+): they stay in "
+                     r"PostgreSQL \(table search_outbox\)", crawl.stderr)
+    assert line, crawl.stderr[-3000:]
+    assert (int(line[2]), int(line[3]), line[4], line[5]) == (
+        ops, len(left), crawl.crawl_id, str(index_dir))
+    assert f"'search_index/left_in_outbox': {ops}" in crawl.stderr
+    assert float(line[1]) < 3.0  # no batch at the close: the indexer exits at once
+
+    # the next indexer of the folder applies the backlog
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "index", "-s",
+         f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}"],
+        cwd=tmp_path, env=scrapy_env(database_url), capture_output=True, text=True,
+        timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"indexed {len(left)} pages, removed 0, in ")
+    assert documents(index_dir) == stored
+    assert outbox_backlog(prepared_db, key, crawl.crawl_id) == (0, 0)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_crawl_within_seconds_of_its_last_response(
+    sandbox, prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    web = SandboxWeb()
+    count = 400
+    for i in range(count):  # a page every 0.1 s (one at a time): the crawl outlasts the test
+        links = "".join(f'<a href="/p{j}">p{j}</a> ' for j in (2 * i + 1, 2 * i + 2) if j < count)
+        web.add_page(f"http://ctrlc.test/p{i}", html_page(f"Page {i}", f"<p>word{i} {links}</p>"),
+                     delay=0.1)
+    server = sandbox(web)
+    crawl_id = f"ctrlc-{uuid.uuid4().hex[:8]}"
+    cmd, env = crawl_command(
+        "general", database_url=database_url, workdir=tmp_path, proxy=server.proxy_url,
+        args={"seed_urls": "http://ctrlc.test/p0", "crawl_id": crawl_id},
+        settings={"CONCURRENT_REQUESTS": 1})
+    process = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_until(lambda: prepared_db.execute(
+            "SELECT count(*) FROM pages WHERE crawl_id = %s", (crawl_id,)).fetchone()[0] >= 10,
+            timeout=120, interval=0.2, what="10 stored pages")
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole process group
+        sent = time.monotonic()
+        _, stderr = process.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, stderr[-3000:]
+    assert "Closing spider (shutdown)" in stderr and "Traceback" not in stderr
+    # one request in flight (0.1 s), the parse of one page, the frontier's and the
+    # storage's last writes, the indexer's 1 s: a few seconds, not the backlog's time
+    assert took < 15, took
+    stored = {r[0] for r in prepared_db.execute(
+        "SELECT url FROM pages WHERE crawl_id = %s", (crawl_id,))}
+    index_dir = tmp_path / ".crawl" / "index"
+    key = index_key(index_dir)
+    position = positions(prepared_db, key)[crawl_id]
+    left = {r[0] for r in prepared_db.execute(
+        "SELECT url FROM search_outbox WHERE crawl_id = %s AND id > %s", (crawl_id, position))}
+    assert left | documents(index_dir) == stored  # nothing lost
