@@ -323,6 +323,9 @@ WARC_MAX_SIZE = 1_000_000_000
 # a revisit record (identical-payload-digest) pointing at the original; False: always
 # full response records.
 WARC_REVISITS = True
+# Each WARC file closed gets a CDXJ index beside it (NAME.cdxj, pywb's format), written
+# in a thread of its own; False: none (`scrapy warc index` builds them later).
+WARC_INDEX = True
 # Seconds between the progress line's updates: redrawn in place on a terminal (stderr),
 # else one log line (scrapyd, CI, a log file); 0: no progress output.
 PROGRESS_INTERVAL = 10.0
