@@ -168,7 +168,7 @@ def test_names_on_one_address_share_one_slot_with_politeness_key_ip(run_crawl) -
                     proxy=None, args={"seed_urls": seeds},
                     settings={"POLITENESS_KEY": key, "DNS_SERVERS": f"127.0.0.1:{zone.port}",
                               "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 0.05},
-                    timeout=120,
+                    timeout=300,
                 ).check()
                 log = servers[0].log
                 fetched = {(r.host, r.path) for r in log}
