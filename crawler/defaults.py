@@ -311,6 +311,19 @@ INCREMENTAL_POLL_INTERVAL = 1.0
 INCREMENTAL_REVISIT_PRIORITY = 1
 # Capacity of the collection (the survey's refinement decision); 0: unbounded.
 COLLECTION_MAX_PAGES = 0
+# --- politeness per server (docs/politeness.md, "Politeness per server") ---------------
+# The politeness slot of a request (per-slot concurrency and delay): "host" (its host
+# name, Scrapy's default) or "ip" (the address its host resolves to: host names on one
+# server share one slot). robots.txt stays per host either way.
+POLITENESS_KEY = "host"
+# DNS servers ("ADDRESS" or "ADDRESS:PORT") the crawler asks itself (twisted.names), the
+# TTL of each answer kept; empty: the system resolver (getaddrinfo, no TTL known: an
+# address is kept DNS_MIN_TTL seconds).
+DNS_SERVERS: list[str] = []
+# Bounds (s) on how long a resolved address is kept: a TTL of 0 or 5 s would resolve the
+# host again for nearly every request; one of a week would miss a move for a week.
+DNS_MIN_TTL = 60.0
+DNS_MAX_TTL = 21600.0
 # --- operator's view: archives, progress, reports, metrics (docs/operations.md) ----------
 # Directory of the crawl's WARC/1.1 files (request and response records of every fetch);
 # unset or "": no WARC output. Created if missing; a crawl that cannot write it stops
@@ -323,6 +336,9 @@ WARC_MAX_SIZE = 1_000_000_000
 # a revisit record (identical-payload-digest) pointing at the original; False: always
 # full response records.
 WARC_REVISITS = True
+# Each WARC file closed gets a CDXJ index beside it (NAME.cdxj, pywb's format), written
+# in a thread of its own; False: none (`scrapy warc index` builds them later).
+WARC_INDEX = True
 # Seconds between the progress line's updates: redrawn in place on a terminal (stderr),
 # else one log line (scrapyd, CI, a log file); 0: no progress output.
 PROGRESS_INTERVAL = 10.0

@@ -45,12 +45,18 @@ CONCURRENT_ITEMS = 8
 # longer queue does not fetch faster.
 SCRAPER_SLOT_MAX_ACTIVE_SIZE = 1_000_000
 
+# Scrapy's resolver interface, each address kept for its DNS TTL (DNS_SERVERS, DNS_MIN_TTL,
+# DNS_MAX_TTL; docs/politeness.md, "Politeness per server")
+TWISTED_DNS_RESOLVER = "crawler.downloader.resolver.TtlCachingResolver"
+
 DOWNLOADER_MIDDLEWARES = {
     # robots decisions that raise a distinct exception, so they land in `uncrawled`
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.middlewares.robots.RobotsExclusionMiddleware": 100,
     # learned URL-parameter rules: a URL queued before its rule (crawler/urlrules)
     "crawler.middlewares.url_rules.UrlParameterRulesDownloaderMiddleware": 95,
+    # POLITENESS_KEY=ip (off by default): the request's slot is its host's address
+    "crawler.middlewares.politeness_key.ServerSlotMiddleware": 105,
     # TRAP_HOST_PAGE_BUDGET (off unless set), counted after the robots decision
     "crawler.middlewares.budget.HostBudgetMiddleware": 110,
     # USER_AGENT with CRAWLER_CONTACT_URL as its contact

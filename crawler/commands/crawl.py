@@ -1,9 +1,9 @@
 """`scrapy crawl` with a pre-flight check.
 
 Bad seeds, a malformed scope file, an unreachable external database, a proxy that
-covers http but not https, an unwritable WARC_DIR or an unusable METRICS_PORT end the
-command with one clear error line and exit status 2, before the engine starts and before
-anything is fetched.
+covers http but not https, an unknown POLITENESS_KEY or a bad DNS_SERVERS entry, an
+unwritable WARC_DIR or an unusable METRICS_PORT end the command with one clear error line
+and exit status 2, before the engine starts and before anything is fetched.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from crawler import defaults
 from crawler.commands._shared import fail, one_line_errors
 from crawler.extensions.metrics import MetricsPortError, check_metrics_port
 from crawler.politeness.backoff import backoff_setting
+from crawler.politeness.dns import parse_dns_servers, politeness_key_setting
 from crawler.scope.gate import scope_file_setting
 from crawler.scope.rules import ScopeFileError, load_scope
 from crawler.seeds import SeedError
@@ -92,6 +93,8 @@ class Command(ScrapyCrawlCommand):
             raise UsageError(f"no spider named {spider_name!r}") from exc
         try:
             backoff_setting(settings)  # an unusable back-off setting: one error line
+            politeness_key_setting(settings)
+            parse_dns_servers(settings.getlist("DNS_SERVERS", defaults.DNS_SERVERS))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         preflight = getattr(spidercls, "preflight", None)

@@ -31,12 +31,17 @@ class DownloaderSlots:
     crawler. Built before the engine exists (from_crawler of an extension): the
     downloader is looked up on first use."""
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, by_server: bool = False) -> None:
         self._crawler = crawler
+        # POLITENESS_KEY = "ip": the slot of a host is the address it resolves to
+        # (crawler/middlewares/politeness_key.py puts its requests there)
+        self.by_server = by_server
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DownloaderSlots:
-        return cls(crawler)
+        from crawler.politeness.dns import politeness_key_setting
+
+        return cls(crawler, politeness_key_setting(crawler.settings) == "ip")
 
     @cached_property
     def downloader(self) -> Downloader:
@@ -47,9 +52,11 @@ class DownloaderSlots:
     # --- slot keys ------------------------------------------------------------------------
     def slot_key(self, request: Request) -> str:
         """The downloader slot key (host name) of a request, as Downloader.get_slot_key
-        computes it, without its cost for plain http(s) URLs."""
+        computes it, without its cost for plain http(s) URLs. With POLITENESS_KEY=ip the
+        host name too (the frontier, the agents and the back-off keep hosts): the slot
+        the request is downloaded in is :meth:`server_key` of it."""
         slot = request.meta.get("download_slot")
-        if slot is not None:
+        if slot is not None and not self.by_server:
             return str(slot)
         url = request.url
         downloader = self.downloader
@@ -59,18 +66,28 @@ class DownloaderSlots:
                 return netloc.split(":", 1)[0].lower()
         return str(downloader.get_slot_key(request))
 
+    def server_key(self, key: str) -> str:
+        """The downloader slot of host ``key``: the host itself, or with POLITENESS_KEY=ip
+        the address it resolved to (the host until it is resolved; an address is its own
+        key)."""
+        if not self.by_server:
+            return key
+        from crawler.downloader.resolver import cached_address
+
+        return cached_address(key) or key
+
     # --- live slots ---------------------------------------------------------------------
     def slot(self, key: str) -> Slot | None:
-        """The live slot of ``key`` (its ``concurrency``, ``delay``, ``jitter``,
-        ``lastseen`` and ``active`` requests), None until the downloader creates it and
-        after it collected it (a minute idle)."""
-        return self.downloader.slots.get(key)
+        """The live slot of host ``key`` (its ``concurrency``, ``delay``, ``jitter``,
+        ``lastseen`` and ``active`` requests; the server's slot with POLITENESS_KEY=ip),
+        None until the downloader creates it and after it collected it (a minute idle)."""
+        return self.downloader.slots.get(self.server_key(key))
 
     def new_slot_limits(self, key: str) -> tuple[int, float]:
         """``(concurrency, delay)`` the downloader gives the slot of ``key`` when it
         creates it (Downloader._get_slot): its DOWNLOAD_SLOTS entry, else the defaults."""
         downloader = self.downloader
-        conf = downloader.per_slot_settings.get(key) or {}
+        conf = downloader.per_slot_settings.get(self.server_key(key)) or {}
         concurrency = conf.get(
             "concurrency", downloader.ip_concurrency or downloader.domain_concurrency
         )
@@ -85,12 +102,13 @@ class DownloaderSlots:
     # --- slot settings (DOWNLOAD_SLOTS, kept for slots created later) ---------------------
     def configured(self, key: str) -> dict[str, Any] | None:
         """The settings entry of ``key`` (DOWNLOAD_SLOTS or set by :meth:`configure`)."""
-        return self.downloader.per_slot_settings.get(key)
+        return self.downloader.per_slot_settings.get(self.server_key(key))
 
     def configure(self, key: str, settings: dict[str, Any] | None) -> None:
         """Make ``settings`` the entry a slot of ``key`` is created with (None: none).
         A live slot is not changed: set its attributes through :meth:`slot`."""
         per_slot = self.downloader.per_slot_settings
+        key = self.server_key(key)
         if settings is None:
             per_slot.pop(key, None)
         else:

@@ -77,7 +77,9 @@ class CrawlDelay:
         )
 
     def rules_known(self, rules: RobotsRules, request: Request) -> None:
-        slot_key = urlparse_cached(request).hostname or ""
+        # the host's slot, or its server's with POLITENESS_KEY=ip: the largest delay asked
+        # by the hosts of one server is that server's
+        slot_key = self.slots.server_key(urlparse_cached(request).hostname or "")
         requested = rules.requested_delay(self.product_token)
         delay = capped_delay(requested, self.max_crawl_delay)
         if requested is not None and delay is not None and delay < requested:

@@ -676,23 +676,35 @@ class BestFirstScheduler(BaseScheduler):
     def _in_flight(self, host: str, slot: Any) -> int:
         """Requests of ``host`` in the downloader: those in its slot (queued or being
         transferred) and those handed out here that have not reached it yet (in the
-        downloader middlewares, e.g. waiting for robots.txt)."""
-        ours = self._host_requests.get(host)
-        in_flight = 0
-        if ours:
-            downloading = self._slots.downloading
-            alive = [r for r in ours if r in downloading]
-            if len(alive) != len(ours):
-                if alive:
-                    self._host_requests[host] = alive
-                else:
-                    del self._host_requests[host]
-            in_flight = len(alive)
-            if slot is not None:  # those that reached the slot are counted there
-                in_flight = sum(1 for r in alive if r not in slot.active)
+        downloader middlewares, e.g. waiting for robots.txt). With POLITENESS_KEY=ip the
+        slot is the server's: the other hosts' requests on their way to it count too."""
+        in_flight = self._on_the_way(host, slot)
+        if self._slots.by_server:
+            server_key = self._slots.server_key
+            server = server_key(host)
+            if server != host:
+                for other in list(self._host_requests):
+                    if other != host and server_key(other) == server:
+                        in_flight += self._on_the_way(other, slot)
         if slot is not None:
             in_flight += len(slot.active)
         return in_flight
+
+    def _on_the_way(self, host: str, slot: Any) -> int:
+        """Requests of ``host`` handed out and still in the downloader, not in ``slot``."""
+        ours = self._host_requests.get(host)
+        if not ours:
+            return 0
+        downloading = self._slots.downloading
+        alive = [r for r in ours if r in downloading]
+        if len(alive) != len(ours):
+            if alive:
+                self._host_requests[host] = alive
+            else:
+                del self._host_requests[host]
+        if slot is None:
+            return len(alive)
+        return sum(1 for r in alive if r not in slot.active)
 
     def _nothing_ready(self) -> None:
         frontier = self.frontier
@@ -848,6 +860,10 @@ class BestFirstScheduler(BaseScheduler):
         # what is in flight, counted afresh from the downloader's own set rather than
         # through the accounting under test
         downloading = Counter(self._slot_key(r) for r in slots.downloading)
+        if slots.by_server:  # a host waits while its server's slot is busy with another
+            servers: Counter[str] = Counter()
+            for key, count in downloading.items():
+                servers[slots.server_key(key)] += count
         observed = {FRONTIER}
         for host in list(frontier.buffer.hosts):
             if self.agent is not None and self.agent.gate(host) is None:
@@ -855,6 +871,8 @@ class BestFirstScheduler(BaseScheduler):
             observed.add(host)
             slot = slots.slot(host)
             in_flight = downloading.get(host, 0)
+            if slots.by_server:
+                in_flight = servers.get(slots.server_key(host), 0)
             wait = self._readiness(host)
             # None with nothing in flight: counted busy with nothing to show for it;
             # 0: ready, the downloader has room, and still not served

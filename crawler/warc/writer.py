@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http import HTTPStatus
@@ -68,7 +68,8 @@ def _text(value: bytes) -> str:
 
 class RotatingWarcWriter:
     """Writes exchanges to ``DIR/PREFIX-<UTC time>-<serial>.warc.gz`` files of about
-    ``max_size`` bytes each (a file is closed after the record that crosses it)."""
+    ``max_size`` bytes each (a file is closed after the record that crosses it).
+    ``on_close(path)`` is called after each file is closed and renamed."""
 
     def __init__(
         self,
@@ -78,6 +79,7 @@ class RotatingWarcWriter:
         max_size: int,
         info: dict[str, str],
         revisits: bool = defaults.WARC_REVISITS,
+        on_close: Callable[[Path], None] | None = None,
     ) -> None:
         self.directory = Path(directory)
         self.crawl_id = crawl_id
@@ -85,6 +87,8 @@ class RotatingWarcWriter:
         self.max_size = max_size
         self.info = info
         self.revisits = revisits
+        # called with the final path of each file closed (renamed from .open): its index
+        self.on_close = on_close
         # payload digest -> (URL, WARC-Date) of the response that archived it first
         self.originals: dict[str, tuple[str, str]] = {}
         self.stats = WriterStats()
@@ -123,6 +127,8 @@ class RotatingWarcWriter:
         os.replace(self._path, final)
         self.stats.closed_files.append(final)
         self._stream = self._writer = self._path = None
+        if self.on_close is not None:
+            self.on_close(final)
 
     def close(self) -> None:
         """Close (and rename) the current file. The writer may be used again after."""

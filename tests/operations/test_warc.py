@@ -109,7 +109,7 @@ def test_crawl_writes_valid_warc_files(sandbox, run_crawl, tmp_path: Path) -> No
     warc_dir = tmp_path / "warc"
     result = run_crawl(proxy=server.proxy_url, args={"seed_urls": web.seeds[0]},
                        settings={"WARC_DIR": warc_dir, "WARC_MAX_SIZE": 4000}).check()
-    files = sorted(warc_dir.iterdir())
+    files = sorted(warc_dir.glob("*.warc.gz*"))
     assert files and all(f.name.endswith(".warc.gz") for f in files)  # no .open left
     check = subprocess.run([WARCIO, "check", *map(str, files)], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout
@@ -225,8 +225,8 @@ def test_scrapy_warc_list_and_check(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     for args, error in (
-        ((), "error: warc needs a subcommand: list or check"),
-        (("show",), "error: warc needs a subcommand: list or check"),
+        ((), "error: warc needs a subcommand: list, check or index"),
+        (("show",), "error: warc needs a subcommand: list, check or index"),
         (("list",), "error: no PATH given and WARC_DIR is not set"),
         (("check", str(tmp_path / "nope")), f"error: no such file or directory: "
                                            f"{tmp_path / 'nope'}"),

@@ -77,7 +77,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "error: unrecognized option --bogus (see scrapy urlrules -h)"),
         (["index", "--bogus"], "error: unrecognized option --bogus (see scrapy index -h)"),
         (["index", "web1"], "error: index takes no arguments, got 'web1'"),
-        (["warc"], "error: warc needs a subcommand: list or check"),
+        (["warc"], "error: warc needs a subcommand: list, check or index"),
     ],
 )
 def test_usage_errors_are_one_line(tmp_path: Path, args: list[str], line: str) -> None:
