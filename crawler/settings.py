@@ -4,6 +4,10 @@ Only Scrapy's own settings are set here; the project's own settings and their de
 live in ``crawler/defaults.py`` and are documented in the README.
 """
 
+import os
+
+from crawler import defaults
+
 BOT_NAME = "crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
@@ -108,3 +112,7 @@ EXTENSIONS = {
 }
 
 FEED_EXPORT_ENCODING = "utf-8"
+
+# The search backend may come from the environment (a deployment, or a benchmark that
+# runs this checkout's commands unchanged): SEARCH_BACKEND=tantivy.
+SEARCH_BACKEND = os.environ.get("SEARCH_BACKEND") or defaults.SEARCH_BACKEND

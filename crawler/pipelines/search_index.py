@@ -31,7 +31,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from crawler import defaults
-from crawler.search.index import index_path, open_index
+from crawler.search.index import index_path, open_index, search_backend
 from crawler.search.indexer import IndexerConfig, IndexerHandle, IndexerReport
 from crawler.storage.database import crawl_database
 
@@ -53,6 +53,7 @@ def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
         limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
         merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
         nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
+        backend=search_backend(settings),
     )
 
 
@@ -89,7 +90,7 @@ class SearchIndexPipeline:
 
     async def open_spider(self) -> None:
         # opened here first: a missing folder is created, an old schema fails the crawl early
-        ix = await asyncio.to_thread(open_index, self.path)
+        ix = await asyncio.to_thread(open_index, self.path, backend=self.config.backend)
         ix.close()
         await asyncio.to_thread(self.database.prepare)
         crawl_id = str(self.crawler.spider.crawl_id)

@@ -15,6 +15,7 @@ from crawler.search import (
     open_index,
     page_document,
 )
+from crawler.search.index import BACKENDS
 from crawler.search.query import parse, tokenize
 
 NOW = datetime.now(UTC)
@@ -84,10 +85,12 @@ PYTHON = {1, 2, 4, 5, 6, 8}
 DATABASE = {3, 4, 5, 6}
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> SearchEngine:
+@pytest.fixture(scope="module", params=BACKENDS)
+def engine(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> SearchEngine:
     path: Path = tmp_path_factory.mktemp("index")
-    ix = open_index(path)
+    ix = open_index(path, backend=request.param)
     IndexWriter(ix).write(
         page_document(
             url=url,
@@ -233,8 +236,8 @@ def test_did_you_mean(engine: SearchEngine, query: str, suggestion: str | None) 
     assert engine.search(query).suggestion == suggestion
 
 
-def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_snippets_are_escaped_and_highlighted(tmp_path: Path, backend: str) -> None:
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             page_document(
@@ -257,8 +260,10 @@ def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
     engine.close()
 
 
-def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(
+    tmp_path: Path, backend: str
+) -> None:
+    ix = open_index(tmp_path, backend=backend)
     writer = IndexWriter(ix)
 
     def doc(text: str, pagerank: float = 0.0) -> dict:
@@ -282,8 +287,8 @@ def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Pa
     engine.close()
 
 
-def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path, backend: str) -> None:
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             # (not the same text: exact copies of a page are one result)
@@ -380,9 +385,9 @@ def test_query_syntax_error_is_a_value_error() -> None:
     assert issubclass(QuerySyntaxError, ValueError)
 
 
-def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path) -> None:
+def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path, backend: str) -> None:
     """Whoosh's score pruning must not drop pages the PageRank factor lifts into the top."""
-    ix = open_index(tmp_path)
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             page_document(
