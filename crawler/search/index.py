@@ -316,3 +316,14 @@ def update_pagerank(
     else:
         writer.cancel()
     return changed
+
+
+def stored_documents(ix: Any) -> list[dict[str, Any]]:
+    """The stored fields of every document of an index (either backend; for checks and
+    small indexes: it loads them all)."""
+    if getattr(ix, "backend", "whoosh") == "tantivy":
+        from crawler.search.tantivy_index import all_stored
+
+        return all_stored(ix)
+    with ix.searcher() as searcher:
+        return list(searcher.all_stored_fields())

@@ -319,6 +319,15 @@ def stored_by_url(ix: TantivyIndex, searcher: Any, urls: list[str]) -> dict[str,
     return found
 
 
+def all_stored(ix: TantivyIndex) -> list[dict[str, Any]]:
+    """The stored fields of every document."""
+    searcher = ix.searcher()
+    if not searcher.num_docs:
+        return []
+    result = searcher.search(tantivy.Query.all_query(), searcher.num_docs, count=False)
+    return [load_stored(searcher.doc(address).get_first("stored")) for _, address in result.hits]
+
+
 class TantivyIndexWriter:
     """Writes batches of documents: one Tantivy writer and one commit per batch (the
     Whoosh IndexWriter's interface and guarantees: a document replaces the one of its URL

@@ -454,3 +454,37 @@ def test_content_field_reuses_the_body_analysis_exactly(tmp_path: Path) -> None:
     # title words weigh 3, body words 1, URL words 2; parts are 1000 positions apart
     assert expected["titl"] == ([1], 3.0) and expected["bodi"] == ([1002, 1004], 2.0)
     assert expected["x"] == ([1006, 2009], 3.0)  # "x" in the text and in the URL
+
+
+def test_update_pagerank_changes_only_the_scores_that_moved(tmp_path: Path, backend: str) -> None:
+    from crawler.search import update_pagerank
+
+    ix = open_index(tmp_path, backend=backend)
+    IndexWriter(ix).write(
+        page_document(url=f"http://{name}.test/", title=name, text=f"shared words {name}",
+                      host=f"{name}.test", content_type="text/html", fetched_at=NOW,
+                      pagerank=rank)
+        for name, rank in (("a", 1.0), ("b", 2.0))
+    )
+    scores = {"http://a.test/": 7.5, "http://b.test/": 2.0, "http://missing.test/": 1.0}
+    assert update_pagerank(ix, scores) == 1
+    engine = SearchEngine(ix)
+    hits = engine.search("shared").hits
+    assert [(h.url, h.pagerank) for h in hits] == [("http://a.test/", 7.5), ("http://b.test/", 2.0)]
+    assert engine.doc_count() == 2 and [h.url for h in engine.search("b").hits] == [
+        "http://b.test/"]
+    engine.close()
+
+
+def test_writers_refuse_the_other_backends_index_and_readers_open_it(tmp_path: Path) -> None:
+    from crawler.search import SearchIndexError
+    from crawler.search.index import folder_backend, search_backend
+
+    open_index(tmp_path, backend="tantivy").close()
+    assert folder_backend(tmp_path) == "tantivy"
+    with pytest.raises(SearchIndexError, match="convert it with `scrapy reindex`"):
+        open_index(tmp_path, backend="whoosh")
+    engine = SearchEngine(tmp_path)
+    assert type(engine).__name__ == "TantivySearchEngine" and engine.doc_count() == 0
+    with pytest.raises(SearchIndexError, match="SEARCH_BACKEND must be one of whoosh, tantivy"):
+        search_backend({"SEARCH_BACKEND": "lucene"})
