@@ -83,12 +83,28 @@ STORED_FIELDS = (
 #: Tantivy cannot weigh a field's tokens below one occurrence.
 MIN_LEAD_WEIGHT = 0.5
 
-_STOP = re.compile(
-    r"(?<!\w)(?:"
-    + "|".join(sorted(map(re.escape, STOP_WORDS), key=len, reverse=True))
-    + r")(?!\w)",
-    re.IGNORECASE,
-)
+def _trie_pattern(words: Iterable[str]) -> str:
+    """A regular expression matching exactly ``words``, as a trie (alternatives share
+    their prefixes: several times faster than a flat alternation of 170 words)."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        ends = "" in node
+        branches = [re.escape(c) + pattern(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return pattern(trie)
+
+
+_STOP = re.compile(r"\b" + _trie_pattern(STOP_WORDS) + r"\b", re.IGNORECASE)
 TEXT_ANALYZER = "crawler_text"
 EXACT_ANALYZER = "crawler_exact"
 URL_ANALYZER = "crawler_url"
@@ -255,9 +271,10 @@ def load_stored(raw: bytes) -> dict[str, Any]:
 
 def content_terms(title: str, body: str, url: str, hub: float, anchors: str) -> list[str]:
     """The terms of Whoosh's ``content`` field, each as often as its weighted frequency
-    rounds to (at least once)."""
-    title_terms = analyze(TEXT_ANALYZER, title)
-    body_terms = analyze(TEXT_ANALYZER, body)
+    rounds to (at least once); ``title`` and ``body`` without stop words already."""
+    text = _ANALYZERS[TEXT_ANALYZER]
+    title_terms = text.analyze(title)
+    body_terms = text.analyze(body)
     url_terms = analyze(URL_ANALYZER, url)
     terms = title_terms * int(CONTENT_WEIGHTS["title"]) + url_terms * int(CONTENT_WEIGHTS["url"])
     base = CONTENT_WEIGHTS["body"] * (1.0 - HUB_DEMOTION * hub)
@@ -275,13 +292,13 @@ def tantivy_document(doc: Mapping[str, Any]) -> Any:
     """The Tantivy document of an index document (crawler.search.schema.page_document)."""
     hub = float(doc.get("hub") or 0.0)
     title, body, url = doc.get("title") or "", doc.get("body") or "", doc["url"]
+    title_words, body_words = without_stop_words(title), without_stop_words(body)
     out = tantivy.Document()
     out.add_text("url", url)
-    out.add_text(
-        "content_w", " ".join(content_terms(title, body, url, hub, doc.get("anchor_text") or ""))
-    )
-    out.add_text("title", without_stop_words(title))
-    out.add_text("body", without_stop_words(body))
+    anchors = doc.get("anchor_text") or ""
+    out.add_text("content_w", " ".join(content_terms(title_words, body_words, url, hub, anchors)))
+    out.add_text("title", title_words)
+    out.add_text("body", body_words)
     for name in ("headings", "inlinks"):
         if doc.get(name):
             out.add_text(name, without_stop_words(doc[name]))
