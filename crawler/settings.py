@@ -1,7 +1,9 @@
 """Scrapy settings of the crawler project.
 
 Only Scrapy's own settings are set here; the project's own settings and their defaults
-live in ``crawler/defaults.py`` and are documented in the README.
+live in ``crawler/defaults.py`` and are documented in the README. One exception:
+SEARCH_BACKEND is taken from the environment when set there (its default stays in
+defaults.py).
 """
 
 import os
