@@ -67,8 +67,14 @@ TRAP_TRACKED_PATHS = 1_000_000
 TRAP_HOST_PAGE_BUDGET = 0
 
 # --- search (docs/search.md) -----------------------------------------------------------
-# Folder of the Whoosh index; unset: CRAWLER_DATA_DIR/index.
+# Folder of the search index; unset: CRAWLER_DATA_DIR/index.
 SEARCH_INDEX_DIR: str | None = None
+# Search backend that indexers and `scrapy reindex` write: "whoosh" (pure Python, the
+# default) or "tantivy" (Rust; for crawls of millions of pages, docs/search.md
+# *Backends*). Readers open whichever backend's index the folder holds; a writer refuses
+# the other backend's index (`scrapy reindex` converts it). The environment variable
+# SEARCH_BACKEND sets it too (crawler/settings.py).
+SEARCH_BACKEND = "whoosh"
 # Index stored pages while crawling (crawler.pipelines.search_index.SearchIndexPipeline).
 SEARCH_INDEX_ENABLED = True
 # The indexing pipeline commits whenever this many pages wait ...

@@ -1,8 +1,14 @@
 """Scrapy settings of the crawler project.
 
 Only Scrapy's own settings are set here; the project's own settings and their defaults
-live in ``crawler/defaults.py`` and are documented in the README.
+live in ``crawler/defaults.py`` and are documented in the README. One exception:
+SEARCH_BACKEND is taken from the environment when set there (its default stays in
+defaults.py).
 """
+
+import os
+
+from crawler import defaults
 
 BOT_NAME = "crawler"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -122,3 +128,7 @@ EXTENSIONS = {
 }
 
 FEED_EXPORT_ENCODING = "utf-8"
+
+# The search backend may come from the environment (a deployment, or a benchmark that
+# runs this checkout's commands unchanged): SEARCH_BACKEND=tantivy.
+SEARCH_BACKEND = os.environ.get("SEARCH_BACKEND") or defaults.SEARCH_BACKEND

@@ -1,6 +1,11 @@
 """`scrapy index`: apply the search outbox to the index folder (the one indexer).
 
     scrapy index [--crawl-id ID] [--follow]
+    scrapy index --status
+
+``--status`` prints the folder's backend, document count, whether an indexer runs on it,
+and per registered crawl the outbox lag: operations stored in PostgreSQL and not yet
+applied (pages stored but not yet searchable) and the age of the oldest.
 
 Registers the crawl (default: the latest) with the index folder and applies the outbox
 of every crawl registered with it, until it is empty, or with ``--follow`` until
@@ -32,8 +37,15 @@ from crawler.commands._shared import (
 )
 from crawler.pipelines.search_index import indexer_config
 from crawler.ranking.store import resolve_crawl_id
-from crawler.search.index import open_index
-from crawler.search.indexer import IndexerReport, run_indexer
+from crawler.search.engine import SearchEngine
+from crawler.search.index import folder_backend, open_index
+from crawler.search.indexer import (
+    IndexerReport,
+    index_key,
+    lock_holder,
+    outbox_lag,
+    run_indexer,
+)
 
 
 class Command(ScrapyCommand):
@@ -56,11 +68,19 @@ class Command(ScrapyCommand):
             action="store_true",
             help="keep applying new operations until interrupted (SIGINT, SIGTERM)",
         )
+        parser.add_argument(
+            "--status",
+            action="store_true",
+            help="print the index's backend, documents and outbox lag per crawl, and exit",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
         reject_arguments("index", args)
         configure_command_logging(self)
+        if opts.status:
+            self.status()
+            return
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
@@ -71,7 +91,8 @@ class Command(ScrapyCommand):
                 with database.connect(autocommit=True) as conn:
                     crawl_id = resolve_crawl_id(conn, opts.crawl_id)
                 config = indexer_config(self.settings, database.url)
-                open_index(config.index_path).close()  # created, or its schema checked
+                # created, or its schema and backend checked
+                open_index(config.index_path, backend=config.backend).close()
                 if config.nice:
                     os.nice(config.nice)
                 held = run_indexer(
@@ -96,3 +117,48 @@ class Command(ScrapyCommand):
                 f"indexed {total.pages} pages, removed {total.deleted}, in {total.commits} "
                 f"commits into {config.index_path} in {seconds:.1f} s"
             )
+
+    def status(self) -> None:
+        """Print the folder's backend, documents, indexer and outbox lag per crawl."""
+        assert self.settings is not None
+        try:
+            with prepared_database(self.settings) as database:
+                config = indexer_config(self.settings, database.url)
+                key = index_key(config.index_path)
+                with database.connect(autocommit=True) as conn:
+                    lags = outbox_lag(conn, key)
+                    holder = lock_holder(conn, key)
+                    now = conn.execute("SELECT now()").fetchone()[0]
+            backend = folder_backend(config.index_path)
+            documents = None
+            if backend is not None:
+                engine = SearchEngine(open_index(config.index_path, create=False))
+                documents = engine.doc_count()
+                engine.close()
+        except COMMAND_ERRORS as exc:
+            fail(self, exc)
+            return
+        with quiet_when_output_closed():
+            print(f"index {config.index_path}")
+            print(
+                f"backend {backend or 'none (no index yet)'} (SEARCH_BACKEND {config.backend}), "
+                f"{documents if documents is not None else 0} documents"
+            )
+            print(
+                "indexer: "
+                + (f"running (PostgreSQL session {holder})" if holder else "none running")
+            )
+            if not lags:
+                print("no crawl registered with this folder")
+            total = 0
+            for lag in lags:
+                total += lag.pending
+                age = ""
+                if lag.oldest is not None:
+                    age = f", oldest {(now - lag.oldest).total_seconds():.1f} s ago"
+                print(
+                    f"crawl {lag.crawl_id}: applied up to outbox id {lag.position}, "
+                    f"{lag.pending} operations not yet searchable{age}"
+                )
+            if lags:
+                print(f"outbox lag: {total} operations (pages stored, not yet searchable)")

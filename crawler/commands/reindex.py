@@ -25,7 +25,7 @@ from crawler.commands._shared import (
     reject_arguments,
 )
 from crawler.ranking.store import resolve_crawl_id
-from crawler.search.index import index_path, rebuild_index
+from crawler.search.index import folder_backend, index_path, rebuild_index, search_backend
 from crawler.search.indexer import index_key, outbox_heads, set_positions, try_lock_index
 from crawler.search.source import iter_page_documents
 
@@ -59,6 +59,8 @@ class Command(ScrapyCommand):
         settings = self.settings
         path = index_path(settings)
         try:
+            backend = search_backend(settings)
+            converted = folder_backend(path)
             with (
                 prepared_database(settings) as database,
                 database.connect(autocommit=True) as conn,
@@ -84,6 +86,7 @@ class Command(ScrapyCommand):
                     writer_timeout=settings.getfloat(
                         "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
                     ),
+                    backend=backend,
                 )
                 seconds = time.perf_counter() - started
                 set_positions(conn, key, applied)
@@ -92,8 +95,9 @@ class Command(ScrapyCommand):
             return
         what = "every crawl" if crawl_id is None else f"crawl {crawl_id}"
         rate = count / seconds if seconds > 0 else 0.0
+        change = f", converted from {converted}" if converted not in (None, backend) else ""
         with quiet_when_output_closed():
             print(
-                f"indexed {count} pages of {what} into {path} in {seconds:.1f} s "
-                f"({rate:.0f} pages/s)"
+                f"indexed {count} pages of {what} into {path} ({backend}{change}) in "
+                f"{seconds:.1f} s ({rate:.0f} pages/s)"
             )

@@ -36,7 +36,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from crawler import defaults
-from crawler.search.index import index_path, open_index
+from crawler.search.index import index_path, open_index, search_backend
 from crawler.search.indexer import (
     IndexerConfig,
     IndexerHandle,
@@ -66,6 +66,7 @@ def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
         merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
         nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),
         idle=settings.getbool("SEARCH_INDEXER_IDLE", defaults.SEARCH_INDEXER_IDLE),
+        backend=search_backend(settings),
     )
 
 
@@ -118,7 +119,7 @@ class SearchIndexPipeline:
 
     async def open_spider(self) -> None:
         # opened here first: a missing folder is created, an old schema fails the crawl early
-        ix = await asyncio.to_thread(open_index, self.path)
+        ix = await asyncio.to_thread(open_index, self.path, backend=self.config.backend)
         ix.close()
         await asyncio.to_thread(self.database.prepare)
         crawl_id = self.crawl_id = str(self.crawler.spider.crawl_id)

@@ -235,6 +235,20 @@ class SearchEngine:
     running crawl's pages become visible as they are committed.
     """
 
+    def __new__(cls, index: Any, **kwargs: Any) -> Any:
+        # the engine of the index's backend: a Tantivy index (or folder holding one) gets
+        # crawler.search.tantivy_engine.TantivySearchEngine, a subclass
+        if cls is SearchEngine:
+            from crawler.search.index import folder_backend
+
+            if getattr(index, "backend", None) == "tantivy" or (
+                isinstance(index, str | Path) and folder_backend(index) == "tantivy"
+            ):
+                from crawler.search.tantivy_engine import TantivySearchEngine
+
+                return super().__new__(TantivySearchEngine)
+        return super().__new__(cls)
+
     def __init__(
         self,
         index: FileIndex | str | Path,

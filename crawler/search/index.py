@@ -1,4 +1,5 @@
-"""Opening, writing and rebuilding the Whoosh index.
+"""Opening, writing and rebuilding the search index (Whoosh; Tantivy through
+crawler/search/tantivy_index.py, chosen by SEARCH_BACKEND).
 
 Whoosh allows one writer at a time per index (a file lock in the index folder) and any
 number of readers: a reader sees the last committed generation and picks up newer ones
@@ -30,6 +31,8 @@ from crawler.search.schema import (
 logger = logging.getLogger(__name__)
 
 INDEX_NAME = "pages"
+#: The search backends (SEARCH_BACKEND); an index folder holds one or the other.
+BACKENDS = ("whoosh", "tantivy")
 
 
 class SearchIndexError(RuntimeError):
@@ -44,6 +47,27 @@ def index_path(settings: Any) -> Path:
     return Path(settings.get("CRAWLER_DATA_DIR", defaults.CRAWLER_DATA_DIR)) / "index"
 
 
+def search_backend(settings: Any) -> str:
+    """SEARCH_BACKEND, checked (an unknown one is a SearchIndexError naming the others)."""
+    name = str(settings.get("SEARCH_BACKEND", defaults.SEARCH_BACKEND) or "").strip().lower()
+    if name not in BACKENDS:
+        raise SearchIndexError(
+            f"SEARCH_BACKEND must be one of {', '.join(BACKENDS)}, not {name!r}"
+        )
+    return name
+
+
+def folder_backend(path: str | Path) -> str | None:
+    """The backend of the index in ``path`` (None: no index there)."""
+    from crawler.search.tantivy_index import is_tantivy_index
+
+    if is_tantivy_index(path):
+        return "tantivy"
+    if whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+        return "whoosh"
+    return None
+
+
 def _check_schema(ix: FileIndex, path: Path) -> None:
     expected = set(build_schema().names())
     found = set(ix.schema.names())
@@ -55,10 +79,27 @@ def _check_schema(ix: FileIndex, path: Path) -> None:
         )
 
 
-def open_index(path: str | Path, *, create: bool = True) -> FileIndex:
-    """Open the index in ``path``, creating an empty one when missing (if ``create``)."""
+def open_index(path: str | Path, *, create: bool = True, backend: str | None = None) -> Any:
+    """Open the index in ``path``, creating an empty one when missing (if ``create``).
+
+    ``backend``: the one a writer needs (SEARCH_BACKEND): an index of the other backend
+    is refused with the advice to convert it with `scrapy reindex`; None (readers) opens
+    whichever the folder holds (a new one: Whoosh)."""
     path = Path(path)
-    if whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+    found = folder_backend(path)
+    if backend is not None and found is not None and found != backend:
+        raise SearchIndexError(
+            f"the index in {path} is a {found} index and SEARCH_BACKEND is {backend}: "
+            "convert it with `scrapy reindex`"
+        )
+    if found == "tantivy" or (found is None and backend == "tantivy"):
+        from crawler.search.tantivy_index import TantivyIndex, TantivyIndexError
+
+        try:
+            return TantivyIndex(path, create=create)
+        except TantivyIndexError as exc:
+            raise SearchIndexError(str(exc)) from exc
+    if found == "whoosh":
         ix = whoosh_index.open_dir(str(path), indexname=INDEX_NAME)
         _check_schema(ix, path)
         return ix
@@ -85,6 +126,14 @@ class IndexWriter:
     disk. Commits that do not ``merge`` write one new segment and leave the merging of
     small segments to a later merging commit (docs/search.md, *Indexer CPU*).
     """
+
+    def __new__(cls, ix: Any, **kwargs: Any) -> Any:
+        # the writer of the index's backend (a Tantivy index gets TantivyIndexWriter)
+        if cls is IndexWriter and getattr(ix, "backend", "whoosh") == "tantivy":
+            from crawler.search.tantivy_index import TantivyIndexWriter
+
+            return TantivyIndexWriter(ix, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -155,11 +204,13 @@ def rebuild_index(
     documents: Iterable[dict[str, Any]],
     *,
     writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
+    backend: str = defaults.SEARCH_BACKEND,
 ) -> int:
     """Build a new index from ``documents`` beside ``path``, then swap it in.
 
     Readers of the old index keep working and see the new one when they refresh. The old
-    index's write lock is held during the swap, so a crawl writing to it waits.
+    index's write lock is held during the swap, so a crawl writing to it waits. The new
+    index is of ``backend``, whichever the old one was: this converts an index.
     """
     path = Path(path)
     new_path = path.with_name(f"{path.name}.new-{os.getpid()}")
@@ -167,6 +218,16 @@ def rebuild_index(
         shutil.rmtree(new_path)
     new_path.mkdir(parents=True)
     count = 0
+    if backend == "tantivy":
+        from crawler.search.tantivy_index import rebuild_tantivy_index
+
+        try:
+            count = rebuild_tantivy_index(path, new_path, documents)
+            _swap_in(path, new_path, writer_timeout)
+        finally:
+            if new_path.exists():
+                shutil.rmtree(new_path, ignore_errors=True)
+        return count
     try:
         ix = whoosh_index.create_in(str(new_path), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
@@ -187,8 +248,15 @@ def rebuild_index(
 
 
 def _swap_in(path: Path, new_path: Path, writer_timeout: float) -> None:
-    old_lock = None
-    if whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
+    old_lock: Any = None
+    if folder_backend(path) == "tantivy":
+        from crawler.search.tantivy_index import HeldTantivyLock, TantivyIndexError
+
+        try:
+            old_lock = HeldTantivyLock(path, writer_timeout)
+        except TantivyIndexError as exc:
+            raise SearchIndexError(f"the search index in {path} stays locked by a writer") from exc
+    elif whoosh_index.exists_in(str(path), indexname=INDEX_NAME):
         old_lock = whoosh_index.open_dir(str(path), indexname=INDEX_NAME).lock("WRITELOCK")
         deadline = time.monotonic() + writer_timeout
         while not old_lock.acquire(blocking=False):
@@ -216,6 +284,13 @@ def update_pagerank(
     """Set the pagerank field of indexed pages whose URL has a score; returns how many
     documents changed. Whoosh cannot change one field in place: each such document is
     re-added from its stored fields."""
+    if getattr(ix, "backend", "whoosh") == "tantivy":
+        from crawler.search.tantivy_index import TantivyIndexError, update_tantivy_pagerank
+
+        try:
+            return update_tantivy_pagerank(ix, scores, writer_timeout=writer_timeout)
+        except TantivyIndexError as exc:
+            raise SearchIndexError(str(exc)) from exc
     try:
         writer = ix.writer(timeout=writer_timeout, delay=0.05, limitmb=256)
     except LockError as exc:
@@ -241,3 +316,14 @@ def update_pagerank(
     else:
         writer.cancel()
     return changed
+
+
+def stored_documents(ix: Any) -> list[dict[str, Any]]:
+    """The stored fields of every document of an index (either backend; for checks and
+    small indexes: it loads them all)."""
+    if getattr(ix, "backend", "whoosh") == "tantivy":
+        from crawler.search.tantivy_index import all_stored
+
+        return all_stored(ix)
+    with ix.searcher() as searcher:
+        return list(searcher.all_stored_fields())

@@ -111,6 +111,49 @@ SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%b::text[]) GRO
 """
 
 
+# Per crawl registered with a folder: its position, the operations after it (pages stored
+# or removed, not yet searchable) and the age of the oldest of them.
+_LAG_SQL = """
+SELECT p.crawl_id, p.position, count(o.id), min(o.at), max(p.updated_at)
+FROM search_index_positions p
+LEFT JOIN search_outbox o ON o.crawl_id = p.crawl_id AND o.id > p.position
+WHERE p.index_key = %s
+GROUP BY p.crawl_id, p.position
+ORDER BY p.crawl_id
+"""
+
+# The session holding a folder's indexer lock (pg_locks keeps the 2-key form's second key
+# as an unsigned oid).
+_HOLDER_SQL = """
+SELECT a.pid, a.application_name, a.client_addr::text
+FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+  AND l.classid::bigint = %s AND l.objid::bigint = (hashtext(%s)::bigint & 4294967295)
+"""
+
+
+@dataclass(frozen=True)
+class CrawlLag:
+    """How far one folder's index is behind one crawl's stored pages."""
+
+    crawl_id: str
+    position: int  # last outbox id applied
+    pending: int  # operations stored and not yet applied (pages not searchable yet)
+    oldest: Any  # time the oldest pending operation was stored (None: none pending)
+    applied_at: Any  # when the position last moved
+
+
+def outbox_lag(conn: psycopg.Connection, key: str) -> list[CrawlLag]:
+    """The outbox lag of each crawl registered with the folder ``key``."""
+    return [CrawlLag(*row) for row in conn.execute(_LAG_SQL, (key,)).fetchall()]
+
+
+def lock_holder(conn: psycopg.Connection, key: str) -> int | None:
+    """The PostgreSQL backend pid of the session running the folder's indexer, if any."""
+    row = conn.execute(_HOLDER_SQL, (INDEXER_LOCK_CLASS, key)).fetchone()
+    return None if row is None else int(row[0])
+
+
 def index_key(path: str | Path) -> str:
     """The identity of an index folder in the lock and the positions: its absolute path."""
     return str(Path(path).resolve())
@@ -148,6 +191,7 @@ class IndexerConfig:
     merge_every: int = defaults.SEARCH_MERGE_EVERY
     nice: int = defaults.SEARCH_INDEXER_NICE
     idle: bool = defaults.SEARCH_INDEXER_IDLE
+    backend: str = defaults.SEARCH_BACKEND
 
 
 def try_lock_index(conn: psycopg.Connection, key: str) -> bool:
@@ -227,7 +271,7 @@ class OutboxIndexer:
         self.registered = False
         self.config = config
         self.key = index_key(config.index_path)
-        self.ix = open_index(config.index_path)
+        self.ix = open_index(config.index_path, backend=config.backend)
         self.writer = IndexWriter(
             self.ix, writer_timeout=config.writer_timeout, limitmb=config.limitmb
         )

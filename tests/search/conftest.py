@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from crawler.search.index import BACKENDS
 from tests.commands import scrapy_env
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each search backend in turn (SEARCH_BACKEND): one suite for both."""
+    return request.param
 
 
 @dataclass

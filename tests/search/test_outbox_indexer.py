@@ -20,6 +20,7 @@ from crawler.items import PageItem, UncrawledItem
 from crawler.pipelines.postgres import write_batch
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.search import SearchEngine, open_index
+from crawler.search.index import stored_documents
 from crawler.search.indexer import (
     IndexerConfig,
     IndexerHandle,
@@ -64,8 +65,7 @@ def store(database_url: str, crawl_id: str, pages: list[PageItem],
 
 def documents(path: Path) -> list[dict]:
     ix = open_index(path, create=False)
-    with ix.searcher() as searcher:
-        docs = list(searcher.all_stored_fields())
+    docs = stored_documents(ix)
     ix.close()
     return docs
 
@@ -76,7 +76,7 @@ def test_last_operation_of_a_url_counts() -> None:
 
 
 def test_indexer_applies_upserts_and_deletes_and_saves_positions(
-    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path, backend: str
 ) -> None:
     crawl_id = new_crawl(prepared_db)
     urls = [f"http://h.test/{i}" for i in range(7)]
@@ -89,7 +89,7 @@ def test_indexer_applies_upserts_and_deletes_and_saves_positions(
         "SELECT max(id) FROM search_outbox WHERE crawl_id = %s", (crawl_id,)).fetchone()[0]
 
     config = IndexerConfig(database_url, str(tmp_path / "index"), batch_size=3,
-                           poll_interval=0.05)
+                           poll_interval=0.05, backend=backend)
     reports: list[IndexerReport] = []
     assert run_indexer(config, [crawl_id], follow=False, stop=threading.Event(),
                        report=reports.append)
@@ -123,7 +123,7 @@ def test_indexer_applies_upserts_and_deletes_and_saves_positions(
 
 
 def test_a_demoted_duplicate_leaves_the_index_unless_another_crawl_stores_it(
-    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path, backend: str
 ) -> None:
     """The index is keyed by URL across the folder's crawls: when a crawl demotes a page
     it stored (a better copy was found), the document goes, or, if another crawl of the
@@ -132,7 +132,8 @@ def test_a_demoted_duplicate_leaves_the_index_unless_another_crawl_stores_it(
     shared, only_first, only_second = (f"http://h.test/{n}" for n in ("shared", "a", "b"))
     store(database_url, first, [page(shared, "first"), page(only_first, "first")])
     store(database_url, second, [page(shared, "second"), page(only_second, "second")])
-    config = IndexerConfig(database_url, str(tmp_path / "index"), poll_interval=0.05)
+    config = IndexerConfig(database_url, str(tmp_path / "index"), poll_interval=0.05,
+                           backend=backend)
 
     def index() -> dict[str, str]:
         run_indexer(config, [first, second], follow=False, stop=threading.Event(),
@@ -191,11 +192,12 @@ def test_outbox_ids_commit_in_order(prepared_db: psycopg.Connection, database_ur
 
 
 def test_one_indexer_per_folder_and_standby_hands_over(
-    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path, backend: str
 ) -> None:
     crawl_id = new_crawl(prepared_db)
     path = tmp_path / "index"
-    config = IndexerConfig(database_url, str(path), batch_size=50, poll_interval=0.05)
+    config = IndexerConfig(database_url, str(path), batch_size=50, poll_interval=0.05,
+                           backend=backend)
     key = index_key(path)
     with psycopg.connect(database_url, autocommit=True) as holder:
         assert try_lock_index(holder, key)

@@ -15,6 +15,7 @@ from crawler.search import (
     open_index,
     page_document,
 )
+from crawler.search.index import BACKENDS
 from crawler.search.query import parse, tokenize
 
 NOW = datetime.now(UTC)
@@ -84,10 +85,12 @@ PYTHON = {1, 2, 4, 5, 6, 8}
 DATABASE = {3, 4, 5, 6}
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> SearchEngine:
+@pytest.fixture(scope="module", params=BACKENDS)
+def engine(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> SearchEngine:
     path: Path = tmp_path_factory.mktemp("index")
-    ix = open_index(path)
+    ix = open_index(path, backend=request.param)
     IndexWriter(ix).write(
         page_document(
             url=url,
@@ -233,8 +236,8 @@ def test_did_you_mean(engine: SearchEngine, query: str, suggestion: str | None) 
     assert engine.search(query).suggestion == suggestion
 
 
-def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_snippets_are_escaped_and_highlighted(tmp_path: Path, backend: str) -> None:
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             page_document(
@@ -257,8 +260,10 @@ def test_snippets_are_escaped_and_highlighted(tmp_path: Path) -> None:
     engine.close()
 
 
-def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(
+    tmp_path: Path, backend: str
+) -> None:
+    ix = open_index(tmp_path, backend=backend)
     writer = IndexWriter(ix)
 
     def doc(text: str, pagerank: float = 0.0) -> dict:
@@ -282,8 +287,8 @@ def test_refetched_url_replaces_its_document_and_keeps_its_pagerank(tmp_path: Pa
     engine.close()
 
 
-def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path) -> None:
-    ix = open_index(tmp_path)
+def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path, backend: str) -> None:
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             # (not the same text: exact copies of a page are one result)
@@ -380,9 +385,9 @@ def test_query_syntax_error_is_a_value_error() -> None:
     assert issubclass(QuerySyntaxError, ValueError)
 
 
-def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path) -> None:
+def test_blend_counts_and_ranks_every_match_with_small_pages(tmp_path: Path, backend: str) -> None:
     """Whoosh's score pruning must not drop pages the PageRank factor lifts into the top."""
-    ix = open_index(tmp_path)
+    ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
         [
             page_document(
@@ -449,3 +454,37 @@ def test_content_field_reuses_the_body_analysis_exactly(tmp_path: Path) -> None:
     # title words weigh 3, body words 1, URL words 2; parts are 1000 positions apart
     assert expected["titl"] == ([1], 3.0) and expected["bodi"] == ([1002, 1004], 2.0)
     assert expected["x"] == ([1006, 2009], 3.0)  # "x" in the text and in the URL
+
+
+def test_update_pagerank_changes_only_the_scores_that_moved(tmp_path: Path, backend: str) -> None:
+    from crawler.search import update_pagerank
+
+    ix = open_index(tmp_path, backend=backend)
+    IndexWriter(ix).write(
+        page_document(url=f"http://{name}.test/", title=name, text=f"shared words {name}",
+                      host=f"{name}.test", content_type="text/html", fetched_at=NOW,
+                      pagerank=rank)
+        for name, rank in (("a", 1.0), ("b", 2.0))
+    )
+    scores = {"http://a.test/": 7.5, "http://b.test/": 2.0, "http://missing.test/": 1.0}
+    assert update_pagerank(ix, scores) == 1
+    engine = SearchEngine(ix)
+    hits = engine.search("shared").hits
+    assert [(h.url, h.pagerank) for h in hits] == [("http://a.test/", 7.5), ("http://b.test/", 2.0)]
+    assert engine.doc_count() == 2 and [h.url for h in engine.search("b").hits] == [
+        "http://b.test/"]
+    engine.close()
+
+
+def test_writers_refuse_the_other_backends_index_and_readers_open_it(tmp_path: Path) -> None:
+    from crawler.search import SearchIndexError
+    from crawler.search.index import folder_backend, search_backend
+
+    open_index(tmp_path, backend="tantivy").close()
+    assert folder_backend(tmp_path) == "tantivy"
+    with pytest.raises(SearchIndexError, match="convert it with `scrapy reindex`"):
+        open_index(tmp_path, backend="whoosh")
+    engine = SearchEngine(tmp_path)
+    assert type(engine).__name__ == "TantivySearchEngine" and engine.doc_count() == 0
+    with pytest.raises(SearchIndexError, match="SEARCH_BACKEND must be one of whoosh, tantivy"):
+        search_backend({"SEARCH_BACKEND": "lucene"})

@@ -85,8 +85,8 @@ def test_group_variants_shows_the_query_language_at_the_best_members_place() -> 
     assert [g.shown.key for g in groups] == [5, 2]
 
 
-def _engine(path: Path, pages: list[dict], **options) -> SearchEngine:
-    ix = open_index(path)
+def _engine(path: Path, pages: list[dict], backend: str = "whoosh", **options) -> SearchEngine:
+    ix = open_index(path, backend=backend)
     IndexWriter(ix).write(
         page_document(host=p["url"].split("/")[2], content_type="text/html", fetched_at=NOW, **p)
         for p in pages
@@ -99,7 +99,7 @@ ENGLISH = "The rewrite module rewrites requested URLs on the fly with rules. " +
 KOREAN = "mod_rewrite 모듈은 규칙에 따라 요청 URL을 재작성합니다. rewrite rewrite " * 3
 
 
-def test_translations_are_one_result_in_the_query_language(tmp_path: Path) -> None:
+def test_translations_are_one_result_in_the_query_language(tmp_path: Path, backend: str) -> None:
     base = "http://httpd.test/docs/mod/"
     engine = _engine(
         tmp_path,
@@ -126,6 +126,7 @@ def test_translations_are_one_result_in_the_query_language(tmp_path: Path) -> No
                 pagerank=1.0,
             ),
         ],
+        backend=backend,
     )
     english = engine.search("rewrite")
     assert [h.url.rsplit("/", 1)[1] for h in english.hits] == [
@@ -147,7 +148,7 @@ def test_translations_are_one_result_in_the_query_language(tmp_path: Path) -> No
     assert as_json["lang"] == "en" and as_json["results"][0]["variants"][0]["lang"] == "ko"
 
 
-def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path) -> None:
+def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path, backend: str) -> None:
     text = "Static helpers that return locator objects from strings or identifiers. "
     pages = [
         dict(url="http://api.test/Alpha.html", title="Alpha", text=text + "alpha"),
@@ -158,20 +159,22 @@ def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path) -> None:
             inlinks=inlink_anchor_text([("http://blog.test/a", "the locator helpers")], "api.test"),
         ),
     ]
-    engine = _engine(tmp_path, pages, pagerank_weight=0.0)
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
     assert [h.url for h in engine.search("locator helpers").hits] == [
         "http://api.test/Beta.html",
         "http://api.test/Alpha.html",
     ]
     pages[1]["inlinks"] = ""
-    plain = _engine(tmp_path / "plain", pages, pagerank_weight=0.0)
+    plain = _engine(tmp_path / "plain", pages, pagerank_weight=0.0, backend=backend)
     assert [h.url for h in plain.search("locator helpers").hits] == [
         "http://api.test/Alpha.html",
         "http://api.test/Beta.html",
     ]
 
 
-def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: Path) -> None:
+def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(
+    tmp_path: Path, backend: str
+) -> None:
     reference = " ".join(
         f"Directive Option{i}: sets the option{i}; see also KeepAlive handling and "
         f"KeepAlive timeouts for option{i}."
@@ -196,6 +199,7 @@ def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: P
                 pagerank=1.0,
             ),
         ],
+        backend=backend,
     )
     assert [h.url.rsplit("/", 1)[1] for h in engine.search("keepalive").hits] == [
         "keepalive.html",
@@ -204,7 +208,7 @@ def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(tmp_path: P
 
 
 def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
-    tmp_path: Path,
+    tmp_path: Path, backend: str
 ) -> None:
     filler = " ".join(f"topic{i} words" for i in range(150))
     pages = [
@@ -229,7 +233,7 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
         )
         for i in range(20)
     ]
-    engine = _engine(tmp_path, pages, pagerank_weight=0.0)
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
     found = engine.search("make temporary file closed").hits
     assert found[0].url == "http://d.test/tempfile.html"
     assert found[0].matched_all is None  # one tier

@@ -29,10 +29,10 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 API = "http://api.test/java/nio/file/"
 
 
-def build(path: Path, pages: Sequence[tuple[str, str, str, float, Sequence[str]]]
-          ) -> SearchEngine:
+def build(path: Path, pages: Sequence[tuple[str, str, str, float, Sequence[str]]],
+          backend: str = "whoosh") -> SearchEngine:
     """An engine over pages (url, title, text, PageRank, anchor texts of its links)."""
-    ix = open_index(path)
+    ix = open_index(path, backend=backend)
     IndexWriter(ix).write(
         page_document(url=url, title=title, text=text, host="api.test",
                       content_type="text/html", fetched_at=NOW, pagerank=rank,
@@ -60,14 +60,14 @@ ARRAY_TEXT = (f"{NAV} Class Array The Array class provides static methods to dyn
               "create and access Java arrays. An array of arrays.")
 
 
-def test_exact_title_and_url_name_beat_stemmed_cousins(tmp_path: Path) -> None:
+def test_exact_title_and_url_name_beat_stemmed_cousins(tmp_path: Path, backend: str) -> None:
     pages = [
         (API + "Path.html", "Path (Java SE 17)", PATH_TEXT, 40.0, NAV.split()),
         (API + "Paths.html", "Paths (Java SE 17)", PATHS_TEXT, 2.0, NAV.split()),
         (API + "Arrays.html", "Arrays (Java SE 17)", ARRAYS_TEXT, 1.0, NAV.split()),
         (API + "Array.html", "Array (Java SE 17)", ARRAY_TEXT, 30.0, NAV.split()),
     ]
-    engine = build(tmp_path / "exact", pages)
+    engine = build(tmp_path / "exact", pages, backend=backend)
     # the exact name first, then its stemmed cousin, whatever their PageRank
     assert ranked(engine, "Paths") == ["Paths.html", "Path.html"]
     assert ranked(engine, "Path") == ["Path.html", "Paths.html"]
@@ -102,13 +102,13 @@ def summary_page() -> tuple[str, str, str, float, list[str]]:
             [*NAV.split(), *CLASSES, "Paths"])
 
 
-def test_page_beats_the_list_quoting_it(tmp_path: Path) -> None:
+def test_page_beats_the_list_quoting_it(tmp_path: Path, backend: str) -> None:
     pages = [
         summary_page(),
         (API + "Paths.html", "Paths (Java SE 17)", PATHS_TEXT, 2.0, [*NAV.split(), "Path"]),
         (API + "Path.html", "Path (Java SE 17)", PATH_TEXT, 40.0, [*NAV.split(), "Files"]),
     ]
-    engine = build(tmp_path / "hub", pages)
+    engine = build(tmp_path / "hub", pages, backend=backend)
     assert ranked(engine, SENTENCE)[:2] == ["Paths.html", "package-summary.html"]
     # the name, which the summary holds as link text, finds the class page first
     assert ranked(engine, "Paths") == ["Paths.html", "Path.html", "package-summary.html"]
@@ -116,7 +116,7 @@ def test_page_beats_the_list_quoting_it(tmp_path: Path) -> None:
     assert ranked(engine, "java.nio.file")[0] == "package-summary.html"
 
 
-def test_module_index_does_not_outrank_the_module_page(tmp_path: Path) -> None:
+def test_module_index_does_not_outrank_the_module_page(tmp_path: Path, backend: str) -> None:
     """The demo's "python json": the module index lists json (a link and its one-line
     description), has the highest PageRank and "Python" in its title."""
     modules = [f"mod{n:02d}" for n in range(60)] + ["json"]
@@ -132,10 +132,10 @@ def test_module_index_does_not_outrank_the_module_page(tmp_path: Path) -> None:
          "pickle modules. Encoding basic Python object hierarchies with json.dumps.",
          1.5, ["Lib/json/__init__.py", "JavaScript Object Notation"]),
     ]
-    engine = build(tmp_path / "modindex", pages)
+    engine = build(tmp_path / "modindex", pages, backend=backend)
     assert ranked(engine, "python json") == ["json.html", "py-modindex.html"]
     plain = SearchEngine(build(tmp_path / "old", [
-        (url, title, text, rank, []) for url, title, text, rank, _ in pages]).ix,
+        (url, title, text, rank, []) for url, title, text, rank, _ in pages], backend=backend).ix,
         boosts=Boosts(exact=0.0, proximity=0.0))
     assert ranked(plain, "python json") == ["py-modindex.html", "json.html"]
 
@@ -156,7 +156,7 @@ def test_hub_score() -> None:
 FILLER = " ".join(f"word{n}" for n in range(160))
 
 
-def test_words_close_together_beat_scattered_ones(tmp_path: Path) -> None:
+def test_words_close_together_beat_scattered_ones(tmp_path: Path, backend: str) -> None:
     pages = [
         ("http://docs.test/scattered.html", "Settings",
          f"{FILLER} The connection settings. {FILLER} The pool of workers. {FILLER} "
@@ -168,7 +168,7 @@ def test_words_close_together_beat_scattered_ones(tmp_path: Path) -> None:
         ("http://docs.test/two.html", "Settings",
          f"{FILLER} A connection pool. {FILLER} no time out.", 1.0, []),
     ]
-    engine = build(tmp_path / "near", pages)
+    engine = build(tmp_path / "near", pages, backend=backend)
     assert ranked(engine, "connection pool timeout") == [
         "together.html", "reversed.html", "scattered.html", "two.html"]
     plain = SearchEngine(engine.ix, boosts=Boosts(proximity=0.0))

@@ -16,6 +16,7 @@ import pytest
 from crawler.ranking.pagerank import link_weight
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.search import SearchEngine, open_index
+from crawler.search.index import stored_documents
 
 HOME = "http://www.home.test/"
 GUIDE = "http://www.home.test/guide"
@@ -54,8 +55,7 @@ def build_web(guide_text: str) -> SandboxWeb:
 
 def indexed(tmp_path: Path) -> dict[str, dict]:
     ix = open_index(tmp_path / ".crawl" / "index", create=False)
-    with ix.searcher() as searcher:
-        docs = {fields["url"]: fields for fields in searcher.all_stored_fields()}
+    docs = {fields["url"]: fields for fields in stored_documents(ix)}
     ix.close()
     return docs
 
@@ -154,6 +154,28 @@ def test_crawl_index_pagerank_search_reindex(
     assert [r["url"] for r in found["results"]] == [GUIDE]
     found = json.loads(run_scrapy("search", "--json", "json").check().stdout)
     assert found["results"] == []
+
+    # --- scrapy reindex converts the index to the other backend (SEARCH_BACKEND)
+    out = run_scrapy("reindex", "--all-crawls", "-s", "SEARCH_BACKEND=tantivy").check().stdout
+    assert "(tantivy, converted from whoosh)" in out
+    docs = indexed(tmp_path)
+    assert set(docs) == pages and docs[GUIDE]["body"] == "Now about rust only."
+    for url in pages - {GUIDE}:  # (the guide's latest fetch, the second crawl, is unranked)
+        assert docs[url]["pagerank"] == pytest.approx(stored[url])
+    found = json.loads(run_scrapy("search", "--json", "rust").check().stdout)
+    assert [r["url"] for r in found["results"]] == [GUIDE]
+    found = json.loads(run_scrapy("search", "--json", '"create table"').check().stdout)
+    assert [r["url"] for r in found["results"]] == [TABLES]
+    assert run_scrapy("search", "pyhton").check().stdout.startswith("Did you mean: python\n")
+    # a Whoosh writer refuses the Tantivy folder
+    refused = run_scrapy("index")
+    assert refused.returncode == 2
+    assert "is a tantivy index and SEARCH_BACKEND is whoosh" in refused.stderr
+    status = run_scrapy("index", "--status", "-s", "SEARCH_BACKEND=tantivy").check().stdout
+    assert "backend tantivy (SEARCH_BACKEND tantivy), 5 documents" in status
+    assert "indexer: none running" in status
+    assert f"crawl {crawl.crawl_id}: applied up to outbox id " in status
+    assert "outbox lag: 0 operations" in status
 
 
 def test_commands_report_errors(run_scrapy, database_url: str) -> None:

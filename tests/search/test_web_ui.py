@@ -15,6 +15,7 @@ import pytest
 from scrapy.settings import Settings
 
 from crawler.search import IndexWriter, open_index, page_document
+from crawler.search.index import BACKENDS
 from crawler.web.app import create_app
 from tests.commands import scrapy_env
 
@@ -76,9 +77,14 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # --- Flask views ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def client(index_dir: Path):
-    app = create_app(Settings(), open_index(index_dir, create=False))
+@pytest.fixture(scope="module", params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """The UI's Flask views on an index of each backend."""
+    path = tmp_path_factory.mktemp(f"ui-{request.param}") / "index"
+    ix = open_index(path, backend=request.param)
+    IndexWriter(ix).write(pages())
+    ix.close()
+    app = create_app(Settings(), open_index(path, create=False))
     yield app.test_client()
     app.config["SEARCH_ENGINE"].close()
 

@@ -1,0 +1,243 @@
+"""Search index at crawl scale, both backends (issue 28): an index of N pages built and
+queried with Whoosh and with Tantivy.
+
+Input: N pages generated from the Debian documentation on disk (Python 3.11, PostgreSQL
+15, Django HTML, text from bench/scratch.py's debian_doc_texts): page i is a window of
+1,500 to 8,000 characters (seeded) of one of those pages' text, its title, a URL on one
+of 500 hosts, 0 to 60 out-link anchor texts (so the hub and anchor signals are computed)
+and a PageRank. Each backend runs in a process of its own that
+
+1. indexes the pages as the outbox indexer does: crawler.search.schema.page_document,
+   then IndexWriter.apply, one commit per SEARCH_BATCH_SIZE (500) pages;
+2. runs the queries of each kind (names, two words, descriptions, sentences, phrases,
+   NEAR, title:, site: filter, misspellings), 10 results with snippets, through
+   SearchEngine.search, after one warm-up search.
+
+Reported per backend: pages/s (wall), CPU ms per page (the process's user + system time,
+Tantivy's own threads included, and apart the share spent in page_document, the same for
+both), index size on disk, peak RSS, p50/p95 wall time per query kind.
+
+    nice -n 10 .venv/bin/python bench/search_scale.py --pages 100000 [--backends whoosh,tantivy]
+        [--work-dir DIR] [--json FILE]
+
+No database or network is needed. Targets (issue 28): Tantivy <= 3 ms CPU per page
+indexed; p95 < 100 ms for every query kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT_DIR))
+sys.path.insert(0, str(PROJECT_DIR / "bench"))
+
+SEED = 28
+SOURCE_PAGES = 3000
+HOSTS = 500
+BATCH = 500
+QUERIES_PER_KIND = 20
+KINDS = ("name", "two_words", "description", "sentence", "phrase", "near", "title",
+         "site", "misspelled")
+
+
+def source_pages() -> list[tuple[str, str, list[str]]]:
+    from scratch import debian_doc_texts
+
+    return [(url, title, text.split()) for url, title, text in debian_doc_texts(SOURCE_PAGES)
+            if len(text.split()) > 60]
+
+
+def generate(sources: list[tuple[str, str, list[str]]], count: int, seed: int = SEED):
+    """(url, title, text, host, anchors, pagerank) of ``count`` pages."""
+    rng = random.Random(seed)
+    now = datetime(2026, 11, 1, tzinfo=UTC)
+    for i in range(count):
+        url, title, words = sources[i % len(sources)]
+        length = rng.randint(230, 1200)  # words: about 1,500 to 8,000 characters
+        start = rng.randint(0, max(0, len(words) - length))
+        text = " ".join(words[start : start + length])
+        host = f"h{rng.randrange(HOSTS)}.docs.test"
+        path = url.split("/", 3)[-1].replace(".html", "")
+        links = rng.choice((0, 5, 20, 60))
+        anchors = [" ".join(words[j : j + rng.randint(1, 3)])
+                   for j in (rng.randrange(len(words)) for _ in range(links))]
+        yield dict(
+            url=f"http://{host}/{path}/{i}.html",
+            title=f"{title} {i}",
+            text=text,
+            host=host,
+            content_type="text/html",
+            fetched_at=now - timedelta(days=rng.randint(0, 400)),
+            crawl_id="scale",
+            pagerank=round(rng.paretovariate(1.5) - 1.0, 4),
+            anchors=anchors,
+            lang="en",
+        )
+
+
+def queries(sources: list[tuple[str, str, list[str]]], seed: int = SEED) -> dict[str, list[str]]:
+    rng = random.Random(seed + 1)
+
+    def words(n: int) -> list[str]:
+        _, _, ws = rng.choice(sources)
+        start = rng.randrange(0, max(1, len(ws) - n))
+        return [w.strip(".,;:()[]{}\"'") or "x" for w in ws[start : start + n]]
+
+    def word() -> str:
+        while True:
+            w = words(1)[0]
+            if w.isalpha() and len(w) > 4:
+                return w
+
+    out: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for _ in range(QUERIES_PER_KIND):
+        out["name"].append(word())
+        out["two_words"].append(f"{word()} {word()}")
+        out["description"].append(" ".join(words(5)))
+        out["sentence"].append(" ".join(words(12)))
+        out["phrase"].append('"' + " ".join(words(2)) + '"')
+        out["near"].append(f"{word()} NEAR/5 {word()}")
+        out["title"].append(f"title:{word()}")
+        out["site"].append(f"site:h{rng.randrange(HOSTS)}.docs.test {word()}")
+        w = word()
+        i = rng.randrange(1, len(w) - 1)
+        out["misspelled"].append(w[:i] + w[i + 1] + w[i] + w[i + 2 :])
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def folder_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def child(backend: str, pages: int, folder: Path) -> dict:
+    """Build and query one backend's index (run in a process of its own)."""
+    from crawler.search import IndexWriter, SearchEngine, open_index
+    from crawler.search.schema import page_document
+
+    sources = source_pages()
+    if folder.exists():
+        shutil.rmtree(folder)
+    ix = open_index(folder, backend=backend)
+    writer = IndexWriter(ix)
+    started_wall, started_cpu = time.perf_counter(), time.process_time()
+    document_cpu = 0.0
+    batch: list[dict] = []
+    done = 0
+    for page in generate(sources, pages):
+        before = time.process_time()
+        batch.append(page_document(**page, max_body_chars=200_000))
+        document_cpu += time.process_time() - before
+        if len(batch) >= BATCH:
+            writer.apply(batch, (), keep_pagerank=False)
+            done += len(batch)
+            batch = []
+            if done % 20_000 == 0:
+                print(f"  {backend}: {done} pages, {time.perf_counter() - started_wall:.0f} s",
+                      file=sys.stderr, flush=True)
+    if batch:
+        writer.apply(batch, (), keep_pagerank=False)
+    wall = time.perf_counter() - started_wall
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = time.process_time() - started_cpu
+    build_rss = usage.ru_maxrss / 1024
+    size = folder_size(folder)
+    engine = SearchEngine(open_index(folder, create=False))
+    engine.search("python json")  # warm-up (opens the reader)
+    latency: dict[str, dict[str, float]] = {}
+    totals: dict[str, int] = {}
+    for kind, texts in queries(sources).items():
+        times, cpus = [], []
+        for text in texts:
+            t0, c0 = time.perf_counter(), time.process_time()
+            results = engine.search(text, per_page=10)
+            times.append((time.perf_counter() - t0) * 1000)
+            cpus.append((time.process_time() - c0) * 1000)
+            totals[kind] = totals.get(kind, 0) + results.total
+        latency[kind] = {
+            "p50_ms": round(statistics.median(times), 1),
+            "p95_ms": round(percentile(times, 0.95), 1),
+            "cpu_mean_ms": round(statistics.mean(cpus), 1),
+        }
+    engine.close()
+    return {
+        "backend": backend,
+        "pages": pages,
+        "documents": engine.doc_count() if hasattr(engine, "doc_count") else None,
+        "wall_s": round(wall, 1),
+        "pages_per_s": round(pages / wall, 1),
+        "cpu_ms_per_page": round(cpu * 1000 / pages, 2),
+        "page_document_cpu_ms_per_page": round(document_cpu * 1000 / pages, 2),
+        "index_mb": round(size / 1e6, 1),
+        "peak_rss_mb_build": round(build_rss, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "latency": latency,
+        "mean_results": {k: round(v / QUERIES_PER_KIND, 1) for k, v in totals.items()},
+        "load": os.getloadavg(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=100_000)
+    parser.add_argument("--backends", default="tantivy,whoosh")
+    parser.add_argument("--work-dir", type=Path)
+    parser.add_argument("--keep", action="store_true", help="keep the index folders")
+    parser.add_argument("--json", type=Path, help="write the results to this file")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.pages, args.work_dir / args.child)))
+        return
+    work = args.work_dir or Path(tempfile.mkdtemp(prefix="search-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    results = []
+    for backend in args.backends.split(","):
+        print(f"{backend}: building an index of {args.pages} pages in {work / backend} "
+              f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", backend, "--pages", str(args.pages),
+             "--work-dir", str(work)],
+            capture_output=True, text=True, check=False,
+        )
+        sys.stderr.write(out.stderr)
+        if out.returncode != 0:
+            raise SystemExit(f"error: the {backend} run failed")
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        results.append(result)
+        print(json.dumps(result, indent=1), flush=True)
+        if not args.keep:
+            shutil.rmtree(work / backend, ignore_errors=True)
+    print()
+    print("| measure | " + " | ".join(r["backend"] for r in results) + " |")
+    print("|---|" + "---|" * len(results))
+    for key in ("pages_per_s", "cpu_ms_per_page", "page_document_cpu_ms_per_page",
+                "index_mb", "peak_rss_mb_build", "peak_rss_mb"):
+        print(f"| {key} | " + " | ".join(str(r[key]) for r in results) + " |")
+    for kind in KINDS:
+        print(f"| {kind} p50 / p95 ms | " + " | ".join(
+            f"{r['latency'][kind]['p50_ms']} / {r['latency'][kind]['p95_ms']}"
+            for r in results) + " |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

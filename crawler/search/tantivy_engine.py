@@ -1,0 +1,797 @@
+"""Searching a Tantivy index: the query language, the ranking and the results of the
+Whoosh engine (crawler/search/engine.py), on Tantivy (docs/search.md, *Backends*).
+
+The query tree (crawler/search/query/tree.py) is compiled here to Tantivy queries with
+the decisions of crawler/search/query/compiler.py (tiers, descriptions in one tier, the
+common words of a sentence, the bonuses and when each applies). Every tier query is
+
+    MUST   the tier's match, scored 0 (Tantivy's ConstScoreQuery)
+    SHOULD the query's words in content_w (title + text + URL, weighted) or their field
+    SHOULD the bonuses (title, headings, anchors; exact, lead, proximity in the first tier)
+
+so a page scores the BM25 of the query words it holds plus its bonuses, as Whoosh's
+BM25F sums them; filters (site:, format:...) only match. The PageRank blend, the
+language factor and the grouping of translations and copies are crawler.search.ranking's,
+applied to the hits as with Whoosh: the blend needs the best hits by raw score, taken
+wide enough that no page beyond them could reach the top once blended (exact).
+
+Differences from Whoosh, by design: the proximity bonus is a sloppy-phrase clause
+probed on every page of the first tier (cheap in Tantivy), not a rescore of its best
+100; a phrase clause's score is Tantivy's phrase BM25, not the sum of its words'.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import tantivy
+from rapidfuzz.distance import OSA
+from tantivy import Occur, Query
+
+from crawler import defaults
+from crawler.search.engine import (
+    _LANG_PREFIX,
+    GROUP_WINDOW,
+    MAX_PER_PAGE,
+    SNIPPET_TERMS,
+    SearchEngine,
+    SearchHit,
+    SearchResults,
+    _leading_text,
+)
+from crawler.search.query import Boosts, QuerySyntaxError, leaves
+from crawler.search.query.compiler import (
+    _FORMAT_ALIASES,
+    COMMON_SHARE,
+    COMMON_TERMS_MIN_WORDS,
+    LEAD_MIN_TERMS,
+    MAX_PROXIMITY_PAIRS,
+    ONE_TIER_MIN_WORDS,
+    PROXIMITY_SLOP,
+    RAREST_WORDS,
+    SEQUENCE_TERMS,
+    updated_period,
+)
+from crawler.search.query.tokens import TEXT_PREFIXES
+from crawler.search.query.tree import And, Leaf, Near, Node, Not, Or, Xor, parse, positive_leaves
+from crawler.search.ranking import (
+    Candidate,
+    Group,
+    blend,
+    group_variants,
+    language_factor,
+    query_language,
+)
+from crawler.search.tantivy_index import (
+    EXACT_ANALYZER,
+    TEXT_ANALYZER,
+    URL_ANALYZER,
+    TantivyIndex,
+    analyze,
+    lang_from_code,
+    load_stored,
+)
+
+#: The matching and scoring field of words without a prefix, and the fields whose
+#: positions phrases and NEAR without a prefix are matched in (Whoosh's content).
+CONTENT = "content_w"
+POSITION_FIELDS = (("title", TEXT_ANALYZER), ("body", TEXT_ANALYZER), ("url_text", URL_ANALYZER))
+FIELD_ANALYZERS = {
+    "title": TEXT_ANALYZER,
+    "body": TEXT_ANALYZER,
+    "headings": TEXT_ANALYZER,
+    "inlinks": TEXT_ANALYZER,
+    "lead": TEXT_ANALYZER,
+    "url_text": URL_ANALYZER,
+    "title_exact": EXACT_ANALYZER,
+    "url_name": EXACT_ANALYZER,
+    CONTENT: TEXT_ANALYZER,
+}
+#: Hits first taken by raw score for the PageRank blend (then more, until exact).
+FIRST_WINDOW = 100
+#: NEAR with more operands than this tries their given order and its reverse only.
+MAX_NEAR_PERMUTATIONS = 4
+
+
+def _or(parts: list[Any]) -> Any:
+    return parts[0] if len(parts) == 1 else Query.boolean_query([(Occur.Should, p) for p in parts])
+
+
+def _and(parts: list[Any]) -> Any:
+    return parts[0] if len(parts) == 1 else Query.boolean_query([(Occur.Must, p) for p in parts])
+
+
+def _without(q: Any, negatives: list[Any]) -> Any:
+    if not negatives:
+        return q
+    return Query.boolean_query([(Occur.Must, q)] + [(Occur.MustNot, n) for n in negatives])
+
+
+@dataclass
+class TantivyParsed:
+    """A compiled query (ParsedQuery's Tantivy twin): the tiers' matching queries, the
+    scored clauses of the query's words, and the bonuses."""
+
+    text: str
+    tree: Node | None
+    tiers: list[Any] = field(default_factory=list)
+    scoring: list[Any] = field(default_factory=list)
+    bonus: list[Any] = field(default_factory=list)
+    first_bonus: list[Any] = field(default_factory=list)
+    snippet_terms: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.tiers
+
+    def scored(self, q: Any, first: bool = True) -> Any:
+        clauses = [(Occur.Must, Query.const_score_query(q, 0.0))]
+        clauses += [(Occur.Should, c) for c in self.scoring + self.bonus]
+        if first:
+            clauses += [(Occur.Should, c) for c in self.first_bonus]
+        return Query.boolean_query(clauses)
+
+
+class TantivyCompiler:
+    """Query trees to Tantivy queries (QueryCompiler's decisions, see the module doc)."""
+
+    def __init__(
+        self,
+        schema: Any,
+        *,
+        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
+        boosts: Boosts | None = None,
+        now: datetime | None = None,
+        doc_frequency: Callable[[str, str], int] | None = None,
+        doc_count: int = 0,
+    ) -> None:
+        self.schema = schema
+        self.near_distance = near_distance
+        self.boosts = boosts or Boosts()
+        self.now = now
+        self.doc_frequency = doc_frequency
+        self.doc_count = doc_count
+        self._common: set[int] = set()
+
+    def analyze(self, fieldname: str, text: str) -> list[str]:
+        return analyze(FIELD_ANALYZERS[fieldname], text)
+
+    def parse(self, text: str) -> TantivyParsed:
+        tree = parse(text, self.near_distance)
+        parsed = TantivyParsed(text, tree)
+        if tree is None:
+            return parsed
+        self._common = self._common_leaves(tree)
+        parsed.tiers = [q for q in self._tiers(tree) if q is not None]
+        parsed.scoring = self._scoring(tree)
+        parsed.bonus = (
+            self._field_bonus(tree, "title", self.boosts.title)
+            + self._field_bonus(tree, "headings", self.boosts.heading)
+            + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+        )
+        parsed.first_bonus = self._lead_bonus(tree) + self._exact_bonus(tree)
+        parsed.first_bonus += self._proximity_bonus(tree)
+        parsed.snippet_terms = list(
+            dict.fromkeys(
+                t
+                for leaf in positive_leaves(tree)
+                if not leaf.is_filter and leaf.field in (None, "body")
+                for t in self.analyze("body", leaf.text)
+            )
+        )
+        return parsed
+
+    # scoring and bonuses -------------------------------------------------------------
+    def _scoring(self, tree: Node) -> list[Any]:
+        """The query's words (outside NOT) in the field they are searched in: their BM25
+        is the page's text score."""
+        seen: set[tuple[str, str]] = set()
+        clauses = []
+        for leaf in positive_leaves(tree):
+            if leaf.is_filter:
+                continue
+            name = TEXT_PREFIXES[leaf.field] if leaf.field else CONTENT
+            for term in self.analyze(name, leaf.text):
+                if (name, term) not in seen:
+                    seen.add((name, term))
+                    clauses.append(Query.term_query(self.schema, name, term))
+        return clauses
+
+    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
+        return [
+            leaf
+            for leaf in positive_leaves(tree)
+            if leaf.field is None and id(leaf) not in self._common
+        ]
+
+    def _common_leaves(self, tree: Node) -> set[int]:
+        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
+            return set()
+        plain = [
+            child
+            for child in tree.children
+            if isinstance(child, Leaf)
+            and child.field is None
+            and not child.is_filter
+            and self.analyze(CONTENT, child.text)
+        ]
+        if len(plain) < COMMON_TERMS_MIN_WORDS:
+            return set()
+        frequency = {
+            id(leaf): max(
+                (self.doc_frequency(CONTENT, t) for t in self.analyze(CONTENT, leaf.text)),
+                default=0,
+            )
+            for leaf in plain
+        }
+        ranked = sorted(plain, key=lambda leaf: frequency[id(leaf)])
+        rare = [leaf for leaf in ranked if frequency[id(leaf)] <= COMMON_SHARE * self.doc_count]
+        keep = {id(leaf) for leaf in (rare or ranked[:RAREST_WORDS])}
+        return {id(leaf) for leaf in plain if id(leaf) not in keep}
+
+    def _text_query(self, fieldname: str, text: str, boost: float = 1.0) -> Any | None:
+        terms = self.analyze(fieldname, text)
+        if not terms:
+            return None
+        if len(terms) == 1:
+            q = Query.term_query(self.schema, fieldname, terms[0])
+        else:
+            q = Query.phrase_query(self.schema, fieldname, terms)
+        return q if boost == 1.0 else Query.boost_query(q, boost)
+
+    def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[Any]:
+        if boost <= 0:
+            return []
+        parts, seen = [], set()
+        for leaf in self._bonus_leaves(tree):
+            key = tuple(self.analyze(fieldname, leaf.text))
+            q = self._text_query(fieldname, leaf.text, boost)
+            if q is not None and key not in seen:
+                seen.add(key)
+                parts.append(q)
+        return parts
+
+    def _plain_terms(self, tree: Node) -> list[str]:
+        terms: list[str] = []
+        for leaf in positive_leaves(tree):
+            if leaf.field is None and not leaf.phrase:
+                terms += self.analyze(CONTENT, leaf.text)
+        return terms
+
+    def _lead_bonus(self, tree: Node) -> list[Any]:
+        terms = self._plain_terms(tree)
+        if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0:
+            return []
+        sequence = terms[:SEQUENCE_TERMS]
+        # Whoosh's slop is per neighbour pair, Tantivy's a budget for the whole phrase
+        phrase = Query.phrase_query(
+            self.schema, "lead", sequence, PROXIMITY_SLOP * (len(sequence) - 1)
+        )
+        return [
+            *self._field_bonus(tree, "lead", self.boosts.lead),
+            Query.boost_query(phrase, self.boosts.lead),
+        ]
+
+    def _exact_bonus(self, tree: Node) -> list[Any]:
+        if self.boosts.exact <= 0:
+            return []
+        parts, seen = [], set()
+        for leaf in self._bonus_leaves(tree):
+            for fieldname in ("title_exact", "url_name"):
+                key = (fieldname, tuple(self.analyze(fieldname, leaf.text)))
+                q = self._text_query(fieldname, leaf.text, self.boosts.exact)
+                if q is not None and key not in seen:
+                    seen.add(key)
+                    parts.append(q)
+        return parts
+
+    def _near_pair(self, first: str, second: str, distance: int) -> Any:
+        """``first`` and ``second`` at most ``distance`` words apart, in either order, in
+        the title or the text."""
+        slop = max(0, distance - 1)
+        return _or(
+            [
+                Query.phrase_query(self.schema, name, pair, slop)
+                for name in ("title", "body")
+                for pair in ([first, second], [second, first])
+            ]
+        )
+
+    def _proximity_bonus(self, tree: Node) -> list[Any]:
+        """Solr's pf2 and pf (see QueryCompiler._proximity_bonus), as sloppy phrases."""
+        plain = [leaf for leaf in positive_leaves(tree) if leaf.field is None and not leaf.phrase]
+        if self.boosts.proximity <= 0 or len(plain) < 2:
+            return []
+        terms = self._plain_terms(tree)
+        if len(terms) < 2:
+            return []
+        boost = self.boosts.proximity
+        pairs = list(dict.fromkeys((a, b) for a, b in itertools.pairwise(terms) if a != b))
+        clauses = []
+        if len(pairs) <= MAX_PROXIMITY_PAIRS:
+            clauses += [
+                Query.boost_query(self._near_pair(a, b, PROXIMITY_SLOP), boost) for a, b in pairs
+            ]
+        if len(terms) > 2:
+            sequence = terms[:SEQUENCE_TERMS]
+            whole = _or(
+                [
+                    Query.phrase_query(
+                        self.schema, name, sequence, (PROXIMITY_SLOP - 1) * (len(sequence) - 1)
+                    )
+                    for name in ("title", "body")
+                ]
+            )
+            clauses.append(Query.boost_query(whole, boost))
+        return clauses
+
+    # tiers ----------------------------------------------------------------------------
+    def _tiers(self, tree: Node) -> list[Any | None]:
+        if isinstance(tree, And) and tree.implicit:
+            positives: list[Any] = []
+            common: list[Any] = []
+            filters: list[Any] = []
+            negatives: list[Any] = []
+            for child in tree.children:
+                if isinstance(child, Not):
+                    q = self.compile(child.child)
+                    if q is not None:
+                        negatives.append(q)
+                    continue
+                q = self.compile(child)
+                if q is None:
+                    continue
+                if isinstance(child, Leaf) and child.is_filter:
+                    filters.append(q)
+                else:
+                    positives.append(q)
+                    if id(child) in self._common:
+                        common.append(q)
+            if len(positives) >= 2:
+                every = _without(_and(positives + filters), negatives)
+                rare = [q for q in positives if not any(q is c for c in common)]
+                anyone = _or(rare if common and rare else positives)
+                anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
+                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
+                    return [anyone]
+                return [every, anyone]
+        return [self.compile(tree)]
+
+    def compile(self, node: Node) -> Any | None:
+        if isinstance(node, Leaf):
+            return self._leaf(node)
+        if isinstance(node, Not):
+            child = self.compile(node.child)
+            return None if child is None else _without(Query.all_query(), [child])
+        if isinstance(node, And):
+            positives: list[Any] = []
+            negatives: list[Any] = []
+            for child in node.children:
+                if isinstance(child, Not):
+                    q = self.compile(child.child)
+                    if q is not None:
+                        negatives.append(q)
+                else:
+                    q = self.compile(child)
+                    if q is not None:
+                        positives.append(q)
+            if not positives and not negatives:
+                return None
+            base = _and(positives) if positives else Query.all_query()
+            return _without(base, negatives)
+        if isinstance(node, Or):
+            parts = [q for q in (self.compile(c) for c in node.children) if q is not None]
+            return _or(parts) if parts else None
+        if isinstance(node, Xor):
+            left, right = self.compile(node.left), self.compile(node.right)
+            if left is None or right is None:
+                return left or right
+            return _without(_or([left, right]), [_and([left, right])])
+        if isinstance(node, Near):
+            return self._near(node)
+        raise TypeError(f"unknown query node {node!r}")  # pragma: no cover
+
+    def _leaf(self, leaf: Leaf) -> Any | None:
+        if leaf.is_filter:
+            return self._filter(leaf)
+        if leaf.field:
+            return self._text_query(TEXT_PREFIXES[leaf.field], leaf.text)
+        terms = self.analyze(CONTENT, leaf.text)
+        if not terms:
+            return None
+        if len(terms) == 1:
+            return Query.term_query(self.schema, CONTENT, terms[0])
+        # a phrase (or a word split in parts): in the title, the text or the URL words
+        parts = [self._text_query(name, leaf.text) for name, _ in POSITION_FIELDS]
+        return _or([p for p in parts if p is not None])
+
+    def _filter(self, leaf: Leaf) -> Any | None:
+        value = leaf.text.strip().lower()
+        if not value:
+            return None
+        if leaf.field in ("site", "host", "domain"):
+            if "://" in value:
+                value = urlsplit(value).hostname or ""
+            value = value.split("/", 1)[0].strip(".")
+            if not value:
+                return None
+            return Query.term_query(self.schema, leaf.field, value)
+        if leaf.field == "format":
+            if "/" in value:
+                return Query.term_query(self.schema, "content_type", value)
+            return Query.term_query(self.schema, "format", _FORMAT_ALIASES.get(value, value))
+        if leaf.field == "updated":
+            since = self._now() - updated_period(value)
+            return Query.range_query(self.schema, "updated", tantivy.FieldType.Date, since, None)
+        raise TypeError(leaf.field)  # pragma: no cover
+
+    def _now(self) -> datetime:
+        now = self.now or datetime.now(UTC)
+        return now.astimezone(UTC).replace(tzinfo=None) if now.tzinfo else now
+
+    def _near(self, node: Near) -> Any | None:
+        operands: list[Leaf] = []
+        for child in node.children:
+            if not isinstance(child, Leaf) or child.is_filter:
+                raise QuerySyntaxError("NEAR joins words or phrases, e.g. python NEAR/5 json")
+            operands.append(child)
+        named = {TEXT_PREFIXES[c.field] for c in operands if c.field}
+        if len(named) > 1:
+            raise QuerySyntaxError("NEAR needs its words in the same field")
+        fields = sorted(named) if named else [name for name, _ in POSITION_FIELDS]
+        parts: list[Any] = []
+        for fieldname in fields:
+            spans = [t for t in (self.analyze(fieldname, leaf.text) for leaf in operands) if t]
+            if not spans:
+                continue
+            if len(spans) == 1:
+                q = self._terms_query(fieldname, spans[0], 0)
+            else:
+                if len(spans) <= MAX_NEAR_PERMUTATIONS:
+                    orders = list(itertools.permutations(spans))
+                else:
+                    orders = [tuple(spans), tuple(reversed(spans))]
+                slop = max(0, node.distance - 1) * (len(spans) - 1)
+                q = _or(
+                    [
+                        self._terms_query(fieldname, [t for span in order for t in span], slop)
+                        for order in orders
+                    ]
+                )
+            parts.append(q)
+        return _or(parts) if parts else None
+
+    def _terms_query(self, fieldname: str, terms: list[str], slop: int) -> Any:
+        if len(terms) == 1:
+            return Query.term_query(self.schema, fieldname, terms[0])
+        return Query.phrase_query(self.schema, fieldname, terms, slop)
+
+
+class TantivySearchEngine(SearchEngine):
+    """SearchEngine on a Tantivy index (same interface, results and ranking)."""
+
+    def __init__(
+        self,
+        index: TantivyIndex | str | Path,
+        *,
+        pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
+        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
+        boosts: Boosts | None = None,
+        snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
+        default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
+        other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
+    ) -> None:
+        self.ix = index if isinstance(index, TantivyIndex) else TantivyIndex(index, create=False)
+        self.default_language = default_language
+        self.other_language = other_language
+        self.pagerank_weight = pagerank_weight
+        self.near_distance = near_distance
+        self.boosts = boosts or Boosts()
+        self.snippet_chars = snippet_chars
+        self._lock = threading.Lock()
+        self._max_factor: tuple[Any, float] | None = None
+
+    def close(self) -> None:
+        pass
+
+    def compiler(  # type: ignore[override]
+        self, doc_frequency: Callable[[str, str], int] | None = None, doc_count: int = 0
+    ) -> TantivyCompiler:
+        return TantivyCompiler(
+            self.ix.schema,
+            near_distance=self.near_distance,
+            boosts=self.boosts,
+            doc_frequency=doc_frequency,
+            doc_count=doc_count,
+        )
+
+    def doc_count(self) -> int:
+        return self.ix.searcher().num_docs
+
+    def formats(self) -> list[str]:
+        return sorted(term for term, _ in self.ix.searcher().terms_with_prefix("format", ""))
+
+    def search(
+        self,
+        text: str,
+        *,
+        page: int = 1,
+        per_page: int = defaults.SEARCH_RESULTS_PER_PAGE,
+        lang: str = "",
+    ) -> SearchResults:
+        started = time.perf_counter()
+        page = max(1, page)
+        per_page = max(1, min(MAX_PER_PAGE, per_page))
+        results = SearchResults(query=text, page=page, per_page=per_page)
+        explicit = _LANG_PREFIX.findall(text)
+        words = _LANG_PREFIX.sub(" ", text) if explicit else text
+        searcher = self.ix.searcher()
+        compiler = self.compiler(searcher.doc_freq, searcher.num_docs)
+        try:
+            parsed = compiler.parse(words)
+        except QuerySyntaxError as exc:
+            results.error = str(exc)
+            results.elapsed = time.perf_counter() - started
+            return results
+        results.lang = query_language(
+            " ".join(leaf.text for leaf in leaves(parsed.tree) if not leaf.is_filter)
+            if parsed.tree is not None
+            else "",
+            explicit=explicit[-1] if explicit else "",
+            preferred=lang,
+            default=self.default_language,
+        )
+        if not parsed.empty:
+            self._collect(searcher, parsed, results)
+        results.suggestion = self._suggest(searcher, parsed, compiler)
+        results.elapsed = time.perf_counter() - started
+        return results
+
+    # ranking -------------------------------------------------------------------------
+    def _blend_bound(self, searcher: Any) -> float:
+        """The largest factor the PageRank blend gives a page of this index."""
+        cached = self._max_factor
+        if cached is not None and cached[0] is searcher:
+            return cached[1]
+        agg = searcher.aggregate(Query.all_query(), {"m": {"max": {"field": "pagerank"}}})
+        top = (agg.get("m") or {}).get("value") or 0.0
+        factor = blend(1.0, float(top), self.pagerank_weight)
+        self._max_factor = (searcher, factor)
+        return factor
+
+    def _top(
+        self, searcher: Any, q: Any, limit: int, lang: str
+    ) -> tuple[list[tuple[float, Any]], int]:
+        """The best ``limit`` (blended score, address) of ``q`` and its match count."""
+        window = max(limit, FIRST_WINDOW) if self.pagerank_weight > 0 else limit
+        bound = self._blend_bound(searcher) if self.pagerank_weight > 0 else 1.0
+        while True:
+            result = searcher.search(q, window, count=True)
+            hits = result.hits
+            if self.pagerank_weight > 0 and hits:
+                ranks = searcher.fast_field_values("pagerank", [a for _, a in hits])
+                scored = [
+                    (blend(s, pr or 0.0, self.pagerank_weight), a)
+                    for (s, a), pr in zip(hits, ranks, strict=True)
+                ]
+            else:
+                scored = list(hits)
+            scored.sort(key=lambda pair: (-pair[0], pair[1].segment_ord, pair[1].doc))
+            if len(hits) < window or window >= result.count:
+                break
+            # a page beyond the window scores at most its raw score times the bound
+            if len(scored) >= limit and scored[limit - 1][0] >= hits[-1][0] * bound:
+                break
+            window *= 4
+        top = scored[:limit]
+        if lang and self.other_language != 1.0 and top:
+            codes = searcher.fast_field_values("lang_code", [a for _, a in top])
+            top = sorted(
+                (
+                    (s * language_factor(lang_from_code(c), lang, self.other_language), a)
+                    for (s, a), c in zip(top, codes, strict=True)
+                ),
+                key=lambda pair: (-pair[0], pair[1].segment_ord, pair[1].doc),
+            )
+        return top, result.count
+
+    def _collect(self, searcher: Any, parsed: TantivyParsed, out: SearchResults) -> None:
+        first = (out.page - 1) * out.per_page
+        wanted = out.page * out.per_page
+        tiered = len(parsed.tiers) > 1
+        before: list[Any] = []
+        groups: list[Group] = []
+        hits: dict[tuple[int, int], tuple[Any, int]] = {}
+        matched = 0
+        for number, tier in enumerate(parsed.tiers):
+            q = _without(tier, [_or(before)]) if before else tier
+            before.append(tier)
+            if len(groups) >= wanted + GROUP_WINDOW:
+                matched = searcher.search(tier, 1, count=True).count
+                continue
+            top, count = self._top(
+                searcher,
+                parsed.scored(q, number == 0),
+                wanted + GROUP_WINDOW - len(groups),
+                out.lang,
+            )
+            matched += count
+            if not top:
+                continue
+            addresses = [a for _, a in top]
+            codes = searcher.fast_field_values("lang_code", addresses)
+            variants = searcher.fast_field_values("variant_key", addresses)
+            copies = searcher.fast_field_values("copy_key", addresses)
+            ranked = []
+            for (score, address), code, variant, copy in zip(
+                top, codes, variants, copies, strict=True
+            ):
+                key = (address.segment_ord, address.doc)
+                hits[key] = (address, number)
+                ranked.append(
+                    Candidate(
+                        key,
+                        score,
+                        lang_from_code(code),
+                        str(variant or ""),
+                        str(copy) if copy else "",
+                    )
+                )
+            group_variants(ranked, out.lang, groups)
+        collapsed = sum(len(g.members) - 1 for g in groups)
+        out.total = matched - collapsed
+        shown_groups = groups[first:wanted]
+        if not shown_groups:
+            return
+        snippets = self._snippet_generator(searcher, parsed)
+        for rank, group in enumerate(shown_groups, start=first + 1):
+            assert group.shown is not None
+            address, number = hits[group.shown.key]
+            stored = load_stored(searcher.doc(address).get_first("stored"))
+            shown = self._stored_hit(stored, rank, snippets, (number == 0) if tiered else None)
+            shown.score = group.members[0].score
+            shown.lang = group.shown.lang
+            shown.variants = []
+            for member in group.others:
+                other = load_stored(searcher.doc(hits[member.key][0]).get_first("stored"))
+                shown.variants.append(
+                    {"url": other["url"], "title": other.get("title", ""), "lang": member.lang}
+                )
+            out.hits.append(shown)
+
+    # snippets ------------------------------------------------------------------------
+    def _snippet_generator(self, searcher: Any, parsed: TantivyParsed) -> Any | None:
+        terms = parsed.snippet_terms
+        if len(terms) > SNIPPET_TERMS:
+            terms = sorted(terms, key=lambda t: (searcher.doc_freq("body", t), t))[:SNIPPET_TERMS]
+        if not terms:
+            return None
+        q = _or([Query.term_query(self.ix.schema, "body", t) for t in terms])
+        generator = tantivy.SnippetGenerator.create(searcher, q, self.ix.schema, "body")
+        generator.set_max_num_chars(self.snippet_chars)
+        return generator
+
+    def _snippet(self, generator: Any | None, body: str) -> str:
+        if generator is None or not body:
+            return ""
+        snippet = generator.snippet_from_doc(tantivy.Document(body=body))
+        ranges = snippet.highlighted()
+        if not ranges:
+            return ""
+        where = snippet.fragment_range()
+        raw = body.encode()
+        fragment = snippet.fragment().encode()
+        # a text no longer than the snippet is shown whole (as Whoosh's fragmenter does)
+        whole = len(body) <= self.snippet_chars
+        head = raw[: where.start] if whole else b""
+        tail = raw[where.start + len(fragment) :] if whole else b""
+        parts, last = [html.escape(head.decode(errors="replace"), quote=True)], 0
+        for r in sorted(ranges, key=lambda r: r.start):
+            parts.append(html.escape(fragment[last : r.start].decode(errors="replace"), quote=True))
+            word = fragment[r.start : r.end].decode(errors="replace")
+            parts.append("<mark>" + html.escape(word, quote=True) + "</mark>")
+            last = r.end
+        parts.append(html.escape(fragment[last:].decode(errors="replace"), quote=True))
+        parts.append(html.escape(tail.decode(errors="replace"), quote=True))
+        text = "".join(parts)
+        if whole:
+            return text
+        return (
+            ("… " if where.start > 0 else "")
+            + text.strip()
+            + (" …" if where.start + len(fragment) < len(raw) else "")
+        )
+
+    def _stored_hit(
+        self, stored: dict[str, Any], rank: int, generator: Any | None, matched_all: bool | None
+    ) -> SearchHit:
+        body = stored.get("body", "")
+        snippet = self._snippet(generator, body)
+        if not snippet and body:
+            snippet = html.escape(_leading_text(body, self.snippet_chars), quote=True)
+        return SearchHit(
+            rank=rank,
+            url=stored["url"],
+            title=stored.get("title", ""),
+            snippet_html=snippet,
+            score=0.0,
+            pagerank=float(stored.get("pagerank") or 0.0),
+            host=stored.get("host", ""),
+            content_type=stored.get("content_type", ""),
+            fetched=stored.get("fetched"),
+            modified=stored.get("modified"),
+            matched_all=matched_all,
+        )
+
+    # did you mean --------------------------------------------------------------------
+    def _suggest(  # type: ignore[override]
+        self, searcher: Any, parsed: TantivyParsed, compiler: TantivyCompiler
+    ) -> str | None:
+        replacements: list[tuple[int, int, str]] = []
+        vocabularies: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for leaf in leaves(parsed.tree):
+            if leaf.phrase or leaf.field not in (None, "title", "body"):
+                continue
+            word = leaf.text
+            if len(word) < 3 or not word.isalpha():
+                continue
+            terms = compiler.analyze(CONTENT, word)
+            if not terms:
+                continue
+            if any(searcher.doc_freq(CONTENT, term) > 0 for term in terms):
+                continue
+            name = "title" if leaf.field == "title" else CONTENT
+            term = terms[0]
+            key = (name, term[0])
+            if key not in vocabularies:
+                vocabularies[key] = searcher.terms_with_prefix(name, term[0])
+            best: tuple[int, int, str] | None = None
+            for candidate, count in vocabularies[key]:
+                if abs(len(candidate) - len(term)) > 2:
+                    continue
+                distance = OSA.distance(term, candidate, score_cutoff=2)
+                if distance <= 2 and (best is None or (distance, -count, candidate) < best):
+                    best = (distance, -count, candidate)
+            if best is not None:
+                fields = ("title", "body") if name == "title" else ("body", "title")
+                replacements.append(
+                    (leaf.start, leaf.end, self._surface(searcher, best[2], fields))
+                )
+        if not replacements:
+            return None
+        text = parsed.text
+        for start, end, word in sorted(replacements, reverse=True):
+            text = text[:start] + word + text[end:]
+        return text
+
+    def _surface(self, searcher: Any, term: str, fields: tuple[str, ...]) -> str:
+        """A word of the indexed text whose stem is ``term`` (see engine._surface_word)."""
+        for name in fields:
+            result = searcher.search(Query.term_query(self.ix.schema, name, term), 1, count=False)
+            if not result.hits:
+                continue
+            stored = load_stored(searcher.doc(result.hits[0][1]).get_first("stored"))
+            text = stored.get(name) or ""
+            raw = text.encode()
+            tokens = tantivy_tokens(text)
+            for token_text, start, end in tokens:
+                if token_text == term:
+                    return raw[start:end].decode(errors="replace").lower()
+        return term
+
+
+def tantivy_tokens(text: str) -> list[tuple[str, int, int]]:
+    """(term, start byte, end byte) of ``text`` analysed by the text analyzer."""
+    from crawler.search.tantivy_index import _ANALYZERS
+
+    tokenized = _ANALYZERS[TEXT_ANALYZER].pre_tokenize(text)
+    return [(t.text, t.char_offset_from, t.char_offset_to) for t in tokenized.tokens]
