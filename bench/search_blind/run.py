@@ -631,6 +631,8 @@ def fmt(v: float | None, nd: int = 3) -> str:
 def print_collection(res: dict, show_queries: bool) -> None:
     name, role = res["collection"], res["role"]
     label = "DEVELOPMENT (tuning allowed)" if role == "dev" else "HELD OUT (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fresh":
+        label = "HELD OUT, FRESH SET of 2026-11-26 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -716,13 +718,17 @@ def select(spec: str) -> list[Collection]:
     if spec == "dev":
         return [c for c in COLLECTIONS.values() if c.role == "dev"]
     if spec == "heldout":
-        return [c for c in COLLECTIONS.values() if c.role == "heldout"]
+        # the first held-out set, as the search author has seen it scored
+        return [c for c in COLLECTIONS.values() if c.role == "heldout" and not c.group]
+    if spec == "fresh":
+        # the held-out set added on 2026-11-26, never run before the tuning it judges
+        return [c for c in COLLECTIONS.values() if c.group == "fresh"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, all)"
+                "heldout, fresh, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -740,7 +746,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--collections",
         default="all",
-        help=f"dev | heldout | all | NAME,NAME (names: {', '.join(COLLECTIONS)})",
+        help=(
+            "dev | heldout (the first held-out set) | fresh (the held-out set of 2026-11-26) "
+            f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
+        ),
     )
     ap.add_argument(
         "--work",
