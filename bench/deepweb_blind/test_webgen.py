@@ -165,3 +165,35 @@ def test_scores_from_the_request_log_and_the_output(dev: Web, tmp_path: Path) ->
     assert (sm["output_marked_confirmed"], sm["output_confirmed_topic_forms"]) == (1, 1)
     assert res["checks"]["robots"]["met"] is False and res["checks"]["not_search_probes"]["met"] is False
     assert res["targets"]["found_in_limit"]["met"] is False and res["targets"]["precision"]["met"] is False
+
+
+@pytest.mark.parametrize("name", ["heldout4", "heldout5"])
+def test_fresh_webs_search_through_the_proxy_and_their_new_forms_answer(name: str) -> None:
+    """The fresh webs' own form styles (icon button, radios, multiple select, date inputs)
+    list records for the topic's noun and none for nonsense; their site searches, jump
+    menus and lookups are not searches of the topic; the earlier webs are unchanged."""
+    web = Web(name)
+    forms = web.ground_truth()["forms"]
+    noun = web.topic  # "courses" / "pets": the plural is the topic's name
+    mine = [f for f in forms if f["kind"] == "search" and f["topic"] == web.topic]
+    kinds = {f["kind"] for f in forms}
+    assert {"navigation", "status", "report", "donate"} <= kinds
+    assert any(f["kind"] == "search" and f["topic"] == "site" for f in forms)
+    server, log, opener = serve(web)
+    try:
+        for f in mine:
+            if f["action_disallowed_by_robots"]:
+                continue
+            fields = web.sites[f["host"]].actions[f["action"].split(f["host"], 1)[1]].fields
+            text = [n for n, role in fields if role == "text"][0]
+            for query, expect in ((f"{text}={noun}", f"{noun} found"), (f"{text}=xqzvbn", f"No {noun} matched")):
+                if f["method"] == "get":
+                    body = opener.open(f"{f['action']}?{query}").read().decode()
+                else:
+                    body = opener.open(f["action"], data=query.encode()).read().decode()
+                assert expect in body, (f["action"], query)
+        go = next(f for f in forms if f["kind"] == "navigation")
+        assert "Continue" in opener.open(go["action"] + "?page=%2Fabout").read().decode()
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}

@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import TOPICS
+from topics import FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -28,9 +28,21 @@ WEBS = {
     "heldout1": (7301, "movies", ["movies", "books", "realestate", "airfare", "jobs", "recipes"], True),
     "heldout2": (5519, "jobs", ["jobs", "autos", "music", "books", "realestate", "airfare"], True),
     "heldout3": (9047, "autos", ["autos", "recipes", "movies", "airfare", "music", "jobs"], True),
+    # fresh held-out webs (2026-11-26): topics, page layouts, link names and forms that the
+    # webs above lack; never run before they were committed
+    "heldout4": (6133, "courses", ["courses", "pets", "books", "jobs", "events", "recipes"], True),
+    "heldout5": (8821, "pets", ["pets", "courses", "movies", "autos", "events", "realestate"], True),
 }
+FRESH = {"heldout4", "heldout5"}
 
 PLACEMENTS = ["home", "d1", "d2", "d2", "d3"]
+# pages of the fresh webs' topic sites with a form that is not a search of the records:
+# (link text, path, menu or footer, form kind)
+FRESH_EXTRAS = {
+    "courses": [("Exam results", "/exam-results", "footer", "status")],
+    "pets": [("Lost & found", "/lost-found", "menu", "report"), ("Donate", "/donate", "menu", "donate")],
+    "events": [("Find my booking", "/my-booking", "footer", "status")],
+}
 E = html.escape
 
 
@@ -97,6 +109,10 @@ class Site:
         # menu with a sidebar, an old table layout with image links), so that a crawler
         # tuned to the development web's page shapes meets shapes it has not seen
         self.layout = random.Random(f"{web.seed}-{host}-layout").choice([0, 1, 2]) if web.heldout else 0
+        if web.fresh:
+            # fresh webs add a CMS theme (menu toggle, site search folded in a <details>, social
+            # links) and a jump menu (a GET form with a select and "Go"; text links at the bottom)
+            self.layout = random.Random(f"{web.seed}-{host}-fresh-layout").choice([0, 1, 2, 3, 3, 4, 4])
 
     def url(self, path: str) -> str:
         return f"http://{self.host}{path}"
@@ -160,6 +176,46 @@ class Site:
                 f'<tr><td colspan="2" align="center"><font size="1">{text_nav}<br>{foot}<br>{self.footer_form}'
                 f"Copyright &copy; {self.web.year} {E(self.name)}</font></td></tr></table>\n</body></html>\n"
             )
+        elif self.layout == 3:
+            items = "".join(f'<li class="menu-item"><a href="{h}"><span>{E(t)}</span></a></li>' for t, h in self.menu)
+            cols = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.footer)
+            search = f'<details class="site-search"><summary>Search</summary>{self.header_form}</details>' if self.header_form else ""
+            trail = ""
+            if crumbs:
+                trail = (
+                    '<ul class="breadcrumbs" aria-label="You are here"><li><a href="/">Home</a></li>'
+                    + "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in crumbs[:-1])
+                    + f'<li aria-current="page">{E(crumbs[-1][0])}</li></ul>'
+                )
+            social = "".join(
+                f'<li><a href="http://www.{net}.test/{slug(self.name)}">{net.title()}</a></li>' for net in ("facebook", "instagram")
+            )
+            doc = (
+                f'{head}<a class="skip-link" href="#content">Skip to main content</a>\n<header class="site-header">'
+                f'<a class="custom-logo-link" href="/"><img src="/img/logo.svg" alt="{E(self.name)} home"></a>'
+                f'<button class="menu-toggle" aria-controls="primary-menu" aria-expanded="false">Menu</button>'
+                f'<nav id="site-navigation" aria-label="Main"><ul id="primary-menu">{items}</ul></nav>{search}</header>\n'
+                f'<main id="content"><article>{trail}<h1 class="entry-title">{E(title)}</h1>\n<div class="entry-content">{body}</div></article></main>\n'
+                f'<footer class="site-footer"><section class="widget"><h2 class="widget-title">Quick links</h2><ul>{cols}</ul></section>'
+                f'<section class="widget"><h2 class="widget-title">Follow us</h2><ul>{social}</ul></section>{self.footer_form}'
+                f'<p class="site-info">&copy; {self.web.year} {E(self.name)}</p></footer>\n</body></html>\n'
+            )
+        elif self.layout == 4:
+            opts = "".join(f'<option value="{h}">{E(t)}</option>' for t, h in self.menu)
+            jump = (
+                '<form class="jumpmenu" name="jump" action="/go" method="get"><label>Go to: <select name="page">'
+                f'<option value="">Choose a page...</option>{opts}</select></label> <input type="submit" value="Go"></form>'
+            )
+            text_nav = " | ".join(f'<a href="{h}">{E(t)}</a>' for t, h in self.menu + self.footer)
+            doc = (
+                f'{head}<div id="top"><span class="sitename"><a href="/">{E(self.name)}</a></span>{jump}</div>\n'
+                f'<div id="wrap"><div id="content"><h1>{E(title)}</h1>\n{body}</div>\n'
+                f'<div id="right">{self.header_form}</div></div>\n'
+                f'<div id="bottom"><p class="textnav">{text_nav}</p>{self.footer_form}<p>&copy; {self.web.year} {E(self.name)}</p></div>\n'
+                f"</body></html>\n"
+            )
+            self.actions.setdefault("/go", Action("navigation", "none"))
+            self.add_form(path, "/go", "get", "navigation", "none")
         else:
             doc = (
                 f'{head}<header><div class="logo"><a href="/">{E(self.name)}</a></div>{self.header_form}'
@@ -180,6 +236,7 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
+        self.fresh = name in FRESH
         self.rng = random.Random(self.seed)
         self.year = 2026
         self.sites: dict[str, Site] = {}
@@ -192,6 +249,8 @@ class Web:
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
         extra = t.get("heldout_" + key, []) if self.heldout else []
+        if self.fresh:
+            extra = list(extra) + FRESH_LINKS.get(key, {}).get(topic, [])
         return list(t[key]) + list(extra)
 
     def records(self, topic: str, n: int, rng: random.Random) -> list[Record]:
@@ -240,6 +299,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 4:
+            return self._fresh_search_form(topic, action, method, style, rng, compact)
         t = TOPICS[topic]
         fields: list = []
         parts: list[str] = []
@@ -277,6 +338,8 @@ class Web:
                 label = {"category": rng.choice(["Genre", "Category", "Department"]), "format": "Format", "price": "Price range"}[role]
                 if topic == "jobs":
                     label = {"category": "Category", "format": "Job type", "price": "Salary"}[role]
+                if "labels" in t:
+                    label = t["labels"][role]
                 if style == 1:
                     parts.append(f'<tr><td>{label}:</td><td><select name="{name}">{opts}</select></td></tr>')
                 else:
@@ -310,6 +373,84 @@ class Web:
             inner = f"{''.join(parts)}{hid} {submit}"
         role = ' role="search"' if style == 0 else ""
         return (f'<form name="{fname}" action="{action}" method="{method}"{role} class="search">{inner}</form>', fields)
+
+    def _fresh_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of the fresh webs, written in ways the other webs' forms are not:
+        4 = an icon-only submit button, no labels (title/aria-label only), radio buttons and a
+        checkbox; 5 = a definition list with a multiple select and a "Show ..." button;
+        6 = a Bootstrap-like grid with date inputs, a datalist and a long button text."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        texts = rng.sample(t["text_fields"], 1 if compact else rng.choice([1, 2]))
+        ph = rng.choice(t["placeholders"])
+        cats = t["categories"][:8]
+        icon = (
+            '<svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><circle cx="7" cy="7" r="5"/><path d="M11 11l4 4"/></svg>'
+        )
+        if style == 4:
+            parts = []
+            for name, label in texts:
+                fields.append((name, "text"))
+                parts.append(f'<input type="text" name="{name}" title="{E(label)}" placeholder="{E(ph)}" autocomplete="off">')
+            if not compact:
+                fields.append(("fmt", "format"))
+                parts.append(
+                    f'<span class="radios">{E(labels["format"])}: '
+                    + "".join(f'<input type="radio" name="fmt" value="{slug(o)}" id="fmt-{slug(o)}"> {E(o)} ' for o in t["formats"])
+                    + "</span>"
+                )
+                fields.append(("open", "other"))
+                parts.append('<input type="checkbox" name="open" value="1" checked> Only show available')
+            submit = f'<button type="submit" class="btn-icon" aria-label="Search">{icon}</button>'
+            return (f'<form action="{action}" method="{method}" class="finder">{"".join(parts)}{submit}</form>', fields)
+        if style == 5:
+            rows = []
+            for name, label in texts:
+                fields.append((name, "text"))
+                rows.append(f'<dt><label for="x-{name}">{E(label)}</label></dt><dd><input id="x-{name}" name="{name}" size="24"></dd>')
+            if not compact:
+                fields.append(("area", "category"))
+                opts = "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in cats)
+                rows.append(
+                    f'<dt><label for="x-area">{E(labels["category"])}</label></dt><dd><select id="x-area" name="area" multiple size="4">{opts}</select></dd>'
+                )
+                fields.append(("cost", "price"))
+                opts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["prices"])
+                rows.append(
+                    f'<dt><label for="x-cost">{E(labels["price"])}</label></dt><dd><select id="x-cost" name="cost">{opts}</select></dd>'
+                )
+            hid = f'<input type="hidden" name="token" value="{rng.randrange(16**10):010x}">'
+            btn = rng.choice([f"Show {t['plural']}", "Show results", "Look up", "Apply"])
+            return (
+                f'<form action="{action}" method="{method}" id="lookup"><dl>{"".join(rows)}</dl>{hid}<input type="submit" name="go" value="{E(btn)}"></form>',
+                fields,
+            )
+        groups = []
+        for name, label in texts:
+            fields.append((name, "text"))
+            dl = "".join(f'<option value="{E(c)}">' for c in cats[:5])
+            groups.append(
+                f'<div class="form-group col-md-4"><label class="control-label" for="g-{name}">{E(label)}</label>'
+                f'<input class="form-control" type="text" id="g-{name}" name="{name}" list="dl-{name}" placeholder="{E(ph)}"><datalist id="dl-{name}">{dl}</datalist></div>'
+            )
+        if not compact:
+            fields += [("from", "other"), ("to", "other")]
+            groups.append(
+                '<div class="form-group col-md-2"><label class="control-label" for="g-from">From</label><input class="form-control" type="date" id="g-from" name="from"></div>'
+                '<div class="form-group col-md-2"><label class="control-label" for="g-to">To</label><input class="form-control" type="date" id="g-to" name="to"></div>'
+            )
+            fields.append(("cat", "category"))
+            opts = '<option value="">All</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in cats)
+            groups.append(
+                f'<div class="form-group col-md-3"><label class="control-label" for="g-cat">{E(labels["category"])}</label><select class="form-control" id="g-cat" name="cat">{opts}</select></div>'
+            )
+        btn = rng.choice([f"Search the {t['noun']} catalogue", f"Find {t['plural']}", "Search now"])
+        return (
+            f'<form action="{action}" method="{method}" class="form-inline row">{"".join(groups)}'
+            f'<div class="form-group col-md-12"><button type="submit" class="btn btn-primary">{E(btn)}</button></div></form>',
+            fields,
+        )
 
     def newsletter(self, site: Site, rng: random.Random) -> tuple[str, tuple]:
         action = rng.choice(["/newsletter/subscribe", "/subscribe", "/cgi-bin/mail.pl", "/list/join"])
@@ -404,16 +545,19 @@ class Web:
         cats = "".join(f"<option>{E(c)}</option>" for c in t["categories"][:6])
         fmts = "".join(f"<option>{E(c)}</option>" for c in t["formats"])
         tf = t["text_fields"]
-        heading = {
-            "books": "Sell us your books",
-            "movies": "Request a title",
-            "jobs": "Post a job",
-            "autos": "Value your trade-in",
-            "music": "Sell your records",
-            "realestate": "List your home",
-            "airfare": "Set up a fare alert",
-            "recipes": "Submit a recipe",
-        }[topic]
+        heading = (
+            t.get("submission")
+            or {
+                "books": "Sell us your books",
+                "movies": "Request a title",
+                "jobs": "Post a job",
+                "autos": "Value your trade-in",
+                "music": "Sell your records",
+                "realestate": "List your home",
+                "airfare": "Set up a fare alert",
+                "recipes": "Submit a recipe",
+            }[topic]
+        )
         action = rng.choice(["/sell/submit", "/submit.php", "/post/new", "/quote"])
         method = "post"
         h = (
@@ -438,7 +582,7 @@ class Web:
         site.item_prefix = rng.choice(["/item/", "/p/", "/detail/", "/listing/"])
         cat_prefix = rng.choice(["/category/", "/browse/", "/c/", "/genre/" if topic in ("books", "movies", "music") else "/type/"])
         cats = sorted({r.category for r in site.records})
-        style = rng.randrange(4)
+        style = rng.randrange(7) if self.fresh else rng.randrange(4)
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
             search_action = "/cgi-bin/search.cgi"
@@ -473,7 +617,7 @@ class Web:
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
         site.menu += [
-            (rng.choice(["New arrivals", "Featured", "Best sellers", "Specials"]), "/featured"),
+            (rng.choice(t.get("featured_links") or ["New arrivals", "Featured", "Best sellers", "Specials"]), "/featured"),
             ("About us", "/about"),
             ("Contact", "/contact"),
             (rng.choice(["My account", "Log in", "Sign in"]), "/login"),
@@ -491,6 +635,9 @@ class Web:
             site.footer.append(("Gift cards", "/gift-cards"))  # a dead link
         if submission:
             site.footer.append((rng.choice(["Sell to us", "Submit", "Post a listing", "For sellers"]), "/sell"))
+        extras = FRESH_EXTRAS.get(topic, []) if self.fresh else []
+        for label, path, where, _kind in extras:
+            (site.menu if where == "menu" else site.footer).append((label, path))
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
         site.layout_forms = [news_entry]
@@ -498,6 +645,8 @@ class Web:
             # a quick search box in the header of every page
             site.header_form = form_html
             site.layout_forms = [news_entry, search_entry]
+        elif self.fresh:
+            self._site_search(site, rng)
         robots = ["User-agent: *"]
         if cgi:
             robots.append("Disallow: /cgi-bin/")
@@ -519,7 +668,15 @@ class Web:
             + '<p><a href="/news/">Store news</a> &middot; <a href="/events">Events</a></p>'
         )
         home_forms = []
-        if placement == "home" and not site.header_form:
+        if placement == "home" and self.fresh and (site.header_form or "").find(search_action + '"') < 0:
+            # a tabbed search widget, as college and shelter home pages have
+            home_body = (
+                f'<div class="tabs"><ul class="tab-list" role="tablist"><li class="active" role="tab"><a href="#find">'
+                f"{E(rng.choice(['Find a ' + t['noun'], 'Search ' + t['plural'], 'Start here']))}</a></li>"
+                f'<li role="tab"><a href="/help">Help</a></li></ul><div id="find" class="tab-pane">{form_html}</div></div>' + home_body
+            )
+            home_forms = [search_entry]
+        elif placement == "home" and not site.header_form:
             home_body = (
                 f'<div class="searchbox"><h2>{E(rng.choice(["Find your next " + t["noun"], "Search " + t["plural"], "Quick search"]))}</h2>'
                 f"{form_html}</div>" + home_body
@@ -647,7 +804,56 @@ class Web:
         if submission:
             h, f = self._simple_form(site, "/sell", "submission", rng, topic=topic)
             site.page("/sell", "Sell to us", f"<p>{E(rng.choice(sent))}</p>{h}", forms=[f])
+        for label, path, _where, kind in extras:
+            h, f = self._fresh_form(site, kind, rng)
+            site.page(path, label, f"<p>{E(rng.choice(sent))}</p>{h}", forms=[f])
         site.partners_path = "/partners"
+
+    def _site_search(self, site: Site, rng: random.Random) -> None:
+        """A search of the site's own pages (not of its records) in the header: beside the
+        record search on the fresh webs' topic sites, as college and charity sites have."""
+        action = rng.choice(["/site-search", "/search-site", "/sitesearch"])
+        pages = [("About us", "/about"), ("Help", "/help"), ("Contact us", "/contact"), ("Our stores", "/stores"), ("News", "/news/")]
+        recs = [Record(i, tt, site.name, "", "", "", f"{tt} {site.name}".lower(), href=h) for i, (tt, h) in enumerate(pages)]
+        site.actions[action] = Action("search", "site", [("q", "text")], recs, "/", "page", "pages")
+        site.header_form = (
+            f'<form class="search-form" action="{action}" method="get" role="search"><input type="search" name="q" '
+            f'aria-label="Search this site" placeholder="Search this site"><button type="submit">Search</button></form>'
+        )
+        site.layout_forms = site.layout_forms + [(action, "get", "search", "site")]
+
+    def _fresh_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of the fresh webs' topic sites that are not searches of their records."""
+        t = TOPICS[site.topic]
+        cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t["categories"][:6])
+        if kind == "status":  # GET, a lookup of one's own record: not a search of the catalogue
+            action = rng.choice(["/results", "/exam-results/check", "/booking/find"])
+            h = (
+                f'<form action="{action}" method="get"><label>{"Student number" if site.topic == "courses" else "Booking reference"} '
+                f'<input type="text" name="ref"></label> <label>{"Date of birth" if site.topic == "courses" else "Email"} '
+                f'<input type="text" name="check"></label> <input type="submit" value="Check"></form>'
+            )
+            method = "get"
+        elif kind == "report":  # GET, full of the topic's words: report a lost or found animal
+            action, method = "/lost-found/report", "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Lost or found? <select name="status"><option>Lost</option><option>Found</option></select></label> '
+                f'<label>{E(t.get("labels", {}).get("category", "Category"))} <select name="species">{cats}</select></label> '
+                f'<label>Breed <input type="text" name="breed"></label> <label>Where (area or postcode) <input type="text" name="area"></label> '
+                f'<label>Your phone <input type="text" name="phone"></label> <input type="submit" value="Send report"></form>'
+            )
+        elif kind == "donate":
+            action, method = rng.choice(["/donate/process", "/give"]), "post"
+            h = (
+                f'<form action="{action}" method="post"><p>Choose an amount: '
+                + "".join(f'<label><input type="radio" name="amount" value="{a}"> {a} pounds</label> ' for a in (5, 10, 25, 50))
+                + '<label>Other <input type="text" name="other_amount" size="5"></label></p>'
+                '<label><input type="checkbox" name="giftaid" value="1"> Add Gift Aid</label> <input type="submit" value="Donate now"></form>'
+            )
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, method, kind, "none")
 
     def _item_page(self, site: Site, r: Record, cart_action: str, hub_name: str, hub_path: str, cat_prefix: str) -> str:
         t = TOPICS[site.topic]
@@ -1157,6 +1363,14 @@ class Web:
             "sports": "Sports: Clubs",
             "personal": "Society: Personal homepages",
         }
+        if self.fresh:
+            groups.update(
+                {
+                    "courses": "Reference: Education: Adult learning",
+                    "pets": "Recreation: Pets: Adoption and rescue",
+                    "events": "Arts: Performing arts: Tickets",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             site = Site(self, host, name, "portal", "directory")
             self.sites[host] = site
@@ -1366,7 +1580,10 @@ class Web:
             )
 
         if action.kind != "search":
-            if method != "POST" and action.kind not in ("track", "locator"):
+            if action.kind == "navigation":
+                dest = (params.get("page") or ["/"])[0] or "/"
+                return wrap("Go to", f'<p><a href="{E(dest)}">Continue</a></p>')
+            if method != "POST" and action.kind not in ("track", "locator", "status", "report"):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
                 "newsletter": "Thanks for subscribing! Check your inbox to confirm.",
@@ -1379,6 +1596,9 @@ class Web:
                 "track": "We could not find an order with that number.",
                 "locator": "Stores near you: Main Street store (2.1 miles).",
                 "submission": "Thank you! We will review your submission.",
+                "status": "We could not find a record with those details.",
+                "report": "Thank you, your report has been logged. We will call you if we hear anything.",
+                "donate": "Thank you for your donation.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []

@@ -52,6 +52,12 @@ class Collection:
     languages: tuple[str, ...] = field(default=())  # language folders (translations)
     english: str = ""  # the English language folder, if any
     description: str = ""
+    # "" for the first collections; "fresh" for the held-out set added on 2026-11-26
+    group: str = ""
+    # another-language copy whose word set is at least this similar (Jaccard) to the
+    # English page's is a near-duplicate (an untranslated copy): equally correct, not a
+    # translation. 0 = every copy is a translation.
+    near_copy: float = 0.0
 
     def url(self, rel: str) -> str:
         return f"http://{self.host}{self.prefix}{rel}"
@@ -69,6 +75,18 @@ class Collection:
     def seed_urls(self) -> list[str]:
         return [self.url(s) for s in self.seeds]
 
+
+HANDBOOK_LANGUAGES = (
+    "en-US",
+    "de-DE",
+    "fr-FR",
+    "es-ES",
+    "pt-BR",
+    "ja-JP",
+    "nl-NL",
+    "da-DK",
+    "ko-KR",
+)
 
 COLLECTIONS: dict[str, Collection] = {
     c.name: c
@@ -130,6 +148,51 @@ COLLECTIONS: dict[str, Collection] = {
             description="Node.js 18 API reference: one long page per module, a large "
             "navigation sidebar on every page, and all.html holding every module's text",
         ),
+        # Fresh held-out set (2026-11-26): written after the search author had seen the
+        # scores of the collections above.
+        Collection(
+            name="handbook",
+            role="heldout",
+            group="fresh",
+            package="debian-handbook",
+            host="debian-handbook.test",
+            prefix="/browse/",
+            root="/usr/share/doc/debian-handbook/html",
+            seeds=tuple(f"{lang}/index.html" for lang in HANDBOOK_LANGUAGES),
+            languages=HANDBOOK_LANGUAGES,
+            english="en-US",
+            near_copy=0.9,
+            description="The Debian Administrator's Handbook (Publican/DocBook book, one "
+            "page per section) in English and 8 other language folders: real translations "
+            "(de-DE, fr-FR, es-ES, pt-BR), partial ones (ja-JP, nl-NL) and untranslated "
+            "near-copies of the English text (da-DK, ko-KR); no page links another language",
+        ),
+        Collection(
+            name="postgres",
+            role="heldout",
+            group="fresh",
+            package="postgresql-doc-15",
+            host="pgdocs.test",
+            prefix="/docs/15/",
+            root="/usr/share/doc/postgresql-doc-15/html",
+            seeds=("index.html",),
+            description="PostgreSQL 15 manual (DocBook, chunked): SQL command reference, "
+            "functions, server administration, client and server applications, contrib",
+        ),
+        Collection(
+            name="vim",
+            role="heldout",
+            group="fresh",
+            package="vim-doc",
+            host="vimhelp.test",
+            prefix="/doc/",
+            root="/usr/share/doc/vim/html",
+            seeds=("index.html",),
+            description="Vim 9.0 help files as HTML (old-style generated pages: ISO-8859-1, "
+            "the whole text in <pre> with nearly every word a link, every title 'Vim "
+            "documentation: NAME'): user manual chapters (usr_*) beside the reference "
+            "manual covering the same subjects",
+        ),
     ]
 }
 
@@ -180,7 +243,10 @@ def links_of(html: bytes, base_url: str) -> list[str]:
         href = href.strip()
         if not href or href.startswith(("#", "mailto:", "javascript:")):
             continue
-        url = urljoin(base_url, href)
+        try:
+            url = urljoin(base_url, href)
+        except ValueError:  # e.g. vim's "scp://[user@]machine/path": not a link to follow
+            continue
         out.append(url.split("#", 1)[0])
     return out
 
@@ -239,20 +305,48 @@ def aliases(coll: Collection, rel: str) -> list[str]:
     return sorted(set(out))
 
 
-def translations(coll: Collection, rel: str) -> list[str]:
-    """Other-language copies (real translations, not redirects) of an English page."""
+_WORD = re.compile(r"[a-z]{4,}")
+_TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]+>", re.S | re.I)
+
+
+def _words(path: str) -> set[str]:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return set(_WORD.findall(_TAGS.sub(" ", f.read()).lower()))
+
+
+def _language_copies(coll: Collection, rel: str) -> list[tuple[str, bool]]:
+    """Other-language files of an English page: (path, is a near-copy of the English)."""
     if not coll.languages or not rel.startswith(coll.english + "/"):
         return []
     tail = rel.split("/", 1)[1]
     out = []
+    english = None
     for lang in coll.languages:
         if lang == coll.english:
             continue
         cand = f"{lang}/{tail}"
-        kind, _ = resolve(coll, cand)
-        if kind == "file":
-            out.append(cand)
+        kind, fs = resolve(coll, cand)
+        if kind != "file":
+            continue
+        near = False
+        if coll.near_copy:
+            if english is None:
+                english = _words(os.path.join(coll.root, rel))
+            other = _words(fs)  # type: ignore[arg-type]
+            near = len(english & other) / max(1, len(english | other)) >= coll.near_copy
+        out.append((cand, near))
     return out
+
+
+def translations(coll: Collection, rel: str) -> list[str]:
+    """Other-language copies (real translations, not redirects or near-copies) of an
+    English page."""
+    return [c for c, near in _language_copies(coll, rel) if not near]
+
+
+def near_copies(coll: Collection, rel: str) -> list[str]:
+    """Other-language files of an English page that hold (nearly) its English text."""
+    return [c for c, near in _language_copies(coll, rel) if near]
 
 
 def load_queries(name: str) -> list[dict]:

@@ -41,6 +41,16 @@ def main() -> int:
     n_trans = sum(1 for q in load_queries("apache") if q["other_languages"])
     if n_trans < 30:
         problems.append(f"apache: only {n_trans} targets with other-language copies")
+    handbook = COLLECTIONS["handbook"]
+    hq = load_queries("handbook")
+    n_trans = sum(1 for q in hq if q["other_languages"])
+    n_near = sum(1 for q in hq if any(e.startswith(("da-DK/", "ko-KR/")) for e in q["equivalent"]))
+    if n_trans < 30 or n_near < 30:
+        problems.append(
+            f"handbook: {n_trans} targets with translations, {n_near} with near-copies (< 30)"
+        )
+    if any(not q["target"].startswith("en-US/") for q in hq):
+        problems.append("handbook: a target outside en-US/")
     allowed = {n: set(p) for n, p in pages.items()}
     proxy = DocsProxy(list(COLLECTIONS.values()), allowed).start()
     try:
@@ -60,6 +70,16 @@ def main() -> int:
                 b"sqlite3_prepare",
             ),
             ("CONNECT", "git-manual.test:443", 502, None, None),
+            ("GET", handbook.url("fr-FR/sect.apt-get.html"), 200, "text/html", b"apt-get"),
+            ("GET", handbook.url("it-IT/sect.apt-get.html"), 404, None, None),  # not served
+            ("GET", "http://pgdocs.test/docs/15/sql-copy.html", 200, "text/html", b"COPY"),
+            (
+                "GET",
+                "http://vimhelp.test/doc/usr_05.html",
+                200,
+                "text/html; charset=iso-8859-1",
+                b"vimrc",
+            ),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
