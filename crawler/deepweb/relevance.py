@@ -61,6 +61,15 @@ LOCATOR_WORDS = frozenset(
 )
 
 
+#: a select of at least this many options, one of which names the topic while fewer
+#: than this share of them mark it, makes a search over many subjects (a newspaper's
+#: sections, a directory's categories): the topic is one subject among others there
+MIXED_MIN_OPTIONS = 4
+MIXED_MAX_SHARE = 1 / 3
+#: the form evidence of such a search, unless its own words name the topic
+MIXED_EVIDENCE = -0.5
+
+
 def own_terms(form: Form) -> set[str]:
     """Stemmed words of a form without its select options: its own text (attributes,
     labels, legend, placeholders, buttons, field names), field labels, action URL."""
@@ -134,10 +143,13 @@ class TopicVocabulary:
         names, action URL) plus, for its selects, the evidence of their options times the
         share of the options that mark the topic (a news search whose section list has
         "Books" among twelve sections is not a books search); -1 for a locator (place
-        words, no topic stem among them)."""
+        words, no topic stem among them); :data:`MIXED_EVIDENCE` for a search over many
+        subjects (a select naming the topic among mostly other options) whose own words
+        do not name the topic."""
         own = own_terms(form)
         option_terms: set[str] = set()
         option_part = 0.0
+        mixed = False  # a select of many subjects, the topic one of them
         for f in form.fields:
             choices = [
                 set(terms(f"{value} {label}"))
@@ -151,6 +163,9 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
+            naming = [c for c in choices if c & self.topic]
+            if naming and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
+                mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         if (
             (own | option_terms) & LOCATOR_WORDS
@@ -158,6 +173,8 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
+        if mixed and not own & self.topic:
+            return MIXED_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 
     def share(self, words: Mapping[str, int]) -> float:

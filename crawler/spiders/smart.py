@@ -784,12 +784,16 @@ class SmartSpider(CrawlerSpider):
         if confirmed:
             self.crawler.stats.inc_value("smart/forms_confirmed")
         self.logger.info(
-            "form %d of %s probed: %s (%d records), relevance %.3f",
+            "form %d of %s probed: %s (%d records), relevance %.3f (site %.3f, form %.3f, "
+            "result %.3f)",
             item.form_index,
             item.page_url,
             status,
             records,
             judged.score,
+            judged.site,
+            judged.form,
+            judged.result,
         )
         return replace(
             item,

@@ -116,8 +116,15 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
       <option value="">All</option><option>World</option><option>Sport</option>
       <option>Business</option><option>Books</option></select></form>"""
     (news,) = extract_forms(sections, "http://news.test/")
-    # (1 of the 5 options with words: the empty one does not count)
-    assert words.form_evidence(news) == pytest.approx(1 / 5)
+    # (1 of the 5 options with words, the empty one does not count: a search over many
+    # subjects, the topic one of them)
+    assert words.form_evidence(news) == -0.5
+    # the same select behind words that name the topic is a topic search
+    (books_first,) = extract_forms(
+        sections.replace(b'<input name="q">', b'<input name="q" placeholder="Search books">'),
+        "http://news.test/",
+    )
+    assert words.form_evidence(books_first) == 1.0
     weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.03)
     # on a books site, whatever its probe says, a locator is not relevant
     assert not judge_form(True, 1.0, -1.0, 1.0, weights).relevant
