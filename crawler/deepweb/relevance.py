@@ -13,8 +13,9 @@ its site's verdict alone (nor its link neighbourhood's):
   a programming manual that speaks of "the book" is not a books site;
 - **result evidence** (0..1): the topic evidence of the records a probe's result page
   lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
-  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe was
-  refused or failed, or when the answer lists no records (it says nothing of the
+  hold no topic word; :data:`NO_RESULTS` (0.2) when the answer says there is nothing
+  for the topic's words; ``unknown`` (0.5) while the form is not probed, when its probe
+  was refused or failed, or when the answer lists no records (it says nothing of the
   topic).
 
 A form whose words look places up (postcode, store, radius, ...) without a topic word
@@ -217,6 +218,10 @@ def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
 
 #: result evidence of a form not probed, or whose probe said nothing of its topic
 UNKNOWN = 0.5
+#: result evidence of a form whose probe, with the topic's own words, answered "no
+#: results": a search of the topic's records lists some for its own words (a bookshop
+#: for "books"); less than unknown, not 0 (a small shop may have none for a query)
+NO_RESULTS = 0.2
 
 
 def judge_form(

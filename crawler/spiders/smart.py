@@ -48,6 +48,7 @@ from crawler.deepweb.exploration import ResumePolicy, release_out_links
 from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
+    NO_RESULTS,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
@@ -444,6 +445,7 @@ class SmartSpider(CrawlerSpider):
         for exploration in list(self.active.values()):
             scheduled += self.schedule(self.pump(exploration))
         scheduled += self.schedule(self.fill())
+        scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
         if scheduled:
             raise DontCloseSpider
         reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
@@ -555,9 +557,10 @@ class SmartSpider(CrawlerSpider):
             stats.inc_value("smart/forms")
             if verdict.searchable:
                 stats.inc_value("smart/forms_searchable")
-                if exploration.relevant is False:  # judged again if the site is
-                    exploration.held_forms.append((form, verdict, groups_of_page()))
             item, probe = self.judged_form(exploration, form, verdict, groups_of_page)
+            if verdict.searchable and probe is None and not item.relevant and not exploration.seed:
+                # judged again as the vocabulary and the site's evidence grow
+                exploration.held_forms.append((form, verdict, groups_of_page()))
             yield item
             if probe is not None:
                 yield probe
@@ -625,6 +628,16 @@ class SmartSpider(CrawlerSpider):
             probe = self.probe_request(form, item, page_groups())
         if probe is not None:
             item.probe = "pending"
+        if verdict.searchable:
+            self.logger.info(
+                "searchable form %d of %s: relevance %.3f (site %.3f, form %.3f)%s",
+                form.index,
+                form.page_url,
+                judged.score,
+                judged.site,
+                judged.form,
+                ", probed" if probe is not None else "",
+            )
         return item, probe
 
     def judged_by_share(self, home_words: Counter[str]) -> bool:
@@ -666,11 +679,32 @@ class SmartSpider(CrawlerSpider):
                 share,
                 len(exploration.held_forms),
             )
+        self.rejudge_forms()
+
+    def rejudge_forms(self) -> int:
+        """The held searchable forms of topic sites (judged not relevant, not probed,
+        when the vocabulary and their site's evidence were smaller) judged again; those
+        that may be relevant now are probed (the probe's answer writes their final
+        item). Returns how many probes were scheduled."""
+        scheduled = 0
+        for exploration in self.explorations.values():
+            if not exploration.relevant or not exploration.held_forms:
+                continue
             held, exploration.held_forms = exploration.held_forms, []
             for form, verdict, groups in held:
                 item, probe = self.judged_form(exploration, form, verdict, lambda g=groups: g)
-                if probe is not None:
-                    self.crawler.engine.crawl(probe)
+                if probe is None:
+                    exploration.held_forms.append((form, verdict, groups))
+                    continue
+                self.logger.info(
+                    "form %d of %s judged again: relevance %.3f, probed",
+                    form.index,
+                    form.page_url,
+                    item.relevance_score,
+                )
+                self.crawler.engine.crawl(probe)
+                scheduled += 1
+        return scheduled
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(
@@ -746,6 +780,9 @@ class SmartSpider(CrawlerSpider):
             evidence = self.vocabulary.evidence(
                 set(terms(result.record_text)) - state.query_terms, self.learned_weight
             )
+        elif result.status == "no_results":
+            # the search works and has nothing for the topic's own words
+            evidence = NO_RESULTS
         else:
             evidence = UNKNOWN  # no records: says nothing of the topic
         yield self.final_item(
