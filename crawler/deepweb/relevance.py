@@ -178,6 +178,19 @@ class TopicVocabulary:
             return MIXED_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 
+    def marks_site(
+        self,
+        words: Mapping[str, int],
+        min_share: float = defaults.SMART_SITE_MIN_SHARE,
+        min_words: int = defaults.SMART_SITE_MIN_TOPIC_WORDS,
+    ) -> bool:
+        """A page (a site's home page) on topic by this vocabulary: the words that mark
+        the topic are at least ``min_share`` of its words (:meth:`share`) and at least
+        ``min_words`` distinct ones (one word a shop's boilerplate shares with the
+        topic's first sites is not a topic)."""
+        marking = sum(1 for term in words if self.marks_topic(term))
+        return marking >= min_words and self.share(words) >= min_share
+
     def share(self, words: Mapping[str, int]) -> float:
         """The share of term occurrences (a page's, a site's) that mark the topic: its
         stems and the words learned to mark it (a car site says "car" more than "autos")."""

@@ -641,16 +641,9 @@ class SmartSpider(CrawlerSpider):
         return item, probe
 
     def judged_by_share(self, home_words: Counter[str]) -> bool:
-        """On topic by the topic vocabulary: the words that mark the topic are at least
-        SMART_SITE_MIN_SHARE of the home page's words, and at least
-        SMART_SITE_MIN_TOPIC_WORDS distinct ones (one word a shop's boilerplate shares
-        with the topic's first sites is not a topic)."""
-        if not self.vocabulary.topic:
-            return False
-        marking = [w for w in home_words if self.vocabulary.marks_topic(w)]
-        return (
-            len(marking) >= self.site_min_topic_words
-            and self.vocabulary.share(home_words) >= self.site_min_share
+        """On topic by the topic vocabulary (a topic by keywords only)."""
+        return bool(self.vocabulary.topic) and self.vocabulary.marks_site(
+            home_words, self.site_min_share, self.site_min_topic_words
         )
 
     def rejudge_sites(self) -> None:

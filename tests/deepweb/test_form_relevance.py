@@ -74,6 +74,21 @@ def test_vocabulary_learns_words_that_mark_the_topic():
     assert words.share({"book": 2, "poetri": 1, "map": 1, "rare": 1}) == pytest.approx(3 / 5)
 
 
+def test_a_home_page_that_never_names_the_topic_is_on_topic_by_its_learned_words():
+    words = vocabulary()
+    words.learn("poetry sonnets verse anthology", True)
+    words.learn("sonnets and verse, anthology of poetry", True)
+    words.learn("a verse anthology, new sonnets", True)
+    # a shop of the topic that never says "books": poetri, sonnet, vers, antholog
+    home = {"poetri": 2, "sonnet": 1, "vers": 1, "antholog": 1, "shop": 2, "welcom": 1}
+    assert words.marks_site(home, min_share=0.15, min_words=3)
+    # the same share from two distinct words is not enough
+    assert not words.marks_site({"poetri": 3, "sonnet": 2, "shop": 1}, 0.15, 3)
+    # three words, too small a share of the page
+    few = {"poetri": 1, "sonnet": 1, "vers": 1, **{f"w{i}": 1 for i in range(30)}}
+    assert not words.marks_site(few, 0.15, 3)
+
+
 def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     words = vocabulary()
     weights = RelevanceWeights(site=0.6, form=0.4, result=0.4, threshold=0.5, density=0.01)
