@@ -184,6 +184,19 @@ def test_link_contexts_anchor_and_text_around():
     )
 
 
+def test_link_contexts_read_image_buttons_alt_text_and_a_later_text_link():
+    doc = parse_html(
+        b"""<html><body><table><tr><td><a href="/finder/"><img src="b1.gif" alt="Title finder">
+        </a></td><td><a href="/vault/"><img src="b2.gif"></a></td></tr></table>
+        <p><a href="/finder/">Finder</a> | <a href="/vault/">The vault</a></p></body></html>""",
+        "http://shop.test/",
+    )
+    assert [(ln.url, ln.anchor) for ln in link_contexts(doc)] == [
+        ("http://shop.test/finder/", "Title finder"),
+        ("http://shop.test/vault/", "The vault"),
+    ]
+
+
 def test_link_contexts_mark_menu_links():
     doc = parse_html(
         b'<header><ul class="menu"><li><a href="/shelves/">Shelves</a></li></ul>'
