@@ -13,13 +13,12 @@ its site's verdict alone (nor its link neighbourhood's):
   a programming manual that speaks of "the book" is not a books site;
 - **result evidence** (0..1): the topic evidence of the records a probe's result page
   lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
-  hold no topic word; :data:`NO_RESULTS` (0.2) when the answer says there is nothing
-  for the topic's words; ``unknown`` (0.5) while the form is not probed, when its probe
+  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe
   was refused or failed, or when the answer lists no records (it says nothing of the
-  topic).
+  topic: a car dealer's search has nothing for "autos").
 
-A form whose words look places up (postcode, store, radius, ...) without a topic word
-is a locator: its form evidence is -1.
+A form whose words look places up (postcode, store, radius, ...) without a word that
+marks the topic (a stem or a learned word) is a locator: its form evidence is -1.
 
     score = site_weight * site + form_weight * form + result_weight * result
 
@@ -169,9 +168,10 @@ class TopicVocabulary:
             if naming and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
                 mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
+        words = own | option_terms
         if (
-            (own | option_terms) & LOCATOR_WORDS
-            and not (own | option_terms) & self.topic
+            words & LOCATOR_WORDS
+            and not any(self.marks_topic(t) for t in words - LOCATOR_WORDS)
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
@@ -236,10 +236,6 @@ def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
 MIN_SITE_EVIDENCE = 0.5
 #: result evidence of a form not probed, or whose probe said nothing of its topic
 UNKNOWN = 0.5
-#: result evidence of a form whose probe, with the topic's own words, answered "no
-#: results": a search of the topic's records lists some for its own words (a bookshop
-#: for "books"); less than unknown, not 0 (a small shop may have none for a query)
-NO_RESULTS = 0.2
 
 
 def judge_form(

@@ -48,7 +48,6 @@ from crawler.deepweb.exploration import ResumePolicy, release_out_links
 from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
-    NO_RESULTS,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
@@ -773,11 +772,10 @@ class SmartSpider(CrawlerSpider):
             evidence = self.vocabulary.evidence(
                 set(terms(result.record_text)) - state.query_terms, self.learned_weight
             )
-        elif result.status == "no_results":
-            # the search works and has nothing for the topic's own words
-            evidence = NO_RESULTS
         else:
-            evidence = UNKNOWN  # no records: says nothing of the topic
+            # no records: says nothing of the topic (a car dealer's search has nothing
+            # for "autos", its records say "car")
+            evidence = UNKNOWN
         yield self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )
