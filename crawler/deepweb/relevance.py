@@ -22,8 +22,7 @@ marks the topic (a stem or a learned word) is a locator: its form evidence is -1
 
     score = site_weight * site + form_weight * form + result_weight * result
 
-and the form is relevant when it is searchable, its site evidence is at least
-:data:`MIN_SITE_EVIDENCE` and the score reaches ``threshold``
+and the form is relevant when it is searchable and the score reaches ``threshold``
 (settings SMART_FORM_*, docs/deepweb.md).
 """
 
@@ -230,10 +229,6 @@ def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
     return min(1.0, density / min_density)
 
 
-#: a form is relevant only on a site with at least this evidence: a site whose pages
-#: speak of the topic less than half as densely as SMART_SITE_MIN_DENSITY is not a topic
-#: site, whatever its form or its records say (a manual's package search)
-MIN_SITE_EVIDENCE = 0.5
 #: result evidence of a form not probed, or whose probe said nothing of its topic
 UNKNOWN = 0.5
 
@@ -248,7 +243,7 @@ def judge_form(
     """Relevant when searchable and the weighted evidence reaches the threshold."""
     score = weights.site * site + weights.form * form + weights.result * result
     return FormRelevance(
-        searchable and site >= MIN_SITE_EVIDENCE and score >= weights.threshold - 1e-9,
+        searchable and site > 0 and score >= weights.threshold - 1e-9,
         round(score, 6),
         site,
         form,
