@@ -420,6 +420,11 @@ SMART_SITE_MIN_HITS = 2
 # after every SMART_SITE_RETRAIN_EVERY new ones.
 SMART_SITE_MIN_EXAMPLES = 5
 SMART_SITE_RETRAIN_EVERY = 10
+# A site is also on topic when the words that mark the topic (its stems and the words
+# learned from the topic's sites found so far) are at least this share of its home
+# page's words; sites judged off topic are judged again as the vocabulary grows.
+SMART_SITE_MIN_SHARE = 0.15
+SMART_SITE_MIN_TOPIC_WORDS = 3
 # Relevance of a searchable form (crawler/deepweb/relevance.py): score = site weight *
 # site evidence + form weight * the form's own topic evidence + result weight * the
 # topic evidence of its probe's result records (0.5 while unknown); relevant at the

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from crawler import defaults
-from crawler.deepweb.forms import Form
+from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.link_tree import LinkRanker, LinkTree
 from crawler.deepweb.similarity import Features
 from crawler.deepweb.site_frontier import SiteFrontier
@@ -59,6 +59,11 @@ class SiteExploration:
     stopped: str = ""  # the stop rule that ended the site, "" while it runs
     budget: int = 0  # pages the site may fetch (max_pages, more after each resume)
     rounds: int = 1  # 1 + times resumed
+    home_words: Counter[str] = field(default_factory=Counter)  # its home page's terms
+    rejudged: bool = False  # judged off topic on its home page, on topic later
+    # searchable forms seen while the site was judged off topic (form, verdict, the
+    # record groups of its page): judged again if the site is
+    held_forms: list[tuple[Form, FormVerdict, dict[str, int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages
@@ -127,10 +132,9 @@ class SiteExploration:
         return self.stopped
 
     def add_page_terms(self, page_terms: Iterable[str]) -> None:
-        """The terms of one more page of the site (kept while the site is not judged
-        off topic: its forms' site evidence is their topic share)."""
-        if self.relevant is not False:
-            self.words.update(page_terms)
+        """The terms of one more page of the site (its forms' site evidence is their
+        topic share; kept for a site judged off topic too, which may be judged again)."""
+        self.words.update(page_terms)
 
     @property
     def resumable(self) -> bool:

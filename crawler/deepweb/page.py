@@ -60,22 +60,33 @@ def _words(text: str | None) -> list[str]:
     return (text or "").split()
 
 
+def anchor_text(element: Any) -> str:
+    """A link's words: its text, else the alt text of its images (a menu of image
+    buttons), else its title attribute; an ``area``'s alt text."""
+    if element.tag != "a":
+        return " ".join(_words(element.get("alt")))
+    text = " ".join(_words(element.text_content()))
+    if text:
+        return text
+    alts = [" ".join(_words(img.get("alt"))) for img in element.iter("img")]
+    return " ".join(a for a in alts if a) or " ".join(_words(element.get("title")))
+
+
 def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContext]:
     """The http(s) links of a parsed page (crawler.deepweb.forms.parse_html, links made
-    absolute), first occurrence of each URL, with anchor and surrounding text."""
+    absolute), first occurrence of each URL with words (:func:`anchor_text`), with
+    anchor and surrounding text."""
     if doc is None:
         return []
     found: dict[str, LinkContext] = {}
     for element in doc.iter("a", "area"):
         href = element.get("href")
         url = canonical_url(href.strip()) if href else None
-        if url is None or url in found:
+        if url is None or (url in found and found[url].anchor):
             continue
-        anchor = (
-            " ".join(_words(element.text_content()))
-            if element.tag == "a"
-            else (element.get("alt") or "")
-        )
+        anchor = anchor_text(element)
+        if url in found and not anchor:
+            continue  # an image link without alt text, then again without words
         parent = element.getparent()
         before: list[str] = []
         after: list[str] = []
@@ -90,5 +101,6 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
                 words = _words(child.text_content()) + _words(child.tail)
                 (after if seen else before).extend(words)
         around = before[-around_words:] + after[:around_words]
-        found[url] = LinkContext(url, anchor, " ".join(around), in_navigation(element))
+        navigation = in_navigation(element) or (url in found and found[url].navigation)
+        found[url] = LinkContext(url, anchor, " ".join(around), navigation)
     return list(found.values())

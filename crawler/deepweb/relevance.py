@@ -13,12 +13,12 @@ its site's verdict alone (nor its link neighbourhood's):
   a programming manual that speaks of "the book" is not a books site;
 - **result evidence** (0..1): the topic evidence of the records a probe's result page
   lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
-  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe was
-  refused or failed, or when the answer lists no records (it says nothing of the
-  topic).
+  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe
+  was refused or failed, or when the answer lists no records (it says nothing of the
+  topic: a car dealer's search has nothing for "autos").
 
-A form whose words look places up (postcode, store, radius, ...) without a topic word
-is a locator: its form evidence is -1.
+A form whose words look places up (postcode, store, radius, ...) without a word that
+marks the topic (a stem or a learned word) is a locator: its form evidence is -1.
 
     score = site_weight * site + form_weight * form + result_weight * result
 
@@ -59,6 +59,15 @@ LOCATOR_WORDS = frozenset(
         "locator store stores branch branches directions address"
     )
 )
+
+
+#: a select of at least this many options, one of which names the topic while fewer
+#: than this share of them mark it, makes a search over many subjects (a newspaper's
+#: sections, a directory's categories): the topic is one subject among others there
+MIXED_MIN_OPTIONS = 4
+MIXED_MAX_SHARE = 1 / 3
+#: the form evidence of such a search, unless its own words name the topic
+MIXED_EVIDENCE = -0.5
 
 
 def own_terms(form: Form) -> set[str]:
@@ -134,10 +143,13 @@ class TopicVocabulary:
         names, action URL) plus, for its selects, the evidence of their options times the
         share of the options that mark the topic (a news search whose section list has
         "Books" among twelve sections is not a books search); -1 for a locator (place
-        words, no topic stem among them)."""
+        words, no topic stem among them); :data:`MIXED_EVIDENCE` for a search over many
+        subjects (a select naming the topic among mostly other options) whose own words
+        do not name the topic."""
         own = own_terms(form)
         option_terms: set[str] = set()
         option_part = 0.0
+        mixed = False  # a select of many subjects, the topic one of them
         for f in form.fields:
             choices = [
                 set(terms(f"{value} {label}"))
@@ -151,14 +163,33 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
+            naming = [c for c in choices if c & self.topic]
+            if naming and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
+                mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
+        words = own | option_terms
         if (
-            (own | option_terms) & LOCATOR_WORDS
-            and not (own | option_terms) & self.topic
+            words & LOCATOR_WORDS
+            and not any(self.marks_topic(t) for t in words - LOCATOR_WORDS)
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
+        if mixed and not own & self.topic:
+            return MIXED_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
+
+    def marks_site(
+        self,
+        words: Mapping[str, int],
+        min_share: float = defaults.SMART_SITE_MIN_SHARE,
+        min_words: int = defaults.SMART_SITE_MIN_TOPIC_WORDS,
+    ) -> bool:
+        """A page (a site's home page) on topic by this vocabulary: the words that mark
+        the topic are at least ``min_share`` of its words (:meth:`share`) and at least
+        ``min_words`` distinct ones (one word a shop's boilerplate shares with the
+        topic's first sites is not a topic)."""
+        marking = sum(1 for term in words if self.marks_topic(term))
+        return marking >= min_words and self.share(words) >= min_share
 
     def share(self, words: Mapping[str, int]) -> float:
         """The share of term occurrences (a page's, a site's) that mark the topic: its

@@ -15,7 +15,8 @@ the frontier scheduler's. Robots.txt and per-host politeness apply as to any req
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,7 +45,7 @@ from crawler.deepweb import (
     site_of,
 )
 from crawler.deepweb.exploration import ResumePolicy, release_out_links
-from crawler.deepweb.forms import Form
+from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
     UNKNOWN,
@@ -117,6 +118,7 @@ class SmartSpider(CrawlerSpider):
         self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
         self.reverse_searched: set[str] = set()
         self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
+        self.sites_linked: set[str] = set()  # every site a page explored links to
 
     @staticmethod
     def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
@@ -202,6 +204,9 @@ class SmartSpider(CrawlerSpider):
             density=number("SMART_SITE_MIN_DENSITY"),
         )
         self.learned_weight = number("SMART_FORM_LEARNED_WEIGHT")
+        self.site_min_share = number("SMART_SITE_MIN_SHARE")
+        self.site_min_topic_words = integer("SMART_SITE_MIN_TOPIC_WORDS")
+        self.vocabulary_seen = -1  # on-topic pages the vocabulary had at the last re-judging
         self.probe_queries = max(1, integer("SMART_PROBE_QUERIES"))
         self.probe_min_records = max(1, integer("SMART_PROBE_MIN_RECORDS"))
         self.vocabulary = TopicVocabulary(
@@ -279,7 +284,18 @@ class SmartSpider(CrawlerSpider):
         then the site frontier (reverse searching first when it runs low), then, when no
         site waits, a stopped site with links left resumed (topic sites first): the crawl
         does not end while a site has pages to fetch."""
+        self.rejudge_sites()
         while len(self.active) < self.concurrent_sites:
+            rejudged = [
+                s
+                for s in self.stopped_sites.values()
+                if s.rejudged and s.rounds == 1 and self.resume_policy.allows(s)
+            ]
+            if rejudged and not self.seed_sites:  # a topic site found late comes first
+                request = self.resume_site(max(rejudged, key=lambda s: s.relevance))
+                if request is not None:
+                    yield request
+                continue
             if self.seed_sites:
                 candidate: SiteCandidate | None = self.seed_sites.pop(0)
                 seed = True
@@ -295,12 +311,14 @@ class SmartSpider(CrawlerSpider):
                 continue
             yield self.activate(candidate, seed)
 
-    def resume_site(self) -> scrapy.Request | None:
-        """The best stopped site the resume policy allows gets another page budget."""
-        allowed = [s for s in self.stopped_sites.values() if self.resume_policy.allows(s)]
-        if not allowed:
-            return None
-        exploration = min(allowed, key=SiteExploration.resume_order)
+    def resume_site(self, exploration: SiteExploration | None = None) -> scrapy.Request | None:
+        """The best stopped site the resume policy allows (or ``exploration``) gets
+        another page budget."""
+        if exploration is None:
+            allowed = [s for s in self.stopped_sites.values() if self.resume_policy.allows(s)]
+            if not allowed:
+                return None
+            exploration = min(allowed, key=SiteExploration.resume_order)
         del self.stopped_sites[exploration.site]
         reason = exploration.stopped
         exploration.resume()
@@ -426,6 +444,7 @@ class SmartSpider(CrawlerSpider):
         for exploration in list(self.active.values()):
             scheduled += self.schedule(self.pump(exploration))
         scheduled += self.schedule(self.fill())
+        scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
         if scheduled:
             raise DontCloseSpider
         reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
@@ -490,14 +509,32 @@ class SmartSpider(CrawlerSpider):
             assert self.classifier is not None
             seed = exploration.seed
             home_text = f"{page.title}\n{page.text}"
+            home_words = Counter(terms(home_text))
+            share = self.vocabulary.share(home_words)  # before this page is learned
+            exploration.home_words = home_words
             verdict = self.classifier.classify(home_text, learn=not seed)
-            exploration.relevant = verdict.relevant
-            exploration.relevance = verdict.score
-            stats.inc_value("smart/sites_on_topic" if verdict.relevant else "smart/sites_off_topic")
+            by_share = self.judged_by_share(home_words)
+            exploration.relevant = verdict.relevant or by_share
+            exploration.relevance = max(verdict.score, share) if by_share else verdict.score
+            stats.inc_value(
+                "smart/sites_on_topic" if exploration.relevant else "smart/sites_off_topic"
+            )
+            self.logger.info(
+                "site %s judged %s on its home page (%s %.3f; topic stems %d; share of "
+                "topic words %.3f: %s; frequent words: %s)",
+                exploration.site,
+                "on topic" if exploration.relevant else "off topic",
+                verdict.model,
+                verdict.score,
+                self.classifier.keyword_hits(home_text) if self.classifier.query else 0,
+                share,
+                " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
+                " ".join(w for w, _ in home_words.most_common(12)),
+            )
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
             else:
-                self.vocabulary.learn(home_text, verdict.relevant)
+                self.vocabulary.learn(home_text, bool(exploration.relevant))
         exploration.add_page_terms(terms(f"{page.title}\n{page.text}"))
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
@@ -515,41 +552,14 @@ class SmartSpider(CrawlerSpider):
         for form, verdict in zip(forms, verdicts, strict=True):
             if form not in fresh:
                 continue
-            judged = judge_form(
-                verdict.searchable,
-                self.site_evidence(exploration),
-                self.vocabulary.form_evidence(form, self.learned_weight),
-                UNKNOWN,
-                self.weights,
-            )
-            relevant = judged.relevant
             new_searchable = new_searchable or verdict.searchable
             stats.inc_value("smart/forms")
             if verdict.searchable:
                 stats.inc_value("smart/forms_searchable")
-            if relevant:
-                stats.inc_value("smart/forms_relevant")
-            item = FormItem(
-                site=exploration.site,
-                page_url=form.page_url,
-                form_index=form.index,
-                action_url=form.action_url,
-                method=form.method,
-                fields=[f.as_dict() for f in form.fields],
-                searchable=verdict.searchable,
-                searchable_score=verdict.score,
-                relevant=relevant,
-                relevance_score=judged.score,
-                site_score=judged.site,
-                form_score=judged.form,
-            )
-            probe = None
-            best = judged.score + self.weights.result * (1.0 - UNKNOWN)
-            could_be_relevant = best >= self.weights.threshold - 1e-9
-            if self.probe and verdict.searchable and could_be_relevant:
-                probe = self.probe_request(form, item, groups_of_page())
-            if probe is not None:
-                item.probe = "pending"
+            item, probe = self.judged_form(exploration, form, verdict, groups_of_page)
+            if verdict.searchable and probe is None and not item.relevant and not exploration.seed:
+                # judged again as the vocabulary and the site's evidence grow
+                exploration.held_forms.append((form, verdict, groups_of_page()))
             yield item
             if probe is not None:
                 yield probe
@@ -563,13 +573,130 @@ class SmartSpider(CrawlerSpider):
                     exploration.site, candidate.features
                 ):
                     stats.inc_value("smart/deep_sites")
+        new_sites = 0
         for link in link_contexts(doc):
-            if site_of(link.url) == exploration.site:
+            host = site_of(link.url)
+            if host == exploration.site:
                 exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
-        exploration.page_done(new_searchable)
+                if host not in self.sites_linked:
+                    self.sites_linked.add(host)
+                    new_sites += 1
+        # a seed (a directory, a portal) is there for its links to sites: a page of it
+        # that names sites not seen before is as good as a form
+        exploration.page_done(new_searchable or (exploration.seed and new_sites > 0))
         self.resume_policy.stops(exploration)
+
+    def judged_form(
+        self,
+        exploration: SiteExploration,
+        form: Form,
+        verdict: FormVerdict,
+        page_groups: Callable[[], dict[str, int]],
+    ) -> tuple[FormItem, scrapy.Request | None]:
+        """A new form's item, judged on the evidence so far, and its probe (None when it
+        is not probed: not searchable, not possibly relevant, probing off)."""
+        judged = judge_form(
+            verdict.searchable,
+            self.site_evidence(exploration),
+            self.vocabulary.form_evidence(form, self.learned_weight),
+            UNKNOWN,
+            self.weights,
+        )
+        if judged.relevant:
+            self.crawler.stats.inc_value("smart/forms_relevant")
+        item = FormItem(
+            site=exploration.site,
+            page_url=form.page_url,
+            form_index=form.index,
+            action_url=form.action_url,
+            method=form.method,
+            fields=[f.as_dict() for f in form.fields],
+            searchable=verdict.searchable,
+            searchable_score=verdict.score,
+            relevant=judged.relevant,
+            relevance_score=judged.score,
+            site_score=judged.site,
+            form_score=judged.form,
+        )
+        probe = None
+        best = judged.score + self.weights.result * (1.0 - UNKNOWN)
+        could_be_relevant = best >= self.weights.threshold - 1e-9
+        if self.probe and verdict.searchable and could_be_relevant:
+            probe = self.probe_request(form, item, page_groups())
+        if probe is not None:
+            item.probe = "pending"
+        if verdict.searchable:
+            self.logger.info(
+                "searchable form %d of %s: relevance %.3f (site %.3f, form %.3f)%s",
+                form.index,
+                form.page_url,
+                judged.score,
+                judged.site,
+                judged.form,
+                ", probed" if probe is not None else "",
+            )
+        return item, probe
+
+    def judged_by_share(self, home_words: Counter[str]) -> bool:
+        """On topic by the topic vocabulary (a topic by keywords only)."""
+        return bool(self.vocabulary.topic) and self.vocabulary.marks_site(
+            home_words, self.site_min_share, self.site_min_topic_words
+        )
+
+    def rejudge_sites(self) -> None:
+        """Sites judged off topic on their home page are judged again when the topic
+        vocabulary has grown (a car dealer's home page that never says "autos" is
+        judged before the words of the topic's other sites are learned): one whose words
+        now reach SMART_SITE_MIN_SHARE is a topic site, resumed before the frontier's
+        next site; the searchable forms of its pages seen so far are judged again and,
+        if they may be relevant, probed (the probe's answer writes their final item)."""
+        if not self.vocabulary.topic or self.vocabulary.pages[True] == self.vocabulary_seen:
+            return
+        self.vocabulary_seen = self.vocabulary.pages[True]
+        for exploration in self.explorations.values():
+            if exploration.relevant is not False or exploration.seed:
+                continue
+            if not self.judged_by_share(exploration.home_words):
+                continue
+            share = self.vocabulary.share(exploration.home_words)
+            exploration.relevant = True
+            exploration.relevance = share
+            exploration.rejudged = True
+            self.crawler.stats.inc_value("smart/sites_rejudged")
+            self.logger.info(
+                "site %s judged on topic again (share of topic words %.3f), %d forms held",
+                exploration.site,
+                share,
+                len(exploration.held_forms),
+            )
+        self.rejudge_forms()
+
+    def rejudge_forms(self) -> int:
+        """The held searchable forms of topic sites (judged not relevant, not probed,
+        when the vocabulary and their site's evidence were smaller) judged again; those
+        that may be relevant now are probed (the probe's answer writes their final
+        item). Returns how many probes were scheduled."""
+        scheduled = 0
+        for exploration in self.explorations.values():
+            if not exploration.relevant or not exploration.held_forms:
+                continue
+            held, exploration.held_forms = exploration.held_forms, []
+            for form, verdict, groups in held:
+                item, probe = self.judged_form(exploration, form, verdict, lambda g=groups: g)
+                if probe is None:
+                    exploration.held_forms.append((form, verdict, groups))
+                    continue
+                self.logger.info(
+                    "form %d of %s judged again: relevance %.3f, probed",
+                    form.index,
+                    form.page_url,
+                    item.relevance_score,
+                )
+                self.crawler.engine.crawl(probe)
+                scheduled += 1
+        return scheduled
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(
@@ -646,7 +773,9 @@ class SmartSpider(CrawlerSpider):
                 set(terms(result.record_text)) - state.query_terms, self.learned_weight
             )
         else:
-            evidence = UNKNOWN  # no records: says nothing of the topic
+            # no records: says nothing of the topic (a car dealer's search has nothing
+            # for "autos", its records say "car")
+            evidence = UNKNOWN
         yield self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )
@@ -683,12 +812,16 @@ class SmartSpider(CrawlerSpider):
         if confirmed:
             self.crawler.stats.inc_value("smart/forms_confirmed")
         self.logger.info(
-            "form %d of %s probed: %s (%d records), relevance %.3f",
+            "form %d of %s probed: %s (%d records), relevance %.3f (site %.3f, form %.3f, "
+            "result %.3f)",
             item.form_index,
             item.page_url,
             status,
             records,
             judged.score,
+            judged.site,
+            judged.form,
+            judged.result,
         )
         return replace(
             item,

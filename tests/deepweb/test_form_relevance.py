@@ -74,6 +74,21 @@ def test_vocabulary_learns_words_that_mark_the_topic():
     assert words.share({"book": 2, "poetri": 1, "map": 1, "rare": 1}) == pytest.approx(3 / 5)
 
 
+def test_a_home_page_that_never_names_the_topic_is_on_topic_by_its_learned_words():
+    words = vocabulary()
+    words.learn("poetry sonnets verse anthology", True)
+    words.learn("sonnets and verse, anthology of poetry", True)
+    words.learn("a verse anthology, new sonnets", True)
+    # a shop of the topic that never says "books": poetri, sonnet, vers, antholog
+    home = {"poetri": 2, "sonnet": 1, "vers": 1, "antholog": 1, "shop": 2, "welcom": 1}
+    assert words.marks_site(home, min_share=0.15, min_words=3)
+    # the same share from two distinct words is not enough
+    assert not words.marks_site({"poetri": 3, "sonnet": 2, "shop": 1}, 0.15, 3)
+    # three words, too small a share of the page
+    few = {"poetri": 1, "sonnet": 1, "vers": 1, **{f"w{i}": 1 for i in range(30)}}
+    assert not words.marks_site(few, 0.15, 3)
+
+
 def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     words = vocabulary()
     weights = RelevanceWeights(site=0.6, form=0.4, result=0.4, threshold=0.5, density=0.01)
@@ -116,8 +131,15 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
       <option value="">All</option><option>World</option><option>Sport</option>
       <option>Business</option><option>Books</option></select></form>"""
     (news,) = extract_forms(sections, "http://news.test/")
-    # (1 of the 5 options with words: the empty one does not count)
-    assert words.form_evidence(news) == pytest.approx(1 / 5)
+    # (1 of the 5 options with words, the empty one does not count: a search over many
+    # subjects, the topic one of them)
+    assert words.form_evidence(news) == -0.5
+    # the same select behind words that name the topic is a topic search
+    (books_first,) = extract_forms(
+        sections.replace(b'<input name="q">', b'<input name="q" placeholder="Search books">'),
+        "http://news.test/",
+    )
+    assert words.form_evidence(books_first) == 1.0
     weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.03)
     # on a books site, whatever its probe says, a locator is not relevant
     assert not judge_form(True, 1.0, -1.0, 1.0, weights).relevant

@@ -184,6 +184,19 @@ def test_link_contexts_anchor_and_text_around():
     )
 
 
+def test_link_contexts_read_image_buttons_alt_text_and_a_later_text_link():
+    doc = parse_html(
+        b"""<html><body><table><tr><td><a href="/finder/"><img src="b1.gif" alt="Title finder">
+        </a></td><td><a href="/vault/"><img src="b2.gif"></a></td></tr></table>
+        <p><a href="/finder/">Finder</a> | <a href="/vault/">The vault</a></p></body></html>""",
+        "http://shop.test/",
+    )
+    assert [(ln.url, ln.anchor) for ln in link_contexts(doc)] == [
+        ("http://shop.test/finder/", "Title finder"),
+        ("http://shop.test/vault/", "The vault"),
+    ]
+
+
 def test_link_contexts_mark_menu_links():
     doc = parse_html(
         b'<header><ul class="menu"><li><a href="/shelves/">Shelves</a></li></ul>'
@@ -238,7 +251,8 @@ def test_resume_policy_decides_on_evidence():
     assert policy.refusal([]) == "no_site_left"
 
 
-def test_a_site_keeps_its_pages_terms_while_not_judged_off_topic():
+def test_a_site_keeps_its_pages_terms_even_when_judged_off_topic():
+    # a site judged off topic on its home page may be judged on topic again later
     site = SiteExploration.start("a.test", "http://a.test/", StopRules(), LinkRanker())
     site.add_page_terms(["book", "book", "map"])
     site.relevant = True
@@ -246,4 +260,4 @@ def test_a_site_keeps_its_pages_terms_while_not_judged_off_topic():
     assert dict(site.words) == {"book": 3, "map": 1}
     site.relevant = False
     site.add_page_terms(["car"])
-    assert "car" not in site.words
+    assert dict(site.words) == {"book": 3, "map": 1, "car": 1}
