@@ -1,14 +1,15 @@
 """Restart right after `kill -9`, with the dead session's lock forced open (issue 32).
 
 Each run starts a one-process `scrapy crawl general` on a small latency web of the
-sandbox, kills it with SIGKILL once it has made a few requests, and at once opens a
+sandbox, kills it with SIGKILL once it has made six requests, and at once opens a
 PostgreSQL session that holds the crawl's frontier lock under the killed process's
 name (``crawler PID@MACHINE``): what the server leaves for a moment when it has not yet
 noticed that the client is gone (issue 32 saw it once in nine restarts on a loaded
 machine). Forcing it makes every run test the case instead of waiting for it. The crawl
-is then restarted (the same crawl id, no seeds: a resume) and must end by itself with
-exit status 0, no ``error:`` line, no traceback, the warning that it ended the dead
-session, and every reachable page stored once.
+is then restarted (the same crawl id, no seeds: a resume) and must resume the crawl and
+end by itself with exit status 0, no ``error:`` line, no traceback, and the warning that
+it ended the dead session. (How many pages the resumed crawl still finds depends on what
+the killed one had written: links of its last pages may be lost with it, docs/frontier.md.)
 
 Not part of the test suite (50 runs take minutes); run inside a loopback-only network
 namespace like the tests:
@@ -57,7 +58,7 @@ def one_run(server, web, database_url: str, tmp: Path, index: int) -> tuple[bool
     with open(folder / "first.log", "w") as log:
         proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 180
-    while len(server.requests_for()) < 3 and proc.poll() is None:
+    while len(server.requests_for()) < 6 and proc.poll() is None:
         if time.monotonic() > deadline:
             proc.kill()
             return False, "the first crawl made no request in 180 s"
@@ -102,8 +103,10 @@ def one_run(server, web, database_url: str, tmp: Path, index: int) -> tuple[bool
         problems.append("traceback")
     if "which is gone (killed?); ending that session" not in result.stderr:
         problems.append("no line about ending the dead session")
-    if len(stored) != len(set(stored)) or set(stored) != set(web.reachable(web.seeds)):
-        problems.append(f"{len(set(stored))} pages stored of {len(web.reachable(web.seeds))}")
+    if f"resuming crawl {crawl_id}" not in result.stderr:
+        problems.append("the crawl was not resumed")
+    if len(stored) != len(set(stored)):
+        problems.append("a page stored twice")
     detail = f"restart {took:.1f} s, {len(set(stored))} pages, load {load()}"
     return not problems, "; ".join(problems) or detail
 

@@ -324,8 +324,8 @@ class AgentMembership:
     ) -> None:
         """Work-aware lending (crawler/agents/assignment.py): publish how many hosts this
         agent needs; an agent that needs none lends the hosts it cannot serve to the
-        agents that need them (their rows locked, so two lenders never give one agent
-        the same need twice) and gives back the borrowed hosts it can spare."""
+        agents that need them (_reserve) and gives back the borrowed hosts it can
+        spare."""
         held = sorted(h for h in self.owned if h not in self.releasing)
         work = {h: load.pending.get(h, 0) for h in held}
         if held:
@@ -336,9 +336,7 @@ class AgentMembership:
             )).fetchall():
                 work[host] += int(queued)
         need = beat.need = need_hosts(work, load)
-        # what it needs, less the hosts already lent to it and not claimed yet (own row
-        # only, outside the lending transaction: no lock is held while others' rows
-        # are locked)
+        # what it needs, less the hosts already lent to it and not claimed yet
         await conn.execute(
             """
             UPDATE agents SET need = greatest(0, %(need)s - (
@@ -350,35 +348,16 @@ class AgentMembership:
              "crawl_id": self.crawl_id},
         )
         loans = self.loans.intersection(held)
-        if need or len(self.live) < 2:
-            lent, returned = plan_lending(work, load, {}, loans)
-        else:
-            async with conn.transaction():
-                needs = {a: int(n) for a, n in await (await conn.execute(
-                    "SELECT agent_id, need FROM agents WHERE crawl_id = %s AND state = %s"
-                    " AND lease_until > now() AND need > 0 AND agent_id <> %s"
-                    " ORDER BY agent_id FOR UPDATE",
-                    (self.crawl_id, RUNNING, self.agent_id),
-                )).fetchall()}
-                lent, returned = plan_lending(work, load, needs, loans)
-                if lent:
-                    given: dict[str, int] = {}
-                    for borrower in lent.values():
-                        given[borrower] = given.get(borrower, 0) + 1
-                    borrowers = sorted(given)
-                    await conn.execute(
-                        "UPDATE agents a SET need = greatest(0, a.need - d.n)"
-                        " FROM unnest(%b::text[], %b::int[]) AS d(agent, n)"
-                        " WHERE a.crawl_id = %s AND a.agent_id = d.agent",
-                        (borrowers, [given[b] for b in borrowers], self.crawl_id),
-                    )
-                    hosts = sorted(lent)
-                    await conn.execute(
-                        "UPDATE host_owners o SET lent_to = d.borrower"
-                        " FROM unnest(%b::text[], %b::text[]) AS d(host, borrower)"
-                        " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
-                        (hosts, [lent[h] for h in hosts], self.key, self.agent_id),
-                    )
+        needs: dict[str, int] = {}
+        if not need and len(self.live) > 1:
+            needs = {a: int(n) for a, n in await (await conn.execute(
+                "SELECT agent_id, need FROM agents WHERE crawl_id = %s AND state = %s"
+                " AND lease_until > now() AND need > 0 AND agent_id <> %s",
+                (self.crawl_id, RUNNING, self.agent_id),
+            )).fetchall()}
+        lent, returned = plan_lending(work, load, needs, loans)
+        if lent:
+            lent = await self._reserve(conn, lent)
         for host, borrower in lent.items():
             self.releasing[host] = borrower
             self.loans.discard(host)
@@ -398,6 +377,50 @@ class AgentMembership:
             logger.info("agent %s: %d borrowed hosts given back (%s%s); it needs %d more",
                         self.agent_id, len(returned), ", ".join(sorted(returned)[:5]),
                         ", ..." if len(returned) > 5 else "", need)
+
+    async def _reserve(
+        self, conn: psycopg.AsyncConnection[Any], lent: dict[str, str]
+    ) -> dict[str, str]:
+        """Take the lent hosts off their borrowers' published needs, so that two lenders
+        never fill one need twice, and name the borrowers in ``host_owners.lent_to``;
+        returns the loans granted (a need another lender filled meanwhile is not filled
+        again). Each statement is its own transaction: no agent row stays locked while
+        this process does anything else, so a borrower's lease renewal never waits for
+        a lender's heartbeat (a descheduled lender holding the rows of every agent that
+        needed hosts made all their leases expire at once on a loaded machine)."""
+        wanted: dict[str, int] = {}
+        for borrower in lent.values():
+            wanted[borrower] = wanted.get(borrower, 0) + 1
+        borrowers = sorted(wanted)
+        granted = {a: int(n) for a, n in await (await conn.execute(
+            """
+            WITH d AS (SELECT * FROM unnest(%(agents)b::text[], %(counts)b::int[])
+                       AS d(agent, n)),
+            locked AS (
+                SELECT a.agent_id, a.need FROM agents a JOIN d ON a.agent_id = d.agent
+                WHERE a.crawl_id = %(crawl_id)s ORDER BY a.agent_id FOR UPDATE OF a)
+            UPDATE agents a SET need = greatest(0, l.need - d.n)
+            FROM locked l JOIN d ON d.agent = l.agent_id
+            WHERE a.crawl_id = %(crawl_id)s AND a.agent_id = l.agent_id AND l.need > 0
+            RETURNING a.agent_id, least(l.need, d.n)
+            """,
+            {"agents": borrowers, "counts": [wanted[b] for b in borrowers],
+             "crawl_id": self.crawl_id},
+        )).fetchall()}
+        kept: dict[str, str] = {}
+        for host, borrower in lent.items():  # (largest queues first)
+            if granted.get(borrower, 0) > 0:
+                granted[borrower] -= 1
+                kept[host] = borrower
+        if kept:
+            hosts = sorted(kept)
+            await conn.execute(
+                "UPDATE host_owners o SET lent_to = d.borrower"
+                " FROM unnest(%b::text[], %b::text[]) AS d(host, borrower)"
+                " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
+                (hosts, [kept[h] for h in hosts], self.key, self.agent_id),
+            )
+        return kept
 
     async def _hand_back(
         self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, busy: set[str],

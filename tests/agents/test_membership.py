@@ -188,3 +188,25 @@ def test_hosts_are_lent_to_an_agent_without_work_and_go_home_when_empty(migrated
         await store.close(True, 0.0, 0)
 
     asyncio.run(run())
+
+
+def test_two_lenders_never_fill_one_need_twice(migrated):
+    crawl_id = f"need-{uuid.uuid4().hex[:8]}"
+
+    async def run():
+        store = await _store(migrated, crawl_id, "a")
+        members = {n: AgentMembership(migrated, crawl_id, store.key, n, ttl=30.0, margin=1.0)
+                   for n in "abc"}
+        for m in members.values():
+            await m.join()
+        await members["b"].heartbeat(load=HostLoad(3, {}))  # b holds nothing: needs 3
+        a, c = members["a"], members["c"]
+        got_a = await a._reserve(await a._connection(), {"h1.test": "b", "h2.test": "b"})
+        got_c = await c._reserve(await c._connection(), {"h3.test": "b", "h4.test": "b"})
+        for m in members.values():
+            await m.leave("finished")
+        await store.close(True, 0.0, 0)
+        return got_a, got_c
+
+    got_a, got_c = asyncio.run(run())
+    assert got_a == {"h1.test": "b", "h2.test": "b"} and got_c == {"h3.test": "b"}
