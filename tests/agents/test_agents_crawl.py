@@ -120,7 +120,10 @@ def test_focused_agents_share_a_crawl(sandbox, database_url, db, tmp_path):
     crawl_id = f"focused-{uuid.uuid4().hex[:8]}"
     common = {"database_url": database_url, "workdir": tmp_path, "proxy": server.proxy_url,
               "crawl_id": crawl_id, "seeds": web.seeds, "spider": "focused",
-              "args": {"query": "river"}}
+              "args": {"query": "river"},
+              # long leases: a process starved for seconds on the loaded test machine
+              # is not declared dead (whose leased URL is then fetched again)
+              "settings": {"AGENT_LEASE_TTL": 30.0}}
     procs = [start_agent(name, **common) for name in ("agent-a", "agent-b")]
     codes = wait_all(procs, timeout=150)
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("agent-a", "agent-b")}
