@@ -535,6 +535,13 @@ class PostgresStore:
         result = WriteResult()
         async with self.conn.transaction():
             if self.agent_id is not None:
+                # the new rows reach the temporary table first: a COPY waits for its
+                # client's data, and an agent cut off in the middle of it must not hold
+                # frontier rows (the server does not end an active COPY at
+                # idle_in_transaction_session_timeout, and the others' take-over of its
+                # leases would wait for those rows)
+                if batch.new:
+                    await self._copy_in(batch.new)
                 await self._lock_rows(batch)
             if batch.new:
                 await self._insert_new(batch.new)
@@ -723,10 +730,7 @@ class PostgresStore:
         event (counts add up, the best offer wins: the same result in any order)."""
         conn = self.conn
         assert conn is not None and self.strategy is not None
-        async with conn.cursor() as cur, cur.copy(
-            f"COPY frontier_in ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
-        ) as copy:
-            await copy.write(encode_copy_rows(self.key, rows))
+        # (the rows are in frontier_in already: _copy_in, called by _write)
         score = self.strategy.score_sql(*_MERGE_COLUMNS.values())
         sets = ", ".join(f"{name} = {expr}" for name, expr in _MERGE_COLUMNS.items())
         await conn.execute(
@@ -736,6 +740,16 @@ class PostgresStore:
             " priority = greatest(frontier.priority, excluded.priority)"
             f" WHERE frontier.state IN ({QUEUED}, {LEASED})"
         )  # frontier_in empties itself at commit
+
+    async def _copy_in(self, rows: list[NewRow]) -> None:
+        """New rows of an agent into its session's temporary table (merged by
+        _merge_new)."""
+        conn = self.conn
+        assert conn is not None
+        async with conn.cursor() as cur, cur.copy(
+            f"COPY frontier_in ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+        ) as copy:
+            await copy.write(encode_copy_rows(self.key, rows))
 
     async def _upsert(self, entries: list[NewRow]) -> None:
         assert self.conn is not None
