@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 
 def _uniform(host: str, agent: str) -> float:
@@ -50,3 +51,100 @@ def assign(hosts: Iterable[str], agents: Mapping[str, float]) -> dict[str, str]:
         if agent is not None:
             result[host] = agent
     return result
+
+
+# --- work-aware lending ----------------------------------------------------------------
+#
+# Rendezvous hashing balances hosts, not work: on a web where a few hosts hold most of
+# the pages, one agent's hosts run dry while another has more hosts ready than its
+# downloader can serve (issue 32). So an agent measures how many requests its hosts with
+# work can keep in flight (each host: its downloader slot's concurrency, or with a delay
+# the share of the delay a response takes, ``latency / delay``); below its own
+# concurrency it *needs* hosts, above it it can *lend* the hosts it does not need, its
+# largest queues first. A lent host goes through the same hand-over as any other (the
+# lender stops, waits for its requests in flight, releases it with its next allowed
+# fetch time; the borrower claims it with a new epoch), and a borrowed host goes home
+# once its borrower can spare it or it has no work left.
+
+
+@dataclass(frozen=True)
+class HostLoad:
+    """What an agent's downloader can do with its hosts, for lending decisions."""
+
+    concurrency: int  # requests the agent keeps in flight at most (CONCURRENT_REQUESTS)
+    # host -> requests in flight it sustains while it has work
+    slots: Mapping[str, float] = field(default_factory=dict)
+    # host -> URLs the agent holds: buffered, or in flight (a host whose last URLs are
+    # being fetched still has work: their links are likely to be of the same host)
+    pending: Mapping[str, int] = field(default_factory=dict)
+    new_host_slots: float = 1.0  # what a host not fetched yet would sustain
+
+
+def host_slots(concurrency: int, delay: float, latency: float | None) -> float:
+    """Requests a host with work keeps in flight: its slot's concurrency, or with a
+    delay between requests the share of the delay a response takes (one request per
+    delay), at most the concurrency. Latency unknown: one."""
+    if concurrency <= 0:
+        concurrency = 1
+    if delay <= 0:
+        return float(concurrency)
+    if latency is None:
+        return 1.0
+    return max(0.01, min(float(concurrency), latency / delay))
+
+
+def filled(work: Mapping[str, int], slots: Mapping[str, float]) -> float:
+    """Requests in flight the hosts with work (queued > 0) can sustain together."""
+    return sum(slots.get(h, 1.0) for h, queued in work.items() if queued > 0)
+
+
+def need_hosts(work: Mapping[str, int], load: HostLoad) -> int:
+    """How many more hosts with work the agent could keep busy (0: enough)."""
+    gap = load.concurrency - filled(work, load.slots)
+    if gap <= 1e-9:
+        return 0
+    return math.ceil(gap / max(load.new_host_slots, 0.05) - 1e-9)
+
+
+def plan_lending(
+    work: Mapping[str, int],
+    load: HostLoad,
+    needs: Mapping[str, int],
+    loans: Iterable[str],
+) -> tuple[dict[str, str], set[str]]:
+    """Which hosts to lend (host -> borrower) and which borrowed hosts to give back.
+
+    ``work``: host -> URLs queued (buffered or in the store) of the hosts the agent
+    holds and may fetch; ``needs``: other agents -> hosts they need; ``loans``: held
+    hosts borrowed from another agent. Hosts are lent, largest queue first, while
+    what is left still fills the agent's concurrency, each to the agent that needs the
+    most (ties: the smaller id). A loan goes back when it has no work left, or when the
+    agent would still fill its concurrency with one host to spare without it.
+    """
+    total = filled(work, load.slots)
+    remaining = {a: n for a, n in needs.items() if n > 0}
+    lent: dict[str, str] = {}
+    for host, queued in sorted(work.items(), key=lambda hq: (-hq[1], hq[0])):
+        if not remaining:
+            break
+        slots = load.slots.get(host, 1.0)
+        if queued <= 0 or total - slots < load.concurrency:
+            continue
+        borrower = min(remaining, key=lambda a: (-remaining[a], a))
+        lent[host] = borrower
+        total -= slots
+        remaining[borrower] -= 1
+        if not remaining[borrower]:
+            del remaining[borrower]
+    returned: set[str] = set()
+    for host in sorted(loans, key=lambda h: (work.get(h, 0), h)):
+        if host in lent:
+            continue
+        queued = work.get(host, 0)
+        slots = load.slots.get(host, 1.0)
+        if queued <= 0:
+            returned.add(host)
+        elif total - slots >= load.concurrency + slots:
+            returned.add(host)
+            total -= slots
+    return lent, returned

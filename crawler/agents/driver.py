@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crawler import defaults
+from crawler.agents.assignment import HostLoad
 from crawler.agents.membership import AgentMembership, Heartbeat
 from crawler.frontier.crawl_lock import FrontierLocked
 from crawler.frontier.frontier import Frontier
@@ -42,6 +43,7 @@ class AgentDriver:
         is_idle: Callable[[], bool],
         on_gained: Callable[[], None],
         on_finish: Callable[[str], None],
+        host_load: Callable[[], HostLoad] | None = None,
         stats: Any = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -54,9 +56,11 @@ class AgentDriver:
         self._is_idle = is_idle
         self._on_gained = on_gained
         self._on_finish = on_finish
+        self._host_load = host_load
         self.stats = stats
         self._now = now
         self.not_before: dict[str, float] = {}
+        self.need = 0  # hosts this agent could still keep busy, at the last beat
         self.finish_reason: str | None = None
         self._task: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
@@ -139,8 +143,14 @@ class AgentDriver:
                     return
             if self.finish_reason is not None:
                 return
-            # after a failure retry sooner, so a short outage does not cost the lease
-            wait = self.interval if not self._failures else min(1.0, self.interval)
+            # after a failure retry sooner, so a short outage does not cost the lease;
+            # hosts waiting to be handed over, or an agent that needs hosts, beat sooner
+            # too: a hand-over takes a beat of each side
+            wait = self.interval
+            if self._failures or self.membership.releasing:
+                wait = min(1.0, self.interval)
+            elif self.need:
+                wait = min(2.0, self.interval)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
             self._wake.clear()
@@ -158,7 +168,9 @@ class AgentDriver:
         # the whole beat must end before the lease could: a hung connection fails it
         beat = await asyncio.wait_for(
             m.heartbeat(pages=pages, pages_per_second=rate, idle=self._is_idle(),
-                        busy_hosts=self._busy_hosts(), next_fetch=self._next_fetch()),
+                        busy_hosts=self._busy_hosts(), next_fetch=self._next_fetch(),
+                        load=self._host_load() if self._host_load is not None else None,
+                        clock=self.frontier.clock()),
             timeout=max(1.0, m.ttl - m.margin),
         )
         self._last_beat, self._last_pages = now, pages
@@ -167,6 +179,7 @@ class AgentDriver:
 
     def _apply(self, beat: Heartbeat) -> None:
         frontier = self.frontier
+        self.need = beat.need
         gone = beat.lost | beat.releasing | beat.released
         if beat.rejoined:
             gone |= {e.host for e in frontier.buffer.entries.values()}
@@ -194,6 +207,11 @@ class AgentDriver:
             self._inc("agents/hosts_released", len(beat.released))
             self._inc("agents/hosts_lost", len(beat.lost))
             self._inc("agents/dead_requeued", beat.requeued)
+            self._inc("agents/hosts_lent", len(beat.lent))
+            self._inc("agents/hosts_given_back", len(beat.returned))
+            self._inc("agents/hosts_borrowed",
+                      sum(1 for h in beat.gained if h in self.membership.loans))
+            self.stats.set_value("agents/need", beat.need)
         if beat.finish_reason is not None and self.finish_reason is None:
             self.finish_reason = beat.finish_reason
             logger.info("agent %s: crawl %s is over (%s)", self.membership.agent_id,

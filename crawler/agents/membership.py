@@ -38,7 +38,7 @@ from typing import Any
 import psycopg
 
 from crawler import defaults
-from crawler.agents.assignment import owner
+from crawler.agents.assignment import HostLoad, need_hosts, owner, plan_lending
 from crawler.frontier import crawl_lock
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.frontier.crawl_lock import FrontierLocked, one_process_refusal
@@ -64,6 +64,9 @@ class Heartbeat:
     gained: dict[str, float] = field(default_factory=dict)  # host -> seconds to wait first
     lost: set[str] = field(default_factory=set)  # hosts to stop fetching at once
     releasing: set[str] = field(default_factory=set)  # hosts that now belong to another
+    lent: dict[str, str] = field(default_factory=dict)  # hosts being lent: host -> borrower
+    returned: set[str] = field(default_factory=set)  # borrowed hosts being given back
+    need: int = 0  # hosts with work this agent could still keep busy
     released: set[str] = field(default_factory=set)  # hosts handed back this heartbeat
     dead_agents: list[str] = field(default_factory=list)
     requeued: int = 0  # leased rows of dead agents returned to the queue
@@ -103,7 +106,11 @@ class AgentMembership:
         self._now = now
         self.conn: psycopg.AsyncConnection[Any] | None = None
         self.owned: set[str] = set()
-        self.releasing: set[str] = set()
+        # hosts being handed over (not fetched any more): host -> the agent it is lent
+        # to, None when it goes to its rendezvous owner
+        self.releasing: dict[str, str | None] = {}
+        # held hosts borrowed from another agent (lent_to = this agent)
+        self.loans: set[str] = set()
         self.deadline = 0.0  # monotonic time until which owned hosts may be fetched
         self.live: dict[str, float] = {}  # live agents (id -> capacity) at the last beat
         self.joined = False
@@ -148,10 +155,11 @@ class AgentMembership:
             )).fetchone()
             if not (row and row[0]):
                 raise FrontierLocked(one_process_refusal(self.crawl_id))
-            # whatever this id owned before is given up: it is claimed again afresh
+            # whatever this id owned or borrowed before is given up: claimed afresh
             await conn.execute(
-                "UPDATE host_owners SET agent_id = NULL WHERE crawl = %s AND agent_id = %s",
-                (self.key, self.agent_id),
+                "UPDATE host_owners SET agent_id = NULL, lent_to = NULL WHERE crawl = %s"
+                " AND (agent_id = %s OR lent_to = %s)",
+                (self.key, self.agent_id, self.agent_id),
             )
             await conn.execute(
                 """
@@ -177,6 +185,7 @@ class AgentMembership:
             )
         self.owned.clear()
         self.releasing.clear()
+        self.loans.clear()
         self.deadline = sent + self.ttl - self.margin
         self.joined = True
 
@@ -189,11 +198,17 @@ class AgentMembership:
         idle: bool = False,
         busy_hosts: Iterable[str] = (),
         next_fetch: dict[str, float] | None = None,
+        load: HostLoad | None = None,
+        clock: float | None = None,
     ) -> Heartbeat:
         """Renew the lease, take over dead agents' work, hand back hosts that belong to
         another agent (those of ``busy_hosts``, with requests in flight, wait), claim
         the hosts that belong here. ``next_fetch``: host -> seconds until it may be
-        fetched again (recorded for its next owner)."""
+        fetched again (recorded for its next owner). ``load``: what the agent's
+        downloader can do with its hosts; with it, hosts are lent to agents that need
+        them and borrowed from agents that can spare them (None: no lending).
+        ``clock``: the agent's crawl clock, kept in the crawl's row so that an agent
+        joining later starts from it (FRONTIER_MAX_WAIT compares the agents' times)."""
         conn = await self._connection()
         beat = Heartbeat()
         sent = self._now()
@@ -220,6 +235,12 @@ class AgentMembership:
         else:
             self.deadline = sent + self.ttl - self.margin
         await self._take_over_dead(conn, beat)
+        if clock is not None:
+            await conn.execute(
+                "UPDATE frontier_crawls SET clock = greatest(clock, %s), updated_at = now()"
+                " WHERE key = %s",
+                (clock, self.key),
+            )
         await self._record_next_fetch(conn, next_fetch or {})
         self.live = {a: c for a, c in await (await conn.execute(
             "SELECT agent_id, capacity FROM agents WHERE crawl_id = %s AND state = %s"
@@ -227,6 +248,8 @@ class AgentMembership:
             (self.crawl_id, RUNNING),
         )).fetchall()}
         self.live.setdefault(self.agent_id, self.capacity)
+        if load is not None:
+            await self._balance(conn, beat, load)
         await self._hand_back(conn, beat, set(busy_hosts), next_fetch or {})
         await self._claim(conn, beat)
         beat.finish_reason = await self._finish_reason(conn, idle)
@@ -243,6 +266,13 @@ class AgentMembership:
                 return
             params = {"key": self.key, "dead": dead, "leased": LEASED, "queued": QUEUED,
                       "done": DONE, **saved_results.params(self.crawl_id)}
+            # the dead agents' rows are locked first, in fingerprint order, as every
+            # agent's frontier write locks its rows (PostgresStore.write): no deadlock
+            await conn.execute(
+                "SELECT fp FROM frontier WHERE crawl = %(key)s AND agent = ANY(%(dead)s)"
+                " AND state IN (%(leased)s, %(done)s) ORDER BY fp FOR UPDATE",
+                params,
+            )
             # a row whose page or failure row was saved was fetched: done, not re-fetched
             finished = await conn.execute(
                 f"""
@@ -281,7 +311,7 @@ class AgentMembership:
         waits = {h: w for h, w in next_fetch.items() if w > 0 and h in self.owned}
         if not waits:
             return
-        hosts = list(waits)
+        hosts = sorted(waits)  # (rows locked in host order by every statement)
         await conn.execute(
             "UPDATE host_owners o SET next_fetch_at = now() + make_interval(secs => d.wait)"
             " FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)"
@@ -289,38 +319,148 @@ class AgentMembership:
             (hosts, [waits[h] for h in hosts], self.key, self.agent_id),
         )
 
+    async def _balance(
+        self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, load: HostLoad
+    ) -> None:
+        """Work-aware lending (crawler/agents/assignment.py): publish how many hosts this
+        agent needs; an agent that needs none lends the hosts it cannot serve to the
+        agents that need them (_reserve) and gives back the borrowed hosts it can
+        spare."""
+        held = sorted(h for h in self.owned if h not in self.releasing)
+        work = {h: load.pending.get(h, 0) for h in held}
+        if held:
+            for host, queued in await (await conn.execute(
+                "SELECT host, count(*) FROM frontier WHERE crawl = %s AND state = %s"
+                " AND shared AND host = ANY(%s) GROUP BY host",
+                (self.key, QUEUED, held),
+            )).fetchall():
+                work[host] += int(queued)
+        need = beat.need = need_hosts(work, load)
+        # what it needs, less the hosts already lent to it and not claimed yet
+        await conn.execute(
+            """
+            UPDATE agents SET need = greatest(0, %(need)s - (
+                SELECT count(*) FROM host_owners WHERE crawl = %(key)s
+                AND lent_to = %(agent)s AND agent_id IS DISTINCT FROM %(agent)s))
+            WHERE crawl_id = %(crawl_id)s AND agent_id = %(agent)s
+            """,
+            {"need": need, "key": self.key, "agent": self.agent_id,
+             "crawl_id": self.crawl_id},
+        )
+        loans = self.loans.intersection(held)
+        needs: dict[str, int] = {}
+        if not need and len(self.live) > 1:
+            needs = {a: int(n) for a, n in await (await conn.execute(
+                "SELECT agent_id, need FROM agents WHERE crawl_id = %s AND state = %s"
+                " AND lease_until > now() AND need > 0 AND agent_id <> %s",
+                (self.crawl_id, RUNNING, self.agent_id),
+            )).fetchall()}
+        lent, returned = plan_lending(work, load, needs, loans)
+        if lent:
+            lent = await self._reserve(conn, lent)
+        for host, borrower in lent.items():
+            self.releasing[host] = borrower
+            self.loans.discard(host)
+        for host in returned:
+            self.releasing[host] = None
+            self.loans.discard(host)
+        beat.lent, beat.returned = lent, returned
+        beat.releasing.update(lent)
+        beat.releasing.update(returned)
+        if lent:
+            logger.info(
+                "agent %s: %d hosts lent (%s%s) to agents that need work", self.agent_id,
+                len(lent), ", ".join(f"{h} to {b}" for h, b in sorted(lent.items())[:5]),
+                ", ..." if len(lent) > 5 else "",
+            )
+        if returned:
+            logger.info("agent %s: %d borrowed hosts given back (%s%s); it needs %d more",
+                        self.agent_id, len(returned), ", ".join(sorted(returned)[:5]),
+                        ", ..." if len(returned) > 5 else "", need)
+
+    async def _reserve(
+        self, conn: psycopg.AsyncConnection[Any], lent: dict[str, str]
+    ) -> dict[str, str]:
+        """Take the lent hosts off their borrowers' published needs, so that two lenders
+        never fill one need twice, and name the borrowers in ``host_owners.lent_to``;
+        returns the loans granted (a need another lender filled meanwhile is not filled
+        again). Each statement is its own transaction: no agent row stays locked while
+        this process does anything else, so a borrower's lease renewal never waits for
+        a lender's heartbeat (a descheduled lender holding the rows of every agent that
+        needed hosts made all their leases expire at once on a loaded machine)."""
+        wanted: dict[str, int] = {}
+        for borrower in lent.values():
+            wanted[borrower] = wanted.get(borrower, 0) + 1
+        borrowers = sorted(wanted)
+        granted = {a: int(n) for a, n in await (await conn.execute(
+            """
+            WITH d AS (SELECT * FROM unnest(%(agents)b::text[], %(counts)b::int[])
+                       AS d(agent, n)),
+            locked AS (
+                SELECT a.agent_id, a.need FROM agents a JOIN d ON a.agent_id = d.agent
+                WHERE a.crawl_id = %(crawl_id)s ORDER BY a.agent_id FOR UPDATE OF a)
+            UPDATE agents a SET need = greatest(0, l.need - d.n)
+            FROM locked l JOIN d ON d.agent = l.agent_id
+            WHERE a.crawl_id = %(crawl_id)s AND a.agent_id = l.agent_id AND l.need > 0
+            RETURNING a.agent_id, least(l.need, d.n)
+            """,
+            {"agents": borrowers, "counts": [wanted[b] for b in borrowers],
+             "crawl_id": self.crawl_id},
+        )).fetchall()}
+        kept: dict[str, str] = {}
+        for host, borrower in lent.items():  # (largest queues first)
+            if granted.get(borrower, 0) > 0:
+                granted[borrower] -= 1
+                kept[host] = borrower
+        if kept:
+            hosts = sorted(kept)
+            await conn.execute(
+                "UPDATE host_owners o SET lent_to = d.borrower"
+                " FROM unnest(%b::text[], %b::text[]) AS d(host, borrower)"
+                " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
+                (hosts, [kept[h] for h in hosts], self.key, self.agent_id),
+            )
+        return kept
+
     async def _hand_back(
         self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, busy: set[str],
         next_fetch: dict[str, float],
     ) -> None:
-        """Hosts whose rendezvous owner is now another live agent are given back once
-        nothing is in flight for them (they are not fetched any more meanwhile)."""
+        """Hosts whose rendezvous owner is now another live agent (unless borrowed),
+        and hosts being lent or given back, are released once nothing is in flight for
+        them (they are not fetched any more meanwhile)."""
         for host in self.owned:
-            if owner(host, self.live) != self.agent_id and host not in self.releasing:
-                self.releasing.add(host)
+            if host in self.releasing or host in self.loans:
+                continue
+            if owner(host, self.live) != self.agent_id:
+                self.releasing[host] = None
                 beat.releasing.add(host)
-        ready = [h for h in self.releasing if h not in busy]
+        ready = sorted(h for h in self.releasing if h not in busy)
         if not ready:
             return
         await conn.execute(
             """
-            UPDATE host_owners o SET agent_id = NULL,
+            UPDATE host_owners o SET agent_id = NULL, lent_to = d.borrower,
                 next_fetch_at = greatest(coalesce(o.next_fetch_at, now()),
                                          now() + make_interval(secs => d.wait))
-            FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)
+            FROM unnest(%b::text[], %b::float8[], %b::text[]) AS d(host, wait, borrower)
             WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
             """,
-            (ready, [max(0.0, next_fetch.get(h, 0.0)) for h in ready], self.key,
-             self.agent_id),
+            (ready, [max(0.0, next_fetch.get(h, 0.0)) for h in ready],
+             [self.releasing[h] for h in ready], self.key, self.agent_id),
         )
         for host in ready:
-            self.releasing.discard(host)
+            del self.releasing[host]
             self.owned.discard(host)
+            self.loans.discard(host)
         beat.released = set(ready)
 
-    async def _unowned_hosts(self, conn: psycopg.AsyncConnection[Any]) -> list[str]:
-        """Hosts with queued URLs that no live agent owns (one index probe per host; every
-        row of a crawl agents run is ``shared``: PostgresStore._mark_shared)."""
+    async def _unowned_hosts(
+        self, conn: psycopg.AsyncConnection[Any]
+    ) -> list[tuple[str, str | None]]:
+        """Hosts with queued URLs that no live agent owns, with the agent each is lent
+        to, if any (one index probe per host; every row of a crawl agents run is
+        ``shared``: PostgresStore._mark_shared)."""
         rows = await (await conn.execute(
             """
             WITH RECURSIVE h AS (
@@ -331,20 +471,30 @@ class AgentMembership:
                         AND f.state = %(queued)s AND f.shared AND f.host > h.host
                         ORDER BY f.host LIMIT 1)
                 FROM h WHERE h.host IS NOT NULL)
-            SELECT h.host FROM h WHERE h.host IS NOT NULL AND NOT EXISTS (
-                SELECT 1 FROM host_owners o JOIN agents a
-                    ON a.crawl_id = %(crawl_id)s AND a.agent_id = o.agent_id
-                WHERE o.crawl = %(key)s AND o.host = h.host AND a.state = %(running)s
-                  AND a.lease_until > now())
+            SELECT h.host, o.lent_to FROM h
+            LEFT JOIN host_owners o ON o.crawl = %(key)s AND o.host = h.host
+            WHERE h.host IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM agents a
+                WHERE a.crawl_id = %(crawl_id)s AND a.agent_id = o.agent_id
+                  AND a.state = %(running)s AND a.lease_until > now())
             """,
             {"key": self.key, "queued": QUEUED, "crawl_id": self.crawl_id,
              "running": RUNNING},
         )).fetchall()
-        return [h for (h,) in rows]
+        return [(h, lent) for h, lent in rows]
+
+    def _may_claim(self, host: str, lent_to: str | None) -> bool:
+        """A host lent to this agent, or one whose rendezvous owner it is and that is
+        not lent to another live agent."""
+        if lent_to == self.agent_id:
+            return True
+        if lent_to is not None and lent_to in self.live:
+            return False
+        return owner(host, self.live) == self.agent_id
 
     async def _claim(self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat) -> None:
-        mine = [h for h in await self._unowned_hosts(conn)
-                if h not in self.owned and owner(h, self.live) == self.agent_id]
+        mine = [h for h, lent in await self._unowned_hosts(conn)
+                if h not in self.owned and self._may_claim(h, lent)]
         if not mine:
             return
         mine.sort()  # rows are locked in one order by every agent: no deadlock
@@ -355,8 +505,8 @@ class AgentMembership:
                 (self.key, mine),
             )
             rows = await (await conn.execute(
-                "SELECT host, agent_id FROM host_owners WHERE crawl = %s AND host = ANY(%s)"
-                " ORDER BY host FOR UPDATE",
+                "SELECT host, agent_id, lent_to FROM host_owners WHERE crawl = %s"
+                " AND host = ANY(%s) ORDER BY host FOR UPDATE",
                 (self.key, mine),
             )).fetchall()
             # a new statement, a new snapshot: sees renewals and claims committed while
@@ -366,7 +516,11 @@ class AgentMembership:
                 " AND lease_until > now()",
                 (self.crawl_id, RUNNING),
             )).fetchall()}
-            free = [h for h, a in rows if a is None or a == self.agent_id or a not in valid]
+            free = [
+                h for h, a, lent in rows
+                if (a is None or a == self.agent_id or a not in valid)
+                and (lent is None or lent == self.agent_id or lent not in valid)
+            ]
             if not free:
                 return
             got = await (await conn.execute(
@@ -374,12 +528,14 @@ class AgentMembership:
                 UPDATE host_owners SET agent_id = %s, epoch = epoch + 1
                 WHERE crawl = %s AND host = ANY(%s)
                 RETURNING host,
-                    greatest(0, extract(epoch FROM next_fetch_at - now()))::float8
+                    greatest(0, extract(epoch FROM next_fetch_at - now()))::float8, lent_to
                 """,
                 (self.agent_id, self.key, free),
             )).fetchall()
-        for host, wait in got:
+        for host, wait, lent in got:
             self.owned.add(host)
+            if lent == self.agent_id and owner(host, self.live) != self.agent_id:
+                self.loans.add(host)
             beat.gained[host] = float(wait or 0.0)
 
     async def _finish_reason(self, conn: psycopg.AsyncConnection[Any], idle: bool) -> str | None:
@@ -423,7 +579,7 @@ class AgentMembership:
         try:
             conn = await self._connection()
             waits = next_fetch or {}
-            hosts = list(self.owned)
+            hosts = sorted(self.owned)
             async with conn.transaction():
                 await conn.execute(
                     """
@@ -439,14 +595,22 @@ class AgentMembership:
                     "UPDATE host_owners SET agent_id = NULL WHERE crawl = %s AND agent_id = %s",
                     (self.key, self.agent_id),
                 )
+                # hosts lent to it and not claimed yet go to their rendezvous owner
+                await conn.execute(
+                    "UPDATE host_owners SET lent_to = NULL WHERE crawl = %s AND lent_to = %s",
+                    (self.key, self.agent_id),
+                )
                 await conn.execute(
                     "UPDATE agents SET state = %s, idle = true, finish_reason = %s,"
+                    " need = 0,"
                     " heartbeat_at = now(), lease_until = now()"
                     " WHERE crawl_id = %s AND agent_id = %s",
                     (STOPPED, reason, self.crawl_id, self.agent_id),
                 )
         finally:
             self.owned.clear()
+            self.releasing.clear()
+            self.loans.clear()
             self.deadline = 0.0
             await self.disconnect()
 

@@ -45,6 +45,8 @@ from crawler.storage import saved_results
 logger = logging.getLogger(__name__)
 
 _LOCK_CLASS = crawl_lock.LOCK_CLASS
+# an agent's write transaction chosen as a deadlock victim is run again this many times
+_DEADLOCK_RETRIES = 3
 
 _COPY_COLUMNS = (
     "crawl, fp, url, host, state, priority, score, tiebreak, inter, depth, backlinks, cash,"
@@ -232,6 +234,7 @@ class PostgresStore:
         self._changed = 0
         self._analyzed_rows = 0
         self._analyzed_at = 0.0
+        self.deadlocks = 0  # agents' write transactions retried after a deadlock
 
     # --- opening -----------------------------------------------------------------------
     async def open(self, strategy: Strategy) -> OpenState:
@@ -358,8 +361,19 @@ class PostgresStore:
             " ON CONFLICT (crawl_id) DO NOTHING",
             (self.crawl_id, strategy.signature),
         )
+        # the crawl clock goes on while agents run (their heartbeats record it): an
+        # agent joining a running crawl starts from the clock of the others, so that
+        # their queue times compare (FRONTIER_MAX_WAIT)
         row = await (await conn.execute(
-            "SELECT key, scoring, clock, seq FROM frontier_crawls WHERE crawl_id = %s",
+            """
+            SELECT c.key, c.scoring, c.clock + CASE WHEN EXISTS (
+                    SELECT 1 FROM agents a WHERE a.crawl_id = c.crawl_id
+                    AND a.state = 'running' AND a.lease_until > now())
+                THEN greatest(0, extract(epoch FROM now() - c.updated_at))::float8
+                ELSE 0 END,
+                c.seq
+            FROM frontier_crawls c WHERE c.crawl_id = %s
+            """,
             (self.crawl_id,),
         )).fetchone()
         assert row is not None
@@ -497,8 +511,38 @@ class PostgresStore:
     # --- writing -----------------------------------------------------------------------
     async def write(self, batch: WriteBatch) -> WriteResult:
         assert self.conn is not None, "store not opened"
+        if self.agent_id is None:
+            return await self._write(batch)
+        # Agents write rows other agents write too (merges, link events, claims): each
+        # write transaction locks the rows it touches first, in fingerprint order, and
+        # every other agent statement on frontier rows either does the same or skips
+        # locked rows, so two agents never wait for each other in a cycle. What is left
+        # (a merge meeting another agent's uncommitted insert of a row that appeared
+        # after the pre-lock) is retried at once: the transaction was rolled back whole.
+        for attempt in range(_DEADLOCK_RETRIES):
+            try:
+                return await self._write(batch)
+            except psycopg.errors.DeadlockDetected:
+                if attempt == _DEADLOCK_RETRIES - 1:
+                    raise
+                self.deadlocks += 1
+                logger.info("frontier: write of agent %s chosen as a deadlock victim; "
+                            "retrying it", self.agent_id)
+        raise AssertionError("unreachable")
+
+    async def _write(self, batch: WriteBatch) -> WriteResult:
+        assert self.conn is not None, "store not opened"
         result = WriteResult()
         async with self.conn.transaction():
+            if self.agent_id is not None:
+                # the new rows reach the temporary table first: a COPY waits for its
+                # client's data, and an agent cut off in the middle of it must not hold
+                # frontier rows (the server does not end an active COPY at
+                # idle_in_transaction_session_timeout, and the others' take-over of its
+                # leases would wait for those rows)
+                if batch.new:
+                    await self._copy_in(batch.new)
+                await self._lock_rows(batch)
             if batch.new:
                 await self._insert_new(batch.new)
             if batch.upserts:
@@ -523,6 +567,20 @@ class PostgresStore:
         self._changed += batch.size
         await self._maybe_analyze()
         return result
+
+    async def _lock_rows(self, batch: WriteBatch) -> None:
+        """Lock every existing row the batch touches, in fingerprint order (agents)."""
+        assert self.conn is not None
+        fps = {r.fp for r in batch.new}
+        fps.update(r.fp for r in batch.upserts)
+        fps.update(batch.deltas, batch.done, batch.released, batch.evicted)
+        if not fps:
+            return
+        await self.conn.execute(
+            "SELECT fp FROM frontier WHERE crawl = %s AND fp = ANY(%b::bigint[])"
+            " ORDER BY fp FOR UPDATE",
+            (self.key, sorted(fps)),
+        )
 
     async def _insert_new(self, rows: list[NewRow]) -> None:
         conn = self.conn
@@ -589,12 +647,15 @@ class PostgresStore:
         """The max-wait rule on stored rows: the lowest-ranked queued rows older than
         ``batch.expire_before`` are evicted, at most ``batch.expire_limit`` of them."""
         assert self.conn is not None
+        # an agent skips rows another agent holds (a merge, a claim): it never waits
+        # for them after its own rows are locked (see write)
+        skip = " FOR UPDATE SKIP LOCKED" if self.agent_id is not None else ""
         row = await (await self.conn.execute(
             """
             WITH victims AS (
                 SELECT fp FROM frontier
                 WHERE crawl = %(key)s AND state = %(queued)s AND queued_at < %(cutoff)s
-                ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s),
+                ORDER BY priority, score, tiebreak DESC LIMIT %(limit)s""" + skip + """),
             """ + _EVICT_VICTIMS,
             {"key": self.key, "queued": QUEUED, "cutoff": batch.expire_before,
              "limit": batch.expire_limit, "evicted": EVICTED, "now": batch.clock,
@@ -669,10 +730,7 @@ class PostgresStore:
         event (counts add up, the best offer wins: the same result in any order)."""
         conn = self.conn
         assert conn is not None and self.strategy is not None
-        async with conn.cursor() as cur, cur.copy(
-            f"COPY frontier_in ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
-        ) as copy:
-            await copy.write(encode_copy_rows(self.key, rows))
+        # (the rows are in frontier_in already: _copy_in, called by _write)
         score = self.strategy.score_sql(*_MERGE_COLUMNS.values())
         sets = ", ".join(f"{name} = {expr}" for name, expr in _MERGE_COLUMNS.items())
         await conn.execute(
@@ -682,6 +740,16 @@ class PostgresStore:
             " priority = greatest(frontier.priority, excluded.priority)"
             f" WHERE frontier.state IN ({QUEUED}, {LEASED})"
         )  # frontier_in empties itself at commit
+
+    async def _copy_in(self, rows: list[NewRow]) -> None:
+        """New rows of an agent into its session's temporary table (merged by
+        _merge_new)."""
+        conn = self.conn
+        assert conn is not None
+        async with conn.cursor() as cur, cur.copy(
+            f"COPY frontier_in ({_COPY_COLUMNS}) FROM STDIN (FORMAT BINARY)"
+        ) as copy:
+            await copy.write(encode_copy_rows(self.key, rows))
 
     async def _upsert(self, entries: list[NewRow]) -> None:
         assert self.conn is not None
@@ -727,6 +795,15 @@ class PostgresStore:
             # every row of an agents' crawl is shared (_mark_shared): the predicate of
             # frontier_queued_host, so that the index serves the lookup
             only += " AND shared"
+        lock = ""
+        if self.agent_id is not None:
+            # rows another agent is writing (a merge, a link event) are left for the next
+            # claim: the claim never waits, so it is in no deadlock (see write)
+            lock = """,
+            locked AS (
+                SELECT f.fp FROM frontier f JOIN pick ON f.fp = pick.fp
+                WHERE f.crawl = %(key)s AND f.state = %(queued)s
+                ORDER BY f.fp FOR UPDATE OF f SKIP LOCKED)"""
         rows = await (await self.conn.execute(
             f"""
             WITH cand AS (
@@ -740,8 +817,9 @@ class PostgresStore:
                 FROM cand),
             pick AS (
                 SELECT fp FROM ranked WHERE rn <= %(per_host)s
-                ORDER BY priority DESC, score DESC, tiebreak LIMIT %(limit)s)
-            UPDATE frontier f SET state = %(leased)s, agent = %(agent)s FROM pick
+                ORDER BY priority DESC, score DESC, tiebreak LIMIT %(limit)s){lock}
+            UPDATE frontier f SET state = %(leased)s, agent = %(agent)s
+            FROM {"locked" if lock else "pick"} pick
             WHERE f.crawl = %(key)s AND f.fp = pick.fp AND f.state = %(queued)s
             RETURNING {_RETURNING}
             """,

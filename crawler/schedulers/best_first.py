@@ -52,6 +52,7 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.defer import Deferred
 
 from crawler import defaults
+from crawler.agents.assignment import HostLoad, host_slots
 from crawler.agents.driver import AgentDriver
 from crawler.agents.membership import AgentMembership, claim_seeding, default_agent_id
 from crawler.downloader.slots import DownloaderSlots
@@ -154,6 +155,7 @@ class BestFirstScheduler(BaseScheduler):
         # the crawl's scope (crawler/scope): asked before a URL enters the frontier and
         # when a queued one leaves it (live excludes)
         self.scope: ScopeGate | None = None
+        self._latency: float | None = None  # moving average of download latency (agents)
         self._seeding = True  # whether this process's start requests are the crawl's seeds
         # the engine found this process idle (its start requests are all queued, nothing
         # is in progress) and nothing was handed out since
@@ -260,6 +262,11 @@ class BestFirstScheduler(BaseScheduler):
         except ScopeFileError as exc:  # (checked before the crawl by `scrapy crawl`)
             self._refuse("bad_scope", str(exc))
             return
+        if self.agents_enabled:
+            refusal = self._agents_refusal(spider)
+            if refusal is not None:
+                self._refuse("agents_unsupported", refusal)
+                return
         database = crawl_database(self.crawler)
         database.prepare()  # the scheduler opens before the item pipelines
         agent_id = None
@@ -331,6 +338,19 @@ class BestFirstScheduler(BaseScheduler):
         else:
             logger.info("frontier (%s): new crawl %s", strategy.name, crawl_id)
 
+    def _agents_refusal(self, spider: Spider) -> str | None:
+        """Why this spider or these settings cannot run as an agent (None: they can)."""
+        unsupported = getattr(spider, "agents_unsupported", None)
+        if unsupported:
+            return (f"spider {spider.name!r} cannot run with AGENTS_ENABLED: {unsupported}; "
+                    "run it as one process (without AGENTS_ENABLED)")
+        if self.max_size > 0:
+            return ("FRONTIER_MAX_SIZE cannot be used with AGENTS_ENABLED: the queue of a "
+                    "shared crawl is counted by no agent (each would evict the crawl's "
+                    "lowest URLs against its own count); set FRONTIER_MAX_SIZE=0, or "
+                    "bound the crawl with FRONTIER_MAX_WAIT or CRAWL_MAX_PAGES")
+        return None
+
     def _refuse(self, reason: str, message: str) -> None:
         """This process may not run the crawl: the spider closes as soon as it is open,
         and `scrapy crawl` ends with ``error: message`` and exit status 2
@@ -378,6 +398,7 @@ class BestFirstScheduler(BaseScheduler):
             is_idle=self._is_idle,
             on_gained=self._refill_soon,
             on_finish=self._finish_crawl,
+            host_load=self._host_load,
             stats=self.stats,
         )
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
@@ -414,6 +435,34 @@ class BestFirstScheduler(BaseScheduler):
             for host, wait in self.backoff.waits().items():
                 waits[host] = max(wait, waits.get(host, 0.0))
         return waits
+
+    def _host_load(self) -> HostLoad:
+        """What this agent's downloader can do with the hosts it holds (for lending
+        hosts to agents that need them, crawler/agents/assignment.py)."""
+        agent, frontier = self.agent, self.frontier
+        assert agent is not None and frontier is not None
+        slots_of = self._slots.slot
+        new_limits = self._slots.new_slot_limits
+        latency = self._latency
+        slots: dict[str, float] = {}
+        pending: dict[str, int] = {}
+        for _, entry in self._handed.values():  # in flight
+            pending[entry.host] = pending.get(entry.host, 0) + 1
+        for host in agent.membership.owned:
+            slot = slots_of(host)
+            concurrency, delay = (
+                (slot.concurrency, slot.delay) if slot is not None else new_limits(host)
+            )
+            if self.backoff is not None and self.backoff.wait(host) > 0:
+                slots[host] = 0.0  # paused (429/503): serves nothing for now
+            else:
+                slots[host] = host_slots(concurrency, delay, latency)
+            count = frontier.buffer.host_count(host)
+            if count:
+                pending[host] = pending.get(host, 0) + count
+        concurrency, delay = new_limits("")
+        return HostLoad(self.concurrent_requests, slots, pending,
+                        host_slots(concurrency, delay, latency))
 
     def _is_idle(self) -> bool:
         frontier = self.frontier
@@ -762,6 +811,15 @@ class BestFirstScheduler(BaseScheduler):
         for key in finished:
             request, entry = self._handed.pop(key)
             frontier.done(entry, scheduled_url(request))
+            if self.agent is not None:
+                # the responses' latency: how many requests a host with a delay keeps
+                # in flight (work-aware lending, _host_load)
+                latency = request.meta.get("download_latency")
+                if latency is not None:
+                    self._latency = (
+                        latency if self._latency is None
+                        else 0.9 * self._latency + 0.1 * latency
+                    )
 
     async def _write_loop(self) -> None:
         assert self._wake is not None and self._lock is not None

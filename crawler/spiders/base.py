@@ -69,6 +69,9 @@ class CrawlerSpider(scrapy.Spider):
     html_content_types: frozenset[str] = frozenset(defaults.PAGE_HTML_CONTENT_TYPES)
     text_content_types: frozenset[str] = frozenset(defaults.PAGE_TEXT_CONTENT_TYPES)
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS
+    # Why the spider cannot run as an agent of a shared crawl (AGENTS_ENABLED), if it
+    # cannot: the scheduler then refuses it with one error line (docs/distributed.md)
+    agents_unsupported: str | None = None
 
     def __init__(
         self,

@@ -66,6 +66,12 @@ class IncrementalSpider(CrawlerSpider):
     """
 
     name = "incremental"
+    # revisits are claimed and paced by the process that issues them and answered in
+    # it, while agents fetch a host wherever it is assigned
+    agents_unsupported = (
+        "the incremental spider paces and follows up its revisits in the process that "
+        "claimed them, while agents would fetch them in the process owning each host"
+    )
 
     def __init__(
         self,

@@ -94,6 +94,12 @@ class SmartSpider(CrawlerSpider):
     forms_output_only = True
     # In-site depth is bounded by SMART_SITE_MAX_DEPTH; a chain of sites is not a depth.
     custom_settings = {"DEPTH_LIMIT": 0}
+    # each site's exploration (link tree, form probes, stop rules) lives in the process
+    # that started it, while agents fetch a host wherever it is assigned
+    agents_unsupported = (
+        "the smart spider explores each site in the process that found it (its link tree "
+        "and form probes are in memory), which agents cannot share"
+    )
 
     def __init__(
         self,

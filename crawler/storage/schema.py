@@ -515,6 +515,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             EXECUTE FUNCTION uncrawled_skip_weak_rows();
         """,
     ),
+    (
+        24,
+        "work-aware host lending between agents (docs/distributed.md)",
+        # agents.need: hosts with work an agent could still keep busy (it borrows them
+        # from agents with more than they can serve); host_owners.lent_to: the agent a
+        # host is lent to (only it may claim the host while it is live, and it keeps it
+        # against the rendezvous assignment until it gives it back).
+        """
+        ALTER TABLE agents ADD COLUMN IF NOT EXISTS need integer NOT NULL DEFAULT 0;
+        ALTER TABLE host_owners ADD COLUMN IF NOT EXISTS lent_to text;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

@@ -51,15 +51,17 @@ def start_agent(
     seeds: list[str] | None = None,
     settings: dict[str, object] | None = None,
     env: dict[str, str] | None = None,
+    spider: str = "general",
+    args: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
     """One agent (its User-Agent and agent id are ``name``); logs in workdir/name.log."""
-    args = {"crawl_id": crawl_id}
+    args = {"crawl_id": crawl_id, **(args or {})}
     if seeds:
         args["seed_urls"] = ",".join(seeds)
     full = {**AGENT_SETTINGS, "USER_AGENT": name, "AGENT_ID": name, **(settings or {})}
     agent_dir = workdir / name
     agent_dir.mkdir(parents=True, exist_ok=True)
-    cmd, child_env = crawl_command("general", database_url=database_url, workdir=agent_dir,
+    cmd, child_env = crawl_command(spider, database_url=database_url, workdir=agent_dir,
                                    proxy=proxy, args=args, settings=full, env=env)
     log = (workdir / f"{name}.log").open("w")
     proc = subprocess.Popen(cmd, cwd=agent_dir, env=child_env, stdout=log,

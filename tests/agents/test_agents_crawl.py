@@ -111,3 +111,33 @@ def test_crawl_wide_page_limit_stops_every_agent(sandbox, database_url, db, tmp_
     (stored,) = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s",
                            (crawl_id,)).fetchone()
     assert 40 <= stored < len(web.reachable(web.seeds))
+
+
+def test_focused_agents_share_a_crawl(sandbox, database_url, db, tmp_path):
+    web = build_latency_web(hosts=8, pages_per_host=4, delay=0.05)
+    server = sandbox(web)
+    expected = web.reachable(web.seeds)
+    crawl_id = f"focused-{uuid.uuid4().hex[:8]}"
+    common = {"database_url": database_url, "workdir": tmp_path, "proxy": server.proxy_url,
+              "crawl_id": crawl_id, "seeds": web.seeds, "spider": "focused",
+              "args": {"query": "river"},
+              # long leases: a process starved for seconds on the loaded test machine
+              # is not declared dead (whose leased URL is then fetched again)
+              "settings": {"AGENT_LEASE_TTL": 30.0}}
+    procs = [start_agent(name, **common) for name in ("agent-a", "agent-b")]
+    codes = wait_all(procs, timeout=150)
+    logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("agent-a", "agent-b")}
+    assert codes == [0, 0], {n: log[-3000:] for n, log in logs.items()}
+    # every page is stored (the focused spider judges it, relevant or not), once
+    stored = [u for (u,) in db.execute(
+        "SELECT url FROM pages WHERE crawl_id = %s", (crawl_id,)).fetchall()]
+    assert sorted(stored) == sorted(set(expected))
+    records = page_records(server)
+    fetched = Counter(canonical(f"http://{r.host}{r.path}") for r in records)
+    assert [u for u, n in fetched.items() if n > 1] == []
+    assert {r.user_agent for r in records} == {"agent-a", "agent-b"}
+    assert overlapping_agents(server.requests_for()) == []
+    reasons = db.execute(
+        "SELECT agent_id, state, finish_reason FROM agents WHERE crawl_id = %s ORDER BY 1",
+        (crawl_id,)).fetchall()
+    assert reasons == [(n, "stopped", "crawl_finished") for n in ("agent-a", "agent-b")]

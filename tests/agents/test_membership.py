@@ -9,7 +9,7 @@ import uuid
 import psycopg
 import pytest
 
-from crawler.agents.assignment import owner
+from crawler.agents.assignment import HostLoad, owner
 from crawler.agents.membership import AgentMembership, claim_seeding
 from crawler.frontier.buffer import LEASED, QUEUED
 from crawler.frontier.postgres_store import PostgresStore
@@ -125,3 +125,88 @@ def test_agent_sessions_end_transactions_left_idle_past_the_lease(database_url):
         time.sleep(1.5)  # left idle past the 0.5 s timeout: the behaviour under test
         with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
             conn.execute("SELECT 1")
+
+
+def test_hosts_are_lent_to_an_agent_without_work_and_go_home_when_empty(migrated):
+    crawl_id = f"lend-{uuid.uuid4().hex[:8]}"
+    pair = {"a": 1.0, "b": 1.0}
+    # six hosts that rendezvous hashing gives to a: b has no work of its own
+    hosts = sorted(h for h in (f"w{i}.test" for i in range(60)) if owner(h, pair) == "a")[:6]
+    stats = UrlStats(0, 1, 1.0, 0, 0, 0)
+
+    async def run():
+        store = await _store(migrated, crawl_id, "a")
+        await store.write(WriteBatch(new=[
+            _row(10 * i + k + 1, h, stats.copy()) for i, h in enumerate(hosts) for k in range(3)
+        ]))
+        a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=30.0, margin=1.0)
+        b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=30.0, margin=1.0)
+        await a.join()
+        await b.join()
+        # two requests in flight each, one per host: a can serve two of its six hosts
+        load_a = HostLoad(2, {h: 1.0 for h in hosts})
+        load_b = HostLoad(2, {})
+        assert set((await a.heartbeat(load=load_a)).gained) == set(hosts)
+        beat_b = await b.heartbeat(load=load_b)
+        assert beat_b.need == 2 and not beat_b.gained
+        beat_a = await a.heartbeat(load=load_a)
+        lent = set(hosts[:2])  # equal queues: by name
+        assert beat_a.need == 0 and beat_a.lent == {h: "b" for h in lent}
+        assert beat_a.released == lent and a.owned == set(hosts) - lent
+        assert not any(a.may_fetch(h) for h in lent)
+        owners = _owners(migrated, store.key)
+        assert {h: owners[h] for h in lent} == {h: None for h in lent}
+        # the lender does not take them back while they are lent to a live agent
+        assert not (await a.heartbeat(load=load_a)).gained
+        beat_b = await b.heartbeat(load=load_b)
+        assert set(beat_b.gained) == lent and b.loans == lent
+        assert all(b.may_fetch(h) for h in lent)
+        with psycopg.connect(migrated) as conn:
+            rows = {h: (a, lent, e) for h, a, lent, e in conn.execute(
+                "SELECT host, agent_id, lent_to, epoch FROM host_owners WHERE crawl = %s",
+                (store.key,)).fetchall()}
+            assert {h: rows[h] for h in lent} == {h: ("b", "b", 3) for h in lent}
+            # b fetches one host empty: it goes home
+            home = hosts[0]
+            conn.execute("UPDATE frontier SET state = 2 WHERE crawl = %s AND host = %s",
+                         (store.key, home))
+            conn.commit()
+        # b holds one host with work for two slots: it needs one more, and gives the
+        # empty one back
+        beat_b = await b.heartbeat(load=load_b)
+        assert beat_b.returned == {home} and beat_b.released == {home}
+        assert b.owned == lent - {home} and b.loans == lent - {home}
+        await store.write(WriteBatch(new=[_row(999, home, stats.copy())]))
+        beat_a = await a.heartbeat(load=load_a)
+        assert home in beat_a.gained and home in a.owned
+        with psycopg.connect(migrated) as conn:
+            assert conn.execute(
+                "SELECT agent_id, lent_to, epoch FROM host_owners WHERE crawl = %s"
+                " AND host = %s", (store.key, home)).fetchone() == ("a", None, 4)
+        await a.leave("finished")
+        await b.leave("finished")
+        await store.close(True, 0.0, 0)
+
+    asyncio.run(run())
+
+
+def test_two_lenders_never_fill_one_need_twice(migrated):
+    crawl_id = f"need-{uuid.uuid4().hex[:8]}"
+
+    async def run():
+        store = await _store(migrated, crawl_id, "a")
+        members = {n: AgentMembership(migrated, crawl_id, store.key, n, ttl=30.0, margin=1.0)
+                   for n in "abc"}
+        for m in members.values():
+            await m.join()
+        await members["b"].heartbeat(load=HostLoad(3, {}))  # b holds nothing: needs 3
+        a, c = members["a"], members["c"]
+        got_a = await a._reserve(await a._connection(), {"h1.test": "b", "h2.test": "b"})
+        got_c = await c._reserve(await c._connection(), {"h3.test": "b", "h4.test": "b"})
+        for m in members.values():
+            await m.leave("finished")
+        await store.close(True, 0.0, 0)
+        return got_a, got_c
+
+    got_a, got_c = asyncio.run(run())
+    assert got_a == {"h1.test": "b", "h2.test": "b"} and got_c == {"h3.test": "b"}
