@@ -45,6 +45,11 @@ NAVIGATION_SELECTORS = (
 #: A page whose main content has fewer words is a list or a menu page (a table of
 #: contents, an index): its text without the navigation blocks is kept instead.
 MIN_MAIN_WORDS = 30
+#: Words of the block around a page's first h1 that are put back before the main content
+#: when the extractor dropped that heading (a block of more words, or with more than
+#: TITLE_BLOCK_LINK_SHARE of its words in links, a menu: the h1 alone).
+TITLE_BLOCK_WORDS = 60
+TITLE_BLOCK_LINK_SHARE = 0.25
 #: Headings kept per page, and characters per heading.
 MAX_HEADINGS = 200
 MAX_HEADING_CHARS = 200
@@ -190,6 +195,8 @@ def main_content(
         whole = _collapse(extract_plain_text(tree, main_content=False, **options))
         if len(whole) > len(text):
             text = whole
+    else:
+        text = _title_block(tree, text) + text
     headings = _headings(tree, text)
     root = tree.document.query_selector("html")
     lang = language_tag(root.getattr("lang") if root is not None else None)
@@ -197,6 +204,36 @@ def main_content(
     if not lang and detect:
         lang = detect_language(text)
     return PageContent(text, headings, lang)
+
+
+def _title_block(tree: HTMLTree, text: str) -> str:
+    """The page's first h1 and the short block around it when the main content lacks
+    them (followed by a space), else ''. resiliparse takes a ``<div id="header">`` for a
+    site header, but AsciiDoc's man pages (git's) keep there their h1 and the NAME
+    section, the one-line summary of the command: its best description."""
+    h1 = tree.body.query_selector("h1")
+    if h1 is None:
+        return ""
+    heading = _HEADING_TRAIL.sub("", _collapse(h1.text))
+    if not heading or heading in text:
+        return ""
+    block = h1.parent
+    if (
+        block is not None
+        and block.tag not in ("body", "html")
+        and not any(block.query_selector(s) for s in NAVIGATION_SELECTORS)
+    ):
+        # (block.text runs adjacent elements' words together: "PageNAME")
+        words = _collapse(extract_plain_text(block.html, alt_texts=False))
+        count = len(words.split())
+        linked = sum(len(a.text.split()) for a in block.query_selector_all("a"))
+        if (
+            heading in words
+            and count <= TITLE_BLOCK_WORDS
+            and linked <= TITLE_BLOCK_LINK_SHARE * count
+        ):
+            return words + " "
+    return heading + " "
 
 
 def _headings(tree: HTMLTree, text: str) -> list[str]:

@@ -61,6 +61,10 @@ LONG_RESCORE_TERMS = 5
 LONG_RESCORE_WINDOW = 40
 #: Query words highlighted in snippets at most (the rarest).
 SNIPPET_TERMS = 6
+#: Matches of a page from which its snippet fragments are chosen at most (its first):
+#: a common word's hundreds of matches in a long page made a fragment each, scored and
+#: sorted, about a third of a short query's time (docs/search.md, *Latency*).
+SNIPPET_MATCHES = 60
 #: Hits ranked beyond the last one shown, so that the translations and copies of the
 #: shown pages are found and grouped with them (and a page demoted for its language
 #: finds its place).
@@ -112,6 +116,7 @@ class _SnippetFragmenter(PinpointFragmenter):
         self.whole_chars = whole_chars
 
     def fragment_matches(self, text: str, tokens: list[Any]) -> Iterator[Fragment]:
+        tokens = tokens[:SNIPPET_MATCHES]
         if len(text) <= self.whole_chars:
             if tokens:
                 yield Fragment(text, tokens, 0, len(text))

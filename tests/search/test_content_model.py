@@ -70,6 +70,36 @@ def test_docbook_navigation_tables_are_left_out() -> None:
     assert content.headings == ["CREATE INDEX"]
 
 
+ASCIIDOC_MAN_PAGE = f"""<html><head><title>git-fetch(1)</title></head><body class="manpage">
+<div id="header"><h1>git-fetch(1) Manual Page</h1><h2>NAME</h2><div class="sectionbody">
+<p>git-fetch - Download objects and refs from another repository</p></div></div>
+<div id="content"><div class="sect1"><h2>SYNOPSIS</h2><p>git fetch [options]</p>
+<h2>DESCRIPTION</h2><p>{PROSE}</p><p>{PROSE}</p></div></div>
+<div id="footer"><div id="footer-text">Last updated 2023-01-01</div></div></body></html>"""
+
+SITE_HEADER_PAGE = f"""<html><head><title>Utils</title></head><body>
+<div id="hd"><h1><a href="/">Django documentation</a></h1><div id="global-nav">
+<a href="/">Home</a> | <a href="/toc">Table of contents</a> | <a href="/index">Index</a> |
+<a href="/modules">Modules</a></div></div>
+<div id="bd"><div class="body"><h2>Django Utils</h2><p>{PROSE}</p><p>{PROSE}</p></div></div>
+</body></html>"""
+
+
+def test_a_dropped_title_block_is_put_back_before_the_main_content() -> None:
+    # resiliparse drops AsciiDoc's <div id="header">: the h1 and the NAME line, the
+    # command's one-line description, come back
+    content = main_content(ASCIIDOC_MAN_PAGE.encode())
+    assert content.text.startswith(
+        "git-fetch(1) Manual Page NAME git-fetch - Download objects and refs from another "
+        "repository SYNOPSIS"
+    )
+    assert content.headings[:2] == ["git-fetch(1) Manual Page", "NAME"]
+    # a site header whose words are mostly links (a menu): its h1 alone
+    content = main_content(SITE_HEADER_PAGE.encode())
+    assert content.text.startswith("Django documentation Django Utils")
+    assert "Table of contents" not in content.text
+
+
 def test_language_from_attribute_then_header_then_detector() -> None:
     body = f"<body><p>{PROSE}</p></body>"
     assert main_content(f'<html lang="de-AT">{body}</html>', content_language="fr").lang == "de"
