@@ -59,6 +59,7 @@ from crawler.search.query.compiler import (
     PROXIMITY_SLOP,
     RAREST_WORDS,
     SEQUENCE_TERMS,
+    split_conjunction,
     updated_period,
 )
 from crawler.search.query.tokens import TEXT_PREFIXES
@@ -337,25 +338,9 @@ class TantivyCompiler:
     # tiers ----------------------------------------------------------------------------
     def _tiers(self, tree: Node) -> list[Any | None]:
         if isinstance(tree, And) and tree.implicit:
-            positives: list[Any] = []
-            common: list[Any] = []
-            filters: list[Any] = []
-            negatives: list[Any] = []
-            for child in tree.children:
-                if isinstance(child, Not):
-                    q = self.compile(child.child)
-                    if q is not None:
-                        negatives.append(q)
-                    continue
-                q = self.compile(child)
-                if q is None:
-                    continue
-                if isinstance(child, Leaf) and child.is_filter:
-                    filters.append(q)
-                else:
-                    positives.append(q)
-                    if id(child) in self._common:
-                        common.append(q)
+            positives, common, filters, negatives = split_conjunction(
+                tree, self.compile, self._common
+            )
             if len(positives) >= 2:
                 every = _without(_and(positives + filters), negatives)
                 rare = [q for q in positives if not any(q is c for c in common)]

@@ -4,9 +4,10 @@ XOR) and the scored-only bonuses (title, exact title and URL name, proximity).""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from whoosh import query as wq
@@ -30,6 +31,9 @@ from crawler.search.query.tree import (
 )
 from crawler.search.ranking import Boosts
 from crawler.search.schema import TEXT_FIELDS
+
+# a compiled query of either backend (whoosh.query.Query, tantivy.Query)
+Q = TypeVar("Q")
 
 #: Queries of fewer plain words are names, not descriptions: no lead bonus.
 LEAD_MIN_TERMS = 3
@@ -259,25 +263,9 @@ class QueryCompiler:
     # tiers --------------------------------------------------------------------------
     def _tiers(self, tree: Node) -> list[wq.Query | None]:
         if isinstance(tree, And) and tree.implicit:
-            positives: list[wq.Query] = []
-            common: list[wq.Query] = []
-            filters: list[wq.Query] = []
-            negatives: list[wq.Query] = []
-            for child in tree.children:
-                if isinstance(child, Not):
-                    q = self.compile(child.child)
-                    if q is not None:
-                        negatives.append(q)
-                    continue
-                q = self.compile(child)
-                if q is None:
-                    continue
-                if isinstance(child, Leaf) and child.is_filter:
-                    filters.append(q)
-                else:
-                    positives.append(q)
-                    if id(child) in self._common:
-                        common.append(q)
+            positives, common, filters, negatives = split_conjunction(
+                tree, self.compile, self._common
+            )
             if len(positives) >= 2:
                 every = self._without(wq.And(positives + filters), negatives)
                 anyone = wq.Or(positives)
@@ -427,3 +415,32 @@ def updated_period(value: str) -> timedelta:
     raise QuerySyntaxError(
         f"updated:{value} is not a period: use day, week, month, year or e.g. 30d"
     )
+
+
+def split_conjunction(
+    tree: And, compile_node: Callable[[Node], Q | None], common_ids: Collection[int]
+) -> tuple[list[Q], list[Q], list[Q], list[Q]]:
+    """The compiled children of an implicit conjunction by role: the positive ones, those of
+    them whose node is a common word (``id`` in ``common_ids``), the field filters and the
+    negated ones. A child that compiles to nothing (only stop words) is left out. Shared by
+    both backends' compilers, so that they split a query alike."""
+    positives: list[Q] = []
+    common: list[Q] = []
+    filters: list[Q] = []
+    negatives: list[Q] = []
+    for child in tree.children:
+        if isinstance(child, Not):
+            q = compile_node(child.child)
+            if q is not None:
+                negatives.append(q)
+            continue
+        q = compile_node(child)
+        if q is None:
+            continue
+        if isinstance(child, Leaf) and child.is_filter:
+            filters.append(q)
+        else:
+            positives.append(q)
+            if id(child) in common_ids:
+                common.append(q)
+    return positives, common, filters, negatives
