@@ -24,6 +24,7 @@ import pytest
 from crawler.sandbox import SandboxWeb, html_page
 from crawler.sandbox.web import Resource
 from tests.frontier.stall_faults import GHOST
+from tests.waiting import poll_until
 
 pytestmark = pytest.mark.slow
 
@@ -101,6 +102,13 @@ def test_every_way_out_of_the_downloader_frees_the_hosts_place(sandbox, run_craw
         },
         timeout=120,
     ).check()
+    # the sandbox logs /slow when it answers (1.5 s after it was asked), which the second
+    # ask's answer may do after the crawl has exited: wait for it, not for a guessed time
+    poll_until(
+        lambda: len([r for r in server.requests_for("paths.test") if r.path == "/slow"]) >= 2,
+        timeout=5,
+        what="the answer to the second ask of /slow",
+    )
     requests = Counter((r.path, r.status) for r in server.requests_for("paths.test"))
     assert requests == Counter(
         {
