@@ -166,10 +166,11 @@ def test_crawl_index_pagerank_search_reindex(
     assert set(docs) == pages and docs[GUIDE]["body"] == "Now about rust only."
     for url in pages - {GUIDE}:  # (the guide's latest fetch, the second crawl, is unranked)
         assert docs[url]["pagerank"] == pytest.approx(stored[url])
+    # (other tests' pages in the index may match too: this test's pages rank as before)
     found = json.loads(run_scrapy("search", "--json", "rust").check().stdout)
-    assert [r["url"] for r in found["results"]] == [GUIDE]
+    assert [r["url"] for r in found["results"] if r["url"] in pages] == [GUIDE]
     found = json.loads(run_scrapy("search", "--json", '"create table"').check().stdout)
-    assert [r["url"] for r in found["results"]] == [TABLES]
+    assert [r["url"] for r in found["results"] if r["url"] in pages] == [TABLES]
     assert run_scrapy("search", "pyhton").check().stdout.startswith("Did you mean: python\n")
     # a Whoosh writer refuses the Tantivy folder
     refused = run_scrapy("index")
