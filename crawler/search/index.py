@@ -115,7 +115,41 @@ def open_index(path: str | Path, *, create: bool = True, backend: str | None = N
         return whoosh_index.open_dir(str(path), indexname=INDEX_NAME)
 
 
-class IndexWriter:
+class BatchWriter:
+    """What both backends' writers share: their settings, and ``write`` as an ``apply``
+    that deletes nothing (each backend implements ``apply``)."""
+
+    def __init__(
+        self,
+        ix: Any,
+        *,
+        writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
+        limitmb: int = defaults.SEARCH_WRITER_LIMITMB,
+    ) -> None:
+        self.ix = ix
+        self.writer_timeout = writer_timeout
+        self.limitmb = limitmb
+
+    def write(self, documents: Iterable[dict[str, Any]], *, keep_pagerank: bool = True) -> int:
+        docs = list(documents)
+        if not docs:
+            return 0
+        self.apply(docs, (), keep_pagerank=keep_pagerank)
+        return len(docs)
+
+    def apply(
+        self,
+        documents: Iterable[dict[str, Any]],
+        deleted_urls: Iterable[str],
+        *,
+        keep_pagerank: bool = True,
+        merge: bool = True,
+        optimize: bool = False,
+    ) -> None:
+        raise NotImplementedError
+
+
+class IndexWriter(BatchWriter):
     """Writes batches of documents: one Whoosh writer and one commit per batch.
 
     A document whose URL is already indexed replaces it. Unless the new document brings
@@ -134,24 +168,6 @@ class IndexWriter:
 
             return TantivyIndexWriter(ix, **kwargs)
         return super().__new__(cls)
-
-    def __init__(
-        self,
-        ix: FileIndex,
-        *,
-        writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
-        limitmb: int = defaults.SEARCH_WRITER_LIMITMB,
-    ):
-        self.ix = ix
-        self.writer_timeout = writer_timeout
-        self.limitmb = limitmb
-
-    def write(self, documents: Iterable[dict[str, Any]], *, keep_pagerank: bool = True) -> int:
-        docs = list(documents)
-        if not docs:
-            return 0
-        self.apply(docs, (), keep_pagerank=keep_pagerank)
-        return len(docs)
 
     def apply(
         self,

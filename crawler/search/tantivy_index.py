@@ -42,6 +42,7 @@ from whoosh.analysis import STOP_WORDS
 
 from crawler import defaults
 from crawler.search.fields import anchor_share
+from crawler.search.index import BatchWriter
 from crawler.search.schema import (
     ANCHOR_WEIGHT,
     CONTENT_WEIGHTS,
@@ -345,29 +346,11 @@ def all_stored(ix: TantivyIndex) -> list[dict[str, Any]]:
     return [load_stored(searcher.doc(address).get_first("stored")) for _, address in result.hits]
 
 
-class TantivyIndexWriter:
+class TantivyIndexWriter(BatchWriter):
     """Writes batches of documents: one Tantivy writer and one commit per batch (the
     Whoosh IndexWriter's interface and guarantees: a document replaces the one of its URL
     and keeps its PageRank unless it brings one; applying a batch again leaves the same
     index)."""
-
-    def __init__(
-        self,
-        ix: TantivyIndex,
-        *,
-        writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
-        limitmb: int = defaults.SEARCH_WRITER_LIMITMB,
-    ) -> None:
-        self.ix = ix
-        self.writer_timeout = writer_timeout
-        self.limitmb = limitmb
-
-    def write(self, documents: Iterable[dict[str, Any]], *, keep_pagerank: bool = True) -> int:
-        docs = list(documents)
-        if not docs:
-            return 0
-        self.apply(docs, (), keep_pagerank=keep_pagerank)
-        return len(docs)
 
     def apply(
         self,
