@@ -63,6 +63,22 @@ def test_main_content_leaves_out_the_navigation_and_keeps_the_text() -> None:
     assert content.lang == "en"
 
 
+def test_headings_of_a_long_reference_page_in_page_order_up_to_the_cap() -> None:
+    # a rustdoc-like page: thousands of nested h3/h4 sections beside a sidebar's headings
+    sections = "".join(
+        f'<section><h3 id="m{i}">method_{i}</h3><div><h4>Examples {i}</h4>'
+        f"<p>{PROSE}</p></div></section>"
+        for i in range(400)
+    )
+    page = (
+        '<html lang="en"><body><nav><h2>Sidebar</h2></nav><main><h1>Primitive u8</h1>'
+        f"{sections}</main></body></html>"
+    )
+    content = main_content(page.encode())
+    expected = ["Primitive u8"] + [h for i in range(400) for h in (f"method_{i}", f"Examples {i}")]
+    assert content.headings == expected[:200]
+
+
 def test_docbook_navigation_tables_are_left_out() -> None:
     content = main_content(DOCBOOK_PAGE.encode())
     assert content.text.startswith("CREATE INDEX CREATE INDEX — define a new index.")
