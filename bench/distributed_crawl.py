@@ -12,6 +12,13 @@
   active_time, for the benchmark's database only), against the agents' CPU time.
 - ``handover``: 2 agents with the default heartbeat (5 s) and lease (15 s); one is killed
   with SIGKILL; seconds until a host it owned is fetched again.
+- ``outbox-lag``: 4 agents (``--agents``) crawl the latency web with indexing off (as on
+  machines of their own) while one ``scrapy index --follow`` applies the search outbox
+  with ``--backend`` (tantivy or whoosh), at niceness 0 like the agents. Every second:
+  outbox operations stored but not yet applied (the lag ``scrapy index --status``
+  prints). Reported: the lag at each quarter of the crawl, its maximum, the indexer's
+  CPU, and the seconds it needs after the agents exit to apply everything. Bounded
+  means the lag does not grow with the crawl: the last quarter's lag is about the first's.
 - ``ordering``: the synthetic web crawled by 1 and 4 agents; share of the total PageRank
   fetched after 10/25/50% of the pages (order of the requests in the sandbox log). Target:
   4 agents within 10% of 1 agent.
@@ -42,6 +49,7 @@ from crawler.sandbox import SandboxServer, build_synthetic_web, canonical  # noq
 from crawler.sandbox.latency_web import build_latency_web  # noqa: E402
 from crawler.storage.schema import migrate  # noqa: E402
 from tests.agents.agents import start_agent, wait_all  # noqa: E402
+from tests.commands import scrapy_env  # noqa: E402
 
 POINTS = (0.10, 0.25, 0.50)
 # the same per-agent settings for every run of a benchmark
@@ -146,6 +154,86 @@ def speedup(args: argparse.Namespace, admin: str, url: str, name: str, work: Pat
                 print(f"speed-up at {n} agents: {ratio:.2f}x{verdict}")
 
 
+def _process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a running process (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _outbox_lag(conn: psycopg.Connection, crawl_id: str) -> int:
+    """Operations of the crawl's outbox above the indexer's position (all of them before
+    the indexer registers one)."""
+    row = conn.execute(
+        "SELECT count(*) FROM search_outbox WHERE crawl_id = %s"
+        " AND id > coalesce((SELECT max(position) FROM search_index_positions"
+        "                    WHERE crawl_id = %s), 0)",
+        (crawl_id, crawl_id)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def outbox_lag(args: argparse.Namespace, admin: str, url: str, name: str, work: Path) -> None:
+    web = build_latency_web(hosts=64, pages_per_host=args.pages, delay=args.delay,
+                            flat=True)
+    n = max(args.agents)
+    print(f"latency web (flat): 64 hosts, {len(web.reachable(web.seeds))} pages, "
+          f"{args.delay * 1000:.0f} ms per response; {n} agents with SEARCH_INDEX_ENABLED="
+          f"False, one `scrapy index --follow -s SEARCH_BACKEND={args.backend}`", flush=True)
+    server = SandboxServer(web).start()
+    crawl_id = f"lag{n}-{uuid.uuid4().hex[:6]}"
+    index_dir = work / "index"
+    indexer: subprocess.Popen[str] | None = None
+    samples: list[tuple[float, int]] = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn)  # so that the crawl's row can be awaited before the agents create it
+    try:
+        t0 = time.monotonic()
+        procs = run_agents(n, server, web.seeds, url, work, BASE, crawl_id)
+        with psycopg.connect(url, autocommit=True) as conn:
+            while not conn.execute("SELECT 1 FROM crawls WHERE id = %s",
+                                   (crawl_id,)).fetchone():
+                time.sleep(0.2)
+            log = (work / "indexer.log").open("w")
+            indexer = subprocess.Popen(
+                [sys.executable, "-m", "scrapy", "index", "--follow", "--crawl-id", crawl_id,
+                 "-s", f"SEARCH_BACKEND={args.backend}", "-s", f"SEARCH_INDEX_DIR={index_dir}",
+                 "-s", "SEARCH_INDEXER_IDLE=False"],
+                cwd=work, env=scrapy_env(url), stdout=log, stderr=subprocess.STDOUT, text=True)
+            while any(p.poll() is None for p in procs):
+                samples.append((time.monotonic() - t0, _outbox_lag(conn, crawl_id)))
+                time.sleep(1.0)
+            crawl_end = time.monotonic() - t0
+            wait_all(procs, timeout=60)
+            caught_up = None
+            while time.monotonic() - t0 < crawl_end + 600:
+                lag = _outbox_lag(conn, crawl_id)
+                if lag == 0:
+                    caught_up = time.monotonic() - t0 - crawl_end
+                    break
+                time.sleep(0.5)
+            pages = conn.execute("SELECT count(*) FROM pages WHERE crawl_id = %s",
+                                 (crawl_id,)).fetchone()[0]
+        indexer_cpu = _process_cpu(indexer.pid)
+        indexer.send_signal(signal.SIGINT)
+        indexer.wait(timeout=60)
+    finally:
+        if indexer is not None and indexer.poll() is None:
+            indexer.kill()
+        server.stop()
+    quarter = crawl_end / 4
+    by_quarter = []
+    for q in range(4):
+        lags = [lag for t, lag in samples if q * quarter <= t < (q + 1) * quarter]
+        by_quarter.append(f"{max(lags) if lags else '-'}")
+    print(f"{n} agents, {pages} pages stored in {crawl_end:.1f} s ({pages / crawl_end:.1f} "
+          f"pages/s); lag (operations not yet searchable), max per quarter of the crawl: "
+          f"{' / '.join(by_quarter)}; max {max(lag for _, lag in samples)}; after the agents "
+          f"exited, applied the rest in "
+          f"{'more than 600' if caught_up is None else f'{caught_up:.1f}'} s; indexer CPU "
+          f"{indexer_cpu:.1f} s ({1000 * indexer_cpu / max(pages, 1):.1f} ms per page) "
+          f"({load()})", flush=True)
+
+
 def handover(args: argparse.Namespace, admin: str, url: str, name: str, work: Path) -> None:
     web = build_latency_web(hosts=64, pages_per_host=40, delay=0.2)
     settings = {**BASE, "AGENT_HEARTBEAT": 5.0, "AGENT_LEASE_TTL": 15.0,
@@ -227,7 +315,9 @@ def ordering(args: argparse.Namespace, admin: str, url: str, name: str, work: Pa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["speedup", "handover", "ordering"])
+    parser.add_argument("what", choices=["speedup", "handover", "ordering", "outbox-lag"])
+    parser.add_argument("--backend", default="tantivy", choices=["tantivy", "whoosh"],
+                        help="search backend of the indexer (outbox-lag)")
     parser.add_argument("--agents", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--pages", type=int, default=20, help="pages per host (speedup)")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per response")
@@ -245,7 +335,8 @@ def main() -> None:
     print(f"start: {load()}", flush=True)
     try:
         with tempfile.TemporaryDirectory(prefix="distributed-") as tmp:
-            {"speedup": speedup, "handover": handover, "ordering": ordering}[args.what](
+            {"speedup": speedup, "handover": handover, "ordering": ordering,
+             "outbox-lag": outbox_lag}[args.what](
                 args, admin, url, name, Path(tmp))
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
