@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -148,3 +148,25 @@ def plan_lending(
             returned.add(host)
             total -= slots
     return lent, returned
+
+
+def group_hosts(
+    work: Mapping[str, int], load: HostLoad, key: Callable[[str], str]
+) -> tuple[dict[str, int], HostLoad, dict[str, list[str]]]:
+    """``work`` and ``load`` by politeness key (POLITENESS_KEY=ip: the hosts of one
+    address share one downloader slot, so they are lent and given back together): the
+    URLs waiting per key, what each key's slot sustains (its hosts report the same
+    server slot: the largest), and the hosts of each key."""
+    members: dict[str, list[str]] = {}
+    grouped: dict[str, int] = {}
+    slots: dict[str, float] = {}
+    pending: dict[str, int] = {}
+    for host, queued in work.items():
+        k = key(host)
+        members.setdefault(k, []).append(host)
+        grouped[k] = grouped.get(k, 0) + queued
+        if host in load.slots:
+            slots[k] = max(slots.get(k, 0.0), load.slots[host])
+        if host in load.pending:
+            pending[k] = pending.get(k, 0) + load.pending[host]
+    return grouped, HostLoad(load.concurrency, slots, pending, load.new_host_slots), members

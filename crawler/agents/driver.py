@@ -44,6 +44,7 @@ class AgentDriver:
         on_gained: Callable[[], None],
         on_finish: Callable[[str], None],
         host_load: Callable[[], HostLoad] | None = None,
+        addresses: Callable[[], dict[str, str]] | None = None,
         stats: Any = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -57,6 +58,7 @@ class AgentDriver:
         self._on_gained = on_gained
         self._on_finish = on_finish
         self._host_load = host_load
+        self._addresses = addresses  # POLITENESS_KEY=ip: held host -> its address now
         self.stats = stats
         self._now = now
         self.not_before: dict[str, float] = {}
@@ -73,9 +75,13 @@ class AgentDriver:
         self.error: str | None = None
 
     # --- what the scheduler asks -----------------------------------------------------
-    def gate(self, host: str) -> float | None:
-        """None: do not fetch ``host`` now; else seconds to wait first (0: go)."""
-        if not self.membership.may_fetch(host):
+    def gate(self, host: str, address: str | None = None) -> float | None:
+        """None: do not fetch ``host`` now; else seconds to wait first (0: go).
+        ``address``: where the host resolves now (POLITENESS_KEY=ip); a host that moved
+        from the address it is held under waits for the next beat, which is made soon."""
+        if not self.membership.may_fetch(host, address):
+            if address is not None and address != self.membership.servers.get(host, address):
+                self.wake()
             return None
         at = self.not_before.get(host)
         if at is None:
@@ -170,7 +176,8 @@ class AgentDriver:
             m.heartbeat(pages=pages, pages_per_second=rate, idle=self._is_idle(),
                         busy_hosts=self._busy_hosts(), next_fetch=self._next_fetch(),
                         load=self._host_load() if self._host_load is not None else None,
-                        clock=self.frontier.clock()),
+                        clock=self.frontier.clock(),
+                        addresses=self._addresses() if self._addresses is not None else None),
             timeout=max(1.0, m.ttl - m.margin),
         )
         self._last_beat, self._last_pages = now, pages

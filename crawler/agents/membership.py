@@ -16,6 +16,16 @@ owner's ``lease_until`` has passed, after locking the host rows (``FOR UPDATE``)
 reading the leases in a new statement, so a renewal or claim committed meanwhile is
 seen. An agent whose lease expired never renews it: it rejoins and claims afresh.
 
+Politeness per server (``POLITENESS_KEY = "ip"``, ``resolve`` given): hosts are assigned
+by the rendezvous hash of their politeness key (the address they resolve to; a host that
+does not resolve is its own key), lent and given back by whole server groups, and an
+agent claims a host only while no other live agent holds (or is lent) a host of the same
+key, checked under an advisory lock of that key; ``host_owners.server`` records the key
+each host is held under (migration 25). An owner whose host moved to another address
+re-keys it under the same check, or hands it over. So the hosts of one address are
+fetched by one agent at a time, and their shared ``next_fetch_at`` carries the server's
+delay and back-off over every hand-over.
+
 Faults: an agent whose lease expired is marked dead by whichever agent notices first,
 which returns that agent's leased frontier rows (and only those) to the queue, except
 rows whose page or failure row was saved (they are done), and also the rows it acked
@@ -31,14 +41,20 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 
 from crawler import defaults
-from crawler.agents.assignment import HostLoad, need_hosts, owner, plan_lending
+from crawler.agents.assignment import (
+    HostLoad,
+    group_hosts,
+    need_hosts,
+    owner,
+    plan_lending,
+)
 from crawler.frontier import crawl_lock
 from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.frontier.crawl_lock import FrontierLocked, one_process_refusal
@@ -91,7 +107,12 @@ class AgentMembership:
         max_pages: int = 0,
         max_seconds: float = 0.0,
         now: Callable[[], float] = time.monotonic,
+        resolve: Callable[[list[str]], Awaitable[dict[str, str]]] | None = None,
     ) -> None:
+        """``resolve``: with POLITENESS_KEY=ip, the politeness key (address) of each of
+        the hosts given, the host itself when it does not resolve; a host left out (its
+        look-up not answered in time) is not claimed this time. None: keys are host
+        names."""
         if not 0 <= margin < ttl:
             raise ValueError("AGENT_LEASE_MARGIN must be >= 0 and below AGENT_LEASE_TTL")
         self.url = url
@@ -114,6 +135,9 @@ class AgentMembership:
         self.deadline = 0.0  # monotonic time until which owned hosts may be fetched
         self.live: dict[str, float] = {}  # live agents (id -> capacity) at the last beat
         self.joined = False
+        self.resolve = resolve
+        # held host -> the politeness key it is held under (POLITENESS_KEY=ip: its address)
+        self.servers: dict[str, str] = {}
 
     # --- connection ----------------------------------------------------------------------
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
@@ -136,8 +160,17 @@ class AgentMembership:
     def lease_valid(self) -> bool:
         return self._now() < self.deadline
 
-    def may_fetch(self, host: str) -> bool:
-        """Whether this agent may send a request to ``host`` now."""
+    def server(self, host: str) -> str:
+        """The politeness key ``host`` is held (or assigned) under: its address with
+        POLITENESS_KEY=ip, else the host name."""
+        return self.servers.get(host, host)
+
+    def may_fetch(self, host: str, address: str | None = None) -> bool:
+        """Whether this agent may send a request to ``host`` now. ``address``: where the
+        host resolves now (POLITENESS_KEY=ip); a host that moved to another address than
+        the one it is held under waits until a heartbeat re-keys it (or hands it over)."""
+        if address is not None and address != self.servers.get(host, address):
+            return False
         return host in self.owned and host not in self.releasing and self._now() < self.deadline
 
     # --- joining -------------------------------------------------------------------------
@@ -186,6 +219,7 @@ class AgentMembership:
         self.owned.clear()
         self.releasing.clear()
         self.loans.clear()
+        self.servers.clear()
         self.deadline = sent + self.ttl - self.margin
         self.joined = True
 
@@ -200,6 +234,7 @@ class AgentMembership:
         next_fetch: dict[str, float] | None = None,
         load: HostLoad | None = None,
         clock: float | None = None,
+        addresses: Mapping[str, str] | None = None,
     ) -> Heartbeat:
         """Renew the lease, take over dead agents' work, hand back hosts that belong to
         another agent (those of ``busy_hosts``, with requests in flight, wait), claim
@@ -208,7 +243,9 @@ class AgentMembership:
         downloader can do with its hosts; with it, hosts are lent to agents that need
         them and borrowed from agents that can spare them (None: no lending).
         ``clock``: the agent's crawl clock, kept in the crawl's row so that an agent
-        joining later starts from it (FRONTIER_MAX_WAIT compares the agents' times)."""
+        joining later starts from it (FRONTIER_MAX_WAIT compares the agents' times).
+        ``addresses``: held host -> the address it resolves to now (POLITENESS_KEY=ip;
+        hosts not resolved lately are left out)."""
         conn = await self._connection()
         beat = Heartbeat()
         sent = self._now()
@@ -248,6 +285,8 @@ class AgentMembership:
             (self.crawl_id, RUNNING),
         )).fetchall()}
         self.live.setdefault(self.agent_id, self.capacity)
+        if self.resolve is not None and addresses:
+            await self._rekey(conn, beat, addresses)
         if load is not None:
             await self._balance(conn, beat, load)
         await self._hand_back(conn, beat, set(busy_hosts), next_fetch or {})
@@ -319,6 +358,80 @@ class AgentMembership:
             (hosts, [waits[h] for h in hosts], self.key, self.agent_id),
         )
 
+    # --- politeness per server (POLITENESS_KEY=ip) ---------------------------------------
+    async def _lock_servers(
+        self, conn: psycopg.AsyncConnection[Any], servers: list[str]
+    ) -> None:
+        """Transaction-level advisory locks of the crawl's servers ``servers``, taken in
+        sorted order by every agent (before any host row: no deadlock)."""
+        await conn.execute(
+            "SELECT count(pg_advisory_xact_lock(hashtextextended(%s || '/' || k, 0)))"
+            " FROM unnest(%s::text[]) AS k",
+            (str(self.key), sorted(servers)),
+        )
+
+    async def _servers_taken(
+        self, conn: psycopg.AsyncConnection[Any], servers: list[str], valid: set[str]
+    ) -> set[str]:
+        """Of ``servers``, those another live agent (of ``valid``) holds or is lent a
+        host of, and those of this agent's hosts being lent to another (the whole group
+        goes): no host of them may be claimed or re-keyed here now."""
+        if not servers:
+            return set()
+        others = sorted(valid - {self.agent_id})
+        if not others:
+            return set()
+        return {k for (k,) in await (await conn.execute(
+            "SELECT DISTINCT server FROM host_owners WHERE crawl = %s AND server = ANY(%s)"
+            " AND (agent_id = ANY(%s) OR lent_to = ANY(%s))",
+            (self.key, servers, others, others),
+        )).fetchall()}
+
+    async def _valid_agents(self, conn: psycopg.AsyncConnection[Any]) -> set[str]:
+        return {a for (a,) in await (await conn.execute(
+            "SELECT agent_id FROM agents WHERE crawl_id = %s AND state = %s"
+            " AND lease_until > now()",
+            (self.crawl_id, RUNNING),
+        )).fetchall()}
+
+    async def _rekey(
+        self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat,
+        addresses: Mapping[str, str],
+    ) -> None:
+        """Held hosts that resolve to another address than the one they are held under
+        (a TTL ran out and the answer changed, or a host that did not resolve now does):
+        held under the new address when no other agent holds a host of it, else handed
+        over (not fetched meanwhile: ``may_fetch`` compares the addresses)."""
+        changed = {
+            h: a for h, a in addresses.items()
+            if h in self.owned and h not in self.releasing and a != self.server(h)
+        }
+        if not changed:
+            return
+        servers = sorted(set(changed.values()))
+        async with conn.transaction():
+            await self._lock_servers(conn, servers)
+            taken = await self._servers_taken(conn, servers, await self._valid_agents(conn))
+            kept = sorted(h for h, a in changed.items() if a not in taken)
+            if kept:
+                await conn.execute(
+                    "UPDATE host_owners o SET server = d.server"
+                    " FROM unnest(%b::text[], %b::text[]) AS d(host, server)"
+                    " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
+                    (kept, [changed[h] for h in kept], self.key, self.agent_id),
+                )
+        for host, address in sorted(changed.items()):
+            if host in kept:
+                self.servers[host] = address
+            else:
+                self.releasing[host] = None
+                self.loans.discard(host)
+                beat.releasing.add(host)
+        logger.info("agent %s: %d hosts moved to another address (%s)", self.agent_id,
+                    len(changed), ", ".join(
+                        f"{h} to {a}{'' if h in kept else ' (held by another agent: handed over)'}"
+                        for h, a in sorted(changed.items())[:5]))
+
     async def _balance(
         self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, load: HostLoad
     ) -> None:
@@ -335,6 +448,12 @@ class AgentMembership:
                 (self.key, QUEUED, held),
             )).fetchall():
                 work[host] += int(queued)
+        members: dict[str, list[str]] | None = None
+        if self.resolve is not None:
+            # the hosts of one server are lent and given back together (a host is claimed
+            # only while no other agent holds a host of its server)
+            work, load, members = group_hosts(work, load, self.server)
+            held = sorted(members)
         need = beat.need = need_hosts(work, load)
         # what it needs, less the hosts already lent to it and not claimed yet
         await conn.execute(
@@ -347,7 +466,8 @@ class AgentMembership:
             {"need": need, "key": self.key, "agent": self.agent_id,
              "crawl_id": self.crawl_id},
         )
-        loans = self.loans.intersection(held)
+        loans = {self.server(h) for h in self.loans} if members else self.loans
+        loans = loans.intersection(held)
         needs: dict[str, int] = {}
         if not need and len(self.live) > 1:
             needs = {a: int(n) for a, n in await (await conn.execute(
@@ -357,7 +477,10 @@ class AgentMembership:
             )).fetchall()}
         lent, returned = plan_lending(work, load, needs, loans)
         if lent:
-            lent = await self._reserve(conn, lent)
+            lent = await self._reserve(conn, lent, members)
+        if members is not None:  # server groups -> their hosts
+            lent = {h: b for k, b in lent.items() for h in members[k]}
+            returned = {h for k in returned for h in members[k]}
         for host, borrower in lent.items():
             self.releasing[host] = borrower
             self.loans.discard(host)
@@ -379,7 +502,8 @@ class AgentMembership:
                         ", ..." if len(returned) > 5 else "", need)
 
     async def _reserve(
-        self, conn: psycopg.AsyncConnection[Any], lent: dict[str, str]
+        self, conn: psycopg.AsyncConnection[Any], lent: dict[str, str],
+        members: Mapping[str, list[str]] | None = None,
     ) -> dict[str, str]:
         """Take the lent hosts off their borrowers' published needs, so that two lenders
         never fill one need twice, and name the borrowers in ``host_owners.lent_to``;
@@ -413,12 +537,14 @@ class AgentMembership:
                 granted[borrower] -= 1
                 kept[host] = borrower
         if kept:
-            hosts = sorted(kept)
+            # (``members``: the loans are server groups, every host of a group is lent)
+            to = {h: b for k, b in kept.items() for h in (members[k] if members else [k])}
+            hosts = sorted(to)
             await conn.execute(
                 "UPDATE host_owners o SET lent_to = d.borrower"
                 " FROM unnest(%b::text[], %b::text[]) AS d(host, borrower)"
                 " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
-                (hosts, [kept[h] for h in hosts], self.key, self.agent_id),
+                (hosts, [to[h] for h in hosts], self.key, self.agent_id),
             )
         return kept
 
@@ -432,7 +558,7 @@ class AgentMembership:
         for host in self.owned:
             if host in self.releasing or host in self.loans:
                 continue
-            if owner(host, self.live) != self.agent_id:
+            if owner(self.server(host), self.live) != self.agent_id:
                 self.releasing[host] = None
                 beat.releasing.add(host)
         ready = sorted(h for h in self.releasing if h not in busy)
@@ -453,6 +579,7 @@ class AgentMembership:
             del self.releasing[host]
             self.owned.discard(host)
             self.loans.discard(host)
+            self.servers.pop(host, None)
         beat.released = set(ready)
 
     async def _unowned_hosts(
@@ -483,22 +610,31 @@ class AgentMembership:
         )).fetchall()
         return [(h, lent) for h, lent in rows]
 
-    def _may_claim(self, host: str, lent_to: str | None) -> bool:
-        """A host lent to this agent, or one whose rendezvous owner it is and that is
-        not lent to another live agent."""
+    def _may_claim(self, host: str, lent_to: str | None, key: str | None = None) -> bool:
+        """A host lent to this agent, or one whose rendezvous owner it is (by its
+        politeness ``key``, the host by default) and that is not lent to another live
+        agent."""
         if lent_to == self.agent_id:
             return True
         if lent_to is not None and lent_to in self.live:
             return False
-        return owner(host, self.live) == self.agent_id
+        return owner(key or host, self.live) == self.agent_id
 
     async def _claim(self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat) -> None:
-        mine = [h for h, lent in await self._unowned_hosts(conn)
-                if h not in self.owned and self._may_claim(h, lent)]
+        candidates = [(h, lent) for h, lent in await self._unowned_hosts(conn)
+                      if h not in self.owned]
+        keys: dict[str, str] = {}
+        if self.resolve is not None and candidates:
+            keys = await self.resolve([h for h, _ in candidates])
+            candidates = [(h, lent) for h, lent in candidates if h in keys]
+        mine = [h for h, lent in candidates if self._may_claim(h, lent, keys.get(h))]
         if not mine:
             return
         mine.sort()  # rows are locked in one order by every agent: no deadlock
+        servers = sorted({keys[h] for h in mine}) if keys else []
         async with conn.transaction():
+            if servers:  # (server locks first, then host rows: one order for all)
+                await self._lock_servers(conn, servers)
             await conn.execute(
                 "INSERT INTO host_owners (crawl, host) SELECT %s, h FROM unnest(%b::text[]) h"
                 " ORDER BY h ON CONFLICT (crawl, host) DO NOTHING",
@@ -511,30 +647,34 @@ class AgentMembership:
             )).fetchall()
             # a new statement, a new snapshot: sees renewals and claims committed while
             # the rows were being locked
-            valid = {a for (a,) in await (await conn.execute(
-                "SELECT agent_id FROM agents WHERE crawl_id = %s AND state = %s"
-                " AND lease_until > now()",
-                (self.crawl_id, RUNNING),
-            )).fetchall()}
+            valid = await self._valid_agents(conn)
             free = [
                 h for h, a, lent in rows
                 if (a is None or a == self.agent_id or a not in valid)
                 and (lent is None or lent == self.agent_id or lent not in valid)
             ]
+            if servers:  # a server another agent holds a host of stays with it
+                taken = await self._servers_taken(conn, servers, valid)
+                free = [h for h in free if keys[h] not in taken]
             if not free:
                 return
             got = await (await conn.execute(
                 """
-                UPDATE host_owners SET agent_id = %s, epoch = epoch + 1
-                WHERE crawl = %s AND host = ANY(%s)
-                RETURNING host,
-                    greatest(0, extract(epoch FROM next_fetch_at - now()))::float8, lent_to
+                UPDATE host_owners o SET agent_id = %s, epoch = epoch + 1,
+                    server = coalesce(d.server, o.server)
+                FROM unnest(%b::text[], %b::text[]) AS d(host, server)
+                WHERE o.crawl = %s AND o.host = d.host
+                RETURNING o.host,
+                    greatest(0, extract(epoch FROM o.next_fetch_at - now()))::float8,
+                    o.lent_to
                 """,
-                (self.agent_id, self.key, free),
+                (self.agent_id, free, [keys.get(h) for h in free], self.key),
             )).fetchall()
         for host, wait, lent in got:
             self.owned.add(host)
-            if lent == self.agent_id and owner(host, self.live) != self.agent_id:
+            if host in keys:
+                self.servers[host] = keys[host]
+            if lent == self.agent_id and owner(self.server(host), self.live) != self.agent_id:
                 self.loans.add(host)
             beat.gained[host] = float(wait or 0.0)
 
@@ -611,6 +751,7 @@ class AgentMembership:
             self.owned.clear()
             self.releasing.clear()
             self.loans.clear()
+            self.servers.clear()
             self.deadline = 0.0
             await self.disconnect()
 

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 
+#: hosts whose last address is remembered past its TTL (POLITENESS_KEY=ip)
+_REMEMBERED_ADDRESSES = 100_000
+
+
 class DownloaderSlots:
     """The downloader's per-host slots (and the engine's requests in progress) of one
     crawler. Built before the engine exists (from_crawler of an extension): the
@@ -36,6 +40,9 @@ class DownloaderSlots:
         # POLITENESS_KEY = "ip": the slot of a host is the address it resolves to
         # (crawler/middlewares/politeness_key.py puts its requests there)
         self.by_server = by_server
+        # host -> the address it last resolved to, for the moments its cache entry has
+        # run out (until its next request resolves it again)
+        self._addresses: dict[str, str] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DownloaderSlots:
@@ -72,9 +79,23 @@ class DownloaderSlots:
         key)."""
         if not self.by_server:
             return key
+        address = self.address(key)
+        if address is None:
+            return self._addresses.get(key, key)
+        if self._addresses.get(key) != address:
+            if len(self._addresses) >= _REMEMBERED_ADDRESSES:
+                self._addresses.clear()  # (bounded: forgetting costs only the fallback)
+            self._addresses[key] = address
+        return address
+
+    def address(self, key: str) -> str | None:
+        """The address the resolver has for host ``key`` now (its TTL not over), or
+        None (with POLITENESS_KEY=ip; always None by host name)."""
+        if not self.by_server:
+            return None
         from crawler.downloader.resolver import cached_address
 
-        return cached_address(key) or key
+        return cached_address(key)
 
     # --- live slots ---------------------------------------------------------------------
     def slot(self, key: str) -> Slot | None:

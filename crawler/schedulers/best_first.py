@@ -381,6 +381,8 @@ class BestFirstScheduler(BaseScheduler):
             margin=self.agent_margin,
             max_pages=self.crawl_max_pages,
             max_seconds=self.crawl_max_seconds,
+            # POLITENESS_KEY=ip: hosts assigned, lent and held by their address
+            resolve=self._resolve_servers if self._slots.by_server else None,
         )
         await membership.join()
         assert store.conn is not None
@@ -399,6 +401,7 @@ class BestFirstScheduler(BaseScheduler):
             on_gained=self._refill_soon,
             on_finish=self._finish_crawl,
             host_load=self._host_load,
+            addresses=self._addresses if self._slots.by_server else None,
             stats=self.stats,
         )
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
@@ -416,25 +419,77 @@ class BestFirstScheduler(BaseScheduler):
         )
 
     # --- agents -------------------------------------------------------------------------
+    async def _resolve_servers(self, hosts: list[str]) -> dict[str, str]:
+        """POLITENESS_KEY=ip: the address of each host (through the resolver, so once per
+        host and TTL), the host itself when it does not resolve; hosts whose look-up
+        takes longer than a second are left out (claimed at a later heartbeat, once
+        their answer is cached)."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+        from twisted.internet import reactor
+        from twisted.internet.error import DNSLookupError
+
+        resolver = reactor.resolver  # type: ignore[attr-defined]
+
+        async def one(host: str) -> tuple[str, str | None]:
+            try:
+                return host, await maybe_deferred_to_future(resolver.getHostByName(host))
+            except DNSLookupError:
+                return host, host  # its own key, as ServerSlotMiddleware gives it its own slot
+            except Exception:
+                return host, None
+
+        if not hosts:
+            return {}
+        tasks = [asyncio.ensure_future(one(h)) for h in hosts]
+        done, pending = await asyncio.wait(tasks, timeout=1.0)
+        for task in pending:
+            task.cancel()
+        return {h: k for h, k in (t.result() for t in done) if k is not None}
+
+    def _addresses(self) -> dict[str, str]:
+        """POLITENESS_KEY=ip: the held hosts' addresses now (resolved within their TTL)."""
+        agent = self.agent
+        assert agent is not None
+        address = self._slots.address
+        return {h: a for h in agent.membership.owned if (a := address(h)) is not None}
+
+    def _agent_gate(self, host: str) -> float | None:
+        """The agent's answer for ``host`` (None: not this agent's to fetch now), with
+        POLITENESS_KEY=ip given where the host resolves now."""
+        agent = self.agent
+        assert agent is not None
+        return agent.gate(host, self._slots.address(host))
+
     def _busy_hosts(self) -> set[str]:
         return {entry.host for _, entry in self._handed.values()}
 
     def _next_fetch(self) -> dict[str, float]:
-        """Seconds until each recently fetched host may be fetched again."""
+        """Seconds until each recently fetched host may be fetched again. With
+        POLITENESS_KEY=ip every held host of a server gets the server's wait (its slot's
+        delay after its last request, and its back-off): they change hands together."""
         now = monotonic()
         live_slot = self._slots.slot
-        waits = {}
+        key = self._slots.server_key
+        waits: dict[str, float] = {}
         for host, start in self._last_start.items():
             slot = live_slot(host)
             if slot is None or not slot.delay:
                 continue
             start = max(start, slot.lastseen)
             if start + slot.delay > now:
-                waits[host] = start + slot.delay - now
+                k = key(host)
+                waits[k] = max(waits.get(k, 0.0), start + slot.delay - now)
         if self.backoff is not None:  # the next owner keeps the pause a host asked for
-            for host, wait in self.backoff.waits().items():
-                waits[host] = max(wait, waits.get(host, 0.0))
-        return waits
+            for k, wait in self.backoff.waits().items():
+                waits[k] = max(wait, waits.get(k, 0.0))
+        if not self._slots.by_server or self.agent is None:
+            return waits
+        by_host = {}
+        for host in self.agent.membership.owned:
+            wait = max(waits.get(key(host), 0.0), waits.get(host, 0.0))
+            if wait > 0:
+                by_host[host] = wait
+        return by_host
 
     def _host_load(self) -> HostLoad:
         """What this agent's downloader can do with the hosts it holds (for lending
@@ -453,7 +508,7 @@ class BestFirstScheduler(BaseScheduler):
             concurrency, delay = (
                 (slot.concurrency, slot.delay) if slot is not None else new_limits(host)
             )
-            if self.backoff is not None and self.backoff.wait(host) > 0:
+            if self.backoff is not None and self.backoff.wait(self._slots.server_key(host)) > 0:
                 slots[host] = 0.0  # paused (429/503): serves nothing for now
             else:
                 slots[host] = host_slots(concurrency, delay, latency)
@@ -619,7 +674,9 @@ class BestFirstScheduler(BaseScheduler):
                 return False  # Scrapy sends request_dropped (the pipeline records it)
         priority = request.priority
         if meta.get("is_start_request"):
-            if not self._seeding:
+            # another agent loaded the seeds; a retry or redirect of a seed this agent
+            # fetched (``previous``) is its own to queue, not a seed of its own
+            if not self._seeding and previous is None:
                 self.stats.inc_value("agents/seeds_skipped")
                 return False
             priority += self.seed_priority
@@ -700,11 +757,11 @@ class BestFirstScheduler(BaseScheduler):
         many requests in flight as its downloader slot's concurrency."""
         gate = 0.0
         if self.agent is not None:
-            gate = self.agent.gate(host)  # the host's owner and its hand-over delay
+            gate = self._agent_gate(host)  # the host's owner and its hand-over delay
             if gate is None:
                 return None
-        if self.backoff is not None:  # a pause the host asked for (429/503)
-            gate = max(gate, self.backoff.wait(host))
+        if self.backoff is not None:  # a pause the host (or its server) asked for
+            gate = max(gate, self.backoff.wait(self._slots.server_key(host)))
         slots = self._slots
         slot = slots.slot(host)
         in_flight = self._in_flight(host, slot)
@@ -882,6 +939,8 @@ class BestFirstScheduler(BaseScheduler):
         backoff = self.backoff
         assert backoff is not None
         host = self._slot_key(request)
+        if self._slots.by_server:  # POLITENESS_KEY=ip: the server it was sent to pauses
+            host = str(request.meta.get("download_slot") or host)
         retry_after = response.headers.get(b"Retry-After")
         pause = backoff.answer(host, response.status, retry_after)
         if pause is None:
@@ -924,7 +983,7 @@ class BestFirstScheduler(BaseScheduler):
                 servers[slots.server_key(key)] += count
         observed = {FRONTIER}
         for host in list(frontier.buffer.hosts):
-            if self.agent is not None and self.agent.gate(host) is None:
+            if self.agent is not None and self._agent_gate(host) is None:
                 continue  # not this agent's to fetch now
             observed.add(host)
             slot = slots.slot(host)

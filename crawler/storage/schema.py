@@ -527,6 +527,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ALTER TABLE host_owners ADD COLUMN IF NOT EXISTS lent_to text;
         """,
     ),
+    (
+        25,
+        "politeness per server across agents: the politeness key a host is held under",
+        # host_owners.server: the politeness key the host's owner holds it under (its
+        # address with POLITENESS_KEY=ip, else the host name). An agent claims a host only
+        # while no other live agent holds (or is lent) a host of the same server, under an
+        # advisory lock of that server (crawler/agents/membership.py); so the hosts of one
+        # address are fetched by one agent at a time.
+        """
+        ALTER TABLE host_owners ADD COLUMN IF NOT EXISTS server text;
+        CREATE INDEX IF NOT EXISTS host_owners_server ON host_owners (crawl, server)
+            WHERE server IS NOT NULL;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

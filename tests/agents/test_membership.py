@@ -210,3 +210,75 @@ def test_two_lenders_never_fill_one_need_twice(migrated):
 
     got_a, got_c = asyncio.run(run())
     assert got_a == {"h1.test": "b", "h2.test": "b"} and got_c == {"h3.test": "b"}
+
+
+def test_hosts_of_one_server_are_held_by_one_agent_at_a_time(migrated):
+    # POLITENESS_KEY=ip: a.test and b.test on one address, c.test on another, g.test
+    # does not resolve (its own key). By host name a.test and b.test belong to different
+    # agents; by address both to agent-6b.
+    crawl_id = f"srv-{uuid.uuid4().hex[:8]}"
+    hosts = ["a.test", "b.test", "c.test", "g.test"]
+    address = {"a.test": "127.0.0.2", "b.test": "127.0.0.2", "c.test": "127.0.0.3"}
+    live = {"agent-6a": 1.0, "agent-6b": 1.0}
+    assert owner("a.test", live) != owner("b.test", live)
+    assert owner("127.0.0.2", live) == "agent-6b" and owner("127.0.0.3", live) == "agent-6a"
+    assert owner("g.test", live) == "agent-6a" and owner("127.0.0.4", live) == "agent-6b"
+
+    async def resolve(names: list[str]) -> dict[str, str]:
+        return {h: address.get(h, h) for h in names}
+
+    def servers(url: str, key: int) -> dict[str, tuple[str | None, str | None]]:
+        with psycopg.connect(url) as conn:
+            return {h: (a, s) for h, a, s in conn.execute(
+                "SELECT host, agent_id, server FROM host_owners WHERE crawl = %s", (key,))}
+
+    async def run():
+        store = await _store(migrated, crawl_id, "agent-6a")
+        await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
+                                          for i, h in enumerate(hosts)]))
+        a, b = (AgentMembership(migrated, crawl_id, store.key, n, ttl=5.0, margin=0.5,
+                                resolve=resolve) for n in live)
+        await a.join()
+        assert set((await a.heartbeat()).gained) == set(hosts)  # alone: every host
+        assert servers(migrated, store.key) == {
+            "a.test": ("agent-6a", "127.0.0.2"), "b.test": ("agent-6a", "127.0.0.2"),
+            "c.test": ("agent-6a", "127.0.0.3"), "g.test": ("agent-6a", "g.test")}
+        await b.join()
+        # a sees b: the hosts of 127.0.0.2 go to b, but a.test has a request in flight
+        beat = await a.heartbeat(busy_hosts={"a.test"})
+        assert beat.releasing == {"a.test", "b.test"} and beat.released == {"b.test"}
+        assert not a.may_fetch("a.test") and not a.may_fetch("b.test")
+        # b may not take b.test while a still holds a host of its server
+        assert not (await b.heartbeat()).gained and not b.owned
+        assert (await a.heartbeat()).released == {"a.test"}
+        assert set((await b.heartbeat()).gained) == {"a.test", "b.test"}
+        assert a.owned == {"c.test", "g.test"} and b.owned == {"a.test", "b.test"}
+        # a.test moves to 127.0.0.3 (its TTL ran out): b stops fetching it at once, and
+        # hands it over at its next beat (a holds a host of 127.0.0.3)
+        assert b.may_fetch("a.test", "127.0.0.2") and not b.may_fetch("a.test", "127.0.0.3")
+        address["a.test"] = "127.0.0.3"
+        beat = await b.heartbeat(addresses={"a.test": "127.0.0.3", "b.test": "127.0.0.2"})
+        assert beat.released == {"a.test"} and b.owned == {"b.test"}
+        assert set((await a.heartbeat()).gained) == {"a.test"}
+        # b.test moves to an address nobody holds (b its rendezvous owner): b keeps it,
+        # under the new address
+        address["b.test"] = "127.0.0.4"
+        beat = await b.heartbeat(addresses={"b.test": "127.0.0.4"})
+        assert not beat.releasing and b.owned == {"b.test"}
+        assert b.may_fetch("b.test", "127.0.0.4") and not b.may_fetch("b.test", "127.0.0.2")
+        address["b.test"] = "127.0.0.2"
+        assert not (await b.heartbeat(addresses={"b.test": "127.0.0.2"})).releasing
+        # g.test resolves now, to 127.0.0.2 (b's): a re-keys it only where nobody else
+        # holds the address, so it hands g.test over to b
+        address["g.test"] = "127.0.0.2"
+        beat = await a.heartbeat(addresses={"g.test": "127.0.0.2"})
+        assert beat.released == {"g.test"}
+        assert set((await b.heartbeat()).gained) == {"g.test"}
+        assert servers(migrated, store.key) == {
+            "a.test": ("agent-6a", "127.0.0.3"), "b.test": ("agent-6b", "127.0.0.2"),
+            "c.test": ("agent-6a", "127.0.0.3"), "g.test": ("agent-6b", "127.0.0.2")}
+        await a.disconnect()
+        await b.disconnect()
+        await store.close(True, 0.0, 0)
+
+    asyncio.run(run())

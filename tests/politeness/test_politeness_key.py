@@ -13,7 +13,7 @@ import pytest
 
 from crawler.politeness.dns import DnsCache, parse_dns_servers, politeness_key_setting
 from crawler.sandbox import SandboxServer
-from crawler.sandbox.web import SandboxWeb, html_page
+from crawler.sandbox.web import Resource, SandboxWeb, html_page
 
 
 class Clock:
@@ -109,10 +109,11 @@ class Zone:
         self.server.stop()
 
 
-def server_web(port: int) -> SandboxWeb:
+def server_web(port: int, throttled: set[str]) -> SandboxWeb:
     """a.test and b.test: a home page and 6 pages each, every page 0.15 s to answer;
     c.test: 3 pages. Every page has words of its own (the content-seen test would take
-    look-alike pages for copies and not follow their links)."""
+    look-alike pages for copies and not follow their links). a.test's /p1 answers 503 +
+    Retry-After: 1 the first time (``throttled`` holds it once asked)."""
     web = SandboxWeb()
     for host, count in (("a.test", 6), ("b.test", 6), ("c.test", 3)):
         origin = f"http://{host}:{port}"
@@ -120,6 +121,20 @@ def server_web(port: int) -> SandboxWeb:
         web.add_page(f"{origin}/", html_page(host, f"<p>{words(host)} {links}</p>"),
                      delay=0.15)
         for i in range(count):
+            if host == "a.test" and i == 1:
+                page = html_page(f"{host} {i}", f"<p>{words(f'{host}/{i}')}</p>")
+
+                def once_busy(path: str, query: str, page: bytes = page) -> Resource | None:
+                    if path != "/p1":
+                        return None
+                    if "a.test/p1" not in throttled:
+                        throttled.add("a.test/p1")
+                        return Resource(html_page("busy", "busy"), 503,
+                                        headers={"Retry-After": "1"}, delay=0.15)
+                    return Resource(page, delay=0.15)
+
+                web.add_dynamic(f"{host}:{port}", "/p1", once_busy)
+                continue
             web.add_page(f"{origin}/p{i}",
                          html_page(f"{host} {i}", f"<p>{words(f'{host}/{i}')}</p>"),
                          delay=0.15)
@@ -149,7 +164,8 @@ def test_names_on_one_address_share_one_slot_with_politeness_key_ip(run_crawl) -
     with socket.socket() as probe:
         probe.bind(("127.0.0.2", 0))
         port = probe.getsockname()[1]
-    web = server_web(port)
+    throttled: set[str] = set()
+    web = server_web(port, throttled)
     zone = Zone({"a.test": "127.0.0.2", "b.test": "127.0.0.2", "c.test": "127.0.0.3"})
     servers = [SandboxServer(web, host="127.0.0.2", port=port),
                SandboxServer(web, host="127.0.0.3", port=port)]
@@ -157,17 +173,20 @@ def test_names_on_one_address_share_one_slot_with_politeness_key_ip(run_crawl) -
         server.start()
     shared = {f"a.test:{port}", f"b.test:{port}"}
     peaks = {}
+    after_503 = {}
     try:
         with zone:
             for key in ("ip", "host"):
                 for server in servers:
                     server.clear_log()
                 zone.questions.clear()
+                throttled.clear()
                 seeds = ",".join(f"http://{h}:{port}/" for h in ("a.test", "b.test", "c.test"))
                 result = run_crawl(
                     proxy=None, args={"seed_urls": seeds},
                     settings={"POLITENESS_KEY": key, "DNS_SERVERS": f"127.0.0.1:{zone.port}",
-                              "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 0.05},
+                              "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 0.05,
+                              "RETRY_TIMES": 1},
                     timeout=300,
                 ).check()
                 log = servers[0].log
@@ -181,6 +200,10 @@ def test_names_on_one_address_share_one_slot_with_politeness_key_ip(run_crawl) -
                 assert sorted(zone.questions) == [
                     ("a.test", "A"), ("b.test", "A"), ("c.test", "A")], key
                 peaks[key] = most_at_once([r for r in log if r.host in shared])
+                # back-off by server: after a.test's 503, the first request of b.test
+                (busy,) = [r for r in log if r.status == 503]
+                after_503[key] = min(r.started for r in log if r.host == f"b.test:{port}"
+                                     and r.started > busy.started) - busy.finished
                 if key == "ip":
                     assert "'politeness/server_slots': 2" in result.stderr
                     assert "'politeness/shared_hosts': 1" in result.stderr
@@ -190,3 +213,6 @@ def test_names_on_one_address_share_one_slot_with_politeness_key_ip(run_crawl) -
     # one slot for the server: never two requests at once on 127.0.0.2; by host name
     # each name has its own slot of 1, and the two overlap
     assert peaks == {"ip": 1, "host": 2}
+    # POLITENESS_KEY=ip: a.test's 503 (Retry-After: 1) paused its server, b.test too; by
+    # host name b.test went on at once
+    assert after_503["ip"] >= 1.0 - 0.01 and after_503["host"] < 1.0, after_503
