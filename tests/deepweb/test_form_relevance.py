@@ -150,3 +150,31 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
     assert not judge_form(True, 1.0, 0.0, 0.0, weights).relevant
     # the topic's words in a form of a site judged off topic do not make it relevant
     assert not judge_form(True, 0.0, 1.0, 1.0, weights).relevant
+
+
+def test_a_box_that_searches_the_site_is_not_a_search_of_the_topics_records():
+    words = vocabulary()
+    (site_box,) = extract_forms(
+        b'<form action="/site-search" method="get"><input name="q" title="Search this site">'
+        b'<button aria-label="Search this site"></button></form>',
+        "http://shop.test/",
+    )
+    assert words.form_evidence(site_box) == -1.0
+    # the topic's word in it: a search of the records after all
+    (book_box,) = extract_forms(
+        b'<form action="/search"><input name="q" placeholder="Search books on this site">'
+        b"</form>",
+        "http://shop.test/",
+    )
+    assert words.form_evidence(book_box) == 1.0
+    assert words.names_topic({"art", "book", "store"})
+    assert not words.names_topic({"novel", "store"})
+
+
+def test_a_site_whose_search_answers_the_topic_has_site_evidence():
+    # on topic, few of its words mark the topic: small evidence, unless its search
+    # listed records for the topic's words
+    assert site_evidence(True, 0.01, 0.08) == pytest.approx(0.125)
+    assert site_evidence(True, 0.01, 0.08, answers_topic=True) == 0.75
+    assert site_evidence(True, 0.2, 0.08, answers_topic=True) == 1.0
+    assert site_evidence(False, 0.2, 0.08, answers_topic=True) == 0.0
