@@ -97,6 +97,9 @@ NON_SEARCH_WORDS = frozenset(
         "coupon",
         "phone",
         "report",
+        "booking",
+        "tracking",
+        "confirmation",
     }
 )
 #: names of a select that picks a page to go to (a "jump menu": a select and "Go"), not

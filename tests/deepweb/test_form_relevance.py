@@ -162,8 +162,7 @@ def test_a_box_that_searches_the_site_is_not_a_search_of_the_topics_records():
     assert words.form_evidence(site_box) == -1.0
     # the topic's word in it: a search of the records after all
     (book_box,) = extract_forms(
-        b'<form action="/search"><input name="q" placeholder="Search books on this site">'
-        b"</form>",
+        b'<form action="/search"><input name="q" placeholder="Search books on this site"></form>',
         "http://shop.test/",
     )
     assert words.form_evidence(book_box) == 1.0
