@@ -802,14 +802,9 @@ class SmartSpider(CrawlerSpider):
             evidence = self.vocabulary.evidence(
                 set(terms(result.record_text)) - state.query_terms, self.learned_weight
             )
-            if (
-                exploration is not None
-                and any(self.vocabulary.marks_topic(t) for t in state.query_terms)
-                and (evidence > 0 or self.judged_by_links(exploration.site))
+            if exploration is not None and self.vocabulary.answers_topic(
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
             ):
-                # records for the topic's words that also hold words of the topic (a
-                # manual's search lists pages for any word), or a site listed as the
-                # topic's: its database answers the topic
                 self.site_answers_topic(exploration, state.form)
         elif exploration is not None and exploration.answers_topic:
             # another search of the site lists records for the topic's words, this form

@@ -177,3 +177,21 @@ def test_a_site_whose_search_answers_the_topic_has_site_evidence():
     assert site_evidence(True, 0.01, 0.08, answers_topic=True) == 0.75
     assert site_evidence(True, 0.2, 0.08, answers_topic=True) == 1.0
     assert site_evidence(False, 0.2, 0.08, answers_topic=True) == 0.0
+
+
+def test_a_probe_listing_records_for_the_topic_says_the_site_answers_it():
+    words = vocabulary()
+    (package_search,) = extract_forms(
+        b'<form action="/packages/search"><input name="q" placeholder="Package name"></form>',
+        "http://docs.test/packages/",
+    )
+    (book_search,) = extract_forms(
+        b'<form action="/results"><input name="q" placeholder="Search our books"></form>',
+        "http://shop.test/",
+    )
+    # a manual's search lists pages for "book": nothing else says it is about books
+    assert not words.answers_topic(package_search, {"book"}, 0.0, False)
+    assert words.answers_topic(package_search, {"book"}, 0.25, False)  # records say novel
+    assert words.answers_topic(package_search, {"book"}, 0.0, True)  # listed as books
+    assert words.answers_topic(book_search, {"book"}, 0.0, False)  # the form says books
+    assert not words.answers_topic(book_search, {"recip"}, 1.0, True)  # not a topic query
