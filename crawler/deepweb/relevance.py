@@ -108,6 +108,29 @@ def form_terms(form: Form) -> set[str]:
     return set(terms(" ".join(p for p in parts if p)))
 
 
+def compound_pattern(topic_words: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern of the topic's long words written as two words ("realestate" as "real
+    estate", "real-estate"; "airfare" as "air fare"): each part 3 letters at least."""
+    variants = []
+    for word in topic_words:
+        word = word.lower()
+        if not word.isalpha():
+            continue
+        for i in range(3, len(word) - 2):
+            variants.append(re.escape(word[:i]) + r"[\s_-]+" + re.escape(word[i:]))
+    if not variants:
+        return None
+    return re.compile(r"\b(?:" + "|".join(variants) + r")\b", re.IGNORECASE)
+
+
+def join_compounds(text: str, pattern: re.Pattern[str] | None) -> str:
+    """``text`` with the topic's words written as two words joined (see
+    :func:`compound_pattern`): "Real estate listings" -> "realestate listings"."""
+    if pattern is None or not text:
+        return text
+    return pattern.sub(lambda m: re.sub(r"[\s_-]+", "", m.group(0)).lower(), text)
+
+
 class TopicVocabulary:
     """The topic's stems, and the terms learned to mark it: in at least ``min_pages`` of
     the pages judged on topic and ``min_ratio`` times as frequent (document frequency,

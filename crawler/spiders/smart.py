@@ -52,6 +52,8 @@ from crawler.deepweb.relevance import (
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    compound_pattern,
+    join_compounds,
     judge_form,
     site_evidence,
 )
@@ -224,6 +226,8 @@ class SmartSpider(CrawlerSpider):
             min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
             min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
         )
+        # the topic's long words written as two words ("real estate" for "realestate")
+        self.compounds = compound_pattern(self.topic.split())
         self.classifier: SiteClassifier | None = None
         if self.examples_path is None:
             self.classifier = SiteClassifier(self.query, **self.classifier_options)
@@ -518,7 +522,7 @@ class SmartSpider(CrawlerSpider):
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
-            home_text = f"{page.title}\n{page.text}"
+            home_text = self.joined(f"{page.title}\n{page.text}")
             home_words = Counter(terms(home_text))
             share = self.vocabulary.share(home_words)  # before this page is learned
             exploration.home_words = home_words
@@ -550,7 +554,7 @@ class SmartSpider(CrawlerSpider):
                 exploration.relevant = exploration.relevant or None  # seeds are explored
             else:
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
-        exploration.add_page_terms(terms(f"{page.title}\n{page.text}"))
+        exploration.add_page_terms(terms(self.joined(f"{page.title}\n{page.text}")))
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -590,7 +594,7 @@ class SmartSpider(CrawlerSpider):
                     stats.inc_value("smart/deep_sites")
         new_sites = 0
         links = link_contexts(doc)
-        page_words = list_page_words(page.url, page.title, links)
+        page_words = list_page_words(self.joined(page.url), self.joined(page.title), links)
         for link in links:
             host = site_of(link.url)
             if host == exploration.site:
@@ -598,7 +602,7 @@ class SmartSpider(CrawlerSpider):
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
                 self.link_words.setdefault(host, set()).update(
-                    page_words, terms(f"{link.anchor} {link.around}")
+                    page_words, terms(self.joined(f"{link.anchor} {link.around}"))
                 )
                 if host not in self.sites_linked:
                     self.sites_linked.add(host)
@@ -664,6 +668,11 @@ class SmartSpider(CrawlerSpider):
         return bool(self.vocabulary.topic) and self.vocabulary.marks_site(
             home_words, self.site_min_share, self.site_min_topic_words
         )
+
+    def joined(self, text: str) -> str:
+        """``text`` with the topic's words written as two words joined (a topic
+        "realestate" is named by "real estate", "real-estate")."""
+        return join_compounds(text, self.compounds)
 
     def judged_by_links(self, site: str) -> bool:
         """On topic by the links to it (a topic by keywords only): their anchors, the text
@@ -800,7 +809,8 @@ class SmartSpider(CrawlerSpider):
         exploration = self.explorations.get(state.item.site)
         if result.confirmed:
             evidence = self.vocabulary.evidence(
-                set(terms(result.record_text)) - state.query_terms, self.learned_weight
+                set(terms(self.joined(result.record_text))) - state.query_terms,
+                self.learned_weight,
             )
             if exploration is not None and self.vocabulary.answers_topic(
                 state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)

@@ -8,7 +8,9 @@ from crawler.deepweb import extract_forms
 from crawler.deepweb.relevance import (
     RelevanceWeights,
     TopicVocabulary,
+    compound_pattern,
     form_terms,
+    join_compounds,
     judge_form,
     site_evidence,
 )
@@ -195,3 +197,13 @@ def test_a_probe_listing_records_for_the_topic_says_the_site_answers_it():
     assert words.answers_topic(package_search, {"book"}, 0.0, True)  # listed as books
     assert words.answers_topic(book_search, {"book"}, 0.0, False)  # the form says books
     assert not words.answers_topic(book_search, {"recip"}, 1.0, True)  # not a topic query
+
+
+def test_a_topic_word_written_as_two_words_is_joined():
+    pattern = compound_pattern(["realestate", "books"])
+    assert (
+        join_compounds("Real Estate listings, /dir/business-real-estate-listings/", pattern)
+        == "realestate listings, /dir/business-realestate-listings/"
+    )
+    assert join_compounds("text books, real estates", pattern) == "text books, real estates"
+    assert join_compounds("anything", compound_pattern(["q1"])) == "anything"
