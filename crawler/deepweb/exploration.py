@@ -61,6 +61,9 @@ class SiteExploration:
     rounds: int = 1  # 1 + times resumed
     home_words: Counter[str] = field(default_factory=Counter)  # its home page's terms
     rejudged: bool = False  # judged off topic on its home page, on topic later
+    # a probe of one of its forms with words that mark the topic listed records: its
+    # database answers the topic (site evidence in full)
+    answers_topic: bool = False
     # searchable forms seen while the site was judged off topic (form, verdict, the
     # record groups of its page): judged again if the site is
     held_forms: list[tuple[Form, FormVerdict, dict[str, int]]] = field(default_factory=list)

@@ -96,8 +96,33 @@ NON_SEARCH_WORDS = frozenset(
         "qty",
         "coupon",
         "phone",
+        "report",
+        "booking",
+        "tracking",
+        "confirmation",
     }
 )
+#: names of a select that picks a page to go to (a "jump menu": a select and "Go"), not
+#: a value to search for
+NAVIGATION_SELECT_NAMES = frozenset(
+    {"page", "url", "goto", "go", "jump", "jumpmenu", "nav", "navigation", "menu", "redirect"}
+)
+_URL_LIKE = re.compile(r"^(?:[a-z]+://|/)|\.(?:html?|php|aspx?)$", re.IGNORECASE)
+
+
+def is_jump_menu(form: Form) -> bool:
+    """A form whose only field to fill is a select of pages (named page, url, goto,
+    jump, menu, ... or with options that are URLs or paths): navigation, not a search."""
+    filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
+    selects = [f for f in filled if f.type == "select"]
+    if len(selects) != 1 or len(filled) != 1:
+        return False
+    select = selects[0]
+    values = [v for v in select.options if v]
+    return select.name.lower() in NAVIGATION_SELECT_NAMES or (
+        bool(values) and all(_URL_LIKE.search(v) for v in values)
+    )
+
 
 #: feature -> weight of the linear score (the score is their sum, then a logistic).
 FORM_FEATURE_WEIGHTS: dict[str, float] = {
@@ -290,6 +315,7 @@ def form_features(form: Form) -> dict[str, float]:
         "post_method": float(form.method == "POST"),
         "select_fields": float(min(2, types.count("select"))),
         "email_field": float("email" in types or "email" in names or "e-mail" in names),
+        "jump_menu": float(is_jump_menu(form)),
         "many_text_fields": float(len(form.text_fields) > 4),
         "bias": 1.0,
     }
@@ -304,6 +330,7 @@ def classify_form(form: Form) -> FormVerdict:
         (features["text_fields"] == 0 and features["select_fields"] == 0)
         or features["password_field"] > 0
         or features["textarea"] > 0
+        or features["jump_menu"] > 0
     )
     if vetoed:
         score = min(score, 0.0)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
+from crawler.focus.query import terms
 from crawler.urls import canonical_url
 
 #: words of the text around a link kept on each side
@@ -30,6 +32,10 @@ NAVIGATION_WORDS = frozenset(
     }
 )
 _CLASS_WORD = re.compile(r"[a-z]+")
+_PATH_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+#: a page linking to at least this many other sites lists sites (a directory's category,
+#: a blogroll, a partners page): its URL path and title describe the sites it lists
+LIST_PAGE_MIN_SITES = 3
 
 
 @dataclass(frozen=True)
@@ -104,3 +110,15 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
         navigation = in_navigation(element) or (url in found and found[url].navigation)
         found[url] = LinkContext(url, anchor, " ".join(around), navigation)
     return list(found.values())
+
+
+def list_page_words(url: str, title: str, links: list[LinkContext]) -> set[str]:
+    """The stemmed words of a page's URL path and title when the page lists sites (links
+    to :data:`LIST_PAGE_MIN_SITES` hosts other than its own or more), else none: the
+    category of a directory (``/dir/arts-movies-video-stores/``) names what the sites it
+    lists are about."""
+    own = urlsplit(url).netloc.lower()
+    hosts = {urlsplit(link.url).netloc.lower() for link in links} - {own, ""}
+    if len(hosts) < LIST_PAGE_MIN_SITES:
+        return set()
+    return set(terms(f"{title} {_PATH_SPLIT.sub(' ', urlsplit(url).path)}"))

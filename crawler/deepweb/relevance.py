@@ -18,7 +18,9 @@ its site's verdict alone (nor its link neighbourhood's):
   topic: a car dealer's search has nothing for "autos").
 
 A form whose words look places up (postcode, store, radius, ...) without a word that
-marks the topic (a stem or a learned word) is a locator: its form evidence is -1.
+marks the topic (a stem or a learned word) is a locator: its form evidence is -1. So is
+a box that says it searches the site ("Search this site") without a word that marks the
+topic: it looks up the site's pages (About, Help, News), not the topic's records.
 
     score = site_weight * site + form_weight * form + result_weight * result
 
@@ -61,6 +63,13 @@ LOCATOR_WORDS = frozenset(
 )
 
 
+#: words of a box that searches the site's own pages ("Search this site", a site-wide
+#: search): without a topic word beside them it looks up pages, not the topic's records
+SITE_SEARCH_WORDS = frozenset(terms("site website sitewide"))
+#: the form evidence of such a box
+SITE_SEARCH_EVIDENCE = -1.0
+
+
 #: a select of at least this many options, one of which names the topic while fewer
 #: than this share of them mark it, makes a search over many subjects (a newspaper's
 #: sections, a directory's categories): the topic is one subject among others there
@@ -79,6 +88,14 @@ def own_terms(form: Form) -> set[str]:
     return set(terms(" ".join(p for p in parts if p)))
 
 
+def says_site_search(form: Form) -> bool:
+    """The form's visible words (text, labels, action path; not its field names) call it
+    a search of the site ("Search this site", ``/site-search``)."""
+    action = urlsplit(form.action_url)
+    parts = [form.text, *(f.label for f in form.fields), _SPLIT.sub(" ", unquote(action.path))]
+    return bool(set(terms(" ".join(p for p in parts if p))) & SITE_SEARCH_WORDS)
+
+
 def form_terms(form: Form) -> set[str]:
     """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
     buttons, field names), field labels, select options (values and texts) and its
@@ -89,6 +106,29 @@ def form_terms(form: Form) -> set[str]:
     action = urlsplit(form.action_url)
     parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
     return set(terms(" ".join(p for p in parts if p)))
+
+
+def compound_pattern(topic_words: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern of the topic's long words written as two words ("realestate" as "real
+    estate", "real-estate"; "airfare" as "air fare"): each part 3 letters at least."""
+    variants = []
+    for word in topic_words:
+        word = word.lower()
+        if not word.isalpha():
+            continue
+        for i in range(3, len(word) - 2):
+            variants.append(re.escape(word[:i]) + r"[\s_-]+" + re.escape(word[i:]))
+    if not variants:
+        return None
+    return re.compile(r"\b(?:" + "|".join(variants) + r")\b", re.IGNORECASE)
+
+
+def join_compounds(text: str, pattern: re.Pattern[str] | None) -> str:
+    """``text`` with the topic's words written as two words joined (see
+    :func:`compound_pattern`): "Real estate listings" -> "realestate listings"."""
+    if pattern is None or not text:
+        return text
+    return pattern.sub(lambda m: re.sub(r"[\s_-]+", "", m.group(0)).lower(), text)
 
 
 class TopicVocabulary:
@@ -176,7 +216,26 @@ class TopicVocabulary:
             return -1.0
         if mixed and not own & self.topic:
             return MIXED_EVIDENCE
+        if says_site_search(form) and not any(self.marks_topic(t) for t in own):
+            return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
+
+    def names_topic(self, words: Iterable[str]) -> bool:
+        """Words (a link's anchor and context) hold one of the topic's own stems."""
+        return not self.topic.isdisjoint(words)
+
+    def answers_topic(
+        self, form: Form, query_terms: Iterable[str], record_evidence: float, links_name: bool
+    ) -> bool:
+        """A form's probe that listed records says its site's database answers the topic
+        when the query held words that mark the topic and the records hold such words
+        besides the query's (``record_evidence`` > 0), or the links to the site name the
+        topic (``links_name``), or the form's own words name it ("Search the course
+        catalogue"): a manual's search, which lists pages for any word, has none of
+        these."""
+        if not any(self.marks_topic(t) for t in query_terms):
+            return False
+        return record_evidence > 0 or links_name or self.names_topic(own_terms(form))
 
     def marks_site(
         self,
@@ -218,15 +277,26 @@ class FormRelevance:
     result: float
 
 
-def site_evidence(on_topic: bool, density: float, min_density: float) -> float:
+def site_evidence(
+    on_topic: bool, density: float, min_density: float, answers_topic: bool = False
+) -> float:
     """1 when the site classifier judged the site on topic (its probabilities are not
     calibrated; its verdict is), scaled down by the topic's share of the home page's
-    words below ``min_density`` (0: no scaling); 0 when off topic."""
+    words below ``min_density`` (0: no scaling); 0 when off topic. When a search of the
+    site answered the topic's words with records (``answers_topic``), a site
+    whose database lists records for the topic is about it, whatever its pages say:
+    at least :data:`ANSWERS_TOPIC_EVIDENCE` then (a manual's search lists pages for
+    any word: with nothing else for it, its site-wide box stays below the threshold)."""
     if not on_topic:
         return 0.0
     if min_density <= 0:
         return 1.0
-    return min(1.0, density / min_density)
+    floor = ANSWERS_TOPIC_EVIDENCE if answers_topic else 0.0
+    return max(floor, min(1.0, density / min_density))
+
+
+#: site evidence at least of a site whose search listed records for the topic's words
+ANSWERS_TOPIC_EVIDENCE = 0.75
 
 
 #: result evidence of a form not probed, or whose probe said nothing of its topic

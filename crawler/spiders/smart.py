@@ -46,11 +46,14 @@ from crawler.deepweb import (
 )
 from crawler.deepweb.exploration import ResumePolicy, release_out_links
 from crawler.deepweb.forms import Form, FormVerdict
+from crawler.deepweb.page import list_page_words
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    compound_pattern,
+    join_compounds,
     judge_form,
     site_evidence,
 )
@@ -125,6 +128,9 @@ class SmartSpider(CrawlerSpider):
         self.reverse_searched: set[str] = set()
         self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
         self.sites_linked: set[str] = set()  # every site a page explored links to
+        # site -> words of the links to it: anchors, the text around them, and the URL
+        # path and title of the pages that list sites (a directory's category page)
+        self.link_words: dict[str, set[str]] = {}
 
     @staticmethod
     def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
@@ -220,6 +226,8 @@ class SmartSpider(CrawlerSpider):
             min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
             min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
         )
+        # the topic's long words written as two words ("real estate" for "realestate")
+        self.compounds = compound_pattern(self.topic.split())
         self.classifier: SiteClassifier | None = None
         if self.examples_path is None:
             self.classifier = SiteClassifier(self.query, **self.classifier_options)
@@ -514,20 +522,24 @@ class SmartSpider(CrawlerSpider):
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
-            home_text = f"{page.title}\n{page.text}"
+            home_text = self.joined(f"{page.title}\n{page.text}")
             home_words = Counter(terms(home_text))
             share = self.vocabulary.share(home_words)  # before this page is learned
             exploration.home_words = home_words
             verdict = self.classifier.classify(home_text, learn=not seed)
             by_share = self.judged_by_share(home_words)
-            exploration.relevant = verdict.relevant or by_share
+            by_links = self.judged_by_links(exploration.site)
+            exploration.relevant = verdict.relevant or by_share or by_links
             exploration.relevance = max(verdict.score, share) if by_share else verdict.score
+            if by_links and not (verdict.relevant or by_share):
+                exploration.relevance = max(exploration.relevance, share)
+                stats.inc_value("smart/sites_on_topic_by_links")
             stats.inc_value(
                 "smart/sites_on_topic" if exploration.relevant else "smart/sites_off_topic"
             )
             self.logger.info(
                 "site %s judged %s on its home page (%s %.3f; topic stems %d; share of "
-                "topic words %.3f: %s; frequent words: %s)",
+                "topic words %.3f: %s; links to it name the topic: %s; frequent words: %s)",
                 exploration.site,
                 "on topic" if exploration.relevant else "off topic",
                 verdict.model,
@@ -535,13 +547,14 @@ class SmartSpider(CrawlerSpider):
                 self.classifier.keyword_hits(home_text) if self.classifier.query else 0,
                 share,
                 " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
+                "yes" if by_links else "no",
                 " ".join(w for w, _ in home_words.most_common(12)),
             )
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
             else:
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
-        exploration.add_page_terms(terms(f"{page.title}\n{page.text}"))
+        exploration.add_page_terms(terms(self.joined(f"{page.title}\n{page.text}")))
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -580,12 +593,17 @@ class SmartSpider(CrawlerSpider):
                 ):
                     stats.inc_value("smart/deep_sites")
         new_sites = 0
-        for link in link_contexts(doc):
+        links = link_contexts(doc)
+        page_words = list_page_words(self.joined(page.url), self.joined(page.title), links)
+        for link in links:
             host = site_of(link.url)
             if host == exploration.site:
                 exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
+                self.link_words.setdefault(host, set()).update(
+                    page_words, terms(self.joined(f"{link.anchor} {link.around}"))
+                )
                 if host not in self.sites_linked:
                     self.sites_linked.add(host)
                     new_sites += 1
@@ -649,6 +667,19 @@ class SmartSpider(CrawlerSpider):
         """On topic by the topic vocabulary (a topic by keywords only)."""
         return bool(self.vocabulary.topic) and self.vocabulary.marks_site(
             home_words, self.site_min_share, self.site_min_topic_words
+        )
+
+    def joined(self, text: str) -> str:
+        """``text`` with the topic's words written as two words joined (a topic
+        "realestate" is named by "real estate", "real-estate")."""
+        return join_compounds(text, self.compounds)
+
+    def judged_by_links(self, site: str) -> bool:
+        """On topic by the links to it (a topic by keywords only): their anchors, the text
+        around them or the page listing them (a directory's category
+        ``/dir/arts-movies-video-stores/``) name the topic."""
+        return bool(self.vocabulary.topic) and self.vocabulary.names_topic(
+            self.link_words.get(site, ())
         )
 
     def rejudge_sites(self) -> None:
@@ -745,6 +776,7 @@ class SmartSpider(CrawlerSpider):
             bool(exploration.relevant),
             self.vocabulary.share(exploration.words),
             self.weights.density if self.vocabulary.topic else 0.0,
+            exploration.answers_topic,
         )
 
     def vocabulary_terms(self) -> list[str]:
@@ -774,10 +806,20 @@ class SmartSpider(CrawlerSpider):
             if retry is not None:
                 yield retry
                 return
+        exploration = self.explorations.get(state.item.site)
         if result.confirmed:
             evidence = self.vocabulary.evidence(
-                set(terms(result.record_text)) - state.query_terms, self.learned_weight
+                set(terms(self.joined(result.record_text))) - state.query_terms,
+                self.learned_weight,
             )
+            if exploration is not None and self.vocabulary.answers_topic(
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+            ):
+                self.site_answers_topic(exploration, state.form)
+        elif exploration is not None and exploration.answers_topic:
+            # another search of the site lists records for the topic's words, this form
+            # lists none: not the search of the site's records (a booking lookup)
+            evidence = 0.0
         else:
             # no records: says nothing of the topic (a car dealer's search has nothing
             # for "autos", its records say "car")
@@ -785,6 +827,31 @@ class SmartSpider(CrawlerSpider):
         yield self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )
+
+    def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
+        """A probe with the topic's words listed records: the site's database answers
+        the topic, so the site is on topic (judged again: resumed, its held forms judged
+        again) and its site evidence is full. Not for a seed (a directory's search
+        answers every topic)."""
+        if exploration.seed or exploration.answers_topic:
+            return
+        exploration.answers_topic = True
+        self.crawler.stats.inc_value("smart/sites_answering_topic")
+        if exploration.relevant:
+            return
+        exploration.relevant = True
+        exploration.rejudged = True
+        exploration.relevance = max(exploration.relevance, 0.5)
+        self.crawler.stats.inc_value("smart/sites_rejudged")
+        self.logger.info(
+            "site %s judged on topic again: its form %d of %s lists records for the "
+            "topic's words, %d forms held",
+            exploration.site,
+            form.index,
+            form.page_url,
+            len(exploration.held_forms),
+        )
+        self.rejudge_forms()
 
     def probe_failed(self, failure: Failure) -> Iterator[Any]:
         """A probe not answered: refused by robots.txt, an HTTP error, a network error."""

@@ -79,3 +79,16 @@ def test_stated_vetoes():
     assert not one('<form action="/search"><textarea name="q"></textarea></form>')
     assert not one('<form action="/search"><input type="checkbox" name="all"></form>')
     assert one('<form action="/search"><input name="q"></form>')
+    # a jump menu (a select of pages and "Go"), by its name or by options that are paths
+    assert not one(
+        '<form action="/go"><select name="page"><option value="about">About</option>'
+        '<option value="news">News</option></select><input type="submit" value="Go"></form>'
+    )
+    assert not one(
+        '<form action="/search"><select name="s"><option value="/about.html">About</option>'
+        '<option value="/">Home</option></select><button>Go</button></form>'
+    )
+    assert one(
+        '<form action="/search"><select name="genre"><option value="drama">Drama</option>'
+        '<option value="comedy">Comedy</option></select><button>Go</button></form>'
+    )

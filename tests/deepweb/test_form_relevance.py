@@ -8,7 +8,9 @@ from crawler.deepweb import extract_forms
 from crawler.deepweb.relevance import (
     RelevanceWeights,
     TopicVocabulary,
+    compound_pattern,
     form_terms,
+    join_compounds,
     judge_form,
     site_evidence,
 )
@@ -150,3 +152,58 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
     assert not judge_form(True, 1.0, 0.0, 0.0, weights).relevant
     # the topic's words in a form of a site judged off topic do not make it relevant
     assert not judge_form(True, 0.0, 1.0, 1.0, weights).relevant
+
+
+def test_a_box_that_searches_the_site_is_not_a_search_of_the_topics_records():
+    words = vocabulary()
+    (site_box,) = extract_forms(
+        b'<form action="/site-search" method="get"><input name="q" title="Search this site">'
+        b'<button aria-label="Search this site"></button></form>',
+        "http://shop.test/",
+    )
+    assert words.form_evidence(site_box) == -1.0
+    # the topic's word in it: a search of the records after all
+    (book_box,) = extract_forms(
+        b'<form action="/search"><input name="q" placeholder="Search books on this site"></form>',
+        "http://shop.test/",
+    )
+    assert words.form_evidence(book_box) == 1.0
+    assert words.names_topic({"art", "book", "store"})
+    assert not words.names_topic({"novel", "store"})
+
+
+def test_a_site_whose_search_answers_the_topic_has_site_evidence():
+    # on topic, few of its words mark the topic: small evidence, unless its search
+    # listed records for the topic's words
+    assert site_evidence(True, 0.01, 0.08) == pytest.approx(0.125)
+    assert site_evidence(True, 0.01, 0.08, answers_topic=True) == 0.75
+    assert site_evidence(True, 0.2, 0.08, answers_topic=True) == 1.0
+    assert site_evidence(False, 0.2, 0.08, answers_topic=True) == 0.0
+
+
+def test_a_probe_listing_records_for_the_topic_says_the_site_answers_it():
+    words = vocabulary()
+    (package_search,) = extract_forms(
+        b'<form action="/packages/search"><input name="q" placeholder="Package name"></form>',
+        "http://docs.test/packages/",
+    )
+    (book_search,) = extract_forms(
+        b'<form action="/results"><input name="q" placeholder="Search our books"></form>',
+        "http://shop.test/",
+    )
+    # a manual's search lists pages for "book": nothing else says it is about books
+    assert not words.answers_topic(package_search, {"book"}, 0.0, False)
+    assert words.answers_topic(package_search, {"book"}, 0.25, False)  # records say novel
+    assert words.answers_topic(package_search, {"book"}, 0.0, True)  # listed as books
+    assert words.answers_topic(book_search, {"book"}, 0.0, False)  # the form says books
+    assert not words.answers_topic(book_search, {"recip"}, 1.0, True)  # not a topic query
+
+
+def test_a_topic_word_written_as_two_words_is_joined():
+    pattern = compound_pattern(["realestate", "books"])
+    assert (
+        join_compounds("Real Estate listings, /dir/business-real-estate-listings/", pattern)
+        == "realestate listings, /dir/business-realestate-listings/"
+    )
+    assert join_compounds("text books, real estates", pattern) == "text books, real estates"
+    assert join_compounds("anything", compound_pattern(["q1"])) == "anything"

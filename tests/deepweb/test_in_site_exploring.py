@@ -19,6 +19,7 @@ from crawler.deepweb import (
     parse_html,
 )
 from crawler.deepweb.exploration import ResumePolicy
+from crawler.deepweb.page import list_page_words
 
 
 def test_link_rank_learns_from_links_that_led_to_forms():
@@ -261,3 +262,21 @@ def test_a_site_keeps_its_pages_terms_even_when_judged_off_topic():
     site.relevant = False
     site.add_page_terms(["car"])
     assert dict(site.words) == {"book": 3, "map": 1, "car": 1}
+
+
+def test_list_page_words_name_the_category_of_a_page_that_lists_sites():
+    listing = parse_html(
+        b'<h1>Video stores</h1><a href="http://a.test/">A</a><a href="http://b.test/">B</a>'
+        b'<a href="http://c.test/">C</a><a href="/dir/">Up</a>',
+        "http://dir.test/dir/arts-movies-video-stores/",
+    )
+    words = list_page_words(
+        "http://dir.test/dir/arts-movies-video-stores/", "Arts: Movies", link_contexts(listing)
+    )
+    assert words == {"art", "movi", "video", "store", "dir"}
+    # two other sites: not a list of sites, its title and path say nothing of them
+    partners = parse_html(
+        b'<a href="http://a.test/">A</a><a href="http://b.test/">B</a>',
+        "http://shop.test/movies/partners.html",
+    )
+    assert list_page_words("http://shop.test/movies/", "Movies", link_contexts(partners)) == set()
