@@ -292,3 +292,10 @@ def test_query_boosts_weigh_a_descriptions_bonuses_less() -> None:
     assert query_boosts(boosts, 4) == Boosts(
         title=1.0, exact=0.0, lead=1.5, proximity=1.0, heading=0.5, anchor=0.5
     )
+
+
+def test_a_search_of_an_index_without_pages_finds_nothing(tmp_path: Path, backend: str) -> None:
+    """A crawl whose indexer has not committed yet (its pages wait in the outbox)."""
+    engine = SearchEngine(open_index(tmp_path, backend=backend))
+    found = engine.search("substitute")
+    assert (found.total, found.hits, found.error) == (0, [], None)
