@@ -96,6 +96,11 @@ def _engine(path: Path, pages: list[dict], backend: str = "whoosh", **options) -
     return SearchEngine(ix, **options)
 
 
+def _pages(url: str, title: str, text: str, n: int = 20) -> list[dict]:
+    """``n`` filler pages, each template's ``{}`` the page's number."""
+    return [dict(url=url.format(i), title=title.format(i), text=text.format(i)) for i in range(n)]
+
+
 FILLER = "General remarks about the server and its configuration files. " * 4
 ENGLISH = "The rewrite module rewrites requested URLs on the fly with rules. " + FILLER
 KOREAN = "mod_rewrite 모듈은 규칙에 따라 요청 URL을 재작성합니다. rewrite rewrite " * 3
@@ -227,14 +232,7 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
             text="Temporary file objects: the temporary file is deleted once closed.",
         ),
     ]
-    pages += [
-        dict(
-            url=f"http://d.test/p{i}.html",
-            title=f"page {i}",
-            text=f"a file that is closed and gone, page {i}",
-        )
-        for i in range(20)
-    ]
+    pages += _pages("http://d.test/p{}.html", "page {}", "a file that is closed and gone, page {}")
     engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
     found = engine.search("make temporary file closed").hits
     assert found[0].url == "http://d.test/tempfile.html"
@@ -271,14 +269,9 @@ def test_a_paraphrase_is_ranked_by_the_text_not_by_a_title_sharing_its_words(
             "and writes audio frames, channels and the sample width of a sound file.",
         ),
     ]
-    pages += [
-        dict(
-            url=f"http://d.test/library/p{i}.html",
-            title=f"module {i}",
-            text=f"Module {i} handles files and their names, page {i}.",
-        )
-        for i in range(20)
-    ]
+    pages += _pages(
+        "http://d.test/library/p{}.html", "module {}", "Module {} handles files and their names."
+    )
     engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
     found = engine.search("read and write comma separated files").hits
     assert [h.url.rsplit("/", 1)[1] for h in found[:2]] == ["csv.html", "read.html"]
