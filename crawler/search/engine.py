@@ -471,10 +471,9 @@ class SearchEngine:
         if cached is None or cached[0] is not reader:
             values = {}
             for name in ("lang", "variant", "copy"):
-                values[name] = [
-                    v.decode() if isinstance(v, bytes) else (v or "")
-                    for v in reader.column_reader(name)
-                ]
+                # (an index without a commit yet has no columns, and no pages)
+                column = reader.column_reader(name) if reader.has_column(name) else []
+                values[name] = [v.decode() if isinstance(v, bytes) else (v or "") for v in column]
             cached = (reader, values)
             self._columns = cached
         return cached[1]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crawler import defaults
@@ -44,6 +44,36 @@ class Boosts:
     proximity: float = defaults.SEARCH_PROXIMITY_BOOST
     heading: float = defaults.SEARCH_HEADING_BOOST
     anchor: float = defaults.SEARCH_ANCHOR_BOOST
+
+
+#: Queries of this many plain words or more are descriptions (and sentences), ranked by
+#: what their words say rather than by a name (crawler/search/query/compiler.py,
+#: ONE_TIER_MIN_WORDS: the same threshold).
+DESCRIPTION_MIN_WORDS = 4
+#: A description's title, heading, anchor and lead bonuses weigh this much of a name's.
+DESCRIPTION_BONUS_FACTOR = 0.5
+
+
+def query_boosts(boosts: Boosts, words: int) -> Boosts:
+    """The bonus weights for a query of ``words`` plain words. A description (from
+    DESCRIPTION_MIN_WORDS words) names no page: each of its words found in a short field
+    (a title, a heading, an anchor, the lead) is weak evidence, since a user describing a
+    page in other words shares a word or two with the titles of many pages ("read and
+    write comma separated files": `wave -- Read and write WAV files`), so those bonuses
+    weigh DESCRIPTION_BONUS_FACTOR and the exact bonus (the words as typed in the title
+    and URL name, which tells `Paths` from `Path`) is off; the text's BM25F decides more.
+    Measured on the blind development collections (docs/search.md)."""
+    if words < DESCRIPTION_MIN_WORDS:
+        return boosts
+    f = DESCRIPTION_BONUS_FACTOR
+    return replace(
+        boosts,
+        title=boosts.title * f,
+        heading=boosts.heading * f,
+        anchor=boosts.anchor * f,
+        lead=boosts.lead * f,
+        exact=0.0,
+    )
 
 
 def blend(text_score: float, pagerank: float, weight: float) -> float:

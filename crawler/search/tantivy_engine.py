@@ -59,6 +59,7 @@ from crawler.search.query.compiler import (
     PROXIMITY_SLOP,
     RAREST_WORDS,
     SEQUENCE_TERMS,
+    plain_words,
     split_conjunction,
     updated_period,
 )
@@ -70,6 +71,7 @@ from crawler.search.ranking import (
     blend,
     group_variants,
     language_factor,
+    query_boosts,
     query_language,
 )
 from crawler.search.tantivy_index import (
@@ -174,13 +176,13 @@ class TantivyCompiler:
         self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
         parsed.scoring = self._scoring(tree)
-        parsed.bonus = (
-            self._field_bonus(tree, "title", self.boosts.title)
-            + self._field_bonus(tree, "headings", self.boosts.heading)
-            + self._field_bonus(tree, "inlinks", self.boosts.anchor)
-        )
-        parsed.first_bonus = self._lead_bonus(tree) + self._exact_bonus(tree)
-        parsed.first_bonus += self._proximity_bonus(tree)
+        # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
+        words = plain_words(tree, lambda text: self.analyze(CONTENT, text))
+        base, self.boosts = self.boosts, query_boosts(self.boosts, words)
+        try:
+            self._bonuses(tree, parsed)
+        finally:
+            self.boosts = base
         parsed.snippet_terms = list(
             dict.fromkeys(
                 t
@@ -190,6 +192,15 @@ class TantivyCompiler:
             )
         )
         return parsed
+
+    def _bonuses(self, tree: Node, parsed: TantivyParsed) -> None:
+        parsed.bonus = (
+            self._field_bonus(tree, "title", self.boosts.title)
+            + self._field_bonus(tree, "headings", self.boosts.heading)
+            + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+        )
+        parsed.first_bonus = self._lead_bonus(tree) + self._exact_bonus(tree)
+        parsed.first_bonus += self._proximity_bonus(tree)
 
     # scoring and bonuses -------------------------------------------------------------
     def _scoring(self, tree: Node) -> list[Any]:

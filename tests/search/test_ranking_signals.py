@@ -10,10 +10,12 @@ from pathlib import Path
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
 from crawler.search.fields import copy_key, inlink_anchor_text, url_language, variant_key
 from crawler.search.ranking import (
+    Boosts,
     Candidate,
     accept_language,
     group_variants,
     language_factor,
+    query_boosts,
     query_language,
 )
 
@@ -92,6 +94,11 @@ def _engine(path: Path, pages: list[dict], backend: str = "whoosh", **options) -
         for p in pages
     )
     return SearchEngine(ix, **options)
+
+
+def _pages(url: str, title: str, text: str, n: int = 20) -> list[dict]:
+    """``n`` filler pages, each template's ``{}`` the page's number."""
+    return [dict(url=url.format(i), title=title.format(i), text=text.format(i)) for i in range(n)]
 
 
 FILLER = "General remarks about the server and its configuration files. " * 4
@@ -225,14 +232,7 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
             text="Temporary file objects: the temporary file is deleted once closed.",
         ),
     ]
-    pages += [
-        dict(
-            url=f"http://d.test/p{i}.html",
-            title=f"page {i}",
-            text=f"a file that is closed and gone, page {i}",
-        )
-        for i in range(20)
-    ]
+    pages += _pages("http://d.test/p{}.html", "page {}", "a file that is closed and gone, page {}")
     engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
     found = engine.search("make temporary file closed").hits
     assert found[0].url == "http://d.test/tempfile.html"
@@ -246,3 +246,49 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
         "http://d.test/tempfile.html",
     }
     assert sentence.total == 2
+
+
+def test_a_paraphrase_is_ranked_by_the_text_not_by_a_title_sharing_its_words(
+    tmp_path: Path, backend: str
+) -> None:
+    """A description (4+ plain words) that shares words as typed with another page's title
+    and URL: its title, exact and lead bonuses weigh less (query_boosts), so the page
+    whose text says it ranks first; a name query keeps its full bonuses."""
+    pages = [
+        dict(
+            url="http://d.test/library/csv.html",
+            title="csv - CSV File Reading and Writing",
+            text="The csv module reads and writes tabular data in comma separated values "
+            "format, the most common import and export format for spreadsheets. Values "
+            "are separated by a comma; the reader and the writer handle quoting.",
+        ),
+        dict(
+            url="http://d.test/library/read.html",
+            title="read and write WAV files",
+            text="The wave module provides an interface to the WAV sound format. It reads "
+            "and writes audio frames, channels and the sample width of a sound file.",
+        ),
+    ]
+    pages += _pages(
+        "http://d.test/library/p{}.html", "module {}", "Module {} handles files and their names."
+    )
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    found = engine.search("read and write comma separated files").hits
+    assert [h.url.rsplit("/", 1)[1] for h in found[:2]] == ["csv.html", "read.html"]
+    # a name keeps the exact bonus: the page named "read" first
+    assert engine.search("read").hits[0].url == "http://d.test/library/read.html"
+
+
+def test_query_boosts_weigh_a_descriptions_bonuses_less() -> None:
+    boosts = Boosts(title=2.0, exact=4.0, lead=3.0, proximity=1.0, heading=1.0, anchor=1.0)
+    assert query_boosts(boosts, 3) == boosts
+    assert query_boosts(boosts, 4) == Boosts(
+        title=1.0, exact=0.0, lead=1.5, proximity=1.0, heading=0.5, anchor=0.5
+    )
+
+
+def test_a_search_of_an_index_without_pages_finds_nothing(tmp_path: Path, backend: str) -> None:
+    """A crawl whose indexer has not committed yet (its pages wait in the outbox)."""
+    engine = SearchEngine(open_index(tmp_path, backend=backend))
+    found = engine.search("substitute")
+    assert (found.total, found.hits, found.error) == (0, [], None)

@@ -29,7 +29,7 @@ from crawler.search.query.tree import (
     parse,
     positive_leaves,
 )
-from crawler.search.ranking import Boosts
+from crawler.search.ranking import DESCRIPTION_MIN_WORDS, Boosts, query_boosts
 from crawler.search.schema import TEXT_FIELDS
 
 # a compiled query of either backend (whoosh.query.Query, tantivy.Query)
@@ -44,7 +44,7 @@ MAX_PROXIMITY_PAIRS = 4
 #: Queries of this many plain words or more, and fewer than COMMON_TERMS_MIN_WORDS
 #: (descriptions, not sentences), are ranked in one tier of pages holding any of them,
 #: not "all the words first".
-ONE_TIER_MIN_WORDS = 4
+ONE_TIER_MIN_WORDS = DESCRIPTION_MIN_WORDS
 #: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
 #: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
 #: are as telling.
@@ -139,6 +139,16 @@ class QueryCompiler:
             return parsed
         self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
+        # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
+        words = plain_words(tree, lambda text: self.analyze(TEXT_FIELDS[0], text))
+        base, self.boosts = self.boosts, query_boosts(self.boosts, words)
+        try:
+            self._bonuses(tree, parsed)
+        finally:
+            self.boosts = base
+        return parsed
+
+    def _bonuses(self, tree: Node, parsed: ParsedQuery) -> None:
         parsed.bonus = _any(
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
@@ -147,7 +157,6 @@ class QueryCompiler:
         )
         parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree), lazy=True)
         parsed.proximity = self._proximity_bonus(tree)
-        return parsed
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
         """The query's words and phrases without prefix, outside NOT (a long query's
@@ -414,6 +423,17 @@ def updated_period(value: str) -> timedelta:
         return timedelta(days=int(match.group(1)) * unit)
     raise QuerySyntaxError(
         f"updated:{value} is not a period: use day, week, month, year or e.g. 30d"
+    )
+
+
+def plain_words(tree: Node, analyze: Callable[[str], list[str]]) -> int:
+    """How many plain words (no prefix, no phrase, not negated, not only stop words) a
+    query has: from DESCRIPTION_MIN_WORDS on it is a description. Shared by both
+    backends' compilers."""
+    return sum(
+        1
+        for leaf in positive_leaves(tree)
+        if leaf.field is None and not leaf.phrase and not leaf.is_filter and analyze(leaf.text)
     )
 
 
