@@ -24,6 +24,7 @@ from crawler.commands._shared import (
 )
 from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.index import SearchIndexError, index_path, open_index
+from crawler.search.pending import pending_message
 from crawler.search.terminal import printable, terminal_snippet
 
 
@@ -69,8 +70,9 @@ class Command(ScrapyCommand):
         text = " ".join(args).strip()
         if not text:
             raise UsageError("give a query, e.g. scrapy search 'python json'")
+        folder = opts.index or index_path(self.settings)
         try:
-            ix = open_index(opts.index or index_path(self.settings), create=False)
+            ix = open_index(folder, create=False)
         except SearchIndexError as exc:
             fail(self, exc)
             return
@@ -93,6 +95,9 @@ class Command(ScrapyCommand):
                 sys.stdout.write("\n")
             else:
                 self._print(results)
+            pending = pending_message(folder)
+            if pending:  # on stderr: --json's output stays one JSON object
+                print(pending, file=sys.stderr)
         if results.error:
             self.exitcode = 2
 

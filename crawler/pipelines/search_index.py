@@ -45,6 +45,7 @@ from crawler.search.indexer import (
     outbox_backlog,
     register_crawls,
 )
+from crawler.search.pending import note_pending
 from crawler.storage.database import crawl_database
 
 logger = logging.getLogger(__name__)
@@ -150,6 +151,8 @@ class SearchIndexPipeline:
             logger.warning("search index: cannot count what is left in the outbox: %s", exc)
             return
         self.stats.set_value("search_index/left_in_outbox", ops)
+        # for `scrapy search` and `scrapy serve`, which do not read the database
+        await asyncio.to_thread(note_pending, self.path, self.crawl_id, ops, urls)
         if ops:
             logger.info(
                 "search index: stopped after %.1f s%s with %d outbox operations (%d pages) "

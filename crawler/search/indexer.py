@@ -56,6 +56,7 @@ import psycopg
 
 from crawler import defaults
 from crawler.search.outbox import DELETE, OutboxOperation, last_operations
+from crawler.search.pending import clear_pending
 
 logger = logging.getLogger(__name__)
 
@@ -475,6 +476,7 @@ def _apply_while_holding(
                 continue
             if read >= limit:
                 continue  # a backlog: next batch at once
+            clear_pending(config.index_path)  # caught up: every registered crawl applied
             if stopping and read == 0:
                 break
             if not stopping:

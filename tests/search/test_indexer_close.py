@@ -34,8 +34,9 @@ from crawler.search.indexer import (
     positions,
     run_indexer,
 )
+from crawler.search.pending import read_pending
 from crawler.storage.database import CrawlDatabase
-from tests.commands import scrapy_env
+from tests.commands import run_scrapy, scrapy_env
 from tests.conftest import crawl_command
 from tests.waiting import wait_until
 
@@ -144,6 +145,15 @@ def test_a_crawl_at_its_page_limit_leaves_its_index_backlog_in_the_outbox(
         ops, len(left), crawl.crawl_id, str(index_dir))
     assert f"'search_index/left_in_outbox': {ops}" in crawl.stderr
     assert float(line[1]) < 3.0  # no batch at the close: the indexer exits at once
+    # the folder's note tells `scrapy search` (which reads no database) what is missing
+    assert {k: (v["operations"], v["pages"]) for k, v in read_pending(index_dir).items()} == {
+        crawl.crawl_id: (ops, len(left))}
+    search = run_scrapy("search", "word1", "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}",
+                        cwd=tmp_path, database_url=database_url)
+    assert search.returncode == 0, search.stderr
+    assert search.stderr.strip() == (
+        f"note: {len(left)} stored pages of crawl {crawl.crawl_id} were not searchable yet "
+        "when it closed: `scrapy index` applies them (see `scrapy index --status`)")
 
     # the next indexer of the folder applies the backlog
     done = subprocess.run(
@@ -155,6 +165,10 @@ def test_a_crawl_at_its_page_limit_leaves_its_index_backlog_in_the_outbox(
     assert done.stdout.startswith(f"indexed {len(left)} pages, removed 0, in ")
     assert documents(index_dir) == stored
     assert outbox_backlog(prepared_db, key, crawl.crawl_id) == (0, 0)
+    assert read_pending(index_dir) == {}  # applied: the note is gone
+    search = run_scrapy("search", "word1", "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}",
+                        cwd=tmp_path, database_url=database_url)
+    assert search.returncode == 0 and search.stderr == "", search.stderr
 
 
 @pytest.mark.slow
