@@ -160,7 +160,7 @@ def crawl_plain(proxy: str, seeds: list[str], pages: int, tmp: Path) -> dict:
 
 
 def crawl_ours(proxy: str, seeds: list[str], pages: int, database_url: str, tmp: Path,
-               profile: bool = False) -> dict:
+               profile: bool = False, extra: tuple[str, ...] = ()) -> dict:
     import psycopg
 
     crawl_id = f"speed-{uuid.uuid4().hex[:8]}"
@@ -173,6 +173,8 @@ def crawl_ours(proxy: str, seeds: list[str], pages: int, database_url: str, tmp:
             "-s", f"CRAWLER_DATA_DIR={folder / '.crawl'}"]
     for key, value in CONCURRENCY.items():
         argv += ["-s", f"{key}={value}"]
+    for setting in extra:  # --set NAME=VALUE: ours only (e.g. SEARCH_BACKEND=tantivy)
+        argv += ["-s", setting]
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", out,
            *(["--child-profile"] if profile else []), "--", *argv]
     env = {**_proxy_env(proxy), "SCRAPY_SETTINGS_MODULE": "crawler.settings",
@@ -229,6 +231,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--pages", type=int, default=3000, help="CLOSESPIDER_PAGECOUNT")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of ours only, e.g. SEARCH_BACKEND=tantivy (repeatable)")
     parser.add_argument("--save-profile", metavar="PATH",
                         help="keep the profiled run's cProfile dump (pstats) at PATH")
     args = parser.parse_args()
@@ -240,7 +244,7 @@ def main() -> None:
     seeds = list(web.seeds) + add_debian_docs(web)
     print(f"sandbox: {len(web.seeds)} synthetic sites + {len(seeds) - len(web.seeds)} "
           f"documentation sites; {os.cpu_count()} CPUs; load average at start "
-          f"{os.getloadavg()[0]:.2f}; both sides: "
+          f"{os.getloadavg()[0]:.2f}; ours also: {' '.join(args.set) or '-'}; both sides: "
           + ", ".join(f"{k}={v}" for k, v in CONCURRENCY.items())
           + f", CLOSESPIDER_PAGECOUNT={args.pages}", flush=True)
     from scratch import empty_database  # after the child-process check: imports crawler
@@ -257,7 +261,8 @@ def main() -> None:
                 order = ["plain Scrapy", "ours"] if round_ % 2 else ["ours", "plain Scrapy"]
                 for side in order:
                     if side == "ours":
-                        r = crawl_ours(server.proxy_url, seeds, args.pages, url, tmp)
+                        r = crawl_ours(server.proxy_url, seeds, args.pages, url, tmp,
+                                       extra=tuple(args.set))
                     else:
                         r = crawl_plain(server.proxy_url, seeds, args.pages, tmp)
                     runs[side].append(r)
@@ -268,7 +273,7 @@ def main() -> None:
                           f"ms/page{_split(r)} (load {os.getloadavg()[0]:.2f})", flush=True)
             if not args.no_profile:
                 profiled = crawl_ours(server.proxy_url, seeds, args.pages, url, tmp,
-                                      profile=True)
+                                      profile=True, extra=tuple(args.set))
                 seconds, total = stage_shares(profiled["profile"])
                 # The profile's clock is the process's CPU time, so its total holds the
                 # writer thread's CPU too (spread over whatever the main thread was in);

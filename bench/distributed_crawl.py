@@ -14,7 +14,8 @@
   with SIGKILL; seconds until a host it owned is fetched again.
 - ``outbox-lag``: 4 agents (``--agents``) crawl the latency web with indexing off (as on
   machines of their own) while one ``scrapy index --follow`` applies the search outbox
-  with ``--backend`` (tantivy or whoosh), at niceness 0 like the agents. Every second:
+  with ``--backend`` (tantivy or whoosh), at niceness 0 like the agents (as on a machine
+  of its own; SEARCH_INDEXER_NICE would put it behind them here). Every second:
   outbox operations stored but not yet applied (the lag ``scrapy index --status``
   prints). Reported: the lag at each quarter of the crawl, its maximum, the indexer's
   CPU, and the seconds it needs after the agents exit to apply everything. Bounded
@@ -197,11 +198,12 @@ def outbox_lag(args: argparse.Namespace, admin: str, url: str, name: str, work: 
             indexer = subprocess.Popen(
                 [sys.executable, "-m", "scrapy", "index", "--follow", "--crawl-id", crawl_id,
                  "-s", f"SEARCH_BACKEND={args.backend}", "-s", f"SEARCH_INDEX_DIR={index_dir}",
-                 "-s", "SEARCH_INDEXER_IDLE=False"],
+                 "-s", "SEARCH_INDEXER_IDLE=False", "-s", "SEARCH_INDEXER_NICE=0"],
                 cwd=work, env=scrapy_env(url), stdout=log, stderr=subprocess.STDOUT, text=True)
             while any(p.poll() is None for p in procs):
                 samples.append((time.monotonic() - t0, _outbox_lag(conn, crawl_id)))
                 time.sleep(1.0)
+            print("lag every 5 s: " + " ".join(str(lag) for _, lag in samples[::5]), flush=True)
             crawl_end = time.monotonic() - t0
             wait_all(procs, timeout=60)
             caught_up = None
@@ -216,6 +218,8 @@ def outbox_lag(args: argparse.Namespace, admin: str, url: str, name: str, work: 
         indexer_cpu = _process_cpu(indexer.pid)
         indexer.send_signal(signal.SIGINT)
         indexer.wait(timeout=60)
+        print("indexer's log, last lines:\n  " + "\n  ".join(
+            (work / "indexer.log").read_text().splitlines()[-5:]), flush=True)
     finally:
         if indexer is not None and indexer.poll() is None:
             indexer.kill()
