@@ -117,9 +117,14 @@ def query_language(
     if explicit:
         return language_tag(explicit)
     lang = script_language(words)
-    if not lang and len(words.split()) >= QUERY_DETECT_MIN_WORDS and not words.isascii():
+    if (
+        not lang
+        and len(words.split()) >= QUERY_DETECT_MIN_WORDS
+        and any(char.isalpha() and not char.isascii() for char in words)
+    ):
         # (plain ASCII words are no sure sign of a language: the detector, whose model
-        # takes 0.6 s to load, is asked only when the words have accents or the like)
+        # takes 0.5-1 s to load, is asked only when the words have accents or the like;
+        # typographic punctuation, "—" or "’", is no sign either)
         lang = detect_language(words, QUERY_LANGUAGE_CONFIDENCE)
     return lang or language_tag(preferred) or language_tag(default)
 

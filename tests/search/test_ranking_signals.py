@@ -67,6 +67,8 @@ def test_query_language_and_accept_language() -> None:
     assert query_language("재작성 규칙", default="en") == "ko"
     assert query_language("Die Konfiguration des Servers ist für alle", default="en") == "de"
     assert query_language("Die Konfiguration des Servers ist einfach", default="en") == "en"
+    # typographic punctuation is no sign of a language (and costs the detector's load)
+    assert query_language("Die Konfiguration des Servers ist einfach —", default="en") == "en"
     assert query_language("x", default="") == ""
     assert language_factor("ko", "en", 0.5) == 0.5
     assert language_factor("", "en", 0.5) == language_factor("en", "en", 0.5) == 1.0
