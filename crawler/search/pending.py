@@ -75,7 +75,9 @@ def pending_message(folder: str | os.PathLike[str]) -> str | None:
         return None
     pages = sum(int(e.get("pages", 0)) for e in entries.values())
     crawls = ", ".join(sorted(entries))
+    which = f"crawl {crawls}" if len(entries) == 1 else f"crawls {crawls}"
+    when = "when it closed" if len(entries) == 1 else "when they closed"
     return (
-        f"note: {pages} stored pages of crawl {crawls} were not searchable yet when it "
-        f"closed: `scrapy index` applies them (see `scrapy index --status`)"
+        f"note: {pages} stored pages of {which} were not searchable yet {when}: "
+        "`scrapy index` applies them (see `scrapy index --status`)"
     )
