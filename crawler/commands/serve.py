@@ -84,7 +84,7 @@ class Command(ScrapyCommand):
         made = token is None
         if made:
             token = secrets.token_urlsafe(24)
-        app = create_app(self.settings, ix, control_token=token)
+        app = create_app(self.settings, ix, control_token=token, index_folder=str(path))
         handler = type("Handler", (RequestLogHandler,), {
             "colour": sys.stderr.isatty() and not self.settings.get("LOG_FILE"),
         })

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from crawler import defaults
 from crawler.search.engine import MAX_PER_PAGE, SearchEngine
+from crawler.search.pending import pending_message
 from crawler.search.query import OCCURRENCE_PREFIXES, advanced_query
 from crawler.storage.database import CrawlDatabase
 from crawler.web.crawls import configured_control_token, crawls_blueprint
@@ -51,10 +52,17 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def create_app(settings: Any, index: Any, control_token: str | None = None) -> Flask:
+def create_app(
+    settings: Any,
+    index: Any,
+    control_token: str | None = None,
+    index_folder: str | None = None,
+) -> Flask:
     """The UI for the index ``index`` (a FileIndex or folder), configured by ``settings``;
     ``control_token``: what the crawls pages' control form asks for (default: the
-    CONTROL_TOKEN setting or CRAWLER_CONTROL_TOKEN; none: every action is refused)."""
+    CONTROL_TOKEN setting or CRAWLER_CONTROL_TOKEN; none: every action is refused);
+    ``index_folder``: where the index lives, for the note of pages a crawl left unindexed
+    (crawler/search/pending.py)."""
     app = Flask(__name__)
     app.config["SEARCH_ENGINE"] = engine = SearchEngine.from_settings(settings, index)
     default_per_page = settings.getint("SEARCH_RESULTS_PER_PAGE", defaults.SEARCH_RESULTS_PER_PAGE)
@@ -126,6 +134,7 @@ def create_app(settings: Any, index: Any, control_token: str | None = None) -> F
             hits=list(zip(results.hits, snippets, strict=True)),
             page_numbers=range(first, last + 1),
             per_page=per_page,
+            pending=pending_message(index_folder) if index_folder else None,
         )
 
     # operator's pages: crawls with their status and charts (crawler/web/crawls.py)

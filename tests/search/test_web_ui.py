@@ -16,6 +16,7 @@ from scrapy.settings import Settings
 
 from crawler.search import IndexWriter, open_index, page_document
 from crawler.search.index import BACKENDS
+from crawler.search.pending import clear_pending, note_pending
 from crawler.web.app import create_app
 from tests.commands import scrapy_env
 
@@ -370,5 +371,26 @@ def test_translations_are_grouped_and_accept_language_picks_the_shown_one(
         page = korean.get_data(as_text=True)
         assert f'href="{base}ko/rewrite.html"' in page.split('class="variants"')[0]
         assert 'hreflang="en">en</a>' in page
+    finally:
+        app.config["SEARCH_ENGINE"].close()
+
+
+def test_results_page_says_when_a_crawl_left_pages_unindexed(tmp_path: Path) -> None:
+    path = tmp_path / "index"
+    ix = open_index(path)
+    IndexWriter(ix).write(pages())
+    ix.close()
+    note_pending(path, "crawl-x", 7, 5)
+    app = create_app(Settings(), open_index(path, create=False), index_folder=str(path))
+    client = app.test_client()
+    try:
+        html = client.get("/search?q=python").get_data(as_text=True)
+        assert (
+            '<p id="pending" class="notice">note: 5 stored pages of crawl crawl-x were not '
+            "searchable yet when it closed: `scrapy index` applies them (see `scrapy index "
+            "--status`)</p>"
+        ) in html
+        clear_pending(path)  # the indexer caught up
+        assert 'id="pending"' not in client.get("/search?q=python").get_data(as_text=True)
     finally:
         app.config["SEARCH_ENGINE"].close()
