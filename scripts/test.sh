@@ -17,4 +17,10 @@ if ! $ns true 2>/dev/null; then
   echo "error: cannot create a loopback-only network namespace ($ns); tests need it" >&2
   exit 2
 fi
-exec $ns sh -c 'ip link set lo up && exec .venv/bin/python -m pytest "$@"' sh "$@"
+# Two pytest-xdist workers, each running whole test files (a file's module fixtures are
+# built once, on one worker), the files with slow tests first (tests/conftest.py): most
+# end-to-end tests wait on crawls, servers and child processes more than they compute, so
+# two of them share CI's 2 cores well. Each worker has its own test database. `-n 0` runs
+# the suite in one process.
+exec $ns sh -c 'ip link set lo up && exec .venv/bin/python -m pytest -n 2 --dist loadfile \
+  --no-loadscope-reorder "$@"' sh "$@"

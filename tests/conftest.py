@@ -29,6 +29,17 @@ from tests.commands import PROJECT_DIR as PROJECT_DIR  # imported from here by t
 from tests.commands import scrapy_env
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On pytest-xdist workers (scripts/test.sh), the files with `slow` tests come first
+    (otherwise in their order): the workers take whole files in this order
+    (--no-loadscope-reorder), so the long end-to-end files start early and the many short
+    files even out the end, instead of one worker running a long file alone at the end."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: keeps the rest
+
+
 def _with_dbname(url: str, dbname: str) -> str:
     return psycopg.conninfo.make_conninfo(url, dbname=dbname)
 
@@ -51,8 +62,10 @@ def server_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def database_url(server_url: str) -> Iterator[str]:
-    """A database created for this test session and dropped at its end."""
-    name = f"crawler_test_{uuid.uuid4().hex[:10]}"
+    """A database created for this test session and dropped at its end (a pytest-xdist
+    worker is a session of its own: each worker has its own database, named after it)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    name = f"crawler_test_{worker + '_' if worker else ''}{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
