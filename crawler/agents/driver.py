@@ -177,7 +177,8 @@ class AgentDriver:
                         busy_hosts=self._busy_hosts(), next_fetch=self._next_fetch(),
                         load=self._host_load() if self._host_load is not None else None,
                         clock=self.frontier.clock(),
-                        addresses=self._addresses() if self._addresses is not None else None),
+                        addresses=self._addresses() if self._addresses is not None else None,
+                        in_flight=lambda: (self._busy_hosts(), self._next_fetch())),
             timeout=max(1.0, m.ttl - m.margin),
         )
         self._last_beat, self._last_pages = now, pages

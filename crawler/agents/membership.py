@@ -235,6 +235,7 @@ class AgentMembership:
         load: HostLoad | None = None,
         clock: float | None = None,
         addresses: Mapping[str, str] | None = None,
+        in_flight: Callable[[], tuple[Iterable[str], dict[str, float]]] | None = None,
     ) -> Heartbeat:
         """Renew the lease, take over dead agents' work, hand back hosts that belong to
         another agent (those of ``busy_hosts``, with requests in flight, wait), claim
@@ -245,7 +246,10 @@ class AgentMembership:
         ``clock``: the agent's crawl clock, kept in the crawl's row so that an agent
         joining later starts from it (FRONTIER_MAX_WAIT compares the agents' times).
         ``addresses``: held host -> the address it resolves to now (POLITENESS_KEY=ip;
-        hosts not resolved lately are left out)."""
+        hosts not resolved lately are left out). ``in_flight``: ``busy_hosts`` and
+        ``next_fetch`` as they are at the moment hosts are released, asked for then: the
+        beat's statements take time, during which the downloader may start a request to
+        a host about to be released, whose wait the values given at the start lack."""
         conn = await self._connection()
         beat = Heartbeat()
         sent = self._now()
@@ -289,7 +293,14 @@ class AgentMembership:
             await self._rekey(conn, beat, addresses)
         if load is not None:
             await self._balance(conn, beat, load)
-        await self._hand_back(conn, beat, set(busy_hosts), next_fetch or {})
+        if in_flight is None:
+            busy = set(busy_hosts)
+            waits = next_fetch or {}
+
+            def in_flight() -> tuple[Iterable[str], dict[str, float]]:
+                return busy, waits
+
+        await self._hand_back(conn, beat, in_flight)
         await self._claim(conn, beat)
         beat.finish_reason = await self._finish_reason(conn, idle)
         return beat
@@ -549,8 +560,8 @@ class AgentMembership:
         return kept
 
     async def _hand_back(
-        self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat, busy: set[str],
-        next_fetch: dict[str, float],
+        self, conn: psycopg.AsyncConnection[Any], beat: Heartbeat,
+        in_flight: Callable[[], tuple[Iterable[str], dict[str, float]]],
     ) -> None:
         """Hosts whose rendezvous owner is now another live agent (unless borrowed),
         and hosts being lent or given back, are released once nothing is in flight for
@@ -561,6 +572,10 @@ class AgentMembership:
             if owner(self.server(host), self.live) != self.agent_id:
                 self.releasing[host] = None
                 beat.releasing.add(host)
+        # now, with no await since the marks above: a request started before them is in
+        # flight (the host waits) or has its start in the waits
+        in_progress, next_fetch = in_flight()
+        busy = set(in_progress)
         ready = sorted(h for h in self.releasing if h not in busy)
         if not ready:
             return

@@ -282,3 +282,41 @@ def test_hosts_of_one_server_are_held_by_one_agent_at_a_time(migrated):
         await store.close(True, 0.0, 0)
 
     asyncio.run(run())
+
+
+def test_a_host_is_released_with_what_is_in_flight_when_it_is_released(migrated):
+    # the beat's statements take time: a request the downloader starts meanwhile keeps
+    # its host (busy), and its wait is the one of that moment, not of the beat's start
+    crawl_id = f"m-{uuid.uuid4().hex[:8]}"
+
+    async def run():
+        store = await _store(migrated, crawl_id, "a")
+        await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
+                                          for i, h in enumerate(HOSTS)]))
+        a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=5.0, margin=1.0)
+        b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=5.0, margin=1.0)
+        await a.join()
+        assert set((await a.heartbeat()).gained) == set(HOSTS)
+        await b.join()
+        for_b = sorted(h for h in HOSTS if owner(h, {"a": 1.0, "b": 1.0}) == "b")
+        started, waiting = for_b[0], for_b[1]  # a request to each began during the beat
+        asked = []
+
+        def in_flight():
+            asked.append(set(a.releasing))  # asked once the hosts to release are marked
+            return {started}, {waiting: 3.0}
+
+        beat_a = await a.heartbeat(busy_hosts=(), next_fetch={}, in_flight=in_flight)
+        assert asked == [set(for_b)]
+        assert beat_a.released == set(for_b) - {started} and started in a.owned
+        assert not a.may_fetch(started)  # being released: no new request
+        gained = (await b.heartbeat()).gained
+        assert set(gained) == set(for_b) - {started}
+        assert 2.0 < gained[waiting] <= 3.0 and gained[for_b[2]] == 0.0
+        # the request answered: released at the next beat
+        assert (await a.heartbeat(in_flight=lambda: (set(), {}))).released == {started}
+        await a.disconnect()
+        await b.disconnect()
+        await store.close(True, 0.0, 0)
+
+    asyncio.run(run())
