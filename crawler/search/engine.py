@@ -265,20 +265,30 @@ class SearchEngine:
         default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
         other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
     ) -> None:
-        self.ix = index if isinstance(index, FileIndex) else open_index(index, create=False)
+        self.ix = self._open(index)
         self.default_language = default_language
         self.other_language = other_language
-        self._columns: tuple[Any, dict[str, list[Any]]] | None = None
         self.pagerank_weight = pagerank_weight
         self.near_distance = near_distance
         self.boosts = boosts or Boosts()
         self.snippet_chars = snippet_chars
-        if pagerank_weight > 0:
-            self.weighting: BM25F = PageRankBM25F(pagerank_weight)
+        self._lock = threading.Lock()
+        self._prepare()
+
+    # what differs between the backends (TantivySearchEngine overrides both) ------------
+    @staticmethod
+    def _open(index: Any) -> Any:
+        """The index to search: ``index`` itself, or the one in the folder it names."""
+        return index if isinstance(index, FileIndex) else open_index(index, create=False)
+
+    def _prepare(self) -> None:
+        """The backend's own state, once the settings above are kept."""
+        self._columns: tuple[Any, dict[str, list[Any]]] | None = None
+        if self.pagerank_weight > 0:
+            self.weighting: BM25F = PageRankBM25F(self.pagerank_weight)
         else:
             self.weighting = BM25F()
         self._searcher: Searcher | None = None
-        self._lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Any, index: FileIndex | str | Path) -> SearchEngine:

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import html
 import itertools
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,17 +46,16 @@ from crawler.search.engine import (
     SearchResults,
     _leading_text,
 )
-from crawler.search.query import Boosts, QuerySyntaxError, leaves
+from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
     _FORMAT_ALIASES,
-    COMMON_SHARE,
     COMMON_TERMS_MIN_WORDS,
     LEAD_MIN_TERMS,
     MAX_PROXIMITY_PAIRS,
     ONE_TIER_MIN_WORDS,
     PROXIMITY_SLOP,
-    RAREST_WORDS,
     SEQUENCE_TERMS,
+    CompilerBase,
     plain_words,
     split_conjunction,
     updated_period,
@@ -144,26 +141,10 @@ class TantivyParsed:
         return Query.boolean_query(clauses)
 
 
-class TantivyCompiler:
+class TantivyCompiler(CompilerBase):
     """Query trees to Tantivy queries (QueryCompiler's decisions, see the module doc)."""
 
-    def __init__(
-        self,
-        schema: Any,
-        *,
-        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
-        boosts: Boosts | None = None,
-        now: datetime | None = None,
-        doc_frequency: Callable[[str, str], int] | None = None,
-        doc_count: int = 0,
-    ) -> None:
-        self.schema = schema
-        self.near_distance = near_distance
-        self.boosts = boosts or Boosts()
-        self.now = now
-        self.doc_frequency = doc_frequency
-        self.doc_count = doc_count
-        self._common: set[int] = set()
+    frequency_field = CONTENT
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         return analyze(FIELD_ANALYZERS[fieldname], text)
@@ -224,31 +205,6 @@ class TantivyCompiler:
             for leaf in positive_leaves(tree)
             if leaf.field is None and id(leaf) not in self._common
         ]
-
-    def _common_leaves(self, tree: Node) -> set[int]:
-        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
-            return set()
-        plain = [
-            child
-            for child in tree.children
-            if isinstance(child, Leaf)
-            and child.field is None
-            and not child.is_filter
-            and self.analyze(CONTENT, child.text)
-        ]
-        if len(plain) < COMMON_TERMS_MIN_WORDS:
-            return set()
-        frequency = {
-            id(leaf): max(
-                (self.doc_frequency(CONTENT, t) for t in self.analyze(CONTENT, leaf.text)),
-                default=0,
-            )
-            for leaf in plain
-        }
-        ranked = sorted(plain, key=lambda leaf: frequency[id(leaf)])
-        rare = [leaf for leaf in ranked if frequency[id(leaf)] <= COMMON_SHARE * self.doc_count]
-        keep = {id(leaf) for leaf in (rare or ranked[:RAREST_WORDS])}
-        return {id(leaf) for leaf in plain if id(leaf) not in keep}
 
     def _text_query(self, fieldname: str, text: str, boost: float = 1.0) -> Any | None:
         terms = self.analyze(fieldname, text)
@@ -475,25 +431,11 @@ class TantivyCompiler:
 class TantivySearchEngine(SearchEngine):
     """SearchEngine on a Tantivy index (same interface, results and ranking)."""
 
-    def __init__(
-        self,
-        index: TantivyIndex | str | Path,
-        *,
-        pagerank_weight: float = defaults.SEARCH_PAGERANK_WEIGHT,
-        near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
-        boosts: Boosts | None = None,
-        snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
-        default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
-        other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
-    ) -> None:
-        self.ix = index if isinstance(index, TantivyIndex) else TantivyIndex(index, create=False)
-        self.default_language = default_language
-        self.other_language = other_language
-        self.pagerank_weight = pagerank_weight
-        self.near_distance = near_distance
-        self.boosts = boosts or Boosts()
-        self.snippet_chars = snippet_chars
-        self._lock = threading.Lock()
+    @staticmethod
+    def _open(index: Any) -> TantivyIndex:
+        return index if isinstance(index, TantivyIndex) else TantivyIndex(index, create=False)
+
+    def _prepare(self) -> None:
         self._max_factor: tuple[Any, float] | None = None
 
     def close(self) -> None:

@@ -7,11 +7,10 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from whoosh import query as wq
-from whoosh.fields import Schema
 from whoosh.query.compound import DefaultOr
 from whoosh.query.spans import SpanNear2
 
@@ -108,12 +107,16 @@ class ParsedQuery:
         return wq.AndMaybe(q, _any(parts, lazy=True))
 
 
-class QueryCompiler:
-    """Turns syntax trees into Whoosh queries for one schema."""
+class CompilerBase:
+    """What both backends' compilers share: the settings of a compilation and the test
+    of a long query's common words. A backend's compiler says in which field its
+    document frequencies are read (``frequency_field``) and how a field analyses text."""
+
+    frequency_field: str = TEXT_FIELDS[0]
 
     def __init__(
         self,
-        schema: Schema,
+        schema: Any,
         *,
         near_distance: int = defaults.SEARCH_NEAR_DISTANCE,
         boosts: Boosts | None = None,
@@ -130,6 +133,45 @@ class QueryCompiler:
         self.doc_frequency = doc_frequency
         self.doc_count = doc_count
         self._common: set[int] = set()  # id() of the parsed query's common leaves
+
+    def analyze(self, fieldname: str, text: str) -> list[str]:
+        """The indexed terms of ``text`` in a field (the backend's analysis)."""
+        raise NotImplementedError
+
+    def _common_leaves(self, tree: Node) -> set[int]:
+        """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
+        or more): those in more than COMMON_SHARE of the pages, all but the RAREST_WORDS
+        rarest when every word is common. Empty without document frequencies."""
+        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
+            return set()
+        plain = [
+            child
+            for child in tree.children
+            if isinstance(child, Leaf)
+            and child.field is None
+            and not child.is_filter
+            and self.analyze(self.frequency_field, child.text)  # not a stop word
+        ]
+        if len(plain) < COMMON_TERMS_MIN_WORDS:
+            return set()
+        frequency = {
+            id(leaf): max(
+                (
+                    self.doc_frequency(self.frequency_field, t)
+                    for t in self.analyze(self.frequency_field, leaf.text)
+                ),
+                default=0,
+            )
+            for leaf in plain
+        }
+        ranked = sorted(plain, key=lambda leaf: frequency[id(leaf)])
+        rare = [leaf for leaf in ranked if frequency[id(leaf)] <= COMMON_SHARE * self.doc_count]
+        keep = {id(leaf) for leaf in (rare or ranked[:RAREST_WORDS])}
+        return {id(leaf) for leaf in plain if id(leaf) not in keep}
+
+
+class QueryCompiler(CompilerBase):
+    """Turns syntax trees into Whoosh queries for one schema."""
 
     # public -------------------------------------------------------------------------
     def parse(self, text: str) -> ParsedQuery:
@@ -167,36 +209,6 @@ class QueryCompiler:
             if leaf.field is None and id(leaf) not in self._common
         ]
 
-    def _common_leaves(self, tree: Node) -> set[int]:
-        """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
-        or more): those in more than COMMON_SHARE of the pages, all but the RAREST_WORDS
-        rarest when every word is common. Empty without document frequencies."""
-        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
-            return set()
-        plain = [
-            child
-            for child in tree.children
-            if isinstance(child, Leaf)
-            and child.field is None
-            and not child.is_filter
-            and self.analyze(TEXT_FIELDS[0], child.text)  # not a stop word
-        ]
-        if len(plain) < COMMON_TERMS_MIN_WORDS:
-            return set()
-        frequency = {
-            id(leaf): max(
-                (
-                    self.doc_frequency(TEXT_FIELDS[0], t)
-                    for t in self.analyze(TEXT_FIELDS[0], leaf.text)
-                ),
-                default=0,
-            )
-            for leaf in plain
-        }
-        ranked = sorted(plain, key=lambda leaf: frequency[id(leaf)])
-        rare = [leaf for leaf in ranked if frequency[id(leaf)] <= COMMON_SHARE * self.doc_count]
-        keep = {id(leaf) for leaf in (rare or ranked[:RAREST_WORDS])}
-        return {id(leaf) for leaf in plain if id(leaf) not in keep}
 
     def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
         """Terms of the query's words without prefix (outside NOT) in one field."""
