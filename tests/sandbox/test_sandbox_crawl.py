@@ -80,9 +80,13 @@ def test_sandbox_crawl_script_crawls_the_sandbox_only(
         "SELECT DISTINCT host FROM pages WHERE crawl_id = %s", (crawl_id,))}
     pages = db.execute("SELECT count(*) FROM pages WHERE crawl_id = %s",
                        (crawl_id,)).fetchone()[0]
-    assert pages >= 20 and hosts and all(host.endswith(".test") for host in hosts)
-    arguments = db.execute("SELECT arguments FROM crawls WHERE id = %s",
-                           (crawl_id,)).fetchone()[0]
+    arguments, finish_reason = db.execute(
+        "SELECT arguments, finish_reason FROM crawls WHERE id = %s", (crawl_id,)).fetchone()
+    # it ran to its limit: 20 responses, robots.txt files, redirects and error pages among
+    # them, so fewer pages may be stored (more when responses in flight at the close
+    # arrive: how many depends on timing)
+    assert finish_reason == "closespider_pagecount"
+    assert pages >= 10 and hosts and all(host.endswith(".test") for host in hosts)
     assert arguments["seeds"].endswith("/sandbox-seeds.txt")  # given by the runner
     # every request, https ones too (CONNECT), arrived at the sandbox's proxy
     requested = [json.loads(line) for line in log.read_text().splitlines()]
