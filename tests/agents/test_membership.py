@@ -30,6 +30,14 @@ async def _store(url: str, crawl_id: str, agent: str) -> PostgresStore:
     return store
 
 
+async def _store_with_hosts(url: str, crawl_id: str) -> PostgresStore:
+    """Agent a's store of a new crawl with one queued URL on each of HOSTS."""
+    store = await _store(url, crawl_id, "a")
+    await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
+                                      for i, h in enumerate(HOSTS)]))
+    return store
+
+
 def _owners(url: str, key: int) -> dict[str, str | None]:
     with psycopg.connect(url) as conn:
         return dict(conn.execute("SELECT host, agent_id FROM host_owners WHERE crawl = %s",
@@ -40,9 +48,7 @@ def test_hosts_split_by_rendezvous_and_pass_over_only_after_the_lease(migrated):
     crawl_id = f"m-{uuid.uuid4().hex[:8]}"
 
     async def run():
-        store = await _store(migrated, crawl_id, "a")
-        await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
-                                          for i, h in enumerate(HOSTS)]))
+        store = await _store_with_hosts(migrated, crawl_id)
         a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=2.0, margin=0.5)
         b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=2.0, margin=0.5)
         await a.join()
@@ -290,9 +296,7 @@ def test_a_host_is_released_with_what_is_in_flight_when_it_is_released(migrated)
     crawl_id = f"m-{uuid.uuid4().hex[:8]}"
 
     async def run():
-        store = await _store(migrated, crawl_id, "a")
-        await store.write(WriteBatch(new=[_row(i + 1, h, UrlStats(0, 1, 1.0, 0, 0, 0))
-                                          for i, h in enumerate(HOSTS)]))
+        store = await _store_with_hosts(migrated, crawl_id)
         a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=5.0, margin=1.0)
         b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=5.0, margin=1.0)
         await a.join()
