@@ -154,6 +154,19 @@ class TopicVocabulary:
         self.pages[on_topic] += 1
         self.frequency[on_topic].update(set(terms(text)))
 
+    def relabel(self, words: Iterable[str], on_topic: bool) -> None:
+        """A page learned with the other label is now judged ``on_topic`` (a site judged
+        off topic on its home page whose search answered the topic): its words count
+        for its new label, so the topic's vocabulary learns from the sites found late."""
+        page = set(words)
+        if self.pages[not on_topic] <= 0:
+            return
+        self.pages[not on_topic] -= 1
+        self.frequency[not on_topic].subtract(page)
+        self.frequency[not on_topic] = +self.frequency[not on_topic]
+        self.pages[on_topic] += 1
+        self.frequency[on_topic].update(page)
+
     def marks_topic(self, term: str) -> bool:
         if term in self.topic:
             return True

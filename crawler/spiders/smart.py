@@ -71,6 +71,8 @@ SMART_META = "smart"
 PROBE_META = "smart_probe"
 SCORE_TERMS_META = "score_terms"
 LINK_RANK_TERM = "link_rank"
+#: a probe's outcome when the records it lists are the site's own pages
+SITE_PAGES = "site_pages"
 
 
 @dataclass
@@ -538,13 +540,14 @@ class SmartSpider(CrawlerSpider):
                 "smart/sites_on_topic" if exploration.relevant else "smart/sites_off_topic"
             )
             self.logger.info(
-                "site %s judged %s on its home page (%s %.3f; topic stems %d; share of "
+                "site %s judged %s on its home page (%s %.3f; topic stems %d (main %d); share of "
                 "topic words %.3f: %s; links to it name the topic: %s; frequent words: %s)",
                 exploration.site,
                 "on topic" if exploration.relevant else "off topic",
                 verdict.model,
                 verdict.score,
                 self.classifier.keyword_hits(home_text) if self.classifier.query else 0,
+                self.classifier.keyword_hits(self.joined(page.main_text or "")) if self.classifier.query else 0,
                 share,
                 " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
                 "yes" if by_links else "no",
@@ -598,6 +601,9 @@ class SmartSpider(CrawlerSpider):
         for link in links:
             host = site_of(link.url)
             if host == exploration.site:
+                exploration.link_pages[link.url] += 1
+                if link.navigation:
+                    exploration.menu_links.add(link.url)
                 exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
@@ -698,9 +704,8 @@ class SmartSpider(CrawlerSpider):
             if not self.judged_by_share(exploration.home_words):
                 continue
             share = self.vocabulary.share(exploration.home_words)
-            exploration.relevant = True
+            self.judged_late(exploration)
             exploration.relevance = share
-            exploration.rejudged = True
             self.crawler.stats.inc_value("smart/sites_rejudged")
             self.logger.info(
                 "site %s judged on topic again (share of topic words %.3f), %d forms held",
@@ -709,6 +714,22 @@ class SmartSpider(CrawlerSpider):
                 len(exploration.held_forms),
             )
         self.rejudge_forms()
+
+    def judged_late(self, exploration: SiteExploration) -> None:
+        """A site judged off topic on its home page is on topic now: its home page's
+        words are learned as the topic's (the vocabulary grows from the sites found
+        late), and it gets a round as a topic site, also when it ran out of links for
+        discovery (``discovery_unproductive``)."""
+        was_off = exploration.relevant is False
+        exploration.judged_on_topic_late()
+        if was_off and not exploration.seed:
+            self.vocabulary.relabel(exploration.home_words, True)
+        if (
+            exploration.site not in self.active
+            and exploration.site not in self.stopped_sites
+            and exploration.resumable_in(self.resume_mode)
+        ):
+            self.stopped_sites[exploration.site] = exploration
 
     def rejudge_forms(self) -> int:
         """The held searchable forms of topic sites (judged not relevant, not probed,
@@ -800,14 +821,26 @@ class SmartSpider(CrawlerSpider):
         )
         result = read_results(doc, state.page_groups, self.probe_min_records)
         stats = self.crawler.stats
-        stats.inc_value(f"smart/probe_results/{result.status}")
+        exploration = self.explorations.get(state.item.site)
+        status = result.status
+        own_pages = (
+            result.confirmed
+            and exploration is not None
+            and exploration.lists_own_pages(result.record_links)
+        )
+        if own_pages:
+            # the records are the site's own pages (a business's "Events" page for
+            # "events"): a search of the site, not of a database of the topic
+            status = SITE_PAGES
+        stats.inc_value(f"smart/probe_results/{status}")
         if not result.confirmed:
             retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
                 yield retry
                 return
-        exploration = self.explorations.get(state.item.site)
-        if result.confirmed:
+        if own_pages:
+            evidence = 0.0
+        elif result.confirmed:
             evidence = self.vocabulary.evidence(
                 set(terms(self.joined(result.record_text))) - state.query_terms,
                 self.learned_weight,
@@ -824,9 +857,8 @@ class SmartSpider(CrawlerSpider):
             # no records: says nothing of the topic (a car dealer's search has nothing
             # for "autos", its records say "car")
             evidence = UNKNOWN
-        yield self.final_item(
-            state, result.status, result.confirmed, response.url, result.records, evidence
-        )
+        confirmed = result.confirmed and not own_pages
+        yield self.final_item(state, status, confirmed, response.url, result.records, evidence)
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers
@@ -839,8 +871,7 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value("smart/sites_answering_topic")
         if exploration.relevant:
             return
-        exploration.relevant = True
-        exploration.rejudged = True
+        self.judged_late(exploration)
         exploration.relevance = max(exploration.relevance, 0.5)
         self.crawler.stats.inc_value("smart/sites_rejudged")
         self.logger.info(
