@@ -86,11 +86,12 @@ class SiteExploration:
         seed: bool = False,
         *,
         prior: LinkRanker | None = None,
+        site_lists: LinkRanker | None = None,
         nav_bonus: float = defaults.SMART_LINK_NAV_BONUS,
         likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
         nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
     ) -> SiteExploration:
-        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior)
+        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, site_lists)
         return cls(site, home, rules, tree, seed=seed)
 
     def add_link(

@@ -18,8 +18,12 @@ catalogue).
 
 A link is **likely** to lead to a form when its rank reaches ``likely_rank`` (it names a
 search, or looks like links that led to forms) or when it is a menu link of a page at
-most ``nav_depth`` links from home. The stop rule "pages without a form" does not end a
-site while likely links wait (crawler.deepweb.exploration).
+most ``nav_depth`` links from home. Links named like a page that lists other sites
+(SMART_LINK_SITE_LIST_WORDS: partners, a blogroll) are ranked against those words apart
+and count as likely too: the sites a site of the topic lists are the best candidates for
+more sites of the topic (the paper's high-priority out-of-site links). The stop rule
+"pages without a form" does not end a site while likely links wait
+(crawler.deepweb.exploration).
 """
 
 from __future__ import annotations
@@ -82,6 +86,9 @@ class LinkTree:
     likely_rank: float = defaults.SMART_LINK_LIKELY_RANK
     nav_depth: int = defaults.SMART_LINK_NAV_DEPTH
     prior: LinkRanker | None = None  # the prior words alone: what "likely" is judged by
+    # the words of links to pages that list other sites (partners, blogroll): ranked
+    # apart from the prior words, the better of the two counts as the link's prior
+    site_lists: LinkRanker | None = None
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)
@@ -107,7 +114,10 @@ class LinkTree:
             return False
         self.seen.add(url)
         features = link_features(url, anchor, around)
-        prior = self.prior.rank(features) if self.prior is not None else 0.0
+        prior = max(
+            self.prior.rank(features) if self.prior is not None else 0.0,
+            self.site_lists.rank(features) if self.site_lists is not None else 0.0,
+        )
         self.links[url] = _Link(
             url,
             depth,

@@ -80,6 +80,7 @@ class ProbeState:
     """What a probe's answer is judged with (request meta: picklable, plain data)."""
 
     form: Form
+    verdict: FormVerdict  # the searchable-form classifier's
     item: FormItem  # the form's item as first judged
     page_groups: dict[str, int]  # record-like groups of the page the form is on
     attempt: int
@@ -175,6 +176,9 @@ class SmartSpider(CrawlerSpider):
         ).split()
         self.link_ranker = LinkRanker(prior_words)
         self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
+        self.site_list_ranker = LinkRanker(
+            settings.get("SMART_LINK_SITE_LIST_WORDS", defaults.SMART_LINK_SITE_LIST_WORDS).split()
+        )
         self.tree_options = {
             "nav_bonus": number("SMART_LINK_NAV_BONUS"),
             "likely_rank": number("SMART_LINK_LIKELY_RANK"),
@@ -364,6 +368,7 @@ class SmartSpider(CrawlerSpider):
             self.tree_penalty,
             seed=seed,
             prior=self.prior_ranker,
+            site_lists=self.site_list_ranker,
             **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
@@ -526,6 +531,7 @@ class SmartSpider(CrawlerSpider):
             seed = exploration.seed
             home_text = self.joined(f"{page.title}\n{page.text}")
             home_words = Counter(terms(home_text))
+            main_text = self.joined(page.main_text or "")  # without menus and footers
             share = self.vocabulary.share(home_words)  # before this page is learned
             exploration.home_words = home_words
             verdict = self.classifier.classify(home_text, learn=not seed)
@@ -547,7 +553,7 @@ class SmartSpider(CrawlerSpider):
                 verdict.model,
                 verdict.score,
                 self.classifier.keyword_hits(home_text) if self.classifier.query else 0,
-                self.classifier.keyword_hits(self.joined(page.main_text or "")) if self.classifier.query else 0,
+                self.classifier.keyword_hits(main_text) if self.classifier.query else 0,
                 share,
                 " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
                 "yes" if by_links else "no",
@@ -654,7 +660,7 @@ class SmartSpider(CrawlerSpider):
         best = judged.score + self.weights.result * (1.0 - UNKNOWN)
         could_be_relevant = best >= self.weights.threshold - 1e-9
         if self.probe and verdict.searchable and could_be_relevant:
-            probe = self.probe_request(form, item, page_groups())
+            probe = self.probe_request(form, verdict, item, page_groups())
         if probe is not None:
             item.probe = "pending"
         if verdict.searchable:
@@ -758,7 +764,12 @@ class SmartSpider(CrawlerSpider):
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(
-        self, form: Form, item: FormItem, page_groups: dict[str, int], attempt: int = 0
+        self,
+        form: Form,
+        verdict: FormVerdict,
+        item: FormItem,
+        page_groups: dict[str, int],
+        attempt: int = 0,
     ) -> scrapy.Request | None:
         """The form submitted with its ``attempt``-th query (crawler.deepweb.probe),
         GET or POST as the form says, through robots.txt (of the action URL) and the
@@ -782,7 +793,12 @@ class SmartSpider(CrawlerSpider):
             dont_filter=True,
             meta={
                 PROBE_META: ProbeState(
-                    form, item, page_groups, attempt, set(terms(" ".join(query.values())))
+                    form,
+                    verdict,
+                    item,
+                    page_groups,
+                    attempt,
+                    set(terms(" ".join(query.values()))),
                 ),
             },
         )
@@ -834,7 +850,9 @@ class SmartSpider(CrawlerSpider):
             status = SITE_PAGES
         stats.inc_value(f"smart/probe_results/{status}")
         if not result.confirmed:
-            retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
+            retry = self.probe_request(
+                state.form, state.verdict, state.item, state.page_groups, state.attempt + 1
+            )
             if retry is not None:
                 yield retry
                 return
@@ -913,6 +931,12 @@ class SmartSpider(CrawlerSpider):
         judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
         if judged.relevant:
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
+        elif exploration is not None and exploration.relevant is False and not exploration.seed:
+            # probed while its site was judged off topic (its form's own words name the
+            # topic): held, and probed again if the site is judged on topic later (a
+            # refusal by robots.txt is refused again without a request)
+            exploration.held_forms.append((state.form, state.verdict, state.page_groups))
+            self.probed.discard(state.form.signature())
         if confirmed:
             self.crawler.stats.inc_value("smart/forms_confirmed")
         self.logger.info(
