@@ -20,7 +20,8 @@ A link is **likely** to lead to a form when its rank reaches ``likely_rank`` (it
 search, or looks like links that led to forms) or when it is a menu link of a page at
 most ``nav_depth`` links from home. Links named like a page that lists other sites
 (SMART_LINK_SITE_LIST_WORDS: partners, a blogroll) are ranked against those words apart
-and count as likely too: the sites a site of the topic lists are the best candidates for
+and count as likely too, ranked at most ``likely_rank`` (after the links named like a
+search): the sites a site of the topic lists are the best candidates for
 more sites of the topic (the paper's high-priority out-of-site links). The stop rule
 "pages without a form" does not end a site while likely links wait
 (crawler.deepweb.exploration).
@@ -114,10 +115,10 @@ class LinkTree:
             return False
         self.seen.add(url)
         features = link_features(url, anchor, around)
-        prior = max(
-            self.prior.rank(features) if self.prior is not None else 0.0,
-            self.site_lists.rank(features) if self.site_lists is not None else 0.0,
-        )
+        prior = self.prior.rank(features) if self.prior is not None else 0.0
+        if self.site_lists is not None:
+            # likely, but after the links named like a search (capped at likely_rank)
+            prior = max(prior, min(self.site_lists.rank(features), self.likely_rank))
         self.links[url] = _Link(
             url,
             depth,

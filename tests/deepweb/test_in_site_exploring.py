@@ -280,3 +280,63 @@ def test_list_page_words_name_the_category_of_a_page_that_lists_sites():
         "http://shop.test/movies/partners.html",
     )
     assert list_page_words("http://shop.test/movies/", "Movies", link_contexts(partners)) == set()
+
+
+def test_records_that_are_the_sites_own_pages():
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(), LinkRanker())
+    # its home page: a menu (events, about) and a featured record
+    site.pages = 1
+    site.menu_links.update({"http://a.test/events/", "http://a.test/about/"})
+    site.link_pages.update(
+        ["http://a.test/events/", "http://a.test/about/", "http://a.test/item/1"]
+    )
+    assert site.lists_own_pages(["http://a.test/events/", "http://a.test/about/"])
+    # records of a database: item pages, one of them featured on the home page
+    items = [f"http://a.test/item/{n}" for n in range(1, 5)]
+    assert not site.lists_own_pages(items)
+    # three more pages fetched, the featured record linked from the home page alone: a
+    # record; a page linked from two of the four pages (not in a menu): the site's own
+    site.pages = 4
+    site.link_pages.update(["http://a.test/faq/", "http://a.test/faq/"])
+    assert not site.own_page("http://a.test/item/1")
+    assert site.own_page("http://a.test/faq/") and site.own_page("http://a.test/about/")
+    assert site.lists_own_pages(["http://a.test/faq/", "http://a.test/item/9"])
+    assert not site.lists_own_pages(["http://a.test/faq/", "http://a.test/item/8", items[1]])
+    assert not site.lists_own_pages([])
+
+
+def test_a_site_judged_on_topic_late_gets_a_topic_round():
+    policy = ResumePolicy("all", max_rounds=2, discovery_pages=1)
+    site = SiteExploration.start("a.test", "http://a.test/", StopRules(), LinkRanker())
+    site.relevant = False
+    site.add_link("http://a.test/x.html", 1)
+    site.page_done(False)
+    assert site.stopped == "off_topic"
+    site.resume()  # resumed for discovery, which stopped paying
+    policy.page_fetched(site)
+    assert policy.stops(site) and site.stopped == "discovery_unproductive"
+    assert site.resumable and not policy.allows(site)  # its rounds are spent
+    site.judged_on_topic_late()  # its search answered the topic
+    assert (site.relevant, site.rejudged, site.rounds) == (True, True, 1)
+    assert policy.allows(site)  # no searchable form found on it yet
+
+
+def test_links_to_pages_listing_sites_are_likely():
+    tree = LinkTree(
+        LinkRanker(["search"]),
+        prior=LinkRanker(["search"]),
+        site_lists=LinkRanker(["partners", "links"]),
+    )
+    tree.add("http://a.test/news/1.html", 1, "News")
+    tree.add("http://a.test/partners.html", 1, "Our partners")
+    tree.add("http://a.test/find/", 1, "Search")
+    assert tree.likely_waiting() == 2
+    assert [tree.pop()[0] for _ in range(3)] == [
+        "http://a.test/find/",
+        "http://a.test/partners.html",
+        "http://a.test/news/1.html",
+    ]
+    # without the site-list words the partners page is a plain link
+    plain = LinkTree(LinkRanker(["search"]), prior=LinkRanker(["search"]))
+    plain.add("http://a.test/partners.html", 1, "Our partners")
+    assert plain.likely_waiting() == 0
