@@ -156,8 +156,11 @@ def test_partners_page_and_a_site_search_of_its_own_pages(sandbox, run_crawl, db
         ("http://www.boxoffice.test/find", "confirmed", True),
         ("http://www.theatre.test/results", "confirmed", True),
     ]
-    requested = [(r.host, r.path) for r in server.log if r.host == "www.boxoffice.test"]
-    assert ("www.boxoffice.test", "/partners.html") in requested[2:4]  # after robots, home
+    # taken with the first news page, right after the home page (two requests of a site
+    # in flight; the probe of its search may come in between)
+    requested = [r.path for r in server.log if r.host == "www.boxoffice.test"]
+    before = requested[: requested.index("/partners.html")]
+    assert [p for p in before if p.startswith("/n")] in ([], ["/n0.html"])
     rows = db.execute(
         "SELECT action_url, probe, confirmed, relevant FROM forms WHERE crawl_id = %s "
         "AND site = 'www.yoga.test'",
