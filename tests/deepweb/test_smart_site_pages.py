@@ -17,6 +17,7 @@ DIRECTORY = "http://www.linkdir.test/"
 BOX = "http://www.boxoffice.test/"
 THEATRE = "http://www.theatre.test/"
 YOGA = "http://www.yoga.test/"
+HALL = "http://www.hall.test/"
 
 
 def _results(host: str, items: list[tuple[str, str]]) -> Resource:
@@ -34,6 +35,7 @@ def events_web() -> SandboxWeb:
         html_page(
             "Link directory",
             f'<h1>Sites</h1><p><a href="{BOX}">Box office</a> <a href="{YOGA}">Yoga studio</a>'
+            f'<a href="{HALL}">Community hall</a>'
             '<a href="http://www.other.test/">Other</a></p>',
         ),
     )
@@ -129,6 +131,31 @@ def events_web() -> SandboxWeb:
             else None
         ),
     )
+    # a community hall whose home page names events once (off topic), with two searches
+    # whose own words name them: one under /cgi-bin/ (disallowed: refused, no answer),
+    # one that lists events: its answer makes the hall on topic, and the refused search
+    # is judged again with it
+    web.add_page(
+        HALL,
+        html_page(
+            "Community hall",
+            "<h1>Community hall</h1><p>Rooms to hire.</p>"
+            '<form action="/cgi-bin/find" method="get"><label for="f">Find events</label>'
+            '<input id="f" name="q" type="text"><input type="submit" value="Go"></form>'
+            '<form action="/listing" method="get"><input name="kw" type="search" '
+            'placeholder="e.g. events this week"><input type="submit" value="Look up">'
+            "</form>",
+        ),
+    )
+    web.set_robots("www.hall.test", "User-agent: *\nDisallow: /cgi-bin/\n")
+    web.add_dynamic(
+        "www.hall.test",
+        "/listing",
+        lambda path, query: _results(
+            "www.hall.test",
+            [(f"/on/{n}", f"Folk music events night {n} in the main room") for n in range(3)],
+        ),
+    )
     web.seeds = [DIRECTORY]
     return web
 
@@ -151,11 +178,15 @@ def test_partners_page_and_a_site_search_of_its_own_pages(sandbox, run_crawl, db
         for f in map(json.loads, output.read_text().splitlines())
     )
     # the box office's search and the theatre's (reached through the partners page,
-    # taken before the news pages); not the yoga studio's box
+    # taken before the news pages); the hall's two searches (the disallowed one judged
+    # again when the other's answer made the hall on topic); not the yoga studio's box
     assert exported == [
         ("http://www.boxoffice.test/find", "confirmed", True),
+        ("http://www.hall.test/cgi-bin/find", "robots_disallowed", False),
+        ("http://www.hall.test/listing", "confirmed", True),
         ("http://www.theatre.test/results", "confirmed", True),
     ]
+    assert not [r for r in server.log if r.path.startswith("/cgi-bin/")]
     # taken with the first news page, right after the home page (two requests of a site
     # in flight; the probe of its search may come in between)
     requested = [r.path for r in server.log if r.host == "www.boxoffice.test"]
