@@ -238,17 +238,26 @@ class TopicVocabulary:
         return not self.topic.isdisjoint(words)
 
     def answers_topic(
-        self, form: Form, query_terms: Iterable[str], record_evidence: float, links_name: bool
+        self,
+        form: Form,
+        query_terms: Iterable[str],
+        record_evidence: float,
+        links_name: bool,
+        home_names: bool = True,
     ) -> bool:
         """A form's probe that listed records says its site's database answers the topic
         when the query held words that mark the topic and the records hold such words
         besides the query's (``record_evidence`` > 0), or the links to the site name the
         topic (``links_name``), or the form's own words name it ("Search the course
-        catalogue"): a manual's search, which lists pages for any word, has none of
-        these."""
+        catalogue") on a site whose home page names it too (``home_names``: a
+        programming manual's package search whose examples name every subject, on a
+        home page that names none of them, is not): a manual's search, which lists
+        pages for any word, has none of these."""
         if not any(self.marks_topic(t) for t in query_terms):
             return False
-        return record_evidence > 0 or links_name or self.names_topic(own_terms(form))
+        if record_evidence > 0 or links_name:
+            return True
+        return home_names and self.names_topic(own_terms(form))
 
     def marks_site(
         self,

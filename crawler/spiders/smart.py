@@ -864,7 +864,11 @@ class SmartSpider(CrawlerSpider):
                 self.learned_weight,
             )
             if exploration is not None and self.vocabulary.answers_topic(
-                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+                state.form,
+                state.query_terms,
+                evidence,
+                self.judged_by_links(exploration.site),
+                self.vocabulary.names_topic(exploration.home_words),
             ):
                 self.site_answers_topic(exploration, state.form)
         elif exploration is not None and exploration.answers_topic:

@@ -197,6 +197,10 @@ def test_a_probe_listing_records_for_the_topic_says_the_site_answers_it():
     assert words.answers_topic(package_search, {"book"}, 0.25, False)  # records say novel
     assert words.answers_topic(package_search, {"book"}, 0.0, True)  # listed as books
     assert words.answers_topic(book_search, {"book"}, 0.0, False)  # the form says books
+    # ... on a site whose home page never names books: a manual's package search with
+    # "books" among its examples
+    assert not words.answers_topic(book_search, {"book"}, 0.0, False, home_names=False)
+    assert words.answers_topic(book_search, {"book"}, 0.25, False, home_names=False)
     assert not words.answers_topic(book_search, {"recip"}, 1.0, True)  # not a topic query
 
 
