@@ -88,7 +88,8 @@ class LinkTree:
     nav_depth: int = defaults.SMART_LINK_NAV_DEPTH
     prior: LinkRanker | None = None  # the prior words alone: what "likely" is judged by
     # the words of links to pages that list other sites (partners, blogroll): ranked
-    # apart from the prior words, the better of the two counts as the link's prior
+    # apart from the prior words; the link's prior is the better of the two, the
+    # site-list rank capped at likely_rank
     site_lists: LinkRanker | None = None
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
