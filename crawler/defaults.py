@@ -30,6 +30,12 @@ PAGE_HTML_CONTENT_TYPES = ["text/html", "application/xhtml+xml"]
 PAGE_TEXT_CONTENT_TYPES = ["text/plain"]
 # Anchor texts are cut to this many characters.
 LINK_ANCHOR_MAX_CHARS = 500
+# Worker processes that analyse HTML pages (links, text, main content, language) beside
+# the crawl's own process (crawler/page_analysis.py); 0: the crawl's process does it.
+# None: one per core beyond the first, at most 4.
+PAGE_ANALYSIS_PROCESSES: int | None = None
+# Pages queued per worker; beyond it the crawl's process analyses the page itself.
+PAGE_ANALYSIS_MAX_PENDING = 8
 
 # --- politeness, robots.txt, depth and traps (docs/politeness.md) --------------------
 # Contact URL put into the User-Agent comment: "crawler/0.1 (+CRAWLER_CONTACT_URL)".
