@@ -25,6 +25,12 @@ from typing import Any
 
 from crawler import defaults
 from crawler.content import load_language_model, main_content
+from crawler.dedup.content_seen import (
+    ContentSeenTest,
+    FingerprintConfig,
+    PageFingerprint,
+    fingerprint_text,
+)
 from crawler.extract import ExtractedLink, extract_page
 
 logger = logging.getLogger(__name__)
@@ -45,6 +51,9 @@ class PageAnalysis:
     main_text: str = ""
     headings: list[str] = field(default_factory=list)
     lang: str = ""
+    # the content-seen test's fingerprint of fingerprint_text(title, text), with the
+    # configuration it was made with (None: not made here)
+    fingerprint: tuple[FingerprintConfig, PageFingerprint | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +96,13 @@ def analyse_html(
 # per link cost more than the tuples) ---------------------------------------------------
 
 _LinkTuple = tuple[str, str, int, int, int]
-_AnalysisTuple = tuple[str, str, str | None, list[_LinkTuple], str, list[str], str]
+_Fingerprint = tuple[FingerprintConfig, PageFingerprint | None] | None
+_AnalysisTuple = tuple[
+    str, str, str | None, list[_LinkTuple], str, list[str], str, _Fingerprint
+]
+
+# a worker's content-seen tests, one per configuration (only fingerprint() is used)
+_tests: dict[FingerprintConfig, ContentSeenTest] = {}
 
 
 def _worker_init() -> None:
@@ -95,7 +110,12 @@ def _worker_init() -> None:
 
 
 def _worker_analyse(
-    body: bytes, url: str, encoding: str | None, content_language: str, anchor_max_chars: int
+    body: bytes,
+    url: str,
+    encoding: str | None,
+    content_language: str,
+    anchor_max_chars: int,
+    fingerprint_config: FingerprintConfig | None,
 ) -> _AnalysisTuple:
     a = analyse_html(
         body,
@@ -105,11 +125,17 @@ def _worker_analyse(
         anchor_max_chars=anchor_max_chars,
     )
     links = [(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance) for ln in a.links]
-    return (a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang)
+    fingerprint: _Fingerprint = None
+    if fingerprint_config is not None:
+        test = _tests.get(fingerprint_config)
+        if test is None:
+            test = _tests[fingerprint_config] = fingerprint_config.test()
+        fingerprint = (fingerprint_config, test.fingerprint(fingerprint_text(a.title, a.text)))
+    return (a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang, fingerprint)
 
 
 def _from_tuple(values: _AnalysisTuple) -> PageAnalysis:
-    title, text, canonical, links, main_text, headings, lang = values
+    title, text, canonical, links, main_text, headings, lang, fingerprint = values
     return PageAnalysis(
         title=title,
         text=text,
@@ -118,6 +144,7 @@ def _from_tuple(values: _AnalysisTuple) -> PageAnalysis:
         main_text=main_text,
         headings=headings,
         lang=lang,
+        fingerprint=fingerprint,
     )
 
 
@@ -133,7 +160,9 @@ def default_processes() -> int:
 class PageAnalysisPool:
     """Worker processes that run :func:`analyse_html`.
 
-    ``processes``: workers (0: none, every page is analysed by the caller).
+    ``processes``: workers (0: none, every page is analysed by the caller);
+    ``fingerprint_config``: the content-seen test's, whose fingerprint of each page the
+    workers make too (None: not made).
     ``max_pending``: pages queued per worker before :attr:`saturated` says to analyse in
     the caller's process instead. Workers are started by spawning (a fork would copy the
     crawl's threads' locks) when the pool opens; :attr:`ready` turns true once one has
@@ -142,10 +171,16 @@ class PageAnalysisPool:
     BrokenProcessPool, and their callers' :meth:`broken` starts new workers once.
     """
 
-    def __init__(self, processes: int, max_pending: int = defaults.PAGE_ANALYSIS_MAX_PENDING):
+    def __init__(
+        self,
+        processes: int,
+        max_pending: int = defaults.PAGE_ANALYSIS_MAX_PENDING,
+        fingerprint_config: FingerprintConfig | None = None,
+    ) -> None:
         if processes < 0:
             raise ValueError("processes must be >= 0")
         self.processes = processes
+        self.fingerprint_config = fingerprint_config
         self.max_pending = max(1, max_pending) * max(1, processes)
         # pending = submitted - completed; each counter has one writer (the caller's
         # thread, the executor's management thread), so neither update can be lost
@@ -200,7 +235,13 @@ class PageAnalysisPool:
         if self._executor is None:
             raise BrokenProcessPool("the page analysis pool is closed")
         future = self._executor.submit(
-            _worker_analyse, body, url, encoding, content_language, anchor_max_chars
+            _worker_analyse,
+            body,
+            url,
+            encoding,
+            content_language,
+            anchor_max_chars,
+            self.fingerprint_config,
         )
         self._submitted += 1
         future.add_done_callback(functools.partial(self._done, self._generation))

@@ -22,6 +22,7 @@ from scrapy import signals
 from scrapy.http import Response, TextResponse
 
 from crawler import defaults
+from crawler.middlewares.content_seen import fingerprint_config
 from crawler.page_analysis import (
     PAGE_ANALYSIS_META,
     MetaPageAnalysis,
@@ -60,6 +61,8 @@ class PageAnalysisMiddleware:
         pool = PageAnalysisPool(
             processes,
             settings.getint("PAGE_ANALYSIS_MAX_PENDING", defaults.PAGE_ANALYSIS_MAX_PENDING),
+            # the content-seen test's fingerprint is made in the worker too
+            fingerprint_config(settings),
         )
         middleware = cls(
             pool,

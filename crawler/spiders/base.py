@@ -257,7 +257,8 @@ class CrawlerSpider(scrapy.Spider):
     def _page_analysis(self, response: Response) -> PageAnalysis:
         """The page's analysis made by a worker process (PageAnalysisMiddleware), else
         made here."""
-        attached = response.meta.pop(PAGE_ANALYSIS_META, None)
+        # left in meta: the content-seen middleware takes the fingerprint from it
+        attached = response.meta.get(PAGE_ANALYSIS_META)
         if isinstance(attached, MetaPageAnalysis) and attached.matches(
             response.url, response.body
         ):

@@ -58,11 +58,15 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
     stats = db.execute(
         "SELECT (stats->>'page_analysis/workers')::int, "
         "coalesce((stats->>'page_analysis/in_process')::int, 0), "
-        "(stats->>'frontier/known_links')::int FROM crawls WHERE id = %s",
+        "(stats->>'frontier/known_links')::int, "
+        "(stats->>'dedup/worker_fingerprints')::int FROM crawls WHERE id = %s",
         (result.crawl_id,),
     ).fetchone()
-    workers, in_process, known_links = stats
+    workers, in_process, known_links, worker_fingerprints = stats
     assert workers is not None, stats
-    assert workers + in_process == len(expected) and workers > len(expected) // 2, stats
+    # the content-seen test took the worker's fingerprint of each page it analysed
+    assert worker_fingerprints == workers
+    # how many go to the worker depends on its start-up time (load): some must
+    assert workers + in_process == len(expected) and workers >= 10, stats
     # navigation links between the sites' pages: most links are to URLs seen before
     assert known_links > len(expected)

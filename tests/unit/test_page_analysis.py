@@ -9,6 +9,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
+from crawler.dedup.content_seen import ContentSeenTest, FingerprintConfig, fingerprint_text
+from crawler.dedup.winnowing import WinnowingFingerprint
 from crawler.page_analysis import PageAnalysisPool, analyse_html, result
 from crawler.sandbox.web import html_page
 
@@ -138,3 +140,34 @@ def test_no_workers_means_the_caller_analyses_every_page():
     assert pool.saturated and pool._executor is None
     with pytest.raises(ValueError):
         PageAnalysisPool(-1)
+
+
+def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
+    config = FingerprintConfig(candidate_threshold=0.5)  # the second stage: word hashes too
+    test = ContentSeenTest(
+        WinnowingFingerprint(config.k, config.w, config.hash_name), config.threshold,
+        config.num_perm, candidate_threshold=0.5,
+    )
+    assert test.fingerprint_config == config
+    pool = PageAnalysisPool(1, fingerprint_config=config)
+    pool.open()
+    try:
+        wait_ready(pool)
+        url, body = PAGES[0]
+        page = result(
+            pool.submit(body, url, encoding="utf-8", content_language="",
+                        anchor_max_chars=500).result(timeout=60)
+        )
+        made_with, made = page.fingerprint
+        expected = test.fingerprint(fingerprint_text(page.title, page.text))
+        assert made_with == config and made.digest == expected.digest
+        assert made.minutiae.tolist() == expected.minutiae.tolist() and made.minutiae.size
+        assert made.signature.tolist() == expected.signature.tolist()
+        assert made.words.tolist() == expected.words.tolist() and made.words.size
+        empty = result(
+            pool.submit(PAGES[2][1], PAGES[2][0], encoding="utf-8", content_language="",
+                        anchor_max_chars=500).result(timeout=60)
+        )
+        assert empty.fingerprint == (config, None)  # nothing to fingerprint
+    finally:
+        pool.close()
