@@ -1,7 +1,8 @@
 """Analyses HTML responses in worker processes before the spider sees them.
 
 A downloader middleware next to the engine (after redirects, retries and decompression):
-for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
+once the crawl has received PAGE_ANALYSIS_START_AFTER HTML pages (the workers start
+then), for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
 analysis and attaches it to ``meta[PAGE_ANALYSIS_META]``; the spider's parse() uses it
 instead of parsing the page on the crawl's thread. When the workers are busy or still
 starting, the response passes on unanalysed and the spider analyses it itself, as it
@@ -47,11 +48,14 @@ class PageAnalysisMiddleware:
         *,
         html_content_types: frozenset[str],
         anchor_max_chars: int,
+        start_after: int = defaults.PAGE_ANALYSIS_START_AFTER,
     ) -> None:
         self.pool = pool
         self.stats = stats
         self.html_content_types = html_content_types
         self.anchor_max_chars = anchor_max_chars
+        self.start_after = start_after
+        self.html_pages = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageAnalysisMiddleware:
@@ -73,15 +77,12 @@ class PageAnalysisMiddleware:
             anchor_max_chars=settings.getint(
                 "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
             ),
+            start_after=settings.getint(
+                "PAGE_ANALYSIS_START_AFTER", defaults.PAGE_ANALYSIS_START_AFTER
+            ),
         )
-        crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
-
-    def spider_opened(self, spider: Spider) -> None:
-        # workers start while robots.txt files are fetched: pages arriving before they
-        # are ready are analysed in the crawl's process
-        self.pool.open()
 
     def spider_closed(self, spider: Spider) -> None:
         self.pool.close()
@@ -97,6 +98,11 @@ class PageAnalysisMiddleware:
     ) -> Response:
         if not self.pool.processes or not response.body or not self._is_html(response):
             return response
+        self.html_pages += 1
+        if self.html_pages >= self.start_after:
+            # (a no-op once open) pages arriving before the workers are ready are
+            # analysed in the crawl's process
+            self.pool.open()
         if self.pool.saturated:
             self.stats.inc_value("page_analysis/in_process")
             return response
