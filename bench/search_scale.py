@@ -127,12 +127,15 @@ def folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def child(backend: str, pages: int, folder: Path) -> dict:
+def child(backend: str, pages: int, folder: Path, reuse: bool = False) -> dict:
     """Build and query one backend's index (run in a process of its own)."""
-    from crawler.search import IndexWriter, SearchEngine, open_index
+    from crawler.search import IndexWriter, open_index
     from crawler.search.schema import page_document
 
     sources = source_pages()
+    if reuse and (folder / "BUILT.json").exists():
+        return query_only(backend, pages, folder, sources,
+                          json.loads((folder / "BUILT.json").read_text()))
     if folder.exists():
         shutil.rmtree(folder)
     ix = open_index(folder, backend=backend)
@@ -159,6 +162,22 @@ def child(backend: str, pages: int, folder: Path) -> dict:
     cpu = time.process_time() - started_cpu
     build_rss = usage.ru_maxrss / 1024
     size = folder_size(folder)
+    built = {
+        "wall_s": round(wall, 1),
+        "pages_per_s": round(pages / wall, 1),
+        "cpu_ms_per_page": round(cpu * 1000 / pages, 2),
+        "page_document_cpu_ms_per_page": round(document_cpu * 1000 / pages, 2),
+        "index_mb": round(size / 1e6, 1),
+        "peak_rss_mb_build": round(build_rss, 1),
+    }
+    (folder / "BUILT.json").write_text(json.dumps(built))
+    return query_only(backend, pages, folder, sources, built)
+
+
+def query_only(backend: str, pages: int, folder: Path, sources: list, built: dict) -> dict:
+    """Query a built index: p50/p95 wall and mean CPU per query kind."""
+    from crawler.search import SearchEngine, open_index
+
     engine = SearchEngine(open_index(folder, create=False))
     engine.search("python json")  # warm-up (opens the reader)
     latency: dict[str, dict[str, float]] = {}
@@ -176,17 +195,13 @@ def child(backend: str, pages: int, folder: Path) -> dict:
             "p95_ms": round(percentile(times, 0.95), 1),
             "cpu_mean_ms": round(statistics.mean(cpus), 1),
         }
+    documents = engine.doc_count() if hasattr(engine, "doc_count") else None
     engine.close()
     return {
         "backend": backend,
         "pages": pages,
-        "documents": engine.doc_count() if hasattr(engine, "doc_count") else None,
-        "wall_s": round(wall, 1),
-        "pages_per_s": round(pages / wall, 1),
-        "cpu_ms_per_page": round(cpu * 1000 / pages, 2),
-        "page_document_cpu_ms_per_page": round(document_cpu * 1000 / pages, 2),
-        "index_mb": round(size / 1e6, 1),
-        "peak_rss_mb_build": round(build_rss, 1),
+        "documents": documents,
+        **built,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "latency": latency,
         "mean_results": {k: round(v / QUERIES_PER_KIND, 1) for k, v in totals.items()},
@@ -200,11 +215,14 @@ def main() -> None:
     parser.add_argument("--backends", default="tantivy,whoosh")
     parser.add_argument("--work-dir", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the index folders")
+    parser.add_argument("--reuse", action="store_true",
+                        help="query the index a --keep run left in --work-dir (no build; "
+                             "the build figures are that run's)")
     parser.add_argument("--json", type=Path, help="write the results to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.pages, args.work_dir / args.child)))
+        print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
         return
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="search-scale-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -214,7 +232,7 @@ def main() -> None:
               f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
         out = subprocess.run(
             [sys.executable, __file__, "--child", backend, "--pages", str(args.pages),
-             "--work-dir", str(work)],
+             "--work-dir", str(work), *(["--reuse"] if args.reuse else [])],
             capture_output=True, text=True, check=False,
         )
         sys.stderr.write(out.stderr)

@@ -510,34 +510,18 @@ class TantivySearchEngine(SearchEngine):
         self, searcher: Any, q: Any, limit: int, lang: str
     ) -> tuple[list[tuple[float, Any]], int]:
         """The best ``limit`` (blended score, address) of ``q`` and its match count."""
-        window = max(limit, FIRST_WINDOW) if self.pagerank_weight > 0 else limit
-        bound = self._blend_bound(searcher) if self.pagerank_weight > 0 else 1.0
-        count: int | None = None
-        while True:
-            # the match count once: counting visits every match, so a wider window asks
-            # without it and Tantivy's block-max pruning can skip what cannot enter it
-            result = searcher.search(q, window, count=count is None)
-            if count is None:
-                count = result.count
-            hits = result.hits
-            if self.pagerank_weight > 0 and hits:
-                ranks = searcher.fast_field_values("pagerank", [a for _, a in hits])
-                scored = [
-                    (blend(s, pr or 0.0, self.pagerank_weight), a)
-                    for (s, a), pr in zip(hits, ranks, strict=True)
-                ]
-            else:
-                scored = list(hits)
-            scored.sort(key=lambda pair: (-pair[0], pair[1].segment_ord, pair[1].doc))
-            if len(hits) < window or window >= count:
-                break
-            # a page beyond the window scores at most its raw score times the bound
-            if len(scored) >= limit and scored[limit - 1][0] >= hits[-1][0] * bound:
-                break
-            # each search walks the matches whatever the window (about 30 ms for a
-            # five-word description over 100,000 pages): few, wide steps
-            window *= 16
-        top = scored[:limit]
+        if self.pagerank_weight > 0 and self.pagerank_weight != self.ix.blend_weight:
+            top, count = self._top_window(searcher, q, limit)
+        else:
+            # Tantivy ranks by the blended score itself (the ``pagerank_blend`` field is
+            # the blend's factor for this weight): one pass over the matches, counted in it
+            result = searcher.search(
+                q,
+                limit,
+                count=True,
+                weight_by_field="pagerank_blend" if self.pagerank_weight > 0 else None,
+            )
+            top, count = list(result.hits), result.count
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])
             top = sorted(
@@ -548,6 +532,36 @@ class TantivySearchEngine(SearchEngine):
                 key=lambda pair: (-pair[0], pair[1].segment_ord, pair[1].doc),
             )
         return top, count
+
+    def _top_window(
+        self, searcher: Any, q: Any, limit: int
+    ) -> tuple[list[tuple[float, Any]], int]:
+        """``_top`` for a PageRank weight other than the index's ``pagerank_blend``: the
+        best hits by raw score, blended in Python, in a window widened until no page
+        beyond it could reach the top once blended (the largest factor of the index)."""
+        window = max(limit, FIRST_WINDOW)
+        bound = self._blend_bound(searcher)
+        count: int | None = None
+        while True:
+            # the match count once: counting visits every match, so a wider window asks
+            # without it and Tantivy's block-max pruning can skip what cannot enter it
+            result = searcher.search(q, window, count=count is None)
+            if count is None:
+                count = result.count
+            hits = result.hits
+            ranks = searcher.fast_field_values("pagerank", [a for _, a in hits]) if hits else []
+            scored = [
+                (blend(s, pr or 0.0, self.pagerank_weight), a)
+                for (s, a), pr in zip(hits, ranks, strict=True)
+            ]
+            scored.sort(key=lambda pair: (-pair[0], pair[1].segment_ord, pair[1].doc))
+            if len(hits) < window or window >= count:
+                break
+            # a page beyond the window scores at most its raw score times the bound
+            if len(scored) >= limit and scored[limit - 1][0] >= hits[-1][0] * bound:
+                break
+            window *= 16
+        return scored[:limit], count
 
     def _collect(self, searcher: Any, parsed: TantivyParsed, out: SearchResults) -> None:
         first = (out.page - 1) * out.per_page
