@@ -46,8 +46,12 @@ def _index(path: Path) -> TantivyIndex:
         title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4)))
         docs.append(
             page_document(
-                url=f"http://h{i % 7}.test/p{i}.html", title=title, text=text,
-                host=f"h{i % 7}.test", content_type="text/html", fetched_at=NOW,
+                url=f"http://h{i % 7}.test/p{i}.html",
+                title=title,
+                text=text,
+                host=f"h{i % 7}.test",
+                content_type="text/html",
+                fetched_at=NOW,
                 pagerank=round(rng.paretovariate(1.5) - 1.0, 6) + i * 1e-6,
             )
         )
@@ -62,7 +66,10 @@ def _every_match_blended(engine: SearchEngine, q, limit: int, weight: float) -> 
     hits = searcher.search(q, searcher.num_docs, count=True).hits
     ranks = searcher.fast_field_values("pagerank", [a for _, a in hits])
     scored = sorted(
-        ((blend(s, pr, weight), a.segment_ord, a.doc) for (s, a), pr in zip(hits, ranks)),
+        (
+            (blend(s, pr, weight), a.segment_ord, a.doc)
+            for (s, a), pr in zip(hits, ranks, strict=True)
+        ),
         key=lambda t: (-t[0], t[1], t[2]),
     )
     return [(seg, doc) for _, seg, doc in scored[:limit]], len(hits)
