@@ -219,9 +219,15 @@ def main() -> None:
                         help="query the index a --keep run left in --work-dir (no build; "
                              "the build figures are that run's)")
     parser.add_argument("--json", type=Path, help="write the results to this file")
+    parser.add_argument("--proximity-probe-docs", type=int,
+                        help="Tantivy: set crawler.search.tantivy_engine.PROXIMITY_PROBE_DOCS")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
+        if args.proximity_probe_docs is not None:
+            from crawler.search import tantivy_engine
+
+            tantivy_engine.PROXIMITY_PROBE_DOCS = args.proximity_probe_docs
         print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
         return
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="search-scale-"))
@@ -232,7 +238,9 @@ def main() -> None:
               f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
         out = subprocess.run(
             [sys.executable, __file__, "--child", backend, "--pages", str(args.pages),
-             "--work-dir", str(work), *(["--reuse"] if args.reuse else [])],
+             "--work-dir", str(work), *(["--reuse"] if args.reuse else []),
+             *([f"--proximity-probe-docs={args.proximity_probe_docs}"]
+               if args.proximity_probe_docs is not None else [])],
             capture_output=True, text=True, check=False,
         )
         sys.stderr.write(out.stderr)

@@ -282,6 +282,24 @@ def stored_value(doc: Mapping[str, Any]) -> dict[str, Any]:
     return {name: _json_value(doc[name]) for name in STORED_FIELDS if doc.get(name) is not None}
 
 
+_URL_FIRST = b'{"url": '
+_DECODER = json.JSONDecoder()
+
+
+def stored_url(raw: bytes) -> str:
+    """The URL of a ``stored`` value without decoding the rest (the page's text): it is
+    the value's first key (STORED_FIELDS)."""
+    if raw.startswith(_URL_FIRST):
+        try:
+            url, _ = _DECODER.raw_decode(raw[len(_URL_FIRST) : 8192].decode(errors="ignore"))
+        except ValueError:
+            pass
+        else:
+            if isinstance(url, str):
+                return url
+    return load_stored(raw)["url"]
+
+
 def load_stored(raw: bytes) -> dict[str, Any]:
     stored = json.loads(raw)
     for name in ("fetched", "modified"):

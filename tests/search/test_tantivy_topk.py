@@ -124,3 +124,48 @@ def test_the_marker_records_the_blend_weight_and_an_older_layout_is_refused(
     (tmp_path / "new" / MARKER).write_text(json.dumps(info))
     with pytest.raises(TantivyIndexError, match="rebuild it with `scrapy reindex`"):
         TantivyIndex(tmp_path / "new", create=False)
+
+
+def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a window holding every match, rescoring the proximity bonus on the best hits
+    gives exactly the results of probing it on every match of the first tier."""
+    from crawler.search import tantivy_engine
+
+    ix = _index(tmp_path)
+    probed = SearchEngine(ix)
+    expected = {text: probed.search(text, per_page=20) for text in QUERIES}
+    searcher = ix.searcher()
+    parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
+    assert parsed.proximity == [] and len(parsed.first_bonus) == 4 + 1 + 3 + 1  # lead, pairs
+    monkeypatch.setattr(tantivy_engine, "PROXIMITY_PROBE_DOCS", 0)
+    monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
+    monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
+    parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
+    assert len(parsed.proximity) == 3 + 1 and len(parsed.first_bonus) == 4 + 1
+    assert parsed.proximity_terms == 4
+    rescored = 0
+    for text in QUERIES:
+        got = probed.search(text, per_page=20)
+        assert [h.url for h in got.hits] == [h.url for h in expected[text].hits], text
+        assert got.total == expected[text].total
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in expected[text].hits], rel=1e-5
+        )
+        rescored += bool(
+            probed.compiler(searcher.doc_freq, searcher.num_docs).parse(text).proximity
+        )
+    assert rescored == 3  # the two words, the description and the sentence
+
+
+def test_the_proximity_cost_counts_the_pages_of_each_pairs_rarer_word(tmp_path: Path) -> None:
+    ix = _index(tmp_path)
+    engine = SearchEngine(ix)
+    searcher = ix.searcher()
+    compiler = engine.compiler(searcher.doc_freq, searcher.num_docs)
+    df = {w: searcher.doc_freq("content_w", w) for w in ("socket", "server", "thread")}
+    cost = compiler._proximity_cost(compiler.parse("socket server thread").tree)
+    sequence = min(df.values())
+    assert cost == min(df["socket"], df["server"]) + min(df["server"], df["thread"]) + sequence
+    assert compiler._proximity_cost(compiler.parse("socket").tree) == 0
