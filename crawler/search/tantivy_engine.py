@@ -138,8 +138,9 @@ class TantivyParsed:
     scoring: list[Any] = field(default_factory=list)
     bonus: list[Any] = field(default_factory=list)
     first_bonus: list[Any] = field(default_factory=list)
-    #: the proximity bonus's clauses, rescored on the first tier's best hits, and how
-    #: many plain terms it holds (a long one gets the smaller window, as with Whoosh)
+    #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
+    #: hits, and how many plain terms it holds (a long one gets the smaller window, as
+    #: with Whoosh)
     proximity: list[Any] = field(default_factory=list)
     proximity_terms: int = 0
     snippet_terms: list[str] = field(default_factory=list)
@@ -196,12 +197,19 @@ class TantivyCompiler(CompilerBase):
             + self._field_bonus(tree, "inlinks", self.boosts.anchor)
         )
         parsed.first_bonus = self._lead_bonus(tree) + self._exact_bonus(tree)
-        proximity = self._proximity_bonus(tree)
-        if proximity and self._proximity_cost(tree) > PROXIMITY_PROBE_DOCS:
-            parsed.proximity = proximity
-            parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
+        if self._proximity_cost(tree) > PROXIMITY_PROBE_DOCS:
+            # each phrase alone (a clause's score is the sum of its phrases'): rescored,
+            # a union of phrases would be walked as a whole (see TantivySearchEngine._rescored)
+            boost = self.boosts.proximity
+            parsed.proximity = [
+                Query.boost_query(phrase, boost)
+                for phrases in self._proximity_phrases(tree)
+                for phrase in phrases
+            ]
+            if parsed.proximity:
+                parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
         else:
-            parsed.first_bonus += proximity
+            parsed.first_bonus += self._proximity_bonus(tree)
 
     # scoring and bonuses -------------------------------------------------------------
     def _scoring(self, tree: Node) -> list[Any]:
@@ -282,17 +290,15 @@ class TantivyCompiler(CompilerBase):
                     parts.append(q)
         return parts
 
-    def _near_pair(self, first: str, second: str, distance: int) -> Any:
+    def _near_phrases(self, first: str, second: str, distance: int) -> list[Any]:
         """``first`` and ``second`` at most ``distance`` words apart, in either order, in
-        the title or the text."""
+        the title or the text: a phrase for each field and order."""
         slop = max(0, distance - 1)
-        return _or(
-            [
-                Query.phrase_query(self.schema, name, pair, slop)
-                for name in ("title", "body")
-                for pair in ([first, second], [second, first])
-            ]
-        )
+        return [
+            Query.phrase_query(self.schema, name, pair, slop)
+            for name in ("title", "body")
+            for pair in ([first, second], [second, first])
+        ]
 
     def _proximity_cost(self, tree: Node) -> int:
         """About how many pages the proximity bonus's phrases are checked in when probed
@@ -310,33 +316,34 @@ class TantivyCompiler(CompilerBase):
             cost += min(frequency[t] for t in terms[:SEQUENCE_TERMS])
         return cost
 
-    def _proximity_bonus(self, tree: Node) -> list[Any]:
-        """Solr's pf2 and pf (see QueryCompiler._proximity_bonus), as sloppy phrases."""
+    def _proximity_phrases(self, tree: Node) -> list[list[Any]]:
+        """The sloppy phrases of the proximity bonus, one list per clause (a pair in
+        either order in the title or the text; the whole sequence)."""
         plain = [leaf for leaf in positive_leaves(tree) if leaf.field is None and not leaf.phrase]
         if self.boosts.proximity <= 0 or len(plain) < 2:
             return []
         terms = self._plain_terms(tree)
         if len(terms) < 2:
             return []
-        boost = self.boosts.proximity
         pairs = list(dict.fromkeys((a, b) for a, b in itertools.pairwise(terms) if a != b))
         clauses = []
         if len(pairs) <= MAX_PROXIMITY_PAIRS:
-            clauses += [
-                Query.boost_query(self._near_pair(a, b, PROXIMITY_SLOP), boost) for a, b in pairs
-            ]
+            clauses += [self._near_phrases(a, b, PROXIMITY_SLOP) for a, b in pairs]
         if len(terms) > 2:
             sequence = terms[:SEQUENCE_TERMS]
-            whole = _or(
+            slop = (PROXIMITY_SLOP - 1) * (len(sequence) - 1)
+            clauses.append(
                 [
-                    Query.phrase_query(
-                        self.schema, name, sequence, (PROXIMITY_SLOP - 1) * (len(sequence) - 1)
-                    )
+                    Query.phrase_query(self.schema, name, sequence, slop)
                     for name in ("title", "body")
                 ]
             )
-            clauses.append(Query.boost_query(whole, boost))
         return clauses
+
+    def _proximity_bonus(self, tree: Node) -> list[Any]:
+        """Solr's pf2 and pf (see QueryCompiler._proximity_bonus), as sloppy phrases."""
+        boost = self.boosts.proximity
+        return [Query.boost_query(_or(phrases), boost) for phrases in self._proximity_phrases(tree)]
 
     # tiers ----------------------------------------------------------------------------
     def _tiers(self, tree: Node) -> list[Any | None]:
@@ -593,8 +600,17 @@ class TantivySearchEngine(SearchEngine):
         blended with its PageRank like the rest of its score, best first."""
         addresses = [a for _, a in top]
         urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
-        only = Query.const_score_query(Query.term_set_query(self.ix.schema, "url", urls), 0.0)
-        q = Query.boolean_query([(Occur.Must, only)] + [(Occur.Should, c) for c in clauses])
+        # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
+        # hit. A union of phrases (or a term set query) beside the hits is walked through
+        # their matches between two hits, as costly as probing every match (measured at
+        # 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14 phrases).
+        only = Query.const_score_query(
+            _or([Query.term_query(self.ix.schema, "url", url) for url in urls]), 0.0
+        )
+        q = Query.boolean_query(
+            [(Occur.Must, only)]
+            + [(Occur.Should, _and([only, phrase])) for phrase in clauses]
+        )
         extra = {
             (a.segment_ord, a.doc): score
             for score, a in searcher.search(q, len(urls), count=False).hits

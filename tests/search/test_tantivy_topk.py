@@ -143,7 +143,8 @@ def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
     monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
     monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
-    assert len(parsed.proximity) == 3 + 1 and len(parsed.first_bonus) == 4 + 1
+    # 3 pairs x 2 fields x 2 orders, the whole sequence x 2 fields: each phrase alone
+    assert len(parsed.proximity) == 3 * 4 + 2 and len(parsed.first_bonus) == 4 + 1
     assert parsed.proximity_terms == 4
     rescored = 0
     for text in QUERIES:
