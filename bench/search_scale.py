@@ -179,6 +179,8 @@ def query_only(backend: str, pages: int, folder: Path, sources: list, built: dic
     from crawler.search import SearchEngine, open_index
 
     engine = SearchEngine(open_index(folder, create=False))
+    if os.environ.get("SEARCH_SCALE_PYTHON_BLEND"):
+        engine.ix.blend_weight = -1.0  # no pagerank_blend for the engine's weight
     engine.search("python json")  # warm-up (opens the reader)
     latency: dict[str, dict[str, float]] = {}
     totals: dict[str, int] = {}
@@ -221,6 +223,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the results to this file")
     parser.add_argument("--proximity-probe-docs", type=int,
                         help="Tantivy: set crawler.search.tantivy_engine.PROXIMITY_PROBE_DOCS")
+    parser.add_argument("--python-blend", action="store_true",
+                        help="Tantivy: blend a window of raw-score hits in Python (the search "
+                             "before the pagerank_blend field), not Tantivy's weight_by_field")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -228,6 +233,8 @@ def main() -> None:
             from crawler.search import tantivy_engine
 
             tantivy_engine.PROXIMITY_PROBE_DOCS = args.proximity_probe_docs
+        if args.python_blend:
+            os.environ["SEARCH_SCALE_PYTHON_BLEND"] = "1"
         print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
         return
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="search-scale-"))
@@ -240,7 +247,8 @@ def main() -> None:
             [sys.executable, __file__, "--child", backend, "--pages", str(args.pages),
              "--work-dir", str(work), *(["--reuse"] if args.reuse else []),
              *([f"--proximity-probe-docs={args.proximity_probe_docs}"]
-               if args.proximity_probe_docs is not None else [])],
+               if args.proximity_probe_docs is not None else []),
+             *(["--python-blend"] if args.python_blend else [])],
             capture_output=True, text=True, check=False,
         )
         sys.stderr.write(out.stderr)
