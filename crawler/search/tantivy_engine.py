@@ -196,12 +196,16 @@ class TantivyCompiler(CompilerBase):
             + self._field_bonus(tree, "headings", self.boosts.heading)
             + self._field_bonus(tree, "inlinks", self.boosts.anchor)
         )
-        parsed.first_bonus = self._lead_bonus(tree) + self._exact_bonus(tree)
+        lead_phrase = self._lead_phrase(tree)
+        lead = [] if lead_phrase is None else self._field_bonus(tree, "lead", self.boosts.lead)
         if self._proximity_cost(tree) > PROXIMITY_PROBE_DOCS:
-            # each phrase alone (a clause's score is the sum of its phrases'): rescored,
-            # a union of phrases would be walked as a whole (see TantivySearchEngine._rescored)
+            # the phrases (lead and proximity) rescored, each alone (a clause's score is
+            # the sum of its phrases'; a union of phrases would be walked as a whole, see
+            # TantivySearchEngine._rescored)
             boost = self.boosts.proximity
-            parsed.proximity = [
+            parsed.first_bonus = lead + self._exact_bonus(tree)
+            parsed.proximity = [] if lead_phrase is None else [lead_phrase]
+            parsed.proximity += [
                 Query.boost_query(phrase, boost)
                 for phrases in self._proximity_phrases(tree)
                 for phrase in phrases
@@ -209,7 +213,8 @@ class TantivyCompiler(CompilerBase):
             if parsed.proximity:
                 parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
         else:
-            parsed.first_bonus += self._proximity_bonus(tree)
+            parsed.first_bonus = lead + ([] if lead_phrase is None else [lead_phrase])
+            parsed.first_bonus += self._exact_bonus(tree) + self._proximity_bonus(tree)
 
     # scoring and bonuses -------------------------------------------------------------
     def _scoring(self, tree: Node) -> list[Any]:
@@ -263,19 +268,17 @@ class TantivyCompiler(CompilerBase):
                 terms += self.analyze(CONTENT, leaf.text)
         return terms
 
-    def _lead_bonus(self, tree: Node) -> list[Any]:
+    def _lead_phrase(self, tree: Node) -> Any | None:
+        """The lead bonus's sloppy phrase (a description's words in order in the lead)."""
         terms = self._plain_terms(tree)
         if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0:
-            return []
+            return None
         sequence = terms[:SEQUENCE_TERMS]
         # Whoosh's slop is per neighbour pair, Tantivy's a budget for the whole phrase
         phrase = Query.phrase_query(
             self.schema, "lead", sequence, PROXIMITY_SLOP * (len(sequence) - 1)
         )
-        return [
-            *self._field_bonus(tree, "lead", self.boosts.lead),
-            Query.boost_query(phrase, self.boosts.lead),
-        ]
+        return Query.boost_query(phrase, self.boosts.lead)
 
     def _exact_bonus(self, tree: Node) -> list[Any]:
         if self.boosts.exact <= 0:
@@ -301,19 +304,23 @@ class TantivyCompiler(CompilerBase):
         ]
 
     def _proximity_cost(self, tree: Node) -> int:
-        """About how many pages the proximity bonus's phrases are checked in when probed
-        on every match: for each pair (and the whole sequence), the pages holding its
-        rarest word (document frequencies; 0 without them)."""
-        if self.doc_frequency is None:
+        """About how many pages the proximity and lead bonuses' phrases are checked in
+        when probed on every match: for each pair (and the whole sequence), the pages
+        holding its rarest word; the lead phrase's in the lead (document frequencies;
+        0 without them)."""
+        if self.doc_frequency is None or (self.boosts.proximity <= 0 and self.boosts.lead <= 0):
             return 0
         terms = self._plain_terms(tree)
         frequency = {t: self.doc_frequency(CONTENT, t) for t in set(terms)}
         pairs = list(dict.fromkeys((a, b) for a, b in itertools.pairwise(terms) if a != b))
+        sequence = terms[:SEQUENCE_TERMS]
         cost = 0
         if len(pairs) <= MAX_PROXIMITY_PAIRS:
             cost += sum(min(frequency[a], frequency[b]) for a, b in pairs)
         if len(terms) > 2:
-            cost += min(frequency[t] for t in terms[:SEQUENCE_TERMS])
+            cost += min(frequency[t] for t in sequence)
+        if len(terms) >= LEAD_MIN_TERMS:
+            cost += min(self.doc_frequency("lead", t) for t in sequence)
         return cost
 
     def _proximity_phrases(self, tree: Node) -> list[list[Any]]:

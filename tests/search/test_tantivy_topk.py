@@ -143,8 +143,9 @@ def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
     monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
     monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
-    # 3 pairs x 2 fields x 2 orders, the whole sequence x 2 fields: each phrase alone
-    assert len(parsed.proximity) == 3 * 4 + 2 and len(parsed.first_bonus) == 4 + 1
+    # the lead phrase; 3 pairs x 2 fields x 2 orders, the whole sequence x 2 fields:
+    # each phrase alone
+    assert len(parsed.proximity) == 1 + 3 * 4 + 2 and len(parsed.first_bonus) == 4
     assert parsed.proximity_terms == 4
     rescored = 0
     for text in QUERIES:
@@ -160,7 +161,7 @@ def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
     assert rescored == 3  # the two words, the description and the sentence
 
 
-def test_the_proximity_cost_counts_the_pages_of_each_pairs_rarer_word(tmp_path: Path) -> None:
+def test_the_phrase_cost_counts_the_pages_of_each_phrases_rarest_word(tmp_path: Path) -> None:
     ix = _index(tmp_path)
     engine = SearchEngine(ix)
     searcher = ix.searcher()
@@ -168,5 +169,11 @@ def test_the_proximity_cost_counts_the_pages_of_each_pairs_rarer_word(tmp_path: 
     df = {w: searcher.doc_freq("content_w", w) for w in ("socket", "server", "thread")}
     cost = compiler._proximity_cost(compiler.parse("socket server thread").tree)
     sequence = min(df.values())
-    assert cost == min(df["socket"], df["server"]) + min(df["server"], df["thread"]) + sequence
+    lead = min(searcher.doc_freq("lead", w) for w in ("socket", "server", "thread"))
+    assert lead > 0
+    pairs = min(df["socket"], df["server"]) + min(df["server"], df["thread"])
+    assert cost == pairs + sequence + lead
+    # two words: one pair, no sequence, no lead phrase
+    df2 = min(df["socket"], df["server"])
+    assert compiler._proximity_cost(compiler.parse("socket server").tree) == df2
     assert compiler._proximity_cost(compiler.parse("socket").tree) == 0
