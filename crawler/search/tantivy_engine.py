@@ -203,8 +203,12 @@ class TantivyCompiler(CompilerBase):
             # the sum of its phrases'; a union of phrases would be walked as a whole, see
             # TantivySearchEngine._rescored)
             boost = self.boosts.proximity
-            parsed.first_bonus = lead + self._exact_bonus(tree)
-            parsed.proximity = [] if lead_phrase is None else [lead_phrase]
+            lead_words, lead_phrases = [], []
+            if lead_phrase is not None:
+                lead_words = self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
+                lead_phrases = self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
+            parsed.first_bonus = lead_words + self._exact_bonus(tree)
+            parsed.proximity = lead_phrases + ([] if lead_phrase is None else [lead_phrase])
             parsed.proximity += [
                 Query.boost_query(phrase, boost)
                 for phrases in self._proximity_phrases(tree)
@@ -249,12 +253,18 @@ class TantivyCompiler(CompilerBase):
             q = Query.phrase_query(self.schema, fieldname, terms)
         return q if boost == 1.0 else Query.boost_query(q, boost)
 
-    def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[Any]:
+    def _field_bonus(
+        self, tree: Node, fieldname: str, boost: float, phrases: bool | None = None
+    ) -> list[Any]:
+        """The query's words in ``fieldname`` (a word of several terms as a phrase),
+        times ``boost``; only the single terms or only the phrases with ``phrases``."""
         if boost <= 0:
             return []
         parts, seen = [], set()
         for leaf in self._bonus_leaves(tree):
             key = tuple(self.analyze(fieldname, leaf.text))
+            if phrases is not None and (len(key) > 1) != phrases:
+                continue
             q = self._text_query(fieldname, leaf.text, boost)
             if q is not None and key not in seen:
                 seen.add(key)
