@@ -382,6 +382,10 @@ SEARCH_INDEXER_IDLE = True
 # is left stays in PostgreSQL's search_outbox for the next indexer of the folder (the
 # next crawl into it, `scrapy index`). Negative: until everything is applied.
 SEARCH_INDEX_CLOSE_TIMEOUT = 1.0
+# `scrapy search` first applies what crawls left in the folder's outbox (their note in the
+# index folder), unless another indexer holds the folder: every stored page is found.
+# False: it searches at once and prints the note instead.
+SEARCH_APPLY_PENDING = True
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
 # (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when
