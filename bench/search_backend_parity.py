@@ -8,6 +8,13 @@ first. Not blind: the queries come from the pages, seed 28.
 
 (DIR: index folders, e.g. a crawl's CRAWLER_DATA_DIR/index built with each
 SEARCH_BACKEND, or one converted with `scrapy reindex -s SEARCH_BACKEND=...`.)
+
+    .venv/bin/python bench/search_backend_parity.py --build 600 --work-dir DIR
+
+builds both folders first in DIR from the first 600 Debian documentation pages on disk
+(bench/scratch.py's debian_doc_texts: the Python 3.11 documentation first), one index
+document each (crawler.search.schema.page_document, a seeded PageRank, no links), as
+the outbox indexer writes them; no crawl or database needed.
 """
 
 from __future__ import annotations
@@ -23,12 +30,52 @@ from crawler.search import SearchEngine, open_index  # noqa: E402
 from crawler.search.index import stored_documents  # noqa: E402
 
 
+def build(pages: int, work: Path) -> tuple[Path, Path]:
+    """Index the first ``pages`` Debian documentation pages with both backends."""
+    from datetime import UTC, datetime
+    from urllib.parse import urlsplit
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scratch import debian_doc_texts
+
+    from crawler.search import IndexWriter
+    from crawler.search.schema import page_document
+
+    rng = random.Random(28)
+    docs = [
+        page_document(
+            url=url, title=title, text=text, host=urlsplit(url).hostname,
+            content_type="text/html", fetched_at=datetime(2026, 11, 1, tzinfo=UTC),
+            crawl_id="parity", pagerank=round(rng.paretovariate(1.5) - 1.0, 4), anchors=[],
+            lang="en", max_body_chars=200_000,
+        )
+        for url, title, text in debian_doc_texts(pages)
+    ]
+    folders = []
+    for backend in ("whoosh", "tantivy"):
+        folder = work / backend
+        if not folder.exists():
+            writer = IndexWriter(open_index(folder, backend=backend))
+            for start in range(0, len(docs), 500):
+                writer.apply(docs[start : start + 500], (), keep_pagerank=False)
+        folders.append(folder)
+    return folders[0], folders[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--whoosh", type=Path, required=True)
-    parser.add_argument("--tantivy", type=Path, required=True)
+    parser.add_argument("--whoosh", type=Path)
+    parser.add_argument("--tantivy", type=Path)
     parser.add_argument("--pages", type=int, default=60)
+    parser.add_argument("--build", type=int, help="index this many documentation pages first")
+    parser.add_argument("--work-dir", type=Path, help="where --build puts (or finds) them")
     args = parser.parse_args()
+    if args.build:
+        if not args.work_dir:
+            parser.error("--build needs --work-dir")
+        args.whoosh, args.tantivy = build(args.build, args.work_dir)
+    if not args.whoosh or not args.tantivy:
+        parser.error("give --whoosh and --tantivy, or --build")
     whoosh, tantivy = open_index(args.whoosh, create=False), open_index(args.tantivy, create=False)
     docs = stored_documents(whoosh)
     rng = random.Random(28)

@@ -127,12 +127,15 @@ def folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def child(backend: str, pages: int, folder: Path) -> dict:
+def child(backend: str, pages: int, folder: Path, reuse: bool = False) -> dict:
     """Build and query one backend's index (run in a process of its own)."""
-    from crawler.search import IndexWriter, SearchEngine, open_index
+    from crawler.search import IndexWriter, open_index
     from crawler.search.schema import page_document
 
     sources = source_pages()
+    if reuse and (folder / "BUILT.json").exists():
+        return query_only(backend, pages, folder, sources,
+                          json.loads((folder / "BUILT.json").read_text()))
     if folder.exists():
         shutil.rmtree(folder)
     ix = open_index(folder, backend=backend)
@@ -159,7 +162,25 @@ def child(backend: str, pages: int, folder: Path) -> dict:
     cpu = time.process_time() - started_cpu
     build_rss = usage.ru_maxrss / 1024
     size = folder_size(folder)
+    built = {
+        "wall_s": round(wall, 1),
+        "pages_per_s": round(pages / wall, 1),
+        "cpu_ms_per_page": round(cpu * 1000 / pages, 2),
+        "page_document_cpu_ms_per_page": round(document_cpu * 1000 / pages, 2),
+        "index_mb": round(size / 1e6, 1),
+        "peak_rss_mb_build": round(build_rss, 1),
+    }
+    (folder / "BUILT.json").write_text(json.dumps(built))
+    return query_only(backend, pages, folder, sources, built)
+
+
+def query_only(backend: str, pages: int, folder: Path, sources: list, built: dict) -> dict:
+    """Query a built index: p50/p95 wall and mean CPU per query kind."""
+    from crawler.search import SearchEngine, open_index
+
     engine = SearchEngine(open_index(folder, create=False))
+    if os.environ.get("SEARCH_SCALE_PYTHON_BLEND"):
+        engine.ix.blend_weight = -1.0  # no pagerank_blend for the engine's weight
     engine.search("python json")  # warm-up (opens the reader)
     latency: dict[str, dict[str, float]] = {}
     totals: dict[str, int] = {}
@@ -175,18 +196,15 @@ def child(backend: str, pages: int, folder: Path) -> dict:
             "p50_ms": round(statistics.median(times), 1),
             "p95_ms": round(percentile(times, 0.95), 1),
             "cpu_mean_ms": round(statistics.mean(cpus), 1),
+            "cpu_p95_ms": round(percentile(cpus, 0.95), 1),
         }
+    documents = engine.doc_count() if hasattr(engine, "doc_count") else None
     engine.close()
     return {
         "backend": backend,
         "pages": pages,
-        "documents": engine.doc_count() if hasattr(engine, "doc_count") else None,
-        "wall_s": round(wall, 1),
-        "pages_per_s": round(pages / wall, 1),
-        "cpu_ms_per_page": round(cpu * 1000 / pages, 2),
-        "page_document_cpu_ms_per_page": round(document_cpu * 1000 / pages, 2),
-        "index_mb": round(size / 1e6, 1),
-        "peak_rss_mb_build": round(build_rss, 1),
+        "documents": documents,
+        **built,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "latency": latency,
         "mean_results": {k: round(v / QUERIES_PER_KIND, 1) for k, v in totals.items()},
@@ -200,11 +218,25 @@ def main() -> None:
     parser.add_argument("--backends", default="tantivy,whoosh")
     parser.add_argument("--work-dir", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the index folders")
+    parser.add_argument("--reuse", action="store_true",
+                        help="query the index a --keep run left in --work-dir (no build; "
+                             "the build figures are that run's)")
     parser.add_argument("--json", type=Path, help="write the results to this file")
+    parser.add_argument("--proximity-probe-docs", type=int,
+                        help="Tantivy: set crawler.search.tantivy_engine.PROXIMITY_PROBE_DOCS")
+    parser.add_argument("--python-blend", action="store_true",
+                        help="Tantivy: blend a window of raw-score hits in Python (the search "
+                             "before the pagerank_blend field), not Tantivy's weight_by_field")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.pages, args.work_dir / args.child)))
+        if args.proximity_probe_docs is not None:
+            from crawler.search import tantivy_engine
+
+            tantivy_engine.PROXIMITY_PROBE_DOCS = args.proximity_probe_docs
+        if args.python_blend:
+            os.environ["SEARCH_SCALE_PYTHON_BLEND"] = "1"
+        print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
         return
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="search-scale-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -214,7 +246,10 @@ def main() -> None:
               f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
         out = subprocess.run(
             [sys.executable, __file__, "--child", backend, "--pages", str(args.pages),
-             "--work-dir", str(work)],
+             "--work-dir", str(work), *(["--reuse"] if args.reuse else []),
+             *([f"--proximity-probe-docs={args.proximity_probe_docs}"]
+               if args.proximity_probe_docs is not None else []),
+             *(["--python-blend"] if args.python_blend else [])],
             capture_output=True, text=True, check=False,
         )
         sys.stderr.write(out.stderr)
@@ -233,7 +268,9 @@ def main() -> None:
         print(f"| {key} | " + " | ".join(str(r[key]) for r in results) + " |")
     for kind in KINDS:
         print(f"| {kind} p50 / p95 ms | " + " | ".join(
-            f"{r['latency'][kind]['p50_ms']} / {r['latency'][kind]['p95_ms']}"
+            f"{r['latency'][kind]['p50_ms']} / {r['latency'][kind]['p95_ms']} "
+            f"(CPU mean {r['latency'][kind]['cpu_mean_ms']}, "
+            f"p95 {r['latency'][kind].get('cpu_p95_ms')})"
             for r in results) + " |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

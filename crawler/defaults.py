@@ -30,6 +30,16 @@ PAGE_HTML_CONTENT_TYPES = ["text/html", "application/xhtml+xml"]
 PAGE_TEXT_CONTENT_TYPES = ["text/plain"]
 # Anchor texts are cut to this many characters.
 LINK_ANCHOR_MAX_CHARS = 500
+# Worker processes that analyse HTML pages (links, text, main content, language) beside
+# the crawl's own process (crawler/page_analysis.py); 0: the crawl's process does it.
+# None: one per core beyond the first, at most 4.
+PAGE_ANALYSIS_PROCESSES: int | None = None
+# Pages queued per worker; beyond it the crawl's process analyses the page itself.
+PAGE_ANALYSIS_MAX_PENDING = 8
+# The workers start once the crawl has received this many HTML pages: a short crawl
+# would spend more CPU starting them (imports, 1.4 s on a quiet machine) than they save,
+# and would take it from the search indexer's last batch.
+PAGE_ANALYSIS_START_AFTER = 20
 
 # --- politeness, robots.txt, depth and traps (docs/politeness.md) --------------------
 # Contact URL put into the User-Agent comment: "crawler/0.1 (+CRAWLER_CONTACT_URL)".
@@ -372,6 +382,10 @@ SEARCH_INDEXER_IDLE = True
 # is left stays in PostgreSQL's search_outbox for the next indexer of the folder (the
 # next crawl into it, `scrapy index`). Negative: until everything is applied.
 SEARCH_INDEX_CLOSE_TIMEOUT = 1.0
+# `scrapy search` first applies what crawls left in the folder's outbox (their note in the
+# index folder), unless another indexer holds the folder: every stored page is found.
+# False: it searches at once and prints the note instead.
+SEARCH_APPLY_PENDING = True
 # The content-seen test of a crawl with several agents lives in PostgreSQL (dedup_bands,
 # page_fingerprints; checked and admitted in one transaction per page): "true", "false"
 # (the in-memory test), or "auto": shared in a distributed crawl (AGENTS_ENABLED) or when

@@ -68,6 +68,9 @@ DOWNLOADER_MIDDLEWARES = {
     # USER_AGENT with CRAWLER_CONTACT_URL as its contact
     "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
     "crawler.middlewares.useragent.ContactUserAgentMiddleware": 400,
+    # next to the engine: HTML pages analysed in worker processes once redirects, retries
+    # and decompression are done (crawler/page_analysis.py, docs/performance.md)
+    "crawler.middlewares.page_analysis.PageAnalysisMiddleware": 10,
 }
 
 SPIDER_MIDDLEWARES = {
@@ -78,6 +81,9 @@ SPIDER_MIDDLEWARES = {
     "crawler.middlewares.depth.DepthLimitMiddleware": 900,
     "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
     "crawler.middlewares.traps.TrapDefenceMiddleware": 850,
+    # after the depth, URL-rule and trap checks: a link to a URL the frontier has seen
+    # raises its score and goes no further (crawler/middlewares/known_links.py)
+    "crawler.middlewares.known_links.KnownLinksMiddleware": 845,
     # content-seen test next to the spider: a duplicate page's links never reach the
     # frontier, nor the depth and trap checks (docs/dedup.md)
     "crawler.middlewares.content_seen.ContentSeenMiddleware": 950,

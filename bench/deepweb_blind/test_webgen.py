@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import re
 import sys
 import threading
 import urllib.request
@@ -12,12 +16,45 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
-from webgen import WEBS, Web  # noqa: E402
+from topics import TOPICS  # noqa: E402
+from webgen import APP_ACTIONS, WEBS, Web  # noqa: E402
+
+
+@functools.cache
+def built(name: str) -> Web:
+    """Each web generated once for the whole module (a web takes 1-3 s to generate)."""
+    return Web(name)
 
 
 @pytest.fixture(scope="module")
 def dev() -> Web:
     return Web("dev")
+
+
+# sha256 (first 32 hex digits) of every page (host, path, HTML) and of the ground truth of the
+# webs that existed before heldout6/7 were added: they must not change, byte for byte
+EARLIER_WEBS = {
+    "dev": "f4aa78d8891f003554dde9046b8b31ed",
+    "heldout1": "2669c8bad5971dface0f8fbdfd6b603b",
+    "heldout2": "ec8aba3ba4d9e9e8b9fad2a7c4a00bd2",
+    "heldout3": "f5f554027cae5ca0472524c86d1bec86",
+    "heldout4": "12f98b3c96b3b031bd68f84faf1b30dd",
+    "heldout5": "03debe3e765bf01d2eefadacf1949f2f",
+}
+
+
+def pages_hash(web: Web) -> str:
+    h = hashlib.sha256()
+    for host in sorted(web.sites):
+        for path in sorted(web.sites[host].pages):
+            h.update(f"{host}{path}\0{web.sites[host].pages[path] or ''}\0".encode())
+    h.update(json.dumps(web.ground_truth(), sort_keys=True).encode())
+    return h.hexdigest()[:32]
+
+
+@pytest.mark.parametrize("name", sorted(EARLIER_WEBS))
+def test_earlier_webs_unchanged_byte_for_byte(name: str) -> None:
+    assert pages_hash(built(name)) == EARLIER_WEBS[name]
 
 
 def test_same_seed_same_web(dev: Web) -> None:
@@ -28,7 +65,7 @@ def test_same_seed_same_web(dev: Web) -> None:
 
 @pytest.mark.parametrize("name", sorted(WEBS))
 def test_five_search_forms_per_topic_one_on_the_home_page(name: str) -> None:
-    web = Web(name)
+    web = built(name)
     forms = web.ground_truth()["forms"]
     for topic in web.topics:
         mine = [f for f in forms if f["kind"] == "search" and f["topic"] == topic]
@@ -197,3 +234,87 @@ def test_fresh_webs_search_through_the_proxy_and_their_new_forms_answer(name: st
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}
+
+
+def submit(opener, form: dict, query: str) -> str:
+    if form["method"] == "get":
+        return opener.open(f"{form['action']}?{query}").read().decode()
+    return opener.open(form["action"], data=query.encode()).read().decode()
+
+
+@pytest.mark.parametrize("name", ["heldout6", "heldout7"])
+def test_fresh2_webs_topics_sizes_and_new_shapes(name: str) -> None:
+    """heldout6/7: a scored topic no other web scores or has; 64 sites, 5,000-9,000 pages; the
+    scored topic's five forms include a select-only form, an availability form, a form without
+    an action, an action in another application path, a quick search with an advanced search,
+    and a site whose home page is news that names the topic only in its head."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert web.topic not in {v[1] for v in others.values()}  # never scored elsewhere
+    assert all(web.topic not in v[2] for v in others.values())  # not even present elsewhere
+    assert len(gt["sites"]) == 64 and 5000 <= gt["static_pages"] <= 9000
+    mine = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic]
+    t = TOPICS[web.topic]
+    for f in mine:  # the links leading to the form never say "search"
+        site = web.sites[f["host"]]
+        assert not any("search" in text.lower() for text, href in site.menu if href != "/"), site.menu
+    actions = {f["action"]: web.sites[f["host"]].actions[f["action"].split(f["host"], 1)[1]] for f in mine}
+    roles = {a: {role for _n, role in act.fields} for a, act in actions.items()}
+    assert any("text" not in r and "category" in r for r in roles.values())  # select-only
+    no_action = [f for f in mine if f["action"] in f["pages"]]
+    assert len(no_action) == 1
+    page = web.sites[no_action[0]["host"]].pages[no_action[0]["action"].split(no_action[0]["host"], 1)[1]]
+    assert re.search(r'<form (?![^>]*action=)[^>]*method="(get|post)"[^>]*class="', page)
+    assert sum(f["action"].split(f["host"], 1)[1] in APP_ACTIONS for f in mine) == 1
+    assert sum(a.advanced is not None for a in actions.values()) == 1
+    newsy = [f for f in mine if web.traits[f["host"]].get("newsy") and f["depth"] >= 2]
+    assert newsy
+    home = web.sites[newsy[0]["host"]].pages["/"]
+    head, body = home.split("</head>", 1)
+    assert t["noun"] in head.lower()
+    assert t["tagline"].split(" since")[0].lower() not in body.lower()
+    kinds = {f["kind"] for f in gt["forms"]}
+    assert {"preference", "voucher" if web.topic == "hotels" else "delivery", "booking", "payment", "competition", "donate"} <= kinds
+    council = [f for f in gt["forms"] if f["host"] == "www.harbourcity-council.test" and f["kind"] == "search"]
+    assert {(f["topic"], f["action_disallowed_by_robots"]) for f in council} == {("council", True), ("planning", False)}
+    assert any(f["topic"] == "magazine" for f in gt["forms"])
+
+
+@pytest.mark.parametrize("name", ["heldout6", "heldout7"])
+def test_fresh2_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form lists records for the topic's plural (a text box) or for one of
+    its select's options (select-only), and none for nonsense; the quick search's results page
+    links to its advanced-search page, a page that carries the same form; non-search forms answer
+    without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    mine = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for f in mine:
+            if f["action_disallowed_by_robots"]:
+                continue
+            listed += [True, False]
+            act = web.sites[f["host"]].actions[f["action"].split(f["host"], 1)[1]]
+            text = [n for n, role in act.fields if role == "text"]
+            cat = [n for n, role in act.fields if role == "category"]
+            good = f"{text[0]}={plural}" if text else f"{cat[0]}={re.sub('[^a-z0-9]+', '-', act.records[0].category.lower())}"
+            bad = f"{text[0]}=xqzvbn" if text else f"{cat[0]}=xqzvbn"
+            body = submit(opener, f, good)
+            assert re.search(rf'class="count">\d+ {plural} found', body), (f["action"], good)
+            assert f"No {plural} matched" in submit(opener, f, bad), (f["action"], bad)
+            if act.advanced:
+                link = re.search(r'<a href="([^"]+)">Advanced search</a>', body).group(1)
+                assert f"http://{f['host']}{link}" in f["pages"] and f"http://{f['host']}{link}" not in web.depth
+                assert f'action="{f["action"].split(f["host"], 1)[1]}"' in opener.open(f"http://{f['host']}{link}").read().decode()
+        for kind in ("preference", "booking"):
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "x=1")
+            assert "found" not in body and ("Thank you" in body or "saved" in body), body
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert len(listed) == 8 and [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed

@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -32,8 +32,23 @@ WEBS = {
     # webs above lack; never run before they were committed
     "heldout4": (6133, "courses", ["courses", "pets", "books", "jobs", "events", "recipes"], True),
     "heldout5": (8821, "pets", ["pets", "courses", "movies", "autos", "events", "realestate"], True),
+    # fresh held-out webs added 2026-11-26 after the author had read the scores of heldout1-5:
+    # topics never scored, and shapes none of the webs above has (see FRESH2 below)
+    "heldout6": (4271, "hotels", ["hotels", "wine", "books", "autos", "events", "recipes"], True),
+    "heldout7": (2957, "plants", ["plants", "instruments", "movies", "jobs", "courses", "realestate"], True),
 }
 FRESH = {"heldout4", "heldout5"}
+# heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
+# that never say "search", forms with only selects and a button, forms without an action
+# (they submit to their page) or with an action in another application path, availability
+# forms (dates, nights, guests), advanced-search pages linked only from a quick search's
+# results page, home pages of news where the topic is named only in the title and meta
+# description, select-only preference forms, booking/voucher/delivery/payment/competition
+# forms, a council site and a magazine with their own searches, fillers with table or court
+# booking and donation forms.
+FRESH2 = {"heldout6", "heldout7"}
+# actions of an application in another path of the same host (booking engines, stock systems)
+APP_ACTIONS = ["/engine/availability.aspx", "/app/finder/results", "/webapp/stock/query", "/ibe/search-results", "/sys/catalogue/list"]
 
 PLACEMENTS = ["home", "d1", "d2", "d2", "d3"]
 # pages of the fresh webs' topic sites with a form that is not a search of the records:
@@ -43,6 +58,31 @@ FRESH_EXTRAS = {
     "pets": [("Lost & found", "/lost-found", "menu", "report"), ("Donate", "/donate", "menu", "donate")],
     "events": [("Find my booking", "/my-booking", "footer", "status")],
 }
+FRESH2_EXTRAS = {
+    "hotels": [("Manage my booking", "/manage-booking", "footer", "status"), ("Gift vouchers", "/gift-vouchers", "footer", "voucher")],
+    "wine": [("Gift vouchers", "/vouchers", "footer", "voucher")],
+    "plants": [("Delivery checker", "/delivery", "menu", "delivery"), ("Plant doctor", "/plant-doctor", "footer", "enquiry")],
+    "instruments": [("Book a repair", "/repairs", "menu", "booking")],
+}
+# fillers of heldout6/7 with a booking or donation form: host name -> (link text, path, kind)
+FRESH2_FILLER_FORMS = {
+    "bellanapoli": ("Book a table", "/book-a-table/", "table"),
+    "hillsidetennis": ("Book a court", "/book-a-court/", "booking"),
+    "stbrendans": ("Donate", "/donate/", "donate"),
+    "lakesideyoga": ("Book a class", "/book/", "booking"),
+}
+# heldout6/7 replace these two fillers with a council site and a magazine (64 sites as the others)
+FRESH2_DROPPED_FILLERS = ("summitaccounting", "brewlabcoffee")
+NEWS_HEADLINES = [
+    "Our opening hours over the holidays",
+    "Welcome to our new manager",
+    "Car park resurfacing next month",
+    "Thank you for twenty years of support",
+    "We are hiring: join the team",
+    "Photos from the summer open day",
+    "Card payments are back to normal",
+    "Meet us at the county show",
+]
 E = html.escape
 
 
@@ -76,6 +116,7 @@ class Action:
     item_prefix: str = "/item/"
     noun: str = "result"
     plural: str = "results"
+    advanced: str | None = None  # an advanced-search page linked from the results page
 
 
 @dataclass
@@ -236,7 +277,9 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh = name in FRESH
+        self.fresh = name in FRESH or name in FRESH2
+        self.fresh2 = name in FRESH2
+        self.traits: dict[str, dict] = {}  # heldout6/7: per topic site, which new shapes it has
         self.rng = random.Random(self.seed)
         self.year = 2026
         self.sites: dict[str, Site] = {}
@@ -251,6 +294,8 @@ class Web:
         extra = t.get("heldout_" + key, []) if self.heldout else []
         if self.fresh:
             extra = list(extra) + FRESH_LINKS.get(key, {}).get(topic, [])
+        if self.fresh2:
+            extra = list(extra) + FRESH2_LINKS.get(key, {}).get(topic, [])
         return list(t[key]) + list(extra)
 
     def records(self, topic: str, n: int, rng: random.Random) -> list[Record]:
@@ -282,6 +327,8 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
+            if self.fresh2:
+                self._plan_traits(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             for i, (name, host) in enumerate(names[:5]):
                 self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index), submission=(i in (1, 3)))
             blog_name, blog_host, blog_about = TOPICS[topic]["blog"]
@@ -291,6 +338,9 @@ class Web:
         self._store_site()
         self._forum_site()
         self._weather_site()
+        if self.fresh2:
+            self._council_site()
+            self._magazine_site()
         self._filler_sites()
         self._interlink()
         self._compute_depths()
@@ -299,6 +349,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 7:
+            return self._fresh2_search_form(topic, action, method, style, rng, compact)
         if style >= 4:
             return self._fresh_search_form(topic, action, method, style, rng, compact)
         t = TOPICS[topic]
@@ -583,14 +635,27 @@ class Web:
         cat_prefix = rng.choice(["/category/", "/browse/", "/c/", "/genre/" if topic in ("books", "movies", "music") else "/type/"])
         cats = sorted({r.category for r in site.records})
         style = rng.randrange(7) if self.fresh else rng.randrange(4)
+        traits = self.traits.get(host, {})  # heldout6/7 only
+        style = traits.get("style", style)
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
             search_action = "/cgi-bin/search.cgi"
+        elif traits.get("app_action"):
+            search_action = rng.choice(APP_ACTIONS)
         method = rng.choice(["get", "get", "post"])
         compact = placement == "home" and rng.random() < 0.5
+        compact = traits.get("compact", compact)
         form_html, fields = self.search_form(site, topic, search_action, method, style, rng, compact=compact)
         site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
         search_entry = (search_action, method, "search", topic)
+        adv_html, adv_path = "", ""
+        if self.fresh2 and compact:
+            # the quick search's results page links to an advanced search with the same action
+            adv_path = rng.choice(["/advanced", "/search/advanced.html", "/power-search", "/refine"])
+            adv_html, adv_fields = self.search_form(site, topic, search_action, method, rng.randrange(4), rng)
+            known = {n for n, _role in fields}
+            site.actions[search_action].fields = fields + [f for f in adv_fields if f[0] not in known]
+            site.actions[search_action].advanced = adv_path
 
         # navigation: menu and footer
         hub_name = rng.choice(self.pool(topic, "hub_links"))
@@ -612,6 +677,13 @@ class Web:
         )
         if placement in ("d2", "d3"):
             search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query", "list.asp", "power.html"])
+        if traits.get("noaction") and placement != "home" and not cgi:
+            # a form without an action attribute: it submits to its own page
+            del site.actions[search_action]
+            form_html = form_html.replace(f' action="{search_action}"', "", 1)
+            search_action = search_path
+            site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+            search_entry = (search_action, method, "search", topic)
         site.menu = [("Home", "/")]
         if placement == "d1":
             site.menu.append((link_name, search_path))
@@ -636,6 +708,8 @@ class Web:
         if submission:
             site.footer.append((rng.choice(["Sell to us", "Submit", "Post a listing", "For sellers"]), "/sell"))
         extras = FRESH_EXTRAS.get(topic, []) if self.fresh else []
+        if self.fresh2:
+            extras = extras + FRESH2_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         news_html, news_entry = self.newsletter(site, rng)
@@ -647,6 +721,11 @@ class Web:
             site.layout_forms = [news_entry, search_entry]
         elif self.fresh:
             self._site_search(site, rng)
+        if traits.get("pref"):
+            # a select list and a button in the footer that is not a search (currency, delivery country)
+            h, f = self._fresh2_form(site, "preference", rng)
+            site.footer_form += h
+            site.layout_forms = site.layout_forms + [f]
         robots = ["User-agent: *"]
         if cgi:
             robots.append("Disallow: /cgi-bin/")
@@ -667,6 +746,18 @@ class Web:
             + "</ul>"
             + '<p><a href="/news/">Store news</a> &middot; <a href="/events">Events</a></p>'
         )
+        if traits.get("newsy"):
+            # a home page of news: the topic is named only in the title and the meta description
+            heads = random.Random(f"{self.seed}-{host}-news").sample(NEWS_HEADLINES, 4)
+            home_body = (
+                f"<h2>{rng.choice(['Latest news', 'News and updates', 'Noticeboard'])}</h2>"
+                + "".join(
+                    f"<article><h3>{E(hd)}</h3><p>Posted {rng.randrange(1, 28)} {rng.choice(['March', 'June', 'October'])}. "
+                    f'<a href="/news/">Read more</a></p></article>'
+                    for hd in heads
+                )
+                + '<p><a href="/about">About us</a> &middot; <a href="/contact">Find us</a></p>'
+            )
         home_forms = []
         if placement == "home" and self.fresh and (site.header_form or "").find(search_action + '"') < 0:
             # a tabbed search widget, as college and shelter home pages have
@@ -727,6 +818,14 @@ class Web:
             )
         else:
             site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
+        if adv_html:  # linked only from the results page of the quick search
+            site.page(
+                adv_path,
+                "Advanced search",
+                f"<p>Refine your search.</p>{adv_html}",
+                crumbs=[("Advanced search", adv_path)],
+                forms=[search_entry],
+            )
 
         # categories (paginated, three sort orders, as real catalogues have) and item pages
         per_page = 12
@@ -757,6 +856,17 @@ class Web:
         site.page("/featured", "Featured", f"<ul>{''.join(item_link(r) for r in site.records[5:12])}</ul>")
         cart_action = "/cart/add"
         site.actions[cart_action] = Action("cart", "none")
+        if self.fresh2 and topic == "hotels":
+            # a reservation request on every hotel's page: dates and guests, but not a search
+            nights = "".join(f"<option>{i}</option>" for i in range(1, 8))
+            site.item_form = (
+                "/reserve/request",
+                '<h3>Request a booking</h3><form action="/reserve/request" method="post"><label>Arrival <input type="date" name="arrive"></label> '
+                f'<label>Nights <select name="nights">{nights}</select></label> <label>Guests <select name="guests"><option>1</option>'
+                '<option selected>2</option><option>3</option><option>4</option></select></label> <label>Your name <input type="text" name="name"></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Request booking"></form>',
+            )
+            site.actions["/reserve/request"] = Action("booking", "none")
         site._item = lambda r: self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
         for r in site.records:
             self._item_page(site, r, cart_action, hub_name, hub_path, cat_prefix)
@@ -851,9 +961,166 @@ class Web:
                 '<label><input type="checkbox" name="giftaid" value="1"> Add Gift Aid</label> <input type="submit" value="Donate now"></form>'
             )
         else:
-            raise ValueError(kind)
+            return self._fresh2_form(site, kind, rng)
         site.actions[action] = Action(kind, "none")
         return h, (action, method, kind, "none")
+
+    def _plan_traits(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout6/7: which new shapes each topic site has. Each shape is on at least one of the
+        scored topic's five sites (a select-only form on a site below the home page, an
+        availability form, a form without an action, an action in another application path, a
+        home page of news on a site whose form is two or three links down, a quick search in
+        the header whose results page links to an advanced search); on the other
+        topics' sites at random."""
+        trng = random.Random(f"{self.seed}-traits-{topic}")
+        idx = list(range(len(hosts)))
+        traits: list[dict] = [
+            {"style": trng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8]), "newsy": trng.random() < 0.3, "pref": trng.random() < 0.4} for _ in idx
+        ]
+        deep = [i for i in idx if placements[i] != "home" and i != cgi_index]
+        if topic == self.topic:
+            select_only = trng.choice([i for i in idx if placements[i] != "home"])
+            traits[select_only]["style"] = 7
+            traits[trng.choice([i for i in idx if i != select_only])]["style"] = 8
+            noaction = trng.choice(deep)
+            traits[noaction]["noaction"] = True
+            traits[trng.choice([i for i in deep if i != noaction])]["app_action"] = True
+            traits[trng.choice([i for i in idx if placements[i] in ("d2", "d3")])]["newsy"] = True
+            traits[placements.index("home")]["compact"] = True  # a quick search whose results link to an advanced search
+        else:
+            for i in deep:
+                r = trng.random()
+                traits[i]["noaction" if r < 0.25 else "app_action" if r < 0.5 else "plain"] = True
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh2_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout6/7: 7 = only select lists and a button (no text box), with or
+        without labels (the first option says what the list is); 8 = an availability form (a
+        place or name, an arrival date, nights and guests, a category) as booking engines have."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        if style == 7:
+            lists = [("category", rng.choice(["type", "cat", "range", "collection", "group"]), t["categories"][:8])]
+            if not compact:
+                lists += rng.sample(
+                    [
+                        ("format", rng.choice(["size", "cond", "board", "fmt"]), t["formats"]),
+                        ("price", rng.choice(["price", "budget"]), t["prices"]),
+                    ],
+                    rng.choice([1, 2]),
+                )
+            labelled = rng.random() < 0.5
+            parts = []
+            for role, name, options in lists:
+                fields.append((name, role))
+                first = f"-- {labels[role]} --" if not labelled else rng.choice(["Any", "All"])
+                opts = f'<option value="">{E(first)}</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in options)
+                sel = f'<select name="{name}">{opts}</select>'
+                parts.append(f"<label>{E(labels[role])} {sel}</label> " if labelled else sel + " ")
+            btn = rng.choice(["Go", "View", "Show", f"Show {t['plural']}", "Update list"])
+            head = (
+                f"<h3>{E(rng.choice(['Browse by ' + labels['category'].lower(), 'Filter', 'Narrow the list']))}</h3>" if not compact else ""
+            )
+            return (
+                f'<form action="{action}" method="{method}" class="filters">{head}{"".join(parts)}<input type="submit" value="{E(btn)}"></form>',
+                fields,
+            )
+        name, label = t["text_fields"][0]
+        fields.append((name, "text"))
+        # hotels ask for arrival, nights and guests; other shops for a date and a quantity
+        date_name, date_label, n_name, n_label, g_name, g_label = (
+            ("arrive", "Arrival", "nights", "Nights", "guests", "Guests")
+            if topic == "hotels"
+            else ("from", "Available from", "qty", "Quantity", "dist", "Within (miles)")
+        )
+        nights = "".join(
+            f'<option value="{i}">{i}{(" night" + ("s" if i > 1 else "")) if topic == "hotels" else ""}</option>' for i in range(1, 8)
+        )
+        guests = "".join(f'<option value="{i}"{" selected" if i == 2 else ""}>{i}</option>' for i in range(1, 7))
+        parts = [
+            f'<div class="field"><label for="av-{name}">{E(label)}</label><input type="text" id="av-{name}" name="{name}" placeholder="{E(rng.choice(t["placeholders"]))}"></div>',
+            f'<div class="field"><label for="av-arrive">{date_label}</label><input type="date" id="av-arrive" name="{date_name}"></div>',
+            f'<div class="field"><label for="av-n">{n_label}</label><select id="av-n" name="{n_name}">{nights}</select></div>',
+        ]
+        fields += [(date_name, "other"), (n_name, "other")]
+        if not compact:
+            parts.append(f'<div class="field"><label for="av-g">{g_label}</label><select id="av-g" name="{g_name}">{guests}</select></div>')
+            fields.append((g_name, "other"))
+            opts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"][:8])
+            parts.append(
+                f'<div class="field"><label for="av-t">{E(labels["category"])}</label><select id="av-t" name="stay">{opts}</select></div>'
+            )
+            fields.append(("stay", "category"))
+        hid = f'<input type="hidden" name="chain" value="{rng.randrange(100, 999)}"><input type="hidden" name="lang" value="en-GB">'
+        btn = t.get("avail_button", "Check availability")
+        return (
+            f'<form action="{action}" method="{method}" class="booking-bar">{"".join(parts)}{hid}<button type="submit">{E(btn)}</button></form>',
+            fields,
+        )
+
+    def _fresh2_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout6/7 that are not searches of records."""
+        if kind == "preference":  # GET, a select list and a button: like a select-only search
+            action, method = rng.choice(["/set-currency", "/prefs", "/delivery-country"]), "get"
+            what = rng.choice(
+                [("currency", "Currency", ["GBP", "EUR", "USD"]), ("country", "Deliver to", ["United Kingdom", "Ireland", "France"])]
+            )
+            opts = "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in what[2])
+            h = f'<form class="prefs" action="{action}" method="get"><label>{what[1]} <select name="{what[0]}">{opts}</select></label> <input type="submit" value="Update"></form>'
+        elif kind == "voucher":  # GET lookup of one voucher
+            action, method = rng.choice(["/vouchers/balance", "/gift/check"]), "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Voucher code <input type="text" name="code"></label> '
+                '<label>PIN <input type="text" name="pin" size="4"></label> <input type="submit" value="Check balance"></form>'
+            )
+        elif kind == "delivery":  # GET, a postcode: "do you deliver to me?"
+            action, method = "/delivery/check", "get"
+            h = '<form action="/delivery/check" method="get"><label>Your postcode <input type="text" name="postcode"></label> <input type="submit" value="Check delivery"></form>'
+        elif kind == "enquiry":
+            action, method = "/plant-doctor/ask", "post"
+            h = (
+                '<form action="/plant-doctor/ask" method="post" enctype="multipart/form-data"><label>Plant name (if known) <input type="text" name="plant"></label> '
+                '<label>What is wrong? <textarea name="problem"></textarea></label> <label>Photo <input type="file" name="photo"></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Ask the plant doctor"></form>'
+            )
+        elif kind in ("booking", "table"):  # a reservation: date, time, party size
+            action = rng.choice(["/book/request", "/reservations/new", "/bookings/make"])
+            method = "get" if kind == "table" else "post"
+            times = "".join(f"<option>{h}:00</option>" for h in range(9, 22, 2))
+            h = (
+                f'<form action="{action}" method="{method}"><label>Date <input type="date" name="date"></label> '
+                f'<label>Time <select name="time">{times}</select></label> <label>People <select name="size">'
+                + "".join(f"<option>{i}</option>" for i in range(1, 9))
+                + '</select></label> <label>Name <input type="text" name="name"></label> <label>Phone <input type="tel" name="phone"></label> '
+                f'<input type="submit" value="{"Find a table" if kind == "table" else "Request booking"}"></form>'
+            )
+        elif kind == "donate":
+            action, method = "/donate/give", "post"
+            h = (
+                '<form action="/donate/give" method="post"><p>'
+                + "".join(f'<label><input type="radio" name="amount" value="{a}"> {a} pounds</label> ' for a in (5, 10, 20))
+                + '</p><label>Name <input type="text" name="name"></label> <input type="submit" value="Give now"></form>'
+            )
+        elif kind == "payment":
+            action, method = "/parking/pay", "post"
+            h = (
+                '<form action="/parking/pay" method="post"><label>Penalty notice number <input type="text" name="pcn"></label> '
+                '<label>Vehicle registration <input type="text" name="vrm"></label> <input type="submit" value="Pay now"></form>'
+            )
+        elif kind == "competition":
+            action, method = "/competitions/enter", "post"
+            h = (
+                '<form action="/competitions/enter" method="post"><p>Win a weekend away for two! Where is the Eden Project?</p>'
+                + "".join(f'<label><input type="radio" name="answer" value="{a}"> {a}</label> ' for a in ("Cornwall", "Kent", "Fife"))
+                + '<label>Name <input type="text" name="name"></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Enter now"></form>'
+            )
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action("donate" if kind == "donate" else "booking" if kind == "table" else kind, "none")
+        return h, (action, method, site.actions[action].kind, "none")
 
     def _item_page(self, site: Site, r: Record, cart_action: str, hub_name: str, hub_path: str, cat_prefix: str) -> str:
         t = TOPICS[site.topic]
@@ -861,12 +1128,16 @@ class Web:
         if site.pages.get(path):
             return site.pages[path]
         qty = "".join(f"<option>{i}</option>" for i in range(1, 6))
+        item_form = getattr(site, "item_form", None)  # heldout6's hotels: a booking request instead of a cart
         body = (
             f'<table class="details"><tr><th>{t["creator_label"]}</th><td>{E(r.creator)}</td></tr>'
             f'<tr><th>Category</th><td><a href="{cat_prefix}{slug(r.category)}/">{E(r.category)}</a></td></tr>'
             f"<tr><th>Format</th><td>{E(r.fmt)}</td></tr><tr><th>Price</th><td>{E(r.price)}</td></tr>"
             f"<tr><th>{t['id_label']}</th><td>{E(r.extra.split()[-1])}</td></tr></table>"
-            f'<form action="{cart_action}" method="post"><input type="hidden" name="item" value="{r.rid}">'
+        ) + (
+            item_form[1]
+            if item_form
+            else f'<form action="{cart_action}" method="post"><input type="hidden" name="item" value="{r.rid}">'
             f'<label>Qty <select name="qty">{qty}</select></label><input type="submit" value="Add to cart"></form>'
         )
         same = [o for o in site.records if o.category == r.category and o is not r]
@@ -882,7 +1153,7 @@ class Web:
             r.title,
             body,
             crumbs=[(hub_name, hub_path), (r.category, f"{cat_prefix}{slug(r.category)}/"), (r.title, path)],
-            forms=[(cart_action, "post", "cart", "none")],
+            forms=[(item_form[0], "post", "booking", "none")] if item_form else [(cart_action, "post", "cart", "none")],
         )
         return site.pages[path]
 
@@ -1241,6 +1512,185 @@ class Web:
         site.page("/radar", "Radar", "<p>Radar loop.</p>")
         site.page("/about", "About", "<p>Forecasts since 1999.</p>")
 
+    def _council_site(self) -> None:
+        """heldout6/7: a city council: a site search (disallowed by robots.txt), a planning
+        applications search (records, but of no topic scored), a bin-day lookup and a payment."""
+        rng = random.Random(f"{self.seed}-council")
+        host = "www.harbourcity-council.test"
+        site = Site(self, host, "Harbour City Council", "offtopic", "council")
+        self.sites[host] = site
+        site.robots = "User-agent: *\nDisallow: /search\n"
+        site.header_form = (
+            '<form action="/search" method="get" role="search"><label for="cs">Search this site</label>'
+            '<input type="search" id="cs" name="q" placeholder="e.g. bins, parking, libraries"><button type="submit">Search</button></form>'
+        )
+        site.menu = [
+            ("Home", "/"),
+            ("Bins and recycling", "/bins/"),
+            ("Planning", "/planning/"),
+            ("Libraries", "/libraries/"),
+            ("Parking", "/parking/"),
+            ("Council tax", "/council-tax/"),
+            ("News", "/news/"),
+            ("Contact us", "/contact"),
+        ]
+        site.footer = [("Accessibility", "/accessibility"), ("Privacy", "/privacy"), ("Contact us", "/contact")]
+        site.layout_forms = [("/search", "get", "search", "council")]
+        pages = []
+        for i in range(18):
+            title = f"{rng.choice(['Changes to', 'Consultation on', 'New', 'Update on', 'Have your say on'])} {rng.choice(['bin collections', 'parking permits', 'library hours', 'the local plan', 'street lighting', 'school admissions', 'park cafes', 'the market square'])}"
+            p = f"/news/{2026}-{rng.randrange(1, 12):02d}-{slug(title)}-{i}"
+            pages.append((p, title))
+            site.page(
+                p,
+                title,
+                f"<p>{E(title)}: the council has published details. Residents can comment until the end of the month.</p>",
+                crumbs=[("News", "/news/"), (title, p)],
+            )
+        site.page(
+            "/news/",
+            "News",
+            "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in pages) + "</ul>",
+            crumbs=[("News", "/news/")],
+        )
+        wards = ["Harbourside", "Old Town", "Northgate", "Westfield", "Millbrook", "Castle"]
+        apps = []
+        for i in range(30):
+            ward = rng.choice(wards)
+            desc = f"{rng.choice(['Single-storey rear extension', 'Change of use to hotel', 'Loft conversion', 'Erection of 4 dwellings', 'Replacement shopfront', 'Felling of one oak tree'])} at {rng.randrange(1, 200)} {rng.choice(['High Street', 'Quay Road', 'Mill Lane', 'Church Street'])}"
+            ref = f"26/{i + 100:05d}/FUL"
+            p = f"/planning/application/{i + 100}"
+            apps.append(
+                Record(i, desc, ref, ward, rng.choice(["Pending", "Approved", "Refused"]), "", f"{desc} {ref} {ward}".lower(), href=p)
+            )
+            site.page(p, f"Application {ref}", f"<p>{E(desc)}. Ward: {E(ward)}.</p>", crumbs=[("Planning", "/planning/"), (ref, p)])
+        wopts = '<option value="">All wards</option>' + "".join(f'<option value="{slug(w)}">{E(w)}</option>' for w in wards)
+        site.page(
+            "/planning/",
+            "Planning",
+            '<p>View and comment on planning applications.</p><h2>Find a planning application</h2><form action="/planning/applications" method="get">'
+            '<label>Reference <input type="text" name="ref"></label> <label>Address or keyword <input type="text" name="addr"></label> '
+            f'<label>Ward <select name="ward">{wopts}</select></label> <label>Decision <select name="decision"><option value="">Any</option>'
+            '<option>Pending</option><option>Approved</option><option>Refused</option></select></label> <input type="submit" value="Find applications"></form>'
+            '<p><a href="/planning/application/100">Latest application</a></p>',
+            crumbs=[("Planning", "/planning/")],
+            forms=[("/planning/applications", "get", "search", "planning")],
+        )
+        site.actions["/planning/applications"] = Action(
+            "search",
+            "planning",
+            [("ref", "text"), ("addr", "text"), ("ward", "category")],
+            apps,
+            "/planning/application/",
+            "application",
+            "applications",
+        )
+        bins = '<form action="/bins/lookup" method="get"><label>Postcode <input type="text" name="postcode"></label> <input type="submit" value="Find my bin day"></form>'
+        site.actions["/bins/lookup"] = Action("status", "none")
+        site.page(
+            "/bins/",
+            "Bins and recycling",
+            f"<p>Find your collection day.</p>{bins}",
+            crumbs=[("Bins and recycling", "/bins/")],
+            forms=[("/bins/lookup", "get", "status", "none")],
+        )
+        h, f = self._fresh2_form(site, "payment", rng)
+        site.page(
+            "/parking/", "Parking", f"<p>Permits, car parks and penalty notices.</p>{h}", crumbs=[("Parking", "/parking/")], forms=[f]
+        )
+        branches = ["Central Library", "Northgate Library", "Millbrook Library", "Harbourside Library"]
+        for b in branches:
+            site.page(
+                f"/libraries/{slug(b)}",
+                b,
+                f"<p>{E(b)} is open Monday to Saturday. Borrow books, films and audiobooks; free wifi.</p>",
+                crumbs=[("Libraries", "/libraries/"), (b, f"/libraries/{slug(b)}")],
+            )
+        site.page(
+            "/libraries/",
+            "Libraries",
+            "<ul>" + "".join(f'<li><a href="/libraries/{slug(b)}">{E(b)}</a></li>' for b in branches) + "</ul>",
+            crumbs=[("Libraries", "/libraries/")],
+        )
+        for p, title in (("/council-tax/", "Council tax"), ("/accessibility", "Accessibility"), ("/privacy", "Privacy")):
+            site.page(p, title, f"<p>{E(title)}: information for residents.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact us", h, forms=[f])
+        recs = [Record(i, t, "Council", "Page", "", "", t.lower(), href=p) for i, (p, t) in enumerate(pages)]
+        recs += [
+            Record(100 + i, title, "Council", "Page", "", "", title.lower(), href=path) for i, (title, path) in enumerate(site.menu[1:])
+        ]
+        site.actions["/search"] = Action("search", "council", [("q", "text")], recs, "/", "page", "pages")
+        site.page(
+            "/",
+            "Harbour City Council",
+            '<h2>Popular tasks</h2><ul><li><a href="/bins/">Check your bin day</a></li><li><a href="/parking/">Pay a parking fine</a></li>'
+            '<li><a href="/planning/">Planning applications</a></li><li><a href="/libraries/">Library opening hours</a></li></ul>'
+            "<h2>News</h2><ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in pages[:5]) + "</ul>",
+        )
+
+    def _magazine_site(self) -> None:
+        """heldout6/7: a lifestyle magazine writing about hotels, gardens, wine and music, with a
+        site search over its articles and a section select (not a search of either topic's records)."""
+        rng = random.Random(f"{self.seed}-magazine")
+        host = "www.theweekender-mag.test"
+        site = Site(self, host, "The Weekender", "offtopic", "magazine")
+        self.sites[host] = site
+        sections = [
+            ("Travel & hotels", "travel", "hotels"),
+            ("Gardens", "gardens", "plants"),
+            ("Food & drink", "food", "wine"),
+            ("Music", "music", "instruments"),
+            ("Homes", "homes", "realestate"),
+        ]
+        opts = '<option value="">Everything</option>' + "".join(f'<option value="{s}">{E(n)}</option>' for n, s, _ in sections)
+        site.header_form = (
+            f'<form action="/search/" method="get" class="mag-search"><input type="text" name="s" aria-label="Search The Weekender" placeholder="Search articles">'
+            f'<select name="section" aria-label="Section">{opts}</select><input type="submit" value="Search"></form>'
+        )
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [("/search/", "get", "search", "magazine"), news_entry]
+        site.menu = [("Home", "/")] + [(n, f"/{s}/") for n, s, _ in sections] + [("Competitions", "/competitions/")]
+        site.footer = [("About", "/about"), ("Advertise", "/advertise"), ("Contact", "/contact")]
+        recs, all_paths = [], []
+        for name, sec, topic in sections:
+            t = TOPICS[topic]
+            paths = []
+            for i in range(11):
+                title = f"{rng.choice(['The best', 'Ten', 'Our favourite', 'Where to find', 'A guide to'])} {t['plural']}: {rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
+                text = " ".join(rng.sample(t["sentences"], 2))
+                p = f"/{sec}/{slug(title)}-{i}/"
+                paths.append((p, title))
+                recs.append(Record(len(recs), title, "Staff writer", name, "Article", "", text.lower(), href=p))
+                h, f = self._simple_form(site, p, "comment", rng)
+                site.page(
+                    p,
+                    title,
+                    f"<p>{E(text)}</p><p>{E(rng.choice(t['sentences']))}</p>{h}",
+                    crumbs=[(name, f"/{sec}/"), (title, p)],
+                    forms=[f],
+                )
+            all_paths += paths
+            site.page(
+                f"/{sec}/",
+                name,
+                "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in paths) + "</ul>",
+                crumbs=[(name, f"/{sec}/")],
+            )
+        site.actions["/search/"] = Action("search", "magazine", [("s", "text"), ("section", "other")], recs, "/", "article", "articles")
+        h, f = self._fresh2_form(site, "competition", rng)
+        site.page("/competitions/", "Competitions", h, forms=[f])
+        site.page(
+            "/",
+            "The Weekender",
+            "<h2>This week</h2><ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in rng.sample(all_paths, 12)) + "</ul>",
+        )
+        site.page("/about", "About", "<p>The Weekender: ideas for your days off.</p>")
+        site.page("/advertise", "Advertise", "<p>Reach 200,000 readers a week.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+
     FILLERS = [
         ("Bright Smile Dental", "brightsmiledental", "health"),
         ("Oakridge Family Clinic", "oakridgeclinic", "health"),
@@ -1266,7 +1716,8 @@ class Web:
 
     def _filler_sites(self) -> None:
         """Small sites of no topic (local businesses, clubs, personal pages): contact forms, site searches."""
-        for name, host_name, cat in self.FILLERS:
+        fillers = [f for f in self.FILLERS if not (self.fresh2 and f[1] in FRESH2_DROPPED_FILLERS)]
+        for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
             site = Site(self, host, name, "filler", cat)
@@ -1290,6 +1741,9 @@ class Web:
             )
             site.menu = [("Home", "/")] + [(p, f"/{slug(p)}/") for p in pages] + [("Contact", "/contact/")]
             site.footer = [("Privacy", "/privacy/")]
+            extra = FRESH2_FILLER_FORMS.get(host_name) if self.fresh2 else None
+            if extra:  # a booking or donation form, linked from the menu
+                site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
                 site.header_form = (
                     '<form role="search" method="get" class="search-form" action="/"><label>'
@@ -1308,6 +1762,9 @@ class Web:
             site.page("/privacy/", "Privacy", "<p>We respect your privacy.</p>")
             h, f = self._simple_form(site, "/contact/", "contact", rng)
             site.page("/contact/", "Contact", h, forms=[f])
+            if extra:
+                h, f = self._fresh2_form(site, extra[2], random.Random(f"{self.seed}-{host_name}-extra"))
+                site.page(extra[1], extra[0], f"<p>{E(name)}: {E(extra[0].lower())} online.</p>{h}", forms=[f])
             site.page(
                 "/",
                 name,
@@ -1369,6 +1826,17 @@ class Web:
                     "courses": "Reference: Education: Adult learning",
                     "pets": "Recreation: Pets: Adoption and rescue",
                     "events": "Arts: Performing arts: Tickets",
+                }
+            )
+        if self.fresh2:
+            groups.update(
+                {
+                    "hotels": "Recreation: Travel: Lodging",
+                    "wine": "Home: Food and drink: Wine merchants",
+                    "plants": "Home: Gardening: Nurseries",
+                    "instruments": "Shopping: Music: Instruments",
+                    "council": "Regional: Government: Councils",
+                    "magazine": "News: Magazines: Lifestyle",
                 }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
@@ -1583,7 +2051,16 @@ class Web:
             if action.kind == "navigation":
                 dest = (params.get("page") or ["/"])[0] or "/"
                 return wrap("Go to", f'<p><a href="{E(dest)}">Continue</a></p>')
-            if method != "POST" and action.kind not in ("track", "locator", "status", "report"):
+            if method != "POST" and action.kind not in (
+                "track",
+                "locator",
+                "status",
+                "report",
+                "preference",
+                "voucher",
+                "delivery",
+                "booking",
+            ):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
                 "newsletter": "Thanks for subscribing! Check your inbox to confirm.",
@@ -1599,6 +2076,13 @@ class Web:
                 "status": "We could not find a record with those details.",
                 "report": "Thank you, your report has been logged. We will call you if we hear anything.",
                 "donate": "Thank you for your donation.",
+                "preference": "Your preferences have been saved.",
+                "voucher": "We could not find a voucher with that code.",
+                "delivery": "Good news: we deliver to your area.",
+                "enquiry": "Thank you: the plant doctor will reply by email.",
+                "booking": "Thank you: we will confirm your booking by email.",
+                "payment": "We could not find a penalty notice with that number.",
+                "competition": "Thank you for entering. Good luck!",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
@@ -1622,11 +2106,12 @@ class Web:
             stems = {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
             recs = [r for r in recs if any(w in r.text() for w in stems)]
         q = " ".join(" ".join(params.get(n, [])) for n, role in action.fields if role == "text").strip()
+        adv = f'<p><a href="{action.advanced}">Advanced search</a> &middot; <a href="/">New search</a></p>' if action.advanced else ""
         if not recs:
             return wrap(
                 "Search results",
                 f'<p class="noresults">No {E(action.plural)} matched your search'
-                f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Please try different keywords.</p>",
+                f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Please try different keywords.</p>" + adv,
             )
         try:
             page = max(1, int((params.get("page") or ["1"])[0]))
@@ -1647,7 +2132,8 @@ class Web:
             "Search results",
             f'<p class="count">{len(recs)} {E(action.plural)} found'
             f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
-            f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}',
+            f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}'
+            + adv,
         )
 
 

@@ -59,23 +59,28 @@ def load_average() -> str:
 
 
 def ensure_packages(colls: list[Collection]) -> None:
-    missing = []
+    missing: list[str] = []
+    helpers: list[str] = []
     for c in colls:
-        r = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Status}", c.package], capture_output=True, text=True
-        )
-        if "install ok installed" not in r.stdout:
-            missing.append(c.package)
+        for pkg in c.packages:
+            r = subprocess.run(
+                ["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True
+            )
+            if "install ok installed" not in r.stdout and pkg not in missing:
+                missing.append(pkg)
+                helpers += [h for h in c.install_with if h not in helpers]
     if not missing:
         return
     if os.geteuid() != 0:
         raise HarnessError(
             f"Debian packages needed: {' '.join(missing)} (run as root, or: sudo apt-get "
-            f"install {' '.join(missing)})"
+            f"install --no-install-recommends {' '.join(helpers + missing)})"
         )
-    log(f"installing {' '.join(missing)} with apt-get")
+    log(f"installing {' '.join(helpers + missing)} with apt-get")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    install = ["apt-get", "install", "-y", "--no-install-recommends", *missing]
+    # the helpers come first in the same command, so that apt takes them to satisfy an
+    # alternative dependency (gimp-help-*: "gimp-helpbrowser | www-browser")
+    install = ["apt-get", "install", "-y", "--no-install-recommends", *helpers, *missing]
     r = subprocess.run(install, env=env, capture_output=True, text=True)
     if r.returncode != 0:  # a stale package list: update it once and try again
         subprocess.run(["apt-get", "update"], env=env, capture_output=True)
@@ -528,7 +533,7 @@ def evaluate(
     out: dict = {
         "collection": coll.name,
         "role": coll.role,
-        "package": coll.package,
+        "package": " ".join(coll.packages),
         "pages_served": len(pages),
         "queries": len(queries),
     }
@@ -641,7 +646,9 @@ def print_collection(res: dict, show_queries: bool) -> None:
     label = "DEVELOPMENT (tuning allowed)" if role == "dev" else "HELD OUT (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fresh":
         label = "HELD OUT, FRESH SET of 2026-11-26 (never tune on it)"
-    print(f"\n== {name}: {label} -- Debian package {res['package']}")
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "third":
+        label = "HELD OUT, THIRD SET of 2026-11-26 (never tune on it)"
+    print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
         return
@@ -731,12 +738,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "fresh":
         # the held-out set added on 2026-11-26, never run before the tuning it judges
         return [c for c in COLLECTIONS.values() if c.group == "fresh"]
+    if spec == "third":
+        # the third held-out set, added after the scores of the first two had been read
+        return [c for c in COLLECTIONS.values() if c.group == "third"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, all)"
+                "heldout, fresh, third, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -756,6 +766,7 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help=(
             "dev | heldout (the first held-out set) | fresh (the held-out set of 2026-11-26) "
+            "| third (the third held-out set, 2026-11-26) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )
@@ -815,7 +826,12 @@ def main(argv: list[str] | None = None) -> int:
             except HarnessError as e:
                 log(f"error: {e}")
                 results.append(
-                    {"collection": c.name, "role": c.role, "package": c.package, "error": str(e)}
+                    {
+                        "collection": c.name,
+                        "role": c.role,
+                        "package": " ".join(c.packages),
+                        "error": str(e),
+                    }
                 )
     finally:
         if not keep:

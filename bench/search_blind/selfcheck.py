@@ -42,6 +42,7 @@ def main() -> int:
     if n_trans < 30:
         problems.append(f"apache: only {n_trans} targets with other-language copies")
     handbook = COLLECTIONS["handbook"]
+    gimp = COLLECTIONS["gimp"]
     hq = load_queries("handbook")
     n_trans = sum(1 for q in hq if q["other_languages"])
     n_near = sum(1 for q in hq if any(e.startswith(("da-DK/", "ko-KR/")) for e in q["equivalent"]))
@@ -51,6 +52,24 @@ def main() -> int:
         )
     if any(not q["target"].startswith("en-US/") for q in hq):
         problems.append("handbook: a target outside en-US/")
+    # third set: gimp's targets are English pages with an en_GB near-copy (equally correct)
+    # and mostly a German translation; sdl's targets are no Doxygen "Source File" page
+    gq = load_queries("gimp")
+    n_trans = sum(1 for q in gq if q["other_languages"])
+    n_near = sum(1 for q in gq if any(e.startswith("en_GB/") for e in q["equivalent"]))
+    if n_trans < 30 or n_near != len(gq):
+        problems.append(
+            f"gimp: {n_trans} targets with translations (< 30?), {n_near} of {len(gq)} with an "
+            "en_GB near-copy"
+        )
+    if any(not q["target"].startswith("en/") for q in gq):
+        problems.append("gimp: a target outside en/")
+    if any(q["target"].endswith("_source.html") for q in load_queries("sdl")):
+        problems.append("sdl: a Source File page as a target")
+    for name in ("gimp", "sdl", "octave"):
+        kinds = [q["kind"] for q in load_queries(name)]
+        if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
+            problems.append(f"{name}: fewer than 8 queries of a kind")
     allowed = {n: set(p) for n, p in pages.items()}
     proxy = DocsProxy(list(COLLECTIONS.values()), allowed).start()
     try:
@@ -73,6 +92,35 @@ def main() -> int:
             ("GET", handbook.url("fr-FR/sect.apt-get.html"), 200, "text/html", b"apt-get"),
             ("GET", handbook.url("it-IT/sect.apt-get.html"), 404, None, None),  # not served
             ("GET", "http://pgdocs.test/docs/15/sql-copy.html", 200, "text/html", b"COPY"),
+            (
+                "GET",
+                gimp.url("en/gimp-filter-gaussian-blur.html"),
+                200,
+                "text/html; charset=utf-8",
+                b"Gaussian",
+            ),
+            ("GET", gimp.url("en_GB/gimp-tool-heal.html"), 200, "text/html", b"Heal"),
+            ("GET", gimp.url("de/gimp-tool-heal.html"), 200, "text/html", b"Heilen"),
+            ("GET", gimp.url("fr/gimp-tool-heal.html"), 404, None, None),  # not a language here
+            ("GET", gimp.url("en/images/"), 404, None, None),
+            (
+                "GET",
+                "http://libsdl-api.test/sdl2/dc/d64/_s_d_l__video_8h.html",
+                200,
+                "text/html",
+                b"SDL_CreateWindow",
+            ),
+            ("GET", "http://libsdl-api.test/sdl2/globals_b.html", 404, None, None),  # unlinked
+            (
+                "GET",
+                "http://octave-manual.test/doc/v7.3.0/Solvers.html",
+                200,
+                "text/html",
+                b"fzero",
+            ),
+            # a Texinfo redirect stub no page links: outside the page set
+            ("GET", "http://octave-manual.test/doc/v7.3.0/XREFfzero.html", 404, None, None),
+            ("GET", "http://octave-manual.test/doc/v7.3.0/", 301, None, None),
             (
                 "GET",
                 "http://vimhelp.test/doc/usr_05.html",

@@ -8,8 +8,12 @@ query time and the "did you mean" suggestion).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+import threading
+import time
+from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
@@ -17,15 +21,54 @@ from scrapy.exceptions import UsageError
 
 from crawler import defaults
 from crawler.commands._shared import (
+    COMMAND_ERRORS,
     fail,
     int_in_range,
     one_line_errors,
+    prepared_database,
     quiet_when_output_closed,
 )
+from crawler.pipelines.search_index import indexer_config
 from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.index import SearchIndexError, index_path, open_index
-from crawler.search.pending import pending_message
+from crawler.search.indexer import IndexerReport, run_indexer
+from crawler.search.pending import pending_message, read_pending
 from crawler.search.terminal import printable, terminal_snippet
+
+
+def apply_pending(settings: Any, folder: str | Path) -> str | None:
+    """Apply what crawls left in ``folder``'s search outbox (the note they wrote there,
+    crawler/search/pending.py) before a search, so that it finds every stored page.
+    Returns a line for stderr, or None when nothing was pending or it could not be done
+    (no database, another indexer holds the folder: the pending note says so then)."""
+    entries = read_pending(folder)
+    if not entries:
+        return None
+    report = IndexerReport()
+    started = time.perf_counter()
+    try:
+        with prepared_database(settings) as database:
+            config = dataclasses.replace(
+                indexer_config(settings, database.url), index_path=str(folder)
+            )
+            held = run_indexer(
+                config,
+                sorted(entries),
+                follow=False,
+                stop=threading.Event(),
+                report=report.add,
+                standby=False,
+            )
+    except COMMAND_ERRORS:
+        return None
+    if not held:
+        return None
+    which = ", ".join(sorted(entries))
+    return (
+        f"note: indexed {report.pages} pages that crawl{'s' if len(entries) > 1 else ''} "
+        f"{which} left in the search outbox, before searching "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
 
 
 class Command(ScrapyCommand):
@@ -71,6 +114,11 @@ class Command(ScrapyCommand):
         if not text:
             raise UsageError("give a query, e.g. scrapy search 'python json'")
         folder = opts.index or index_path(self.settings)
+        applied = None
+        if self.settings.getbool("SEARCH_APPLY_PENDING", defaults.SEARCH_APPLY_PENDING):
+            applied = apply_pending(self.settings, folder)
+        if applied:
+            print(applied, file=sys.stderr)
         try:
             ix = open_index(folder, create=False)
         except SearchIndexError as exc:

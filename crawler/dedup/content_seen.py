@@ -50,7 +50,42 @@ from crawler.dedup.near_duplicates import (
 )
 from crawler.dedup.winnowing import WinnowingFingerprint, normalize_text
 
-__all__ = ["ContentSeenTest", "Duplicate", "PageFingerprint", "StoredFingerprint"]
+__all__ = [
+    "ContentSeenTest",
+    "Duplicate",
+    "FingerprintConfig",
+    "PageFingerprint",
+    "StoredFingerprint",
+    "fingerprint_text",
+]
+
+
+def fingerprint_text(title: str, text: str) -> str:
+    """What the content-seen test fingerprints: the title and the text of a page."""
+    return f"{title}\n{text}" if title else text
+
+
+@dataclass(frozen=True, slots=True)
+class FingerprintConfig:
+    """Everything a page's :class:`PageFingerprint` depends on: a process that has only
+    this (a page-analysis worker, crawler/page_analysis.py) computes the fingerprint the
+    crawl's :class:`ContentSeenTest` would."""
+
+    k: int = defaults.DEDUP_K
+    w: int = defaults.DEDUP_W
+    hash_name: str = defaults.DEDUP_HASH
+    num_perm: int = defaults.DEDUP_NUM_PERM
+    threshold: float = defaults.DEDUP_THRESHOLD
+    candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD
+
+    def test(self) -> ContentSeenTest:
+        """An empty test with this configuration (for its :meth:`~ContentSeenTest.fingerprint`)."""
+        return ContentSeenTest(
+            WinnowingFingerprint(self.k, self.w, self.hash_name),
+            self.threshold,
+            self.num_perm,
+            candidate_threshold=min(self.threshold, self.candidate_threshold),
+        )
 
 
 @dataclass(frozen=True)
@@ -181,6 +216,13 @@ class ContentSeenTest:
         different schemes are never compared."""
         w = self.winnowing
         return f"winnow:k={w.k}:w={w.w}:{w.hash_name}"
+
+    @property
+    def fingerprint_config(self) -> FingerprintConfig:
+        w = self.winnowing
+        return FingerprintConfig(
+            w.k, w.w, w.hash_name, self.index.num_perm, self.threshold, self.candidate_threshold
+        )
 
     @staticmethod
     def _no_lookup(key: str) -> np.ndarray:

@@ -264,6 +264,16 @@ class Frontier:
         self._place(entry)
         return True
 
+    def absorb_seen(self, fp: int, stats: UrlStats) -> bool:
+        """What add(..., link=True) does with a link to a URL seen before, for a caller
+        that has no request for it; False (nothing done) if the URL was not seen."""
+        if fp not in self.seen:
+            return False
+        self.counters.duplicates += 1
+        self.interval.duplicates += 1
+        self._absorb(fp, stats)
+        return True
+
     def _entry(
         self, fp: int, url: str, host: str, priority: int, stats: UrlStats, inter: bool,
         request: Any,

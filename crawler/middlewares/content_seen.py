@@ -31,7 +31,8 @@ decide the same way.
 Stats: ``dedup/shared`` (1 when shared), ``dedup/shared_seconds`` (its transactions),
 ``dedup/pages_checked``, ``dedup/exact``, ``dedup/near`` (of which
 ``dedup/near_aligned`` by the second stage),
-``dedup/fingerprint_seconds`` (fingerprint + index work), ``dedup/links_dropped``,
+``dedup/fingerprint_seconds`` (fingerprint + index work),
+``dedup/worker_fingerprints`` (fingerprints a page-analysis worker made), ``dedup/links_dropped``,
 ``dedup/loaded`` (fingerprints loaded at start), ``dedup/stored``.
 """
 
@@ -49,11 +50,18 @@ from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 
 from crawler import defaults
 from crawler.dedup.authority import LinkEvidence
-from crawler.dedup.content_seen import ContentSeenTest, Duplicate
+from crawler.dedup.content_seen import (
+    ContentSeenTest,
+    Duplicate,
+    FingerprintConfig,
+    PageFingerprint,
+    fingerprint_text,
+)
 from crawler.dedup.shared import SharedContentSeen
 from crawler.dedup.store import FingerprintStore
 from crawler.dedup.winnowing import WinnowingFingerprint
 from crawler.items import PageItem, UncrawledItem
+from crawler.page_analysis import PAGE_ANALYSIS_META, MetaPageAnalysis
 from crawler.storage.database import CrawlDatabase, crawl_database
 
 if TYPE_CHECKING:
@@ -65,7 +73,42 @@ logger = logging.getLogger(__name__)
 
 def page_text(item: PageItem) -> str:
     """What the content-seen test fingerprints: the title and the text of a page."""
-    return f"{item.title}\n{item.text}" if item.title else item.text
+    return fingerprint_text(item.title, item.text)
+
+
+def fingerprint_config(settings: Any) -> FingerprintConfig | None:
+    """The content-seen test's fingerprint settings; None when the test is off."""
+    if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
+        return None
+    return FingerprintConfig(
+        settings.getint("DEDUP_K", defaults.DEDUP_K),
+        settings.getint("DEDUP_W", defaults.DEDUP_W),
+        str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
+        settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM),
+        settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD),
+        settings.getfloat("DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD),
+    )
+
+
+def _worker_fingerprint(
+    test: ContentSeenTest, response: Response | None, item: PageItem
+) -> PageFingerprint | None | bool:
+    """The page's fingerprint made by a page-analysis worker, if one was made with the
+    test's configuration for this response's text (False: none)."""
+    if response is None:
+        return False
+    attached = response.meta.pop(PAGE_ANALYSIS_META, None)
+    if not isinstance(attached, MetaPageAnalysis) or not attached.matches(
+        response.url, response.body
+    ):
+        return False
+    made = attached.analysis.fingerprint
+    if made is None or made[0] != test.fingerprint_config:
+        return False
+    analysis = attached.analysis
+    if (analysis.title, analysis.text) != (item.title, item.text):
+        return False  # the spider changed the text
+    return made[1]
 
 
 class ContentSeenMiddleware:
@@ -130,24 +173,19 @@ class ContentSeenMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentSeenMiddleware:
         settings = crawler.settings
-        if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
+        config = fingerprint_config(settings)
+        if config is None:
             raise NotConfigured("DEDUP_ENABLED is off")
         return cls(
             crawler,
             crawl_database(crawler),
-            WinnowingFingerprint(
-                settings.getint("DEDUP_K", defaults.DEDUP_K),
-                settings.getint("DEDUP_W", defaults.DEDUP_W),
-                str(settings.get("DEDUP_HASH", defaults.DEDUP_HASH)),
-            ),
-            threshold=settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD),
-            candidate_threshold=settings.getfloat(
-                "DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD
-            ),
+            WinnowingFingerprint(config.k, config.w, config.hash_name),
+            threshold=config.threshold,
+            candidate_threshold=config.candidate_threshold,
             alignment_threshold=settings.getfloat(
                 "DEDUP_ALIGNMENT_THRESHOLD", defaults.DEDUP_ALIGNMENT_THRESHOLD
             ),
-            num_perm=settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM),
+            num_perm=config.num_perm,
             follow_links=settings.getbool("DEDUP_FOLLOW_LINKS", defaults.DEDUP_FOLLOW_LINKS),
             in_memory=settings.getbool(
                 "DEDUP_MINUTIAE_IN_MEMORY", defaults.DEDUP_MINUTIAE_IN_MEMORY
@@ -327,12 +365,16 @@ class ContentSeenMiddleware:
         crawl_id = self._crawl_id()
         shared = self.shared.get(crawl_id)
         if shared is not None:
-            return await self._judge_shared(shared, item)
+            return await self._judge_shared(shared, item, response)
         test, store = self.tests.get(crawl_id), self.stores.get(crawl_id)
         if test is None or store is None:  # the fingerprints could not be loaded
             return item, True
         started = time.perf_counter()
-        fingerprint = test.fingerprint(page_text(item))
+        fingerprint = _worker_fingerprint(test, response, item)
+        if fingerprint is False:
+            fingerprint = test.fingerprint(page_text(item))
+        else:
+            self.stats.inc_value("dedup/worker_fingerprints")
         if fingerprint is None:  # nothing left after normalising: no evidence
             self._add_seconds(started)
             return item, True
@@ -378,10 +420,14 @@ class ContentSeenMiddleware:
         return self._record(item, duplicate), self.follow_links
 
     async def _judge_shared(
-        self, shared: SharedContentSeen, item: PageItem
+        self, shared: SharedContentSeen, item: PageItem, response: Response | None
     ) -> tuple[PageItem | UncrawledItem, bool]:
         started = time.perf_counter()
-        fingerprint = shared.test.fingerprint(page_text(item))
+        fingerprint = _worker_fingerprint(shared.test, response, item)
+        if fingerprint is False:
+            fingerprint = shared.test.fingerprint(page_text(item))
+        else:
+            self.stats.inc_value("dedup/worker_fingerprints")
         self._add_seconds(started)
         if fingerprint is None:
             return item, True

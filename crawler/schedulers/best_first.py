@@ -702,6 +702,30 @@ class BestFirstScheduler(BaseScheduler):
             self._wake.set()
         return added
 
+    def absorb_known_link(self, request: Request) -> bool:
+        """A spider's link request to a URL the frontier has seen: its in-link counts as
+        enqueue_request would count it (True), and the request need not go on through
+        the engine, where it would only be dropped. False: schedule it as usual (a new
+        URL, a retry or redirect, dont_filter, scope rules, a spider's own scoring)."""
+        frontier = self.frontier
+        if frontier is None or request.dont_filter:
+            return False
+        meta = request.meta
+        link = meta.get("link")
+        if (
+            not isinstance(link, LinkEvent)
+            or link.url != request.url
+            or "frontier" in meta
+            or "score_terms" in meta
+            or (self.scope is not None and self.scope.scope)
+        ):
+            return False
+        fp = url_fingerprint(link.url, request.method, request.body)
+        if not frontier.absorb_seen(fp, link.stats(meta.get("depth"), 0.0)):
+            return False
+        del meta["link"]
+        return True
+
     def next_request(self) -> Request | None:
         frontier = self.frontier
         if frontier is None:

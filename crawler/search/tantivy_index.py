@@ -20,6 +20,10 @@ the same relevance signals work on it (docs/search.md, *Backends*):
 - stored fields are one JSON value (``stored``) with Whoosh's stored field names, so a
   document can be rebuilt from them (scrapy pagerank) exactly as with Whoosh.
 - the PageRank, language and grouping keys are fast fields (columns), read for the hits.
+- ``pagerank_blend`` is the PageRank blend's factor in the form Tantivy's score weighting
+  takes (``weight_by_field``: score x log2(2 + value)), for the blend weight recorded in
+  the marker: Tantivy then ranks by the blended score itself, in one pass over the
+  matches, instead of a window of raw-score hits blended in Python.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from whoosh.analysis import STOP_WORDS
 from crawler import defaults
 from crawler.search.fields import anchor_share
 from crawler.search.index import BatchWriter
+from crawler.search.ranking import blend
 from crawler.search.schema import (
     ANCHOR_WEIGHT,
     CONTENT_WEIGHTS,
@@ -57,7 +62,11 @@ logger = logging.getLogger(__name__)
 #: The file that marks a crawler's Tantivy index and records its layout.
 MARKER = "crawler-index.json"
 #: Version of this backend's layout (beside INDEX_SCHEMA_VERSION, the documents' own).
-LAYOUT_VERSION = 1
+#: 2: the ``pagerank_blend`` fast field.
+LAYOUT_VERSION = 2
+#: The PageRank weight ``pagerank_blend`` is computed for (recorded in the marker); an
+#: engine with another SEARCH_PAGERANK_WEIGHT blends a window of hits in Python instead.
+BLEND_WEIGHT = defaults.SEARCH_PAGERANK_WEIGHT
 #: Stored fields kept in the ``stored`` JSON value (Whoosh's stored field names).
 STORED_FIELDS = (
     "url",
@@ -164,12 +173,20 @@ def build_tantivy_schema() -> Any:
         sb.add_text_field(name, tokenizer_name="raw", index_option="basic")
     sb.add_date_field("updated", indexed=True, fast=True)
     sb.add_float_field("pagerank", fast=True)
+    sb.add_float_field("pagerank_blend", fast=True)
     # language (ASCII packed in 8 bytes) and hashes of the grouping keys
     sb.add_unsigned_field("lang_code", fast=True)
     sb.add_unsigned_field("variant_key", fast=True)
     sb.add_unsigned_field("copy_key", fast=True)
     sb.add_bytes_field("stored", stored=True)
     return sb.build()
+
+
+def blend_weight_value(pagerank: float, weight: float = BLEND_WEIGHT) -> float:
+    """The ``pagerank_blend`` value of a page: v with log2(2 + v), the factor Tantivy's
+    ``weight_by_field`` multiplies a score by, equal to the blend's 1 + w * ln(1 + PR)
+    (crawler.search.ranking.blend; the factor is at least 1, so v >= 0)."""
+    return 2.0 ** blend(1.0, pagerank, weight) - 2.0
 
 
 def lang_code(lang: str) -> int:
@@ -224,6 +241,7 @@ class TantivyIndex:
                         "backend": "tantivy",
                         "schema_version": INDEX_SCHEMA_VERSION,
                         "layout": LAYOUT_VERSION,
+                        "blend_weight": BLEND_WEIGHT,
                     }
                 )
             )
@@ -231,6 +249,8 @@ class TantivyIndex:
         for name, analyzer in _ANALYZERS.items():
             self.index.register_tokenizer(name, analyzer)
         self.schema = self.index.schema
+        #: the PageRank weight of the ``pagerank_blend`` field
+        self.blend_weight = float(json.loads(marker.read_text()).get("blend_weight", BLEND_WEIGHT))
 
     def close(self) -> None:
         pass  # (the Rust index is released with the object)
@@ -262,6 +282,24 @@ def stored_value(doc: Mapping[str, Any]) -> dict[str, Any]:
     return {name: _json_value(doc[name]) for name in STORED_FIELDS if doc.get(name) is not None}
 
 
+_URL_FIRST = b'{"url": '
+_DECODER = json.JSONDecoder()
+
+
+def stored_url(raw: bytes) -> str:
+    """The URL of a ``stored`` value without decoding the rest (the page's text): it is
+    the value's first key (STORED_FIELDS)."""
+    if raw.startswith(_URL_FIRST):
+        try:
+            url, _ = _DECODER.raw_decode(raw[len(_URL_FIRST) : 8192].decode(errors="ignore"))
+        except ValueError:
+            pass
+        else:
+            if isinstance(url, str):
+                return url
+    return load_stored(raw)["url"]
+
+
 def load_stored(raw: bytes) -> dict[str, Any]:
     stored = json.loads(raw)
     for name in ("fetched", "modified"):
@@ -289,8 +327,9 @@ def content_terms(title: str, body: str, url: str, hub: float, anchors: str) -> 
     return terms
 
 
-def tantivy_document(doc: Mapping[str, Any]) -> Any:
-    """The Tantivy document of an index document (crawler.search.schema.page_document)."""
+def tantivy_document(doc: Mapping[str, Any], blend_weight: float = BLEND_WEIGHT) -> Any:
+    """The Tantivy document of an index document (crawler.search.schema.page_document),
+    its ``pagerank_blend`` for the index's ``blend_weight``."""
     hub = float(doc.get("hub") or 0.0)
     title, body, url = doc.get("title") or "", doc.get("body") or "", doc["url"]
     title_words, body_words = without_stop_words(title), without_stop_words(body)
@@ -316,7 +355,9 @@ def tantivy_document(doc: Mapping[str, Any]) -> Any:
     updated = doc.get("updated") or doc.get("fetched")
     if updated is not None:
         out.add_date("updated", updated)
-    out.add_float("pagerank", float(doc.get("pagerank") or 0.0))
+    pagerank = float(doc.get("pagerank") or 0.0)
+    out.add_float("pagerank", pagerank)
+    out.add_float("pagerank_blend", blend_weight_value(pagerank, blend_weight))
     out.add_unsigned("lang_code", lang_code(doc.get("lang") or ""))
     out.add_unsigned("variant_key", key_hash(doc.get("variant") or ""))
     out.add_unsigned("copy_key", key_hash(doc.get("copy") or ""))
@@ -375,7 +416,7 @@ class TantivyIndexWriter(BatchWriter):
                 for doc in docs:
                     if not doc.get("pagerank") and doc["url"] in old:
                         doc["pagerank"] = float(old[doc["url"]].get("pagerank") or 0.0)
-        converted = [tantivy_document(doc) for doc in docs]
+        converted = [tantivy_document(doc, self.ix.blend_weight) for doc in docs]
         writer = self.ix.writer(timeout=self.writer_timeout, heap_mb=self.limitmb)
         try:
             for url in deleted:

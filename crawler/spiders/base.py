@@ -17,12 +17,17 @@ from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from crawler import defaults
-from crawler.content import detect_language, language_tag, load_language_model, main_content
-from crawler.extract import extract_page
+from crawler.content import detect_language, language_tag, load_language_model
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
 from crawler.items import RECEIVED_AT_META, LinkRecord, PageItem, UncrawledItem
+from crawler.page_analysis import (
+    PAGE_ANALYSIS_META,
+    MetaPageAnalysis,
+    PageAnalysis,
+    analyse_html,
+)
 from crawler.seeds import load_seeds
 from crawler.urls import scheduled_url, url_host
 
@@ -219,24 +224,16 @@ class CrawlerSpider(scrapy.Spider):
             received_at=response.meta.get(RECEIVED_AT_META),
         )
         if mime in html_types:
-            page = extract_page(
-                response.body,
-                response.url,
-                encoding=getattr(response, "encoding", None),
-                anchor_max_chars=self.anchor_max_chars,
+            analysis = self._page_analysis(response)
+            item.title, item.text, item.canonical = (
+                analysis.title, analysis.text, analysis.canonical
             )
-            item.title, item.text, item.canonical = page.title, page.text, page.canonical
-            content = main_content(
-                response.body,
-                encoding=getattr(response, "encoding", None),
-                content_language=(response.headers.get(b"Content-Language") or b"").decode(
-                    "latin-1"
-                ),
+            item.main_text, item.headings, item.lang = (
+                analysis.main_text, analysis.headings, analysis.lang
             )
-            item.main_text, item.headings, item.lang = content.text, content.headings, content.lang
             item.links = [
                 LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
-                for ln in page.links
+                for ln in analysis.links
             ]
         elif isinstance(response, TextResponse):
             item.text = response.text
@@ -256,6 +253,25 @@ class CrawlerSpider(scrapy.Spider):
                     yield self.link_request(link, response)
         finally:
             pages.pop(id(response), None)
+
+    def _page_analysis(self, response: Response) -> PageAnalysis:
+        """The page's analysis made by a worker process (PageAnalysisMiddleware), else
+        made here."""
+        # left in meta: the content-seen middleware takes the fingerprint from it
+        attached = response.meta.get(PAGE_ANALYSIS_META)
+        if isinstance(attached, MetaPageAnalysis) and attached.matches(
+            response.url, response.body
+        ):
+            return attached.analysis
+        return analyse_html(
+            response.body,
+            response.url,
+            encoding=getattr(response, "encoding", None),
+            content_language=(response.headers.get(b"Content-Language") or b"").decode(
+                "latin-1"
+            ),
+            anchor_max_chars=self.anchor_max_chars,
+        )
 
     def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:
         request = failure.request  # type: ignore[attr-defined]

@@ -310,3 +310,43 @@ def test_no_age_eviction_is_asked_of_the_store_before_a_url_can_have_waited_that
     frontier = asyncio.run(run())
     assert batches == [None, 1.0]
     assert frontier.counters.evicted_age == 1
+
+
+def test_absorbing_a_link_to_a_seen_url_is_what_adding_it_does():
+    # the KnownLinksMiddleware's shortcut (absorb_seen) against the scheduler's path (add)
+    def event(source, url):
+        return link_event(
+            depth=source.stats.depth + 1, n_inter=0, n_intra=3, inter=False, visibility=1,
+            position=3, distance=1, source_cash=source.stats.cash,
+        )
+
+    async def run(shortcut: bool):
+        frontier = make_frontier("backlink")
+        await frontier.open()
+        add(frontier, "http://h.test/", priority=1)
+        source = frontier.pop(always_ready)
+        add_links(frontier, source, ["http://h.test/a", "http://h.test/b", "http://h.test/c"])
+        frontier.done(source)
+        other = frontier.pop(always_ready)  # a
+        for url in ["http://h.test/c", "http://h.test/a", "http://h.test/"]:
+            fp = url_fingerprint(url)
+            if shortcut:
+                assert frontier.absorb_seen(fp, event(other, url))
+            else:
+                assert not frontier.add(fp, url, host(url), 0, event(other, url), False, url,
+                                        link=True)
+        assert not frontier.absorb_seen(url_fingerprint("http://h.test/new"), event(other, ""))
+        frontier.done(other)
+        order = pop_all(frontier)
+        await frontier.flush()
+        counters = (frontier.counters.duplicates, frontier.counters.reprioritised)
+        scores = {r.url: (r.stats.backlinks, r.score) for r in frontier.store.rows.values()}
+        return order, counters, scores
+
+    by_add = asyncio.run(run(False))
+    by_absorb = asyncio.run(run(True))
+    assert by_absorb == by_add
+    order, counters, scores = by_absorb
+    assert order == ["http://h.test/c", "http://h.test/b"]  # c has two in-links now
+    assert counters == (3, 1) and scores["http://h.test/c"] == (2, 2.0)
+    assert "http://h.test/new" not in scores

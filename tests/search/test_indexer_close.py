@@ -6,6 +6,7 @@ index` processes."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -148,27 +149,39 @@ def test_a_crawl_at_its_page_limit_leaves_its_index_backlog_in_the_outbox(
     # the folder's note tells `scrapy search` (which reads no database) what is missing
     assert {k: (v["operations"], v["pages"]) for k, v in read_pending(index_dir).items()} == {
         crawl.crawl_id: (ops, len(left))}
-    search = run_scrapy("search", "word1", "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}",
+    data_dir = f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}"
+    search = run_scrapy("search", "word1", "-s", data_dir, "-s", "SEARCH_APPLY_PENDING=False",
                         cwd=tmp_path, database_url=database_url)
     assert search.returncode == 0, search.stderr
     assert search.stderr.strip() == (
         f"note: {len(left)} stored pages of crawl {crawl.crawl_id} were not searchable yet "
         "when it closed: `scrapy index` applies them (see `scrapy index --status`)")
+    assert documents(index_dir) == indexed
 
-    # the next indexer of the folder applies the backlog
-    done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "index", "-s",
-         f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}"],
-        cwd=tmp_path, env=scrapy_env(database_url), capture_output=True, text=True,
-        timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"indexed {len(left)} pages, removed 0, in ")
+    # by default `scrapy search` applies the backlog first (no other indexer holds the folder)
+    last = max(left, key=lambda url: int(url.rsplit("/p", 1)[1]))
+    word = f"word{last.rsplit('/p', 1)[1]}"
+    search = run_scrapy("search", "--json", word, "-s", data_dir, cwd=tmp_path,
+                        database_url=database_url)
+    assert search.returncode == 0, search.stderr
+    assert re.fullmatch(
+        rf"note: indexed {len(left)} pages that crawl {crawl.crawl_id} left in the search "
+        r"outbox, before searching \([\d.]+ s\)\n", search.stderr), search.stderr
+    assert [r["url"] for r in json.loads(search.stdout)["results"]] == [last]
     assert documents(index_dir) == stored
     assert outbox_backlog(prepared_db, key, crawl.crawl_id) == (0, 0)
     assert read_pending(index_dir) == {}  # applied: the note is gone
-    search = run_scrapy("search", "word1", "-s", f"CRAWLER_DATA_DIR={tmp_path / '.crawl'}",
-                        cwd=tmp_path, database_url=database_url)
+    search = run_scrapy("search", "word1", "-s", data_dir, cwd=tmp_path,
+                        database_url=database_url)
     assert search.returncode == 0 and search.stderr == "", search.stderr
+
+    # `scrapy index` has nothing left to do
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "index", "-s", data_dir],
+        cwd=tmp_path, env=scrapy_env(database_url), capture_output=True, text=True,
+        timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("indexed 0 pages, removed 0, in "), done.stdout
 
 
 @pytest.mark.slow

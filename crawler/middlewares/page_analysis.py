@@ -1,0 +1,130 @@
+"""Analyses HTML responses in worker processes before the spider sees them.
+
+A downloader middleware next to the engine (after redirects, retries and decompression):
+once the crawl has received PAGE_ANALYSIS_START_AFTER HTML pages (the workers start
+then), for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
+analysis and attaches it to ``meta[PAGE_ANALYSIS_META]``; the spider's parse() uses it
+instead of parsing the page on the crawl's thread. When the workers are busy or still
+starting, the response passes on unanalysed and the spider analyses it itself, as it
+does with PAGE_ANALYSIS_PROCESSES = 0.
+
+Stats: ``page_analysis/workers`` (pages analysed by a worker), ``page_analysis/in_process``
+(HTML responses passed on to be analysed in the crawl's process), ``page_analysis/worker_died``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.http import Response, TextResponse
+
+from crawler import defaults
+from crawler.middlewares.content_seen import fingerprint_config
+from crawler.page_analysis import (
+    PAGE_ANALYSIS_META,
+    MetaPageAnalysis,
+    PageAnalysisPool,
+    default_processes,
+    result,
+)
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+
+class PageAnalysisMiddleware:
+    def __init__(
+        self,
+        pool: PageAnalysisPool,
+        stats: StatsCollector,
+        *,
+        html_content_types: frozenset[str],
+        anchor_max_chars: int,
+        start_after: int = defaults.PAGE_ANALYSIS_START_AFTER,
+    ) -> None:
+        self.pool = pool
+        self.stats = stats
+        self.html_content_types = html_content_types
+        self.anchor_max_chars = anchor_max_chars
+        self.start_after = start_after
+        self.html_pages = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageAnalysisMiddleware:
+        settings = crawler.settings
+        processes = settings.get("PAGE_ANALYSIS_PROCESSES", defaults.PAGE_ANALYSIS_PROCESSES)
+        processes = default_processes() if processes in (None, "") else int(processes)
+        pool = PageAnalysisPool(
+            processes,
+            settings.getint("PAGE_ANALYSIS_MAX_PENDING", defaults.PAGE_ANALYSIS_MAX_PENDING),
+            # the content-seen test's fingerprint is made in the worker too
+            fingerprint_config(settings),
+        )
+        middleware = cls(
+            pool,
+            crawler.stats,
+            html_content_types=frozenset(
+                settings.getlist("PAGE_HTML_CONTENT_TYPES", defaults.PAGE_HTML_CONTENT_TYPES)
+            ),
+            anchor_max_chars=settings.getint(
+                "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
+            ),
+            start_after=settings.getint(
+                "PAGE_ANALYSIS_START_AFTER", defaults.PAGE_ANALYSIS_START_AFTER
+            ),
+        )
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    def spider_closed(self, spider: Spider) -> None:
+        self.pool.close()
+
+    def _is_html(self, response: Response) -> bool:
+        if not isinstance(response, TextResponse) or not 200 <= response.status < 300:
+            return False
+        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
+        return content_type.split(";", 1)[0].strip().lower() in self.html_content_types
+
+    async def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        if not self.pool.processes or not response.body or not self._is_html(response):
+            return response
+        self.html_pages += 1
+        if self.html_pages >= self.start_after:
+            # (a no-op once open) pages arriving before the workers are ready are
+            # analysed in the crawl's process
+            self.pool.open()
+        if self.pool.saturated:
+            self.stats.inc_value("page_analysis/in_process")
+            return response
+        content_language = (response.headers.get(b"Content-Language") or b"").decode("latin-1")
+        try:
+            future = self.pool.submit(
+                response.body,
+                response.url,
+                encoding=response.encoding,
+                content_language=content_language,
+                anchor_max_chars=self.anchor_max_chars,
+            )
+            values: Any = await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            # a worker died (this page or another one it held): the spider analyses this
+            # page in the crawl's process, new workers take the next ones
+            self.pool.broken()
+            self.stats.inc_value("page_analysis/worker_died")
+            self.stats.inc_value("page_analysis/in_process")
+            return response
+        request.meta[PAGE_ANALYSIS_META] = MetaPageAnalysis(
+            response.url, len(response.body), result(values)
+        )
+        self.stats.inc_value("page_analysis/workers")
+        return response

@@ -1,0 +1,179 @@
+"""The Tantivy engine's best hits by blended score (issue 28): Tantivy ranks by the
+PageRank blend itself through the ``pagerank_blend`` fast field, in one pass; an engine
+whose SEARCH_PAGERANK_WEIGHT differs from the index's blends a window in Python. Both must
+give exactly the order of blending every match in Python (real Tantivy index)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from crawler.search import IndexWriter, SearchEngine, open_index, page_document
+from crawler.search.ranking import blend
+from crawler.search.tantivy_index import (
+    BLEND_WEIGHT,
+    MARKER,
+    TantivyIndex,
+    TantivyIndexError,
+    blend_weight_value,
+)
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+WORDS = (
+    "socket server client request thread queue buffer stream parser token table index "
+    "cursor commit branch merge module import package config logging handler"
+).split()
+QUERIES = (
+    "socket",
+    "server thread",
+    "queue buffer stream parser",  # a description: one tier of any word
+    "socket server client request thread queue buffer stream parser token table index",
+    '"socket server"',
+    "socket -thread",
+)
+
+
+def _index(path: Path) -> TantivyIndex:
+    rng = random.Random(28)
+    docs = []
+    for i in range(400):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 60)))
+        title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4)))
+        docs.append(
+            page_document(
+                url=f"http://h{i % 7}.test/p{i}.html",
+                title=title,
+                text=text,
+                host=f"h{i % 7}.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                pagerank=round(rng.paretovariate(1.5) - 1.0, 6) + i * 1e-6,
+            )
+        )
+    ix = open_index(path, backend="tantivy")
+    IndexWriter(ix).write(docs)
+    return ix
+
+
+def _every_match_blended(engine: SearchEngine, q, limit: int, weight: float) -> list:
+    """The best ``limit`` addresses of ``q``: every match blended in Python."""
+    searcher = engine.ix.searcher()
+    hits = searcher.search(q, searcher.num_docs, count=True).hits
+    ranks = searcher.fast_field_values("pagerank", [a for _, a in hits])
+    scored = sorted(
+        (
+            (blend(s, pr, weight), a.segment_ord, a.doc)
+            for (s, a), pr in zip(hits, ranks, strict=True)
+        ),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    return [(seg, doc) for _, seg, doc in scored[:limit]], len(hits)
+
+
+@pytest.mark.parametrize("weight", [BLEND_WEIGHT, 0.8])
+def test_the_best_hits_are_those_of_blending_every_match(tmp_path: Path, weight: float) -> None:
+    engine = SearchEngine(_index(tmp_path), pagerank_weight=weight)
+    searcher = engine.ix.searcher()
+    compiler = engine.compiler(searcher.doc_freq, searcher.num_docs)
+    checked = 0
+    for text in QUERIES:
+        parsed = compiler.parse(text)
+        for number, tier in enumerate(parsed.tiers):
+            q = parsed.scored(tier, number == 0)
+            for limit in (1, 10, 30):
+                top, count = engine._top(searcher, q, limit, "")
+                expected, matches = _every_match_blended(engine, q, limit, weight)
+                assert [(a.segment_ord, a.doc) for _, a in top] == expected, (text, limit)
+                assert count == matches
+                checked += 1
+    assert checked == 3 * 8  # six queries, two of them in two tiers
+
+
+def test_one_pass_and_the_python_window_give_the_same_results(tmp_path: Path) -> None:
+    ix = _index(tmp_path)
+    one_pass = SearchEngine(ix)
+    window = SearchEngine(open_index(tmp_path, create=False))
+    window.ix.blend_weight = -1.0  # no pagerank_blend for this weight: the Python window
+    for text in QUERIES:
+        a, b = one_pass.search(text, per_page=20), window.search(text, per_page=20)
+        assert [h.url for h in a.hits] == [h.url for h in b.hits]
+        assert a.total == b.total > 0
+        assert [h.score for h in a.hits] == pytest.approx([h.score for h in b.hits], rel=1e-5)
+
+
+def test_pagerank_blend_is_the_blend_factor_in_tantivys_weighting() -> None:
+    for pagerank in (0.0, 0.3, 1.0, 20.0, 136.0, 5000.0):
+        value = blend_weight_value(pagerank, 0.5)
+        assert value >= 0.0
+        assert math.log2(2.0 + value) == pytest.approx(blend(1.0, pagerank, 0.5), rel=1e-12)
+    assert blend_weight_value(0.0, 0.5) == 0.0
+
+
+def test_the_marker_records_the_blend_weight_and_an_older_layout_is_refused(
+    tmp_path: Path,
+) -> None:
+    TantivyIndex(tmp_path / "new")
+    info = json.loads((tmp_path / "new" / MARKER).read_text())
+    assert info["layout"] == 2 and info["blend_weight"] == BLEND_WEIGHT == 0.5
+    info["layout"] = 1
+    (tmp_path / "new" / MARKER).write_text(json.dumps(info))
+    with pytest.raises(TantivyIndexError, match="rebuild it with `scrapy reindex`"):
+        TantivyIndex(tmp_path / "new", create=False)
+
+
+def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a window holding every match, rescoring the proximity bonus on the best hits
+    gives exactly the results of probing it on every match of the first tier."""
+    from crawler.search import tantivy_engine
+
+    ix = _index(tmp_path)
+    probed = SearchEngine(ix)
+    expected = {text: probed.search(text, per_page=20) for text in QUERIES}
+    searcher = ix.searcher()
+    parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
+    assert parsed.proximity == [] and len(parsed.first_bonus) == 4 + 1 + 3 + 1  # lead, pairs
+    monkeypatch.setattr(tantivy_engine, "PROXIMITY_PROBE_DOCS", 0)
+    monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
+    monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
+    parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
+    # the lead phrase; 3 pairs x 2 fields x 2 orders, the whole sequence x 2 fields:
+    # each phrase alone
+    assert len(parsed.proximity) == 1 + 3 * 4 + 2 and len(parsed.first_bonus) == 4
+    assert parsed.proximity_terms == 4
+    rescored = 0
+    for text in QUERIES:
+        got = probed.search(text, per_page=20)
+        assert [h.url for h in got.hits] == [h.url for h in expected[text].hits], text
+        assert got.total == expected[text].total
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in expected[text].hits], rel=1e-5
+        )
+        rescored += bool(
+            probed.compiler(searcher.doc_freq, searcher.num_docs).parse(text).proximity
+        )
+    assert rescored == 3  # the two words, the description and the sentence
+
+
+def test_the_phrase_cost_counts_the_pages_of_each_phrases_rarest_word(tmp_path: Path) -> None:
+    ix = _index(tmp_path)
+    engine = SearchEngine(ix)
+    searcher = ix.searcher()
+    compiler = engine.compiler(searcher.doc_freq, searcher.num_docs)
+    df = {w: searcher.doc_freq("content_w", w) for w in ("socket", "server", "thread")}
+    cost = compiler._proximity_cost(compiler.parse("socket server thread").tree)
+    sequence = min(df.values())
+    lead = min(searcher.doc_freq("lead", w) for w in ("socket", "server", "thread"))
+    assert lead > 0
+    pairs = min(df["socket"], df["server"]) + min(df["server"], df["thread"])
+    assert cost == pairs + sequence + lead
+    # two words: one pair, no sequence, no lead phrase
+    df2 = min(df["socket"], df["server"])
+    assert compiler._proximity_cost(compiler.parse("socket server").tree) == df2
+    assert compiler._proximity_cost(compiler.parse("socket").tree) == 0

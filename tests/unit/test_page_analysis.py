@@ -1,0 +1,173 @@
+"""Page analysis in worker processes (crawler/page_analysis.py): real worker processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from crawler.dedup.content_seen import ContentSeenTest, FingerprintConfig, fingerprint_text
+from crawler.dedup.winnowing import WinnowingFingerprint
+from crawler.page_analysis import PageAnalysisPool, analyse_html, result
+from crawler.sandbox.web import html_page
+
+PAGES = [
+    (
+        "http://docs.example.test/guide/install.html",
+        html_page(
+            "Installing the tool",
+            '<nav><a href="/">Home</a> <a href="/guide/">Guide</a></nav>'
+            '<main><h1>Installing</h1><p>' + "Download the archive and unpack it. " * 30
+            + '</p><h2>From source</h2><p>See <a href="build.html#src">building</a> and '
+            '<a href="http://other.example.test/x?b=2&a=1">elsewhere</a>.</p></main>',
+        ),
+    ),
+    (
+        "http://shop.example.test/",
+        b"<html lang='de'><head><title>Laden</title><base href='/katalog/'></head><body>"
+        b"<a href='a.html'>A</a><a href='b.html'>B</a><p>Willkommen in unserem Laden, hier "
+        b"finden Sie B\xc3\xbccher und Noten.</p></body></html>",
+    ),
+    ("http://empty.example.test/", b""),
+]
+
+
+def wait_ready(pool: PageAnalysisPool, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not pool.ready:
+        assert time.monotonic() < deadline, "the worker did not start"
+        time.sleep(0.05)
+
+
+def test_a_worker_returns_what_the_crawl_process_computes():
+    pool = PageAnalysisPool(1)
+    assert pool.saturated  # no worker yet: the caller analyses
+    pool.open()
+    try:
+        wait_ready(pool)
+        assert not pool.saturated
+        for url, body in PAGES:
+            future = pool.submit(
+                body, url, encoding="utf-8", content_language="en", anchor_max_chars=500
+            )
+            expected = analyse_html(
+                body, url, encoding="utf-8", content_language="en", anchor_max_chars=500
+            )
+            assert result(future.result(timeout=60)) == expected
+        assert expected.links == []  # the empty page
+        first = result(
+            pool.submit(
+                PAGES[0][1], PAGES[0][0], encoding="utf-8", content_language="",
+                anchor_max_chars=500,
+            ).result(timeout=60)
+        )
+        assert [link.url for link in first.links] == [
+            "http://docs.example.test/",
+            "http://docs.example.test/guide/",
+            "http://docs.example.test/guide/build.html",
+            "http://other.example.test/x?a=1&b=2",
+        ]
+        assert first.title == "Installing the tool" and first.lang == "en"
+        assert "Download the archive" in first.main_text and "Home" not in first.main_text
+        assert pool.pending == 0
+    finally:
+        pool.close()
+
+
+def test_pages_queue_up_to_the_limit_then_the_caller_analyses():
+    pool = PageAnalysisPool(1, max_pending=2)
+    pool.open()
+    try:
+        wait_ready(pool)
+        big = PAGES[0][1] * 200  # a page that keeps the worker busy for a while
+        futures = [
+            pool.submit(big, PAGES[0][0], encoding="utf-8", content_language="",
+                        anchor_max_chars=500)
+            for _ in range(2)
+        ]
+        assert pool.pending == 2 and pool.saturated
+        for future in futures:
+            future.result(timeout=120)
+        deadline = time.monotonic() + 10
+        while pool.pending and time.monotonic() < deadline:  # done callbacks run later
+            time.sleep(0.01)
+        assert pool.pending == 0 and not pool.saturated
+    finally:
+        pool.close()
+
+
+def test_a_dead_worker_is_replaced():
+    pool = PageAnalysisPool(1)
+    pool.open()
+    try:
+        wait_ready(pool)
+        executor = pool._executor
+        assert executor is not None
+        (pid,) = list(executor._processes)  # the one worker
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            for _ in range(50):  # the pool learns of the death shortly after
+                pool.submit(
+                    PAGES[1][1], PAGES[1][0], encoding="utf-8", content_language="",
+                    anchor_max_chars=500,
+                ).result(timeout=60)
+                time.sleep(0.1)
+        pool.broken()
+        pool.broken()  # every page the dead worker held reports it: one restart
+        assert pool.restarts == 1 and pool._executor is not executor
+        wait_ready(pool)
+        page = result(
+            pool.submit(
+                PAGES[1][1], PAGES[1][0], encoding="utf-8", content_language="",
+                anchor_max_chars=500,
+            ).result(timeout=60)
+        )
+        assert page.title == "Laden" and page.lang == "de"
+        assert [link.url for link in page.links] == [
+            "http://shop.example.test/katalog/a.html",
+            "http://shop.example.test/katalog/b.html",
+        ]
+    finally:
+        pool.close()
+
+
+def test_no_workers_means_the_caller_analyses_every_page():
+    pool = PageAnalysisPool(0)
+    pool.open()
+    assert pool.saturated and pool._executor is None
+    with pytest.raises(ValueError):
+        PageAnalysisPool(-1)
+
+
+def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
+    config = FingerprintConfig(candidate_threshold=0.5)  # the second stage: word hashes too
+    test = ContentSeenTest(
+        WinnowingFingerprint(config.k, config.w, config.hash_name), config.threshold,
+        config.num_perm, candidate_threshold=0.5,
+    )
+    assert test.fingerprint_config == config
+    pool = PageAnalysisPool(1, fingerprint_config=config)
+    pool.open()
+    try:
+        wait_ready(pool)
+        url, body = PAGES[0]
+        page = result(
+            pool.submit(body, url, encoding="utf-8", content_language="",
+                        anchor_max_chars=500).result(timeout=60)
+        )
+        made_with, made = page.fingerprint
+        expected = test.fingerprint(fingerprint_text(page.title, page.text))
+        assert made_with == config and made.digest == expected.digest
+        assert made.minutiae.tolist() == expected.minutiae.tolist() and made.minutiae.size
+        assert made.signature.tolist() == expected.signature.tolist()
+        assert made.words.tolist() == expected.words.tolist() and made.words.size
+        empty = result(
+            pool.submit(PAGES[2][1], PAGES[2][0], encoding="utf-8", content_language="",
+                        anchor_max_chars=500).result(timeout=60)
+        )
+        assert empty.fingerprint == (config, None)  # nothing to fingerprint
+    finally:
+        pool.close()
