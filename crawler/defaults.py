@@ -414,11 +414,6 @@ SMART_LINK_TREE_PENALTY = 0.1
 SMART_LINK_PRIOR_WORDS = (
     "search advanced find catalog catalogue query lookup browse inventory explore discover"
 )
-# Words of the links to a site's pages that list other sites (its partners, a blogroll):
-# a site of the topic links to others of the topic there (the paper's high-priority
-# out-of-site links); ranked like the prior words (a separate vector: neither dilutes
-# the other), so the stop rule waits for them too.
-SMART_LINK_SITE_LIST_WORDS = "partners links friends blogroll affiliates"
 # Link tree: a menu link (nav, header, role=navigation, class "menu") of a page at most
 # SMART_LINK_NAV_DEPTH links from home gets this on top of LT(l): what the site itself
 # calls its sections is tried before the links in its text.

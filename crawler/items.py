@@ -114,9 +114,8 @@ class FormItem:
     site_score: float = 0.0  # the site's evidence (classifier score scaled by density)
     form_score: float = 0.0  # the topic evidence of the form's own words
     # probing (crawler/deepweb/probe.py): "" not probed, "pending" (a final item follows),
-    # "confirmed", "no_results", "no_records", "site_pages" (its records are the site's
-    # own pages), "robots_disallowed", "http_error", "failed", "no_query" (no field to
-    # put a query in)
+    # "confirmed", "no_results", "no_records", "robots_disallowed", "http_error",
+    # "failed", "no_query" (no field to put a query in)
     probe: str = ""
     confirmed: bool | None = None  # None: not probed (or no answer)
     probe_url: str = ""  # the last probe's URL (GET: with its query)

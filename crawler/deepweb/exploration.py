@@ -67,10 +67,6 @@ class SiteExploration:
     # searchable forms seen while the site was judged off topic (form, verdict, the
     # record groups of its page): judged again if the site is
     held_forms: list[tuple[Form, FormVerdict, dict[str, int]]] = field(default_factory=list)
-    # in-site URLs its pages link to from their menus (navigation), and how many of its
-    # pages link to each in-site URL: the site's own pages, as opposed to its records
-    menu_links: set[str] = field(default_factory=set)
-    link_pages: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages
@@ -86,12 +82,11 @@ class SiteExploration:
         seed: bool = False,
         *,
         prior: LinkRanker | None = None,
-        site_lists: LinkRanker | None = None,
         nav_bonus: float = defaults.SMART_LINK_NAV_BONUS,
         likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
         nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
     ) -> SiteExploration:
-        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, site_lists)
+        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior)
         return cls(site, home, rules, tree, seed=seed)
 
     def add_link(
@@ -144,39 +139,10 @@ class SiteExploration:
         topic share; kept for a site judged off topic too, which may be judged again)."""
         self.words.update(page_terms)
 
-    def judged_on_topic_late(self) -> None:
-        """Judged on topic after its home page (by the topic's vocabulary, or by its
-        search's answer): the rounds it ran for discovery do not count, it gets a round
-        as a topic site."""
-        self.relevant = True
-        self.rejudged = True
-        self.rounds = 1
-
-    def own_page(self, url: str) -> bool:
-        """A page of the site itself, not one of its records: a link of its menus, or a
-        link on half of its pages fetched or more (the sections of a small business's
-        site are linked from every page; a record from a listing or two)."""
-        if url in self.menu_links:
-            return True
-        linked = self.link_pages[url]
-        return linked >= 1 and 2 * linked >= self.pages
-
-    def lists_own_pages(self, record_links: Iterable[str]) -> bool:
-        """A probe's records are (for the most part) the site's own pages: the form
-        searches the site's pages (About, Events, Contact), not a database of records."""
-        links = list(dict.fromkeys(record_links))
-        own = sum(1 for url in links if self.own_page(url))
-        return bool(links) and 2 * own >= len(links)
-
     @property
     def resumable(self) -> bool:
         """Stopped by a rule other than its forms, with links left."""
-        return self.stopped in (
-            "max_pages",
-            "pages_without_form",
-            "off_topic",
-            "discovery_unproductive",
-        ) and bool(self.tree)
+        return self.stopped in ("max_pages", "pages_without_form", "off_topic") and bool(self.tree)
 
     def resumable_in(self, mode: str) -> bool:
         """Resumable under SMART_RESUME_SITES ``mode`` (all, topic, none)."""

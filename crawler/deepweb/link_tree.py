@@ -18,13 +18,8 @@ catalogue).
 
 A link is **likely** to lead to a form when its rank reaches ``likely_rank`` (it names a
 search, or looks like links that led to forms) or when it is a menu link of a page at
-most ``nav_depth`` links from home. Links named like a page that lists other sites
-(SMART_LINK_SITE_LIST_WORDS: partners, a blogroll) are ranked against those words apart
-and count as likely too, ranked at most ``likely_rank`` (after the links named like a
-search): the sites a site of the topic lists are the best candidates for
-more sites of the topic (the paper's high-priority out-of-site links). The stop rule
-"pages without a form" does not end a site while likely links wait
-(crawler.deepweb.exploration).
+most ``nav_depth`` links from home. The stop rule "pages without a form" does not end a
+site while likely links wait (crawler.deepweb.exploration).
 """
 
 from __future__ import annotations
@@ -87,10 +82,6 @@ class LinkTree:
     likely_rank: float = defaults.SMART_LINK_LIKELY_RANK
     nav_depth: int = defaults.SMART_LINK_NAV_DEPTH
     prior: LinkRanker | None = None  # the prior words alone: what "likely" is judged by
-    # the words of links to pages that list other sites (partners, blogroll): ranked
-    # apart from the prior words; the link's prior is the better of the two, the
-    # site-list rank capped at likely_rank
-    site_lists: LinkRanker | None = None
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)
@@ -117,9 +108,6 @@ class LinkTree:
         self.seen.add(url)
         features = link_features(url, anchor, around)
         prior = self.prior.rank(features) if self.prior is not None else 0.0
-        if self.site_lists is not None:
-            # likely, but after the links named like a search (capped at likely_rank)
-            prior = max(prior, min(self.site_lists.rank(features), self.likely_rank))
         self.links[url] = _Link(
             url,
             depth,

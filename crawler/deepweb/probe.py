@@ -27,7 +27,6 @@ from crawler import defaults
 from crawler.deepweb.forms import TEXT_TYPES, Form, FormField
 from crawler.deepweb.page import in_navigation, is_navigation
 from crawler.focus.query import terms
-from crawler.urls import canonical_url
 
 # Field names of a search box, best first, when a form has several text fields.
 _QUERY_NAMES = (
@@ -190,7 +189,6 @@ class ResultPage:
     count: int | None  # a stated number of results
     no_results: bool  # the page says there is nothing
     record_text: str = ""  # the records' words (their topic evidence is the form's)
-    record_links: list[str] = field(default_factory=list)  # the records' links (absolute)
     reasons: list[str] = field(default_factory=list)
 
     @property
@@ -226,30 +224,18 @@ def read_results(
             continue
         if n > best:
             best_key, best = key, n
-    record_text, record_links = "", []
+    record_text = ""
     if best_key:
-        records = _group_records(doc, best_key)
-        record_text = " ".join(_text(r) for r in records)
-        record_links = [link for r in records for link in _links(r)]
-    return ResultPage(best, count, no_results, record_text, record_links)
+        record_text = _group_text(doc, best_key)
+    return ResultPage(best, count, no_results, record_text)
 
 
-def _group_records(doc: Any, key: str) -> list[Any]:
+def _group_text(doc: Any, key: str) -> str:
     parent_path, child = key.rsplit(">", 1)
-    records = []
+    words = []
     for parent in doc.iter():
         if isinstance(parent.tag, str) and _path(parent) == parent_path:
             for c in parent:
                 if isinstance(c.tag, str) and f"{c.tag}.{_signature(c)[1]}" == child:
-                    records.append(c)
-    return records
-
-
-def _links(record: Any) -> list[str]:
-    """The canonical http(s) URLs a record links to, once each, in order."""
-    out: list[str] = []
-    for a in record.iter("a"):
-        url = canonical_url(a.get("href", "").strip()) if a.get("href") else None
-        if url and url not in out:
-            out.append(url)
-    return out
+                    words.append(_text(c))
+    return " ".join(words)

@@ -154,19 +154,6 @@ class TopicVocabulary:
         self.pages[on_topic] += 1
         self.frequency[on_topic].update(set(terms(text)))
 
-    def relabel(self, words: Iterable[str], on_topic: bool) -> None:
-        """A page learned with the other label is now judged ``on_topic`` (a site judged
-        off topic on its home page whose search answered the topic): its words count
-        for its new label, so the topic's vocabulary learns from the sites found late."""
-        page = set(words)
-        if self.pages[not on_topic] <= 0:
-            return
-        self.pages[not on_topic] -= 1
-        self.frequency[not on_topic].subtract(page)
-        self.frequency[not on_topic] = +self.frequency[not on_topic]
-        self.pages[on_topic] += 1
-        self.frequency[on_topic].update(page)
-
     def marks_topic(self, term: str) -> bool:
         if term in self.topic:
             return True
@@ -238,26 +225,17 @@ class TopicVocabulary:
         return not self.topic.isdisjoint(words)
 
     def answers_topic(
-        self,
-        form: Form,
-        query_terms: Iterable[str],
-        record_evidence: float,
-        links_name: bool,
-        home_names: bool = True,
+        self, form: Form, query_terms: Iterable[str], record_evidence: float, links_name: bool
     ) -> bool:
         """A form's probe that listed records says its site's database answers the topic
         when the query held words that mark the topic and the records hold such words
         besides the query's (``record_evidence`` > 0), or the links to the site name the
         topic (``links_name``), or the form's own words name it ("Search the course
-        catalogue") on a site whose home page names it too (``home_names``: a
-        programming manual's package search whose examples name every subject, on a
-        home page that names none of them, is not): a manual's search, which lists
-        pages for any word, has none of these."""
+        catalogue"): a manual's search, which lists pages for any word, has none of
+        these."""
         if not any(self.marks_topic(t) for t in query_terms):
             return False
-        if record_evidence > 0 or links_name:
-            return True
-        return home_names and self.names_topic(own_terms(form))
+        return record_evidence > 0 or links_name or self.names_topic(own_terms(form))
 
     def marks_site(
         self,

@@ -71,8 +71,6 @@ SMART_META = "smart"
 PROBE_META = "smart_probe"
 SCORE_TERMS_META = "score_terms"
 LINK_RANK_TERM = "link_rank"
-#: a probe's outcome when the records it lists are the site's own pages
-SITE_PAGES = "site_pages"
 
 
 @dataclass
@@ -80,7 +78,6 @@ class ProbeState:
     """What a probe's answer is judged with (request meta: picklable, plain data)."""
 
     form: Form
-    verdict: FormVerdict  # the searchable-form classifier's
     item: FormItem  # the form's item as first judged
     page_groups: dict[str, int]  # record-like groups of the page the form is on
     attempt: int
@@ -176,9 +173,6 @@ class SmartSpider(CrawlerSpider):
         ).split()
         self.link_ranker = LinkRanker(prior_words)
         self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
-        self.site_list_ranker = LinkRanker(
-            settings.get("SMART_LINK_SITE_LIST_WORDS", defaults.SMART_LINK_SITE_LIST_WORDS).split()
-        )
         self.tree_options = {
             "nav_bonus": number("SMART_LINK_NAV_BONUS"),
             "likely_rank": number("SMART_LINK_LIKELY_RANK"),
@@ -368,7 +362,6 @@ class SmartSpider(CrawlerSpider):
             self.tree_penalty,
             seed=seed,
             prior=self.prior_ranker,
-            site_lists=self.site_list_ranker,
             **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
@@ -531,7 +524,6 @@ class SmartSpider(CrawlerSpider):
             seed = exploration.seed
             home_text = self.joined(f"{page.title}\n{page.text}")
             home_words = Counter(terms(home_text))
-            main_text = self.joined(page.main_text or "")  # without menus and footers
             share = self.vocabulary.share(home_words)  # before this page is learned
             exploration.home_words = home_words
             verdict = self.classifier.classify(home_text, learn=not seed)
@@ -546,14 +538,13 @@ class SmartSpider(CrawlerSpider):
                 "smart/sites_on_topic" if exploration.relevant else "smart/sites_off_topic"
             )
             self.logger.info(
-                "site %s judged %s on its home page (%s %.3f; topic stems %d (main %d); share of "
+                "site %s judged %s on its home page (%s %.3f; topic stems %d; share of "
                 "topic words %.3f: %s; links to it name the topic: %s; frequent words: %s)",
                 exploration.site,
                 "on topic" if exploration.relevant else "off topic",
                 verdict.model,
                 verdict.score,
                 self.classifier.keyword_hits(home_text) if self.classifier.query else 0,
-                self.classifier.keyword_hits(main_text) if self.classifier.query else 0,
                 share,
                 " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
                 "yes" if by_links else "no",
@@ -607,9 +598,6 @@ class SmartSpider(CrawlerSpider):
         for link in links:
             host = site_of(link.url)
             if host == exploration.site:
-                exploration.link_pages[link.url] += 1
-                if link.navigation:
-                    exploration.menu_links.add(link.url)
                 exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
@@ -660,7 +648,7 @@ class SmartSpider(CrawlerSpider):
         best = judged.score + self.weights.result * (1.0 - UNKNOWN)
         could_be_relevant = best >= self.weights.threshold - 1e-9
         if self.probe and verdict.searchable and could_be_relevant:
-            probe = self.probe_request(form, verdict, item, page_groups())
+            probe = self.probe_request(form, item, page_groups())
         if probe is not None:
             item.probe = "pending"
         if verdict.searchable:
@@ -710,8 +698,9 @@ class SmartSpider(CrawlerSpider):
             if not self.judged_by_share(exploration.home_words):
                 continue
             share = self.vocabulary.share(exploration.home_words)
-            self.judged_late(exploration)
+            exploration.relevant = True
             exploration.relevance = share
+            exploration.rejudged = True
             self.crawler.stats.inc_value("smart/sites_rejudged")
             self.logger.info(
                 "site %s judged on topic again (share of topic words %.3f), %d forms held",
@@ -720,22 +709,6 @@ class SmartSpider(CrawlerSpider):
                 len(exploration.held_forms),
             )
         self.rejudge_forms()
-
-    def judged_late(self, exploration: SiteExploration) -> None:
-        """A site judged off topic on its home page is on topic now: its home page's
-        words are learned as the topic's (the vocabulary grows from the sites found
-        late), and it gets a round as a topic site, also when it ran out of links for
-        discovery (``discovery_unproductive``)."""
-        was_off = exploration.relevant is False
-        exploration.judged_on_topic_late()
-        if was_off and not exploration.seed:
-            self.vocabulary.relabel(exploration.home_words, True)
-        if (
-            exploration.site not in self.active
-            and exploration.site not in self.stopped_sites
-            and exploration.resumable_in(self.resume_mode)
-        ):
-            self.stopped_sites[exploration.site] = exploration
 
     def rejudge_forms(self) -> int:
         """The held searchable forms of topic sites (judged not relevant, not probed,
@@ -764,12 +737,7 @@ class SmartSpider(CrawlerSpider):
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(
-        self,
-        form: Form,
-        verdict: FormVerdict,
-        item: FormItem,
-        page_groups: dict[str, int],
-        attempt: int = 0,
+        self, form: Form, item: FormItem, page_groups: dict[str, int], attempt: int = 0
     ) -> scrapy.Request | None:
         """The form submitted with its ``attempt``-th query (crawler.deepweb.probe),
         GET or POST as the form says, through robots.txt (of the action URL) and the
@@ -793,12 +761,7 @@ class SmartSpider(CrawlerSpider):
             dont_filter=True,
             meta={
                 PROBE_META: ProbeState(
-                    form,
-                    verdict,
-                    item,
-                    page_groups,
-                    attempt,
-                    set(terms(" ".join(query.values()))),
+                    form, item, page_groups, attempt, set(terms(" ".join(query.values())))
                 ),
             },
         )
@@ -837,38 +800,20 @@ class SmartSpider(CrawlerSpider):
         )
         result = read_results(doc, state.page_groups, self.probe_min_records)
         stats = self.crawler.stats
-        exploration = self.explorations.get(state.item.site)
-        status = result.status
-        own_pages = (
-            result.confirmed
-            and exploration is not None
-            and exploration.lists_own_pages(result.record_links)
-        )
-        if own_pages:
-            # the records are the site's own pages (a business's "Events" page for
-            # "events"): a search of the site, not of a database of the topic
-            status = SITE_PAGES
-        stats.inc_value(f"smart/probe_results/{status}")
+        stats.inc_value(f"smart/probe_results/{result.status}")
         if not result.confirmed:
-            retry = self.probe_request(
-                state.form, state.verdict, state.item, state.page_groups, state.attempt + 1
-            )
+            retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
                 yield retry
                 return
-        if own_pages:
-            evidence = 0.0
-        elif result.confirmed:
+        exploration = self.explorations.get(state.item.site)
+        if result.confirmed:
             evidence = self.vocabulary.evidence(
                 set(terms(self.joined(result.record_text))) - state.query_terms,
                 self.learned_weight,
             )
             if exploration is not None and self.vocabulary.answers_topic(
-                state.form,
-                state.query_terms,
-                evidence,
-                self.judged_by_links(exploration.site),
-                self.vocabulary.names_topic(exploration.home_words),
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
             ):
                 self.site_answers_topic(exploration, state.form)
         elif exploration is not None and exploration.answers_topic:
@@ -879,8 +824,9 @@ class SmartSpider(CrawlerSpider):
             # no records: says nothing of the topic (a car dealer's search has nothing
             # for "autos", its records say "car")
             evidence = UNKNOWN
-        confirmed = result.confirmed and not own_pages
-        yield self.final_item(state, status, confirmed, response.url, result.records, evidence)
+        yield self.final_item(
+            state, result.status, result.confirmed, response.url, result.records, evidence
+        )
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers
@@ -893,7 +839,8 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value("smart/sites_answering_topic")
         if exploration.relevant:
             return
-        self.judged_late(exploration)
+        exploration.relevant = True
+        exploration.rejudged = True
         exploration.relevance = max(exploration.relevance, 0.5)
         self.crawler.stats.inc_value("smart/sites_rejudged")
         self.logger.info(
@@ -935,12 +882,6 @@ class SmartSpider(CrawlerSpider):
         judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
         if judged.relevant:
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
-        elif exploration is not None and exploration.relevant is False and not exploration.seed:
-            # probed while its site was judged off topic (its form's own words name the
-            # topic): held, and probed again if the site is judged on topic later (a
-            # refusal by robots.txt is refused again without a request)
-            exploration.held_forms.append((state.form, state.verdict, state.page_groups))
-            self.probed.discard(state.form.signature())
         if confirmed:
             self.crawler.stats.inc_value("smart/forms_confirmed")
         self.logger.info(

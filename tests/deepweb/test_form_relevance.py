@@ -14,7 +14,6 @@ from crawler.deepweb.relevance import (
     judge_form,
     site_evidence,
 )
-from crawler.focus.query import terms
 
 BOOK_FORM = b"""<form action="/catalogue/results" method="get">
   <label for="t">Title or author</label><input id="t" name="kw" placeholder="e.g. Dickens">
@@ -197,10 +196,6 @@ def test_a_probe_listing_records_for_the_topic_says_the_site_answers_it():
     assert words.answers_topic(package_search, {"book"}, 0.25, False)  # records say novel
     assert words.answers_topic(package_search, {"book"}, 0.0, True)  # listed as books
     assert words.answers_topic(book_search, {"book"}, 0.0, False)  # the form says books
-    # ... on a site whose home page never names books: a manual's package search with
-    # "books" among its examples
-    assert not words.answers_topic(book_search, {"book"}, 0.0, False, home_names=False)
-    assert words.answers_topic(book_search, {"book"}, 0.25, False, home_names=False)
     assert not words.answers_topic(book_search, {"recip"}, 1.0, True)  # not a topic query
 
 
@@ -212,18 +207,3 @@ def test_a_topic_word_written_as_two_words_is_joined():
     )
     assert join_compounds("text books, real estates", pattern) == "text books, real estates"
     assert join_compounds("anything", compound_pattern(["q1"])) == "anything"
-
-
-def test_a_page_relabelled_on_topic_teaches_the_vocabulary():
-    words = TopicVocabulary(["cours"], min_pages=2, min_ratio=3.0)
-    words.learn("adult learning evening courses", True)
-    for text in ("adult learning and evening classes", "football scores", "garden tools"):
-        words.learn(text, False)
-    assert not words.marks_topic("adult")  # one topic page holds it, one other page too
-    # the college judged off topic on its home page is on topic after all (its search
-    # answered the topic): its words move to the topic's side
-    words.relabel(terms("adult learning and evening classes"), True)
-    assert words.pages == {True: 2, False: 2}
-    assert words.frequency[False]["adult"] == 0 and "adult" not in words.frequency[False]
-    assert words.marks_topic("adult") and words.marks_topic("even")
-    assert not words.marks_topic("class")  # on one topic page only
