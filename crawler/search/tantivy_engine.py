@@ -49,7 +49,6 @@ from crawler.search.engine import (
 from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
     _FORMAT_ALIASES,
-    COMMON_TERMS_MIN_WORDS,
     LEAD_MIN_TERMS,
     MAX_PROXIMITY_PAIRS,
     ONE_TIER_MIN_WORDS,
@@ -313,7 +312,7 @@ class TantivyCompiler(CompilerBase):
                 rare = [q for q in positives if not any(q is c for c in common)]
                 anyone = _or(rare if common and rare else positives)
                 anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
-                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
+                if len(positives) >= ONE_TIER_MIN_WORDS:
                     return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]

@@ -40,9 +40,10 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
-#: Queries of this many plain words or more, and fewer than COMMON_TERMS_MIN_WORDS
-#: (descriptions, not sentences), are ranked in one tier of pages holding any of them,
-#: not "all the words first".
+#: Queries of this many plain words or more (descriptions and sentences) are ranked in
+#: one tier of pages holding any of them (a sentence: any of its uncommon words), not
+#: "all the words first": a user describing a page in other words shares most of them
+#: with it, rarely all, while long pages hold all of them by chance.
 ONE_TIER_MIN_WORDS = DESCRIPTION_MIN_WORDS
 #: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
 #: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
@@ -296,10 +297,11 @@ class QueryCompiler(CompilerBase):
                     rare = [q for q in positives if not any(q is c for c in common)]
                     anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
-                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
-                    # a description: long pages hold all its words by chance, the page
-                    # described often misses one; BM25F already prefers pages with more
-                    # of them
+                if len(positives) >= ONE_TIER_MIN_WORDS:
+                    # a description or a sentence: long pages hold all its words by
+                    # chance, the page described often misses one or two; BM25F already
+                    # prefers pages with more of them (and the lead and proximity
+                    # bonuses a page holding the sentence itself)
                     return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]
