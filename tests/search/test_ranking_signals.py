@@ -250,6 +250,35 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     assert sentence.total == 2
 
 
+def test_a_sentence_is_one_tier_so_a_long_page_holding_all_its_words_does_not_win(
+    tmp_path: Path, backend: str
+) -> None:
+    """A paraphrase of 8+ plain words (a sentence) shares most of its words with the page
+    it describes, rarely all; a long page holds them all by chance. Ranked in one tier,
+    the page described comes first (in two tiers, all words first, it came second)."""
+    filler = " ".join(f"topic{i} remarks" for i in range(150))
+    words = "pause my program some seconds then continue running again".split()
+    pages = [
+        dict(
+            url="http://d.test/whatsnew.html",
+            title="What's new",
+            text=" ".join(f"{word} {filler}" for word in words),
+        ),
+        dict(
+            url="http://d.test/time.html",
+            title="time",
+            text="Pause the running program for a number of seconds, then resume it.",
+        ),
+    ]
+    pages += _pages("http://d.test/p{}.html", "page {}", "other remarks, page {}")
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    found = engine.search("pause my program for some seconds then continue running again")
+    assert [h.url for h in found.hits] == ["http://d.test/time.html", "http://d.test/whatsnew.html"]
+    assert [h.matched_all for h in found.hits] == [None, None]  # one tier
+    # three words are a name: two tiers, the page holding all of them first
+    assert [h.matched_all for h in engine.search("pause program seconds").hits] == [True, True]
+
+
 def test_a_paraphrase_is_ranked_by_the_text_not_by_a_title_sharing_its_words(
     tmp_path: Path, backend: str
 ) -> None:
