@@ -252,13 +252,19 @@ class TantivyCompiler(CompilerBase):
         if self.boosts.exact <= 0:
             return []
         parts, seen = [], set()
-        for leaf in self._bonus_leaves(tree):
+        leaves = self._bonus_leaves(tree)
+        for leaf in leaves:
             for fieldname in ("title_exact", "url_name"):
                 key = (fieldname, tuple(self.analyze(fieldname, leaf.text)))
                 q = self._text_query(fieldname, leaf.text, self.boosts.exact)
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
+        patterns, score = self.name_parts(leaves)  # the name-part bonus (QueryCompiler's)
+        for pattern in patterns:
+            for fieldname in ("title_exact", "url_name"):
+                inside = Query.regex_query(self.schema, fieldname, pattern)
+                parts.append(Query.const_score_query(inside, score))
         return parts
 
     def _near_pair(self, first: str, second: str, distance: int) -> Any:

@@ -3,6 +3,7 @@ XOR) and the scored-only bonuses (title, exact title and URL name, proximity).""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -57,6 +58,16 @@ COMMON_TERMS_MIN_WORDS = 8
 COMMON_SHARE = 0.1
 #: ... and when every word is common, the pages holding one of the rarest few.
 RAREST_WORDS = 2
+#: The name-part bonus: a word of a name query (as typed, letters only, at least
+#: NAME_PART_MIN_CHARS) found inside a longer word of a page's title or URL name
+#: (``hooks`` in ``githooks``, ``rewrite`` in ``mod_rewrite``, ``index`` in
+#: ``createindex``) adds a constant per field, as the exact bonus does: NAME_PART_FACTOR
+#: of the exact bonus of a word found in one page (its BM25 idf, about ln(1 + pages)), so
+#: it weighs alike against the text's score at any index size. Both backends score a
+#: regular-expression match as a constant (Tantivy cannot weigh its terms apart).
+NAME_PART_MIN_CHARS = 4
+NAME_PART_FACTOR = 0.5
+_NAME_PART_WORD = re.compile(rf"[^\W\d_]{{{NAME_PART_MIN_CHARS},}}")
 
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
@@ -138,6 +149,22 @@ class CompilerBase:
     def analyze(self, fieldname: str, text: str) -> list[str]:
         """The indexed terms of ``text`` in a field (the backend's analysis)."""
         raise NotImplementedError
+
+    def name_parts(self, leaves: list[Leaf]) -> tuple[list[str], float]:
+        """The words of a name query that get the name-part bonus, as regular expressions
+        matching a longer exact term that holds them (either backend's regex syntax), and
+        the bonus's constant score (0: none)."""
+        score = NAME_PART_FACTOR * self.boosts.exact * math.log1p(max(1, self.doc_count))
+        patterns: list[str] = []
+        for leaf in leaves:
+            word = leaf.text.lower()
+            if leaf.phrase or not _NAME_PART_WORD.fullmatch(word):
+                continue
+            escaped = re.escape(word)
+            pattern = f".+{escaped}.*|.*{escaped}.+"
+            if pattern not in patterns:
+                patterns.append(pattern)
+        return (patterns, score) if self.boosts.exact > 0 and patterns else ([], 0.0)
 
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
@@ -245,15 +272,21 @@ class QueryCompiler(CompilerBase):
         ]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
-        """The words as typed (lower case, unstemmed) in the exact title and URL name."""
+        """The words as typed (lower case, unstemmed) in the exact title and URL name, and
+        inside a longer word there (the name-part bonus, a constant score)."""
         if self.boosts.exact <= 0 or "title_exact" not in self.schema:
             return []
         parts: list[wq.Query] = []
-        for leaf in self._bonus_leaves(tree):
+        leaves = self._bonus_leaves(tree)
+        for leaf in leaves:
             for fieldname in ("title_exact", "url_name"):
                 q = self._text_query(fieldname, leaf.text, self.boosts.exact)
                 if q is not None and q not in parts:
                     parts.append(q)
+        patterns, score = self.name_parts(leaves)
+        for pattern in patterns:
+            for fieldname in ("title_exact", "url_name"):
+                parts.append(wq.ConstantScoreQuery(wq.Regex(fieldname, pattern), score))
         return parts
 
     def _proximity_bonus(self, tree: Node) -> Proximity | None:
