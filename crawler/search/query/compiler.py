@@ -164,7 +164,7 @@ class CompilerBase:
             pattern = f".+{escaped}.*|.*{escaped}.+"
             if pattern not in patterns:
                 patterns.append(pattern)
-        return (patterns, score) if self.boosts.exact > 0 and patterns else ([], 0.0)
+        return (patterns, score) if score > 0 and patterns else ([], 0.0)
 
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
