@@ -16,6 +16,7 @@ overtake a strong text match.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -284,6 +285,7 @@ class SearchEngine:
     def _prepare(self) -> None:
         """The backend's own state, once the settings above are kept."""
         self._columns: tuple[Any, dict[str, list[Any]]] | None = None
+        self._terms: tuple[Any, dict[str, list[str]]] | None = None
         if self.pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(self.pagerank_weight)
         else:
@@ -348,6 +350,30 @@ class SearchEngine:
             doc_count=doc_count,
         )
 
+    def _vocabulary_locked(self, reader: Any, fieldname: str) -> list[str]:
+        with self._lock:
+            return self._vocabulary(reader, fieldname)
+
+    def _vocabulary(self, reader: Any, fieldname: str) -> list[str]:
+        """The terms of a short field (the exact title, the URL name) of ``reader``, read
+        once per reader (the name-part bonus scans them)."""
+        cached = self._terms
+        if cached is None or cached[0] is not reader:
+            cached = (reader, {})
+            self._terms = cached
+        terms = cached[1].get(fieldname)
+        if terms is None:
+            terms = (
+                [
+                    t.decode("utf-8") if isinstance(t, bytes) else t
+                    for t in reader.lexicon(fieldname)
+                ]
+                if fieldname in reader.schema
+                else []
+            )
+            cached[1][fieldname] = terms
+        return terms
+
     def doc_count(self) -> int:
         with self._lock:
             return self._current_searcher().doc_count()
@@ -379,6 +405,7 @@ class SearchEngine:
         with self._lock:
             reader = self._current_searcher().reader()
             compiler = self.compiler(reader.doc_frequency, reader.doc_count())
+            compiler.vocabulary = functools.partial(self._vocabulary_locked, reader)
         try:
             parsed = compiler.parse(words)
         except QuerySyntaxError as exc:

@@ -53,7 +53,6 @@ from crawler.search.engine import (
 from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
     _FORMAT_ALIASES,
-    COMMON_TERMS_MIN_WORDS,
     LEAD_MIN_TERMS,
     MAX_PROXIMITY_PAIRS,
     ONE_TIER_MIN_WORDS,
@@ -294,13 +293,19 @@ class TantivyCompiler(CompilerBase):
         if self.boosts.exact <= 0:
             return []
         parts, seen = [], set()
-        for leaf in self._bonus_leaves(tree):
+        leaves = self._bonus_leaves(tree)
+        for leaf in leaves:
             for fieldname in ("title_exact", "url_name"):
                 key = (fieldname, tuple(self.analyze(fieldname, leaf.text)))
                 q = self._text_query(fieldname, leaf.text, self.boosts.exact)
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
+        patterns, score = self.name_parts(leaves)  # the name-part bonus (QueryCompiler's)
+        for pattern in patterns:
+            for fieldname in ("title_exact", "url_name"):
+                inside = Query.regex_query(self.schema, fieldname, pattern)
+                parts.append(Query.const_score_query(inside, score))
         return parts
 
     def _near_phrases(self, first: str, second: str, distance: int) -> list[Any]:
@@ -373,7 +378,7 @@ class TantivyCompiler(CompilerBase):
                 rare = [q for q in positives if not any(q is c for c in common)]
                 anyone = _or(rare if common and rare else positives)
                 anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
-                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
+                if len(positives) >= ONE_TIER_MIN_WORDS:
                     return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]

@@ -250,6 +250,79 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     assert sentence.total == 2
 
 
+def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str) -> None:
+    """``hooks`` names the page ``githooks`` (its title and URL name hold it inside a
+    longer word, which no analyzer splits): the name-part bonus puts it above a page
+    that uses the word more and whose title holds its stem; the page named exactly
+    ``hooks`` stays above both; a description gets no such bonus."""
+    pages = [
+        dict(
+            url="http://g.test/docs/githooks.html",
+            title="githooks(5)",
+            text="Programs you can place in a directory to trigger actions; hooks.",
+        ),
+        dict(
+            url="http://g.test/docs/git-hook.html",
+            title="git-hook(1)",
+            text="Run git hooks: git hook run runs the hooks, hooks and hooks again.",
+        ),
+    ]
+    pages += _pages("http://g.test/docs/p{}.html", "page {}", "commits and branches, page {}")
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    assert [h.url.rsplit("/", 1)[1] for h in engine.search("hooks").hits] == [
+        "githooks.html",
+        "git-hook.html",
+    ]
+    # (a word of 3 letters is too short to be a part: "git" is inside every name)
+    assert [h.url.rsplit("/", 1)[1] for h in engine.search("run hooks").hits][:2] == [
+        "git-hook.html",
+        "githooks.html",
+    ]
+    assert [
+        h.url.rsplit("/", 1)[1] for h in engine.search("run the hooks and hooks again").hits
+    ][:2] == ["git-hook.html", "githooks.html"]
+    engine = _engine(
+        tmp_path / "exact",
+        [*pages, dict(url="http://g.test/docs/hooks.html", title="hooks", text="About hooks.")],
+        pagerank_weight=0.0,
+        backend=backend,
+    )
+    assert [h.url.rsplit("/", 1)[1] for h in engine.search("hooks").hits] == [
+        "hooks.html",
+        "githooks.html",
+        "git-hook.html",
+    ]
+
+
+def test_a_sentence_is_one_tier_so_a_long_page_holding_all_its_words_does_not_win(
+    tmp_path: Path, backend: str
+) -> None:
+    """A paraphrase of 8+ plain words (a sentence) shares most of its words with the page
+    it describes, rarely all; a long page holds them all by chance. Ranked in one tier,
+    the page described comes first (in two tiers, all words first, it came second)."""
+    filler = " ".join(f"topic{i} remarks" for i in range(150))
+    words = "pause my program some seconds then continue running again".split()
+    pages = [
+        dict(
+            url="http://d.test/whatsnew.html",
+            title="What's new",
+            text=" ".join(f"{word} {filler}" for word in words),
+        ),
+        dict(
+            url="http://d.test/time.html",
+            title="time",
+            text="Pause the running program for a number of seconds, then resume it.",
+        ),
+    ]
+    pages += _pages("http://d.test/p{}.html", "page {}", "other remarks, page {}")
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    found = engine.search("pause my program for some seconds then continue running again")
+    assert [h.url for h in found.hits] == ["http://d.test/time.html", "http://d.test/whatsnew.html"]
+    assert [h.matched_all for h in found.hits] == [None, None]  # one tier
+    # three words are a name: two tiers, the page holding all of them first
+    assert [h.matched_all for h in engine.search("pause program seconds").hits] == [True, True]
+
+
 def test_a_paraphrase_is_ranked_by_the_text_not_by_a_title_sharing_its_words(
     tmp_path: Path, backend: str
 ) -> None:

@@ -3,8 +3,9 @@ XOR) and the scored-only bonuses (title, exact title and URL name, proximity).""
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -40,9 +41,10 @@ LEAD_MIN_TERMS = 3
 PROXIMITY_SLOP = 3
 #: Queries with more consecutive word pairs get the whole-phrase bonus only.
 MAX_PROXIMITY_PAIRS = 4
-#: Queries of this many plain words or more, and fewer than COMMON_TERMS_MIN_WORDS
-#: (descriptions, not sentences), are ranked in one tier of pages holding any of them,
-#: not "all the words first".
+#: Queries of this many plain words or more (descriptions and sentences) are ranked in
+#: one tier of pages holding any of them (a sentence: any of its uncommon words), not
+#: "all the words first": a user describing a page in other words shares most of them
+#: with it, rarely all, while long pages hold all of them by chance.
 ONE_TIER_MIN_WORDS = DESCRIPTION_MIN_WORDS
 #: The whole-sequence bonuses (lead phrase, proximity) look at a sentence's first words
 #: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
@@ -56,6 +58,16 @@ COMMON_TERMS_MIN_WORDS = 8
 COMMON_SHARE = 0.1
 #: ... and when every word is common, the pages holding one of the rarest few.
 RAREST_WORDS = 2
+#: The name-part bonus: a word of a name query (as typed, letters only, at least
+#: NAME_PART_MIN_CHARS) found inside a longer word of a page's title or URL name
+#: (``hooks`` in ``githooks``, ``rewrite`` in ``mod_rewrite``, ``index`` in
+#: ``createindex``) adds a constant per field, as the exact bonus does: NAME_PART_FACTOR
+#: of the exact bonus of a word found in one page (its BM25 idf, about ln(1 + pages)), so
+#: it weighs alike against the text's score at any index size. Both backends score a
+#: regular-expression match as a constant (Tantivy cannot weigh its terms apart).
+NAME_PART_MIN_CHARS = 4
+NAME_PART_FACTOR = 0.5
+_NAME_PART_WORD = re.compile(rf"[^\W\d_]{{{NAME_PART_MIN_CHARS},}}")
 
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
@@ -123,6 +135,7 @@ class CompilerBase:
         now: datetime | None = None,
         doc_frequency: Callable[[str, str], int] | None = None,
         doc_count: int = 0,
+        vocabulary: Callable[[str], Sequence[str]] | None = None,
     ) -> None:
         """``doc_frequency(fieldname, term)`` and ``doc_count``: of the index searched,
         to tell a long query's common words (COMMON_TERMS_MIN_WORDS)."""
@@ -132,11 +145,29 @@ class CompilerBase:
         self.now = now
         self.doc_frequency = doc_frequency
         self.doc_count = doc_count
+        # the terms of a field (the exact title and URL name), for the name-part bonus
+        self.vocabulary = vocabulary
         self._common: set[int] = set()  # id() of the parsed query's common leaves
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         """The indexed terms of ``text`` in a field (the backend's analysis)."""
         raise NotImplementedError
+
+    def name_parts(self, leaves: list[Leaf]) -> tuple[list[str], float]:
+        """The words of a name query that get the name-part bonus, as regular expressions
+        matching a longer exact term that holds them (either backend's regex syntax), and
+        the bonus's constant score (0: none)."""
+        score = NAME_PART_FACTOR * self.boosts.exact * math.log1p(max(1, self.doc_count))
+        patterns: list[str] = []
+        for leaf in leaves:
+            word = leaf.text.lower()
+            if leaf.phrase or not _NAME_PART_WORD.fullmatch(word):
+                continue
+            escaped = re.escape(word)
+            pattern = f".+{escaped}.*|.*{escaped}.+"
+            if pattern not in patterns:
+                patterns.append(pattern)
+        return (patterns, score) if score > 0 and patterns else ([], 0.0)
 
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
@@ -244,15 +275,32 @@ class QueryCompiler(CompilerBase):
         ]
 
     def _exact_bonus(self, tree: Node) -> list[wq.Query]:
-        """The words as typed (lower case, unstemmed) in the exact title and URL name."""
+        """The words as typed (lower case, unstemmed) in the exact title and URL name, and
+        inside a longer word there (the name-part bonus, a constant score)."""
         if self.boosts.exact <= 0 or "title_exact" not in self.schema:
             return []
         parts: list[wq.Query] = []
-        for leaf in self._bonus_leaves(tree):
+        leaves = self._bonus_leaves(tree)
+        for leaf in leaves:
             for fieldname in ("title_exact", "url_name"):
                 q = self._text_query(fieldname, leaf.text, self.boosts.exact)
                 if q is not None and q not in parts:
                     parts.append(q)
+        patterns, score = self.name_parts(leaves)
+        for pattern in patterns:
+            for fieldname in ("title_exact", "url_name"):
+                if self.vocabulary is None:
+                    inside: wq.Query = wq.Regex(fieldname, pattern)
+                else:
+                    # the terms the pattern matches, from the engine's list of the field's
+                    # terms: Whoosh's Regex reads the whole term list of the field two or
+                    # three times per search (20-30 ms per name query on 1,169 pages)
+                    matched = re.compile(pattern).fullmatch
+                    terms = [t for t in self.vocabulary(fieldname) if matched(t)]
+                    if not terms:
+                        continue
+                    inside = wq.Or([wq.Term(fieldname, t) for t in terms])
+                parts.append(wq.ConstantScoreQuery(inside, score))
         return parts
 
     def _proximity_bonus(self, tree: Node) -> Proximity | None:
@@ -296,10 +344,11 @@ class QueryCompiler(CompilerBase):
                     rare = [q for q in positives if not any(q is c for c in common)]
                     anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
-                if ONE_TIER_MIN_WORDS <= len(positives) < COMMON_TERMS_MIN_WORDS:
-                    # a description: long pages hold all its words by chance, the page
-                    # described often misses one; BM25F already prefers pages with more
-                    # of them
+                if len(positives) >= ONE_TIER_MIN_WORDS:
+                    # a description or a sentence: long pages hold all its words by
+                    # chance, the page described often misses one or two; BM25F already
+                    # prefers pages with more of them (and the lead and proximity
+                    # bonuses a page holding the sentence itself)
                     return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]
