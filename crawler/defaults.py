@@ -37,8 +37,8 @@ PAGE_ANALYSIS_PROCESSES: int | None = None
 # Pages queued per worker; beyond it the crawl's process analyses the page itself.
 PAGE_ANALYSIS_MAX_PENDING = 8
 # The workers start once the crawl has received this many HTML pages: a short crawl
-# would spend more CPU starting them (imports, 1.4 s on a quiet machine) than they save,
-# and would take it from the search indexer's last batch.
+# would spend more CPU starting them (imports: ready 1.4-4.8 s after the pool opened, at
+# load 10-12) than they save, and would take it from the search indexer's last batch.
 PAGE_ANALYSIS_START_AFTER = 20
 
 # --- politeness, robots.txt, depth and traps (docs/politeness.md) --------------------

@@ -134,7 +134,8 @@ def _worker_analyse(
     return (a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang, fingerprint)
 
 
-def _from_tuple(values: _AnalysisTuple) -> PageAnalysis:
+def result(values: _AnalysisTuple) -> PageAnalysis:
+    """The PageAnalysis of a worker's return value."""
     title, text, canonical, links, main_text, headings, lang, fingerprint = values
     return PageAnalysis(
         title=title,
@@ -277,8 +278,3 @@ class PageAnalysisPool:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-
-
-def result(values: _AnalysisTuple) -> PageAnalysis:
-    """The PageAnalysis of a worker's return value."""
-    return _from_tuple(values)
