@@ -10,7 +10,6 @@ import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from crawler.commands._shared import (
     configure_command_logging,
@@ -20,21 +19,6 @@ from crawler.commands._shared import (
     reject_arguments,
 )
 from crawler.search.index import SearchIndexError, index_path, open_index
-from crawler.web.app import create_app
-from crawler.web.crawls import configured_control_token
-
-
-class RequestLogHandler(WSGIRequestHandler):
-    """Werkzeug colours its request log lines with ANSI codes whatever the output; this
-    handler keeps the colours for a terminal and writes plain lines to a file or pipe."""
-
-    colour = False  # set by the command: whether the log goes to a terminal
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        if self.colour:
-            super().log_request(code, size)
-        else:
-            self.log("info", '"%s" %s %s', self.requestline, code, size)
 
 
 class Command(ScrapyCommand):
@@ -64,6 +48,14 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         reject_arguments("serve", args)
         configure_command_logging(self)
+        # the web stack (flask, werkzeug, jinja2: 0.15-0.3 s) is imported here, not at module
+        # level: Scrapy imports every command module whatever the command, `crawl` included
+        from werkzeug.serving import make_server
+
+        from crawler.web.app import create_app
+        from crawler.web.crawls import configured_control_token
+        from crawler.web.serving import RequestLogHandler
+
         path = opts.index or index_path(self.settings)
         try:
             ix = open_index(path, create=False)

@@ -31,11 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from datasketch import MinHash, MinHashLSH
 
 from crawler import defaults
+
+if TYPE_CHECKING:
+    from datasketch import MinHash, MinHashLSH
 
 __all__ = [
     "Match",
@@ -182,12 +185,32 @@ class NearDuplicateIndex:
         self._lookup = lookup
         if params is None:
             params = recall_oriented_bands(threshold, num_perm)
-        self._lsh = MinHashLSH(threshold=threshold, num_perm=num_perm, params=params)
-        self._permutations = MinHash(num_perm=num_perm, seed=seed, scheme=_SCHEME).permutations
-        self._multipliers = self._permutations[0][None, :]
-        self._offsets = self._permutations[1][None, :]
+        self._params = params
+        # datasketch (and the scipy it imports) is loaded on first use, not here: 0.3-0.8 s
+        # that a crawl's start would otherwise wait for (see warm_up)
+        self._lsh_index: MinHashLSH | None = None
+        self._permutation_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._minutiae: dict[str, np.ndarray] = {}
         self._count = 0
+
+    @property
+    def _lsh(self) -> MinHashLSH:
+        if self._lsh_index is None:
+            from datasketch import MinHashLSH
+
+            self._lsh_index = MinHashLSH(
+                threshold=self.threshold, num_perm=self.num_perm, params=self._params
+            )
+        return self._lsh_index
+
+    @property
+    def _permutations(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._permutation_arrays is None:
+            from datasketch import MinHash
+
+            a, b = MinHash(num_perm=self.num_perm, seed=self.seed, scheme=_SCHEME).permutations
+            self._permutation_arrays = (a, b)
+        return self._permutation_arrays
 
     # ------------------------------------------------------------------ sketches
 
@@ -208,8 +231,9 @@ class NearDuplicateIndex:
         low = low ^ (low >> s2)
         low = low * m2
         low = low ^ (low >> s3)
-        permuted = np.multiply(low[:, None], self._multipliers)
-        np.add(permuted, self._offsets, out=permuted)
+        multipliers, offsets = self._permutations
+        permuted = np.multiply(low[:, None], multipliers[None, :])
+        np.add(permuted, offsets[None, :], out=permuted)
         return permuted.min(axis=0)
 
     def minhash(self, minutiae: Iterable[int] | np.ndarray) -> MinHash:
@@ -217,6 +241,8 @@ class NearDuplicateIndex:
         return self._minhash_from_signature(self.signature(minutiae))
 
     def _minhash_from_signature(self, signature: np.ndarray) -> MinHash:
+        from datasketch import MinHash
+
         return MinHash(
             hashvalues=signature, permutations=self._permutations, seed=self.seed, scheme=_SCHEME
         )
@@ -345,9 +371,15 @@ class NearDuplicateIndex:
         return self._count
 
     def __contains__(self, key: object) -> bool:
-        return key in self._lsh
+        return self._lsh_index is not None and key in self._lsh_index
 
     @property
     def bands(self) -> tuple[int, int]:
         """LSH banding ``(b, r)``: b bands of r MinHash values."""
-        return self._lsh.b, self._lsh.r
+        return self._params
+
+
+def warm_up() -> None:
+    """Import datasketch now (a background thread calls this while the crawl starts, so
+    that the first near-duplicate test does not wait 0.3-0.8 s for it and scipy)."""
+    import datasketch  # noqa: F401

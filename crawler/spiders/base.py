@@ -18,6 +18,7 @@ from twisted.python.failure import Failure
 
 from crawler import defaults
 from crawler.content import detect_language, language_tag, load_language_model
+from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
@@ -58,6 +59,11 @@ def _last_modified(response: Response) -> datetime | None:
         return parsedate_to_datetime(value.decode("latin-1"))
     except (TypeError, ValueError):
         return None
+
+
+def _warm_up() -> None:
+    load_language_model()
+    near_duplicates_warm_up()
 
 
 class CrawlerSpider(scrapy.Spider):
@@ -114,11 +120,9 @@ class CrawlerSpider(scrapy.Spider):
         spider.anchor_max_chars = settings.getint(
             "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
         )
-        # the language model, loaded while the crawl opens: otherwise the first page
-        # without a lang attribute holds the crawl's loop while it loads
-        # (docs/performance.md)
-        threading.Thread(target=load_language_model, name="load-language-model",
-                         daemon=True).start()
+        # the language model and datasketch, loaded while the crawl opens: otherwise the
+        # first page holds the crawl's loop while they load (docs/performance.md)
+        threading.Thread(target=_warm_up, name="load-language-model", daemon=True).start()
         return spider
 
     @classmethod

@@ -19,7 +19,6 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from cdxj_indexer.main import CDXJIndexer
 from warcio.exceptions import ArchiveLoadFailed
 
 from crawler.warc.files import OPEN_SUFFIX, SUFFIX
@@ -78,6 +77,10 @@ def write_index(warc: str | os.PathLike[str], *, check_framing: bool = True) -> 
             raise WarcIndexError(f"{path}: not a gzip-per-record WARC file ({exc})") from None
         if cut is not None:
             raise WarcIndexError(f"{path}: last record incomplete at offset {cut}")
+    # imported here: cdxj-indexer brings pyamf and pkg_resources (0.2-0.5 s), which a
+    # crawl's start or `scrapy --help` should not pay for when no WARC is written
+    from cdxj_indexer.main import CDXJIndexer
+
     target = index_path(path)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                          suffix=".tmp")
