@@ -29,6 +29,7 @@ docs/dedup.md, "Memory"):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -276,8 +277,12 @@ class NearDuplicateIndex:
         MinHash computation (then only LSH inserts remain).
         """
         count = 0
+        iterator = iter(items)
+        first = next(iterator, None)
+        if first is None:
+            return 0  # (a new crawl's empty index needs no datasketch yet)
         with self._lsh.insertion_session() as session:
-            for item in items:
+            for item in itertools.chain((first,), iterator):
                 key, minutiae = item[0], item[1]
                 signature = item[2] if len(item) > 2 else None
                 if key in self:

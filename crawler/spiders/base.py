@@ -30,6 +30,7 @@ from crawler.page_analysis import (
     analyse_html,
 )
 from crawler.seeds import load_seeds
+from crawler.storage.database import crawl_database
 from crawler.urls import scheduled_url, url_host
 
 
@@ -61,9 +62,14 @@ def _last_modified(response: Response) -> datetime | None:
         return None
 
 
+_CRAWL_RECORD = "crawler.extensions.crawl_record.CrawlRecord"
+
+
 def _warm_up() -> None:
-    load_language_model()
+    # datasketch first: the first page's near-duplicate test needs it, and importing holds
+    # the GIL, which the language model's decompression mostly releases
     near_duplicates_warm_up()
+    load_language_model()
 
 
 class CrawlerSpider(scrapy.Spider):
@@ -123,6 +129,11 @@ class CrawlerSpider(scrapy.Spider):
         # the language model and datasketch, loaded while the crawl opens: otherwise the
         # first page holds the crawl's loop while they load (docs/performance.md)
         threading.Thread(target=_warm_up, name="load-language-model", daemon=True).start()
+        # the crawl record extension, built after the spider, gets the database ready and
+        # waits for it: begun here, the server's work on a new database's schema overlaps
+        # with Scrapy building the other components (docs/performance.md)
+        if crawler.settings.getwithbase("EXTENSIONS").get(_CRAWL_RECORD) is not None:
+            crawl_database(crawler).start_preparing()
         return spider
 
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,6 +118,8 @@ class CrawlDatabase:
     url: str
     embedded: EmbeddedPostgres | None = None
     prepared: bool = False
+    _preparing: threading.Thread | None = field(default=None, repr=False, compare=False)
+    _prepare_error: BaseException | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_settings(cls, settings: Any) -> CrawlDatabase:
@@ -136,8 +139,37 @@ class CrawlDatabase:
             return f"embedded PostgreSQL in {self.embedded.data_dir}"
         return mask_password(self.url)
 
+    def start_preparing(self, timeout: float = defaults.CRAWLER_DB_CONNECT_TIMEOUT) -> None:
+        """Begin :meth:`prepare` on a thread; the next :meth:`prepare` waits for it (and
+        raises what it raised).
+
+        A crawl calls this as soon as its spider exists: the server's work on a new
+        database's schema (0.4-0.7 s) then overlaps with Scrapy building the crawl's
+        components, instead of holding the start of the crawl (issue 29).
+        """
+        if self.prepared or self._preparing is not None:
+            return
+
+        def prepare_on_thread() -> None:
+            try:
+                self.prepare(timeout)
+            except BaseException as exc:  # handed to the thread that waits for it
+                self._prepare_error = exc
+
+        self._preparing = threading.Thread(
+            target=prepare_on_thread, name="prepare-database", daemon=True
+        )
+        self._preparing.start()
+
     def prepare(self, timeout: float = defaults.CRAWLER_DB_CONNECT_TIMEOUT) -> None:
         """Start the embedded server if needed, check the connection, migrate the schema."""
+        preparing = self._preparing
+        if preparing is not None and preparing is not threading.current_thread():
+            preparing.join()
+            self._preparing = None
+            error, self._prepare_error = self._prepare_error, None
+            if error is not None:
+                raise error
         if self.prepared:
             return
         if self.embedded is not None and not self.url:

@@ -47,3 +47,27 @@ def test_unreachable_database_message_masks_password():
     assert message.startswith("cannot connect to PostgreSQL at postgresql://bob:***@127.0.0.1:1/")
     assert "s3cret" not in message
     assert mask_password("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_preparing_on_a_thread_migrates_before_prepare_returns(fresh_url):
+    db = CrawlDatabase(url=fresh_url)
+    db.start_preparing()
+    db.start_preparing()  # a second call while it runs changes nothing
+    db.prepare()
+    assert db.prepared
+    with psycopg.connect(fresh_url) as conn:
+        assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (
+            SCHEMA_VERSION,
+        )
+    db.start_preparing()  # once prepared: nothing to do
+    db.prepare()
+
+
+def test_a_failure_on_the_preparing_thread_is_raised_by_prepare():
+    db = CrawlDatabase(url="postgresql://bob:s3cret@127.0.0.1:1/nowhere")
+    db.start_preparing(timeout=2)
+    with pytest.raises(DatabaseUnavailable, match=r"^cannot connect to PostgreSQL at "):
+        db.prepare(timeout=2)
+    assert not db.prepared
+    with pytest.raises(DatabaseUnavailable):  # and again on the next call, in this thread
+        db.prepare(timeout=2)
