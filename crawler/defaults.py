@@ -40,6 +40,10 @@ PAGE_ANALYSIS_MAX_PENDING = 8
 # would spend more CPU starting them (imports: ready 1.4-4.8 s after the pool opened, at
 # load 10-12) than they save, and would take it from the search indexer's last batch.
 PAGE_ANALYSIS_START_AFTER = 20
+# ... or as soon as the scheduler holds this many requests (0: never on that account): a
+# crawl with that much work ahead pays for the start, and its workers are then ready
+# during its first seconds instead of starting while its pages arrive fastest.
+PAGE_ANALYSIS_START_QUEUE = 200
 
 # --- politeness, robots.txt, depth and traps (docs/politeness.md) --------------------
 # Contact URL put into the User-Agent comment: "crawler/0.1 (+CRAWLER_CONTACT_URL)".

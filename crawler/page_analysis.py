@@ -31,6 +31,7 @@ from crawler.dedup.content_seen import (
     PageFingerprint,
     fingerprint_text,
 )
+from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
 from crawler.extract import ExtractedLink, extract_page
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,8 @@ _tests: dict[FingerprintConfig, ContentSeenTest] = {}
 
 
 def _worker_init() -> None:
+    # what a worker's first page would otherwise wait for (datasketch: the fingerprint)
+    near_duplicates_warm_up()
     load_language_model()
 
 

@@ -1,8 +1,8 @@
 """Analyses HTML responses in worker processes before the spider sees them.
 
 A downloader middleware next to the engine (after redirects, retries and decompression):
-once the crawl has received PAGE_ANALYSIS_START_AFTER HTML pages (the workers start
-then), for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
+once the crawl has received PAGE_ANALYSIS_START_AFTER HTML pages, or its scheduler holds
+PAGE_ANALYSIS_START_QUEUE requests (the workers start then), for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
 analysis and attaches it to ``meta[PAGE_ANALYSIS_META]``; the spider's parse() uses it
 instead of parsing the page on the crawl's thread. When the workers are busy or still
 starting, the response passes on unanalysed and the spider analyses it itself, as it
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,15 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+def _scheduled_requests(crawler: Crawler) -> int:
+    engine = getattr(crawler, "engine", None)
+    scheduler = getattr(engine, "scheduler", None) if engine is not None else None
+    try:
+        return len(scheduler) if scheduler is not None else 0
+    except TypeError:  # a scheduler without a length
+        return 0
+
+
 class PageAnalysisMiddleware:
     def __init__(
         self,
@@ -49,12 +59,16 @@ class PageAnalysisMiddleware:
         html_content_types: frozenset[str],
         anchor_max_chars: int,
         start_after: int = defaults.PAGE_ANALYSIS_START_AFTER,
+        start_queue: int = defaults.PAGE_ANALYSIS_START_QUEUE,
+        queued: Callable[[], int] | None = None,
     ) -> None:
         self.pool = pool
         self.stats = stats
         self.html_content_types = html_content_types
         self.anchor_max_chars = anchor_max_chars
         self.start_after = start_after
+        self.start_queue = start_queue
+        self.queued = queued  # requests the scheduler holds
         self.html_pages = 0
 
     @classmethod
@@ -80,9 +94,16 @@ class PageAnalysisMiddleware:
             start_after=settings.getint(
                 "PAGE_ANALYSIS_START_AFTER", defaults.PAGE_ANALYSIS_START_AFTER
             ),
+            start_queue=settings.getint(
+                "PAGE_ANALYSIS_START_QUEUE", defaults.PAGE_ANALYSIS_START_QUEUE
+            ),
+            queued=lambda: _scheduled_requests(crawler),
         )
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
+
+    def _work_ahead(self) -> bool:
+        return bool(self.start_queue and self.queued and self.queued() >= self.start_queue)
 
     def spider_closed(self, spider: Spider) -> None:
         self.pool.close()
@@ -99,7 +120,7 @@ class PageAnalysisMiddleware:
         if not self.pool.processes or not response.body or not self._is_html(response):
             return response
         self.html_pages += 1
-        if self.html_pages >= self.start_after:
+        if self.html_pages >= self.start_after or self._work_ahead():
             # (a no-op once open) pages arriving before the workers are ready are
             # analysed in the crawl's process
             self.pool.open()

@@ -171,3 +171,37 @@ def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
         assert empty.fingerprint == (config, None)  # nothing to fingerprint
     finally:
         pool.close()
+
+
+def test_the_workers_start_when_the_scheduler_holds_enough_work():
+    import asyncio
+
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares.page_analysis import PageAnalysisMiddleware
+
+    queued = [0]
+    middleware = PageAnalysisMiddleware(
+        PageAnalysisPool(1), get_crawler().stats, html_content_types=frozenset({"text/html"}),
+        anchor_max_chars=500, start_after=1000, start_queue=5, queued=lambda: queued[0],
+    )
+    url, body = PAGES[0]
+
+    def receive() -> None:
+        response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
+        assert asyncio.run(middleware.process_response(Request(url), response)) is response
+
+    try:
+        receive()
+        queued[0] = 4
+        receive()
+        assert middleware.pool._executor is None  # few pages, little work ahead: no worker
+        queued[0] = 5
+        receive()  # analysed in process: the worker is still starting
+        assert middleware.pool._executor is not None
+        wait_ready(middleware.pool)
+        assert middleware.stats.get_value("page_analysis/in_process") == 3
+    finally:
+        middleware.pool.close()
