@@ -8,6 +8,7 @@ lost)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -59,7 +60,22 @@ class PostgresCrawl:
         return PostgresStore(self.url, self.crawl_id, recheck_window=recheck_window)
 
     async def kill(self, store: Any) -> None:
+        backend = store.conn.info.backend_pid
         await store.conn.close()  # the session ends without close(): the lock with it
+        self.wait_session_gone(backend)
+
+    def wait_session_gone(self, backend: int) -> None:
+        """The server ends a session a moment after its client closed it; a process that
+        dies is gone by the time another one starts, but this test's next store is in the
+        same (live) process, whose lock the crawl lock would rightly refuse to wait for."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            for _ in range(400):
+                if not conn.execute(
+                    "SELECT 1 FROM pg_stat_activity WHERE pid = %s", (backend,)
+                ).fetchall():
+                    return
+                time.sleep(0.025)
+        raise AssertionError(f"backend {backend} still there 10 s after its client closed")
 
     def _execute(self, query: str, params: tuple) -> list[tuple]:
         with psycopg.connect(self.url, autocommit=True) as conn:
@@ -104,8 +120,10 @@ class ThreadedPostgresCrawl(PostgresCrawl):
         return ThreadedStore(super().new_store(recheck_window))
 
     async def kill(self, store: Any) -> None:
+        backend = store.store.conn.info.backend_pid
         await store.run(store.store.conn.close())
         store._thread.stop()  # the process is gone, its threads with it
+        self.wait_session_gone(backend)
 
 
 Crawl = MemoryCrawl | PostgresCrawl
