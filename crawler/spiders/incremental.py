@@ -167,9 +167,11 @@ class IncrementalSpider(CrawlerSpider):
         return spider
 
     async def _close_pool(self) -> None:
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        # detached before the close is awaited: start() checks self.pool before each use,
+        # and during the close it must see None, not a closing pool (PoolClosed)
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            await pool.close()
 
     # --- the Update Module: claim due pages --------------------------------------------
     async def start(self) -> AsyncIterator[scrapy.Request]:
