@@ -24,7 +24,9 @@ key, checked under an advisory lock of that key; ``host_owners.server`` records 
 each host is held under (migration 25). An owner whose host moved to another address
 re-keys it under the same check, or hands it over. So the hosts of one address are
 fetched by one agent at a time, and their shared ``next_fetch_at`` carries the server's
-delay and back-off over every hand-over.
+delay and back-off over every hand-over. It is written as clock_timestamp() + the wait
+measured on the agent's clock just before, not now(): now() is the transaction's start,
+which under load came 0.06 s before, and the next agent then fetched that much early.
 
 Faults: an agent whose lease expired is marked dead by whichever agent notices first,
 which returns that agent's leased frontier rows (and only those) to the queue, except
@@ -363,7 +365,8 @@ class AgentMembership:
             return
         hosts = sorted(waits)  # (rows locked in host order by every statement)
         await conn.execute(
-            "UPDATE host_owners o SET next_fetch_at = now() + make_interval(secs => d.wait)"
+            "UPDATE host_owners o SET next_fetch_at = clock_timestamp()"
+            " + make_interval(secs => d.wait)"
             " FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)"
             " WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s",
             (hosts, [waits[h] for h in hosts], self.key, self.agent_id),
@@ -582,8 +585,8 @@ class AgentMembership:
         await conn.execute(
             """
             UPDATE host_owners o SET agent_id = NULL, lent_to = d.borrower,
-                next_fetch_at = greatest(coalesce(o.next_fetch_at, now()),
-                                         now() + make_interval(secs => d.wait))
+                next_fetch_at = greatest(coalesce(o.next_fetch_at, clock_timestamp()),
+                                         clock_timestamp() + make_interval(secs => d.wait))
             FROM unnest(%b::text[], %b::float8[], %b::text[]) AS d(host, wait, borrower)
             WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
             """,
@@ -739,7 +742,7 @@ class AgentMembership:
                 await conn.execute(
                     """
                     UPDATE host_owners o SET agent_id = NULL,
-                        next_fetch_at = now() + make_interval(secs => d.wait)
+                        next_fetch_at = clock_timestamp() + make_interval(secs => d.wait)
                     FROM unnest(%b::text[], %b::float8[]) AS d(host, wait)
                     WHERE o.crawl = %s AND o.host = d.host AND o.agent_id = %s
                     """,
