@@ -8,6 +8,7 @@ import json
 import re
 import sys
 import threading
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -17,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, WEBS, Web  # noqa: E402
+from webgen import APP_ACTIONS, FRESH3, SUBHOSTS, WEBS, Web, slug  # noqa: E402
 
 
 @functools.cache
@@ -32,7 +33,8 @@ def dev() -> Web:
 
 
 # sha256 (first 32 hex digits) of every page (host, path, HTML) and of the ground truth of the
-# webs that existed before heldout6/7 were added: they must not change, byte for byte
+# webs that existed before heldout8/9 were added (dev and heldout1-5 before heldout6/7 too): they
+# must not change, byte for byte
 EARLIER_WEBS = {
     "dev": "f4aa78d8891f003554dde9046b8b31ed",
     "heldout1": "2669c8bad5971dface0f8fbdfd6b603b",
@@ -40,6 +42,8 @@ EARLIER_WEBS = {
     "heldout3": "f5f554027cae5ca0472524c86d1bec86",
     "heldout4": "12f98b3c96b3b031bd68f84faf1b30dd",
     "heldout5": "03debe3e765bf01d2eefadacf1949f2f",
+    "heldout6": "8a562f636551f8e013934b63525dd92d",
+    "heldout7": "2e92d8865e95aea8f2ee701c3c3883bb",
 }
 
 
@@ -318,3 +322,113 @@ def test_fresh2_webs_search_through_the_proxy(name: str) -> None:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}
     assert len(listed) == 8 and [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def action_of(web: Web, form: dict):
+    """The Action behind a ground-truth form (its action may be on a search sub-host)."""
+    parts = urllib.parse.urlsplit(form["action"])
+    return web.sites[parts.netloc].actions[parts.path]
+
+
+def form_html(web: Web, form: dict) -> str:
+    """The HTML of a ground-truth form on its first page."""
+    page = urllib.parse.urlsplit(form["pages"][0])
+    doc = web.sites[page.netloc].pages[page.path + ("?" + page.query if page.query else "")]
+    written = form["action"] if urllib.parse.urlsplit(form["action"]).netloc != form["host"] else urllib.parse.urlsplit(form["action"]).path
+    return re.search(rf'<form [^>]*action="{re.escape(written)}"[^>]*>.*?</form>', doc, re.S).group(0)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH3))
+def test_fresh3_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout8/9: a scored topic no other web scores or has; 64 sites (and search sub-hosts),
+    5,000-9,000 pages; no off-topic site, portal or filler of an earlier web; the scored topic's
+    five forms include a quick search named by aria-label only (on the home page, with an advanced
+    search behind its results), facet check boxes only, placeholder-only fields sent by POST, and
+    an action on a search sub-host; the non-search forms of new kinds are there."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert web.topic not in {v[1] for v in others.values()}
+    assert all(web.topic not in v[2] for v in others.values())
+    sites = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    apps = {h: s for h, s in gt["sites"].items() if s["kind"] == "app"}
+    assert len(sites) == 64 and apps and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("heldout6", "heldout7", "dev"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog")} & set(gt["sites"])
+    mine = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic]
+    assert sorted(f["depth"] for f in mine) == [0, 1, 2, 2, 3]
+    html_ = {f["action"]: form_html(web, f) for f in mine}
+    roles = {f["action"]: {role for _n, role in action_of(web, f).fields} for f in mine}
+    facet = [a for a, r in roles.items() if r == {"facet"} or r == {"facet", "facet_format"}]
+    assert len(facet) == 1 and '<input type="text"' not in html_[facet[0]] and 'type="checkbox"' in html_[facet[0]]
+    posted = [f for f in mine if "stacked" in html_[f["action"]]]
+    assert len(posted) == 1 and posted[0]["method"] == "post" and not posted[0]["action_disallowed_by_robots"]
+    assert "<label" not in html_[posted[0]["action"]] and "placeholder=" in html_[posted[0]["action"]]
+    home = next(f for f in mine if f["depth"] == 0)
+    assert 'aria-label="' in html_[home["action"]] and "<label" not in html_[home["action"]] and "placeholder" not in html_[home["action"]]
+    assert action_of(web, home).advanced
+    sub = [f for f in mine if urllib.parse.urlsplit(f["action"]).netloc != f["host"]]
+    assert len(sub) == 1 and sub[0]["depth"] >= 1 and not sub[0]["action_disallowed_by_robots"]
+    netloc = urllib.parse.urlsplit(sub[0]["action"]).netloc
+    assert netloc.split(".", 1)[0] in SUBHOSTS and netloc.split(".", 1)[1] == sub[0]["host"].split(".", 1)[1] and netloc in apps
+    assert all(urllib.parse.urlsplit(p).netloc == f["host"] for f in mine for p in f["pages"])
+    kinds = {f["kind"] for f in gt["forms"]}
+    assert {"preference", "calculator", "problem", "unsubscribe", "poll", "booking"} <= kinds
+    assert ("order" if web.topic == "genealogy" else "watch") in kinds
+    layouts = {web.sites[f["host"]].layout for f in mine}
+    assert 5 in layouts
+    off = {(f["host"], f["topic"]) for f in gt["forms"] if f["kind"] == "search" and gt["sites"][f["host"]]["kind"] == "offtopic"}
+    assert {("www.eastbury-libraries.test", "library"), ("www.northfield-uni.test", "university")} <= off
+
+
+@pytest.mark.parametrize("name", sorted(FRESH3))
+def test_fresh3_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word (the web's topic, "genealogy" or "patents") and for its plural, or for ticked check boxes,
+    and none for nonsense; the sub-host's results link to record pages on the site that answer;
+    the quick search's results link to its advanced search; non-search forms answer without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    mine = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for f in mine:
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"]
+            facet = [n for n, role in act.fields if role == "facet"]
+            if text:
+                goods = [f"{text[0]}={web.topic}", f"{text[0]}={plural}"]
+                bad = f"{text[0]}=xqzvbn"
+            else:
+                cats = sorted({slug(r.category) for r in act.records})
+                goods = [f"{facet[0]}={cats[0]}&{facet[0]}={cats[1]}"]
+                bad = f"{facet[0]}=xqzvbn"
+            for good in goods:
+                body = submit(opener, f, good)
+                listed.append(True)
+                m = re.search(rf'class="count">(\d+) {plural} found', body)
+                assert m, (f["action"], good)
+                if not text:
+                    assert int(m.group(1)) == sum(slug(r.category) in cats[:2] for r in act.records)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, bad), (f["action"], bad)
+            if urllib.parse.urlsplit(f["action"]).netloc != f["host"]:
+                link = re.search(r'<table class="results">.*?<a href="([^"]+)"', body, re.S).group(1)
+                assert link.startswith(f"http://{f['host']}/")
+                assert "<h1>" in opener.open(link).read().decode()
+            if act.advanced:
+                link = re.search(r'<a href="([^"]+)">Advanced search</a>', body).group(1)
+                assert f"http://{f['host']}{link}" in f["pages"] and f"http://{f['host']}{link}" not in web.depth
+        for kind in ("preference", "calculator", "problem", "unsubscribe", "poll"):
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "x=1")
+            assert "found" not in body and "Please use the form" not in body, (kind, body)
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed

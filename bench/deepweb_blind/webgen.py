@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -36,6 +36,10 @@ WEBS = {
     # topics never scored, and shapes none of the webs above has (see FRESH2 below)
     "heldout6": (4271, "hotels", ["hotels", "wine", "books", "autos", "events", "recipes"], True),
     "heldout7": (2957, "plants", ["plants", "instruments", "movies", "jobs", "courses", "realestate"], True),
+    # fresh held-out webs added 2026-11-26 after the author had read the scores of dev and
+    # heldout1-7: topics never scored or present, new site names, link wordings and shapes (FRESH3)
+    "heldout8": (61843, "genealogy", ["genealogy", "bicycles", "movies", "wine", "events", "jobs"], True),
+    "heldout9": (38609, "patents", ["patents", "boats", "books", "instruments", "pets", "recipes"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -47,6 +51,71 @@ FRESH = {"heldout4", "heldout5"}
 # forms, a council site and a magazine with their own searches, fillers with table or court
 # booking and donation forms.
 FRESH2 = {"heldout6", "heldout7"}
+# heldout8 and heldout9 have the shapes of heldout6/7 (except their council and magazine) and
+# more: other names for every off-topic site, portal and filler; search forms of facet check
+# boxes only, of fields labelled by aria-label only, of placeholder-only fields sent by POST,
+# and with the action on a search sub-host of the same site (search.NAME.test); a mega-menu
+# layout (the menu folded under one button) with a locale form in a utility bar; forms that
+# are not searches: shipping/fee calculators, "report a problem", polls, unsubscribe, locale
+# selects, certificate orders; a public library catalogue and a university beside them.
+FRESH3 = {"heldout8", "heldout9"}
+# the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
+FRESH3_NAMES = {
+    "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
+    "www.dailyledger.test": ("www.morningcourier.test", "The Morning Courier"),
+    "www.ironworks-supply.test": ("www.anvil-supply.test", "Anvil Supply Co."),
+    "forum.backyardgrowers.test": ("forum.allotmenttalk.test", "Allotment Talk Forum"),
+    "www.metroweather.test": ("www.skycast-weather.test", "Skycast Weather"),
+    "www.openlinkdirectory.test": ("www.curatedlinks.test", "Curated Links"),
+    "www.webguide.test": ("www.sitefinder-index.test", "Sitefinder Index"),
+    "www.tuesdaylinks.test": ("www.fridaylinks.test", "Friday Links"),
+}
+# the scored topic's search sub-host names on heldout8/9 (the form's page is on www.NAME.test)
+SUBHOSTS = ["search", "records", "db", "catalogue"]
+# heldout8/9's actions of an application in another path of the same host
+APP_ACTIONS3 = ["/portal/records/query", "/opac/results", "/srv/lookup", "/apps/register/search", "/ext/finder.jsp"]
+# pages of heldout8/9's topic sites with a form that is not a search of the records:
+# (link text, path, menu or footer, form kind); every topic site also has "Report a problem"
+# and "Unsubscribe" in its footer
+FRESH3_EXTRAS = {
+    "genealogy": [("Order a certificate", "/certificates", "menu", "order"), ("Credits calculator", "/credits", "footer", "calculator")],
+    "patents": [("Fee calculator", "/fees", "menu", "calculator"), ("Watch a patent", "/watch", "footer", "watch")],
+    "bicycles": [("Delivery costs", "/shipping", "footer", "calculator"), ("Book a service", "/workshop", "menu", "booking")],
+    "boats": [("Marine insurance quote", "/insurance", "footer", "calculator")],
+}
+FRESH3_COMMON_EXTRAS = [
+    ("Report a problem", "/report-a-problem", "footer", "problem"),
+    ("Unsubscribe", "/unsubscribe", "footer", "unsubscribe"),
+]
+# fillers of heldout8/9 (other names than the earlier webs'): (name, host name, category)
+FILLERS3 = [
+    ("Willow Lane Dental Care", "willowlanedental", "health"),
+    ("Cedar Park Medical Centre", "cedarparkmedical", "health"),
+    ("Flow State Pilates", "flowstatepilates", "health"),
+    ("Holy Trinity Church", "holytrinity-church", "society"),
+    ("Brook Hill Primary School", "brookhillprimary", "education"),
+    ("Eastgate Adult Learning", "eastgatelearning", "education"),
+    ("Carter Electrical Services", "carterelectrical", "local"),
+    ("Evergreen Tree Surgeons", "evergreentrees", "local"),
+    ("Inkwell Print Shop", "inkwellprint", "local"),
+    ("Casa Verde Tapas", "casaverdetapas", "local"),
+    ("Whiskers Cat Hotel", "whiskerscathotel", "local"),
+    ("Riverside Rowing Club", "riversiderowing", "sports"),
+    ("Ridgeway Running Club", "ridgewayrunners", "sports"),
+    ("Tom Reilly Illustration", "tomreilly-art", "personal"),
+    ("Marion's Quilting Pages", "marionsquilts", "personal"),
+    ("Old Mill Heritage Trust", "oldmillheritage", "society"),
+    ("Westbrook Food Bank", "westbrookfoodbank", "society"),
+    ("The Chess Corner", "chesscorner", "personal"),
+]
+# fillers of heldout8/9 with a form that is not a search: host name -> (link text, path, kind)
+FRESH3_FILLER_FORMS = {
+    "casaverdetapas": ("Reservations", "/reservations/", "table"),
+    "riversiderowing": ("Learn to row", "/learn-to-row/", "booking"),
+    "westbrookfoodbank": ("Give", "/give/", "donate"),
+    "holytrinity-church": ("Parish poll", "/poll/", "poll"),
+    "flowstatepilates": ("Book a class", "/book/", "booking"),
+}
 # actions of an application in another path of the same host (booking engines, stock systems)
 APP_ACTIONS = ["/engine/availability.aspx", "/app/finder/results", "/webapp/stock/query", "/ibe/search-results", "/sys/catalogue/list"]
 
@@ -154,8 +223,14 @@ class Site:
             # fresh webs add a CMS theme (menu toggle, site search folded in a <details>, social
             # links) and a jump menu (a GET form with a select and "Go"; text links at the bottom)
             self.layout = random.Random(f"{web.seed}-{host}-fresh-layout").choice([0, 1, 2, 3, 3, 4, 4])
+        if web.fresh3:
+            # heldout8/9 add a mega-menu layout: the menu folded under one button, a utility bar
+            self.layout = random.Random(f"{web.seed}-{host}-fresh3-layout").choice([0, 1, 2, 3, 4, 5, 5, 5])
+        self.utility_form = ""  # heldout8/9: a locale form in the utility bar of the mega-menu layout
 
     def url(self, path: str) -> str:
+        if path.startswith("http://"):  # heldout8/9: an action on a search sub-host of the site
+            return path
         return f"http://{self.host}{path}"
 
     def add_form(self, path: str, action: str, method: str, kind: str, topic: str, desc: str = "") -> None:
@@ -241,6 +316,25 @@ class Site:
                 f'<section class="widget"><h2 class="widget-title">Follow us</h2><ul>{social}</ul></section>{self.footer_form}'
                 f'<p class="site-info">&copy; {self.web.year} {E(self.name)}</p></footer>\n</body></html>\n'
             )
+        elif self.layout == 5:
+            items = "".join(f'<li><a role="menuitem" href="{h}">{E(t)}</a></li>' for t, h in self.menu[1:])
+            cols = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.footer)
+            trail = ""
+            if crumbs:
+                trail = (
+                    '<nav aria-label="Breadcrumb"><ol class="crumbs"><li><a href="/">Home</a></li>'
+                    + "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in crumbs[:-1])
+                    + f'<li><span aria-current="page">{E(crumbs[-1][0])}</span></li></ol></nav>'
+                )
+            doc = (
+                f'{head}<div class="utility-bar"><a href="/login">Account</a> <a href="/contact">Help</a>{self.utility_form}</div>\n'
+                f'<header class="masthead"><a class="brand" href="/">{E(self.name)}</a>{self.header_form}\n'
+                f'<nav class="mega" aria-label="Primary"><button class="mega-toggle" aria-haspopup="true" aria-expanded="false">Menu</button>'
+                f'<div class="mega-panel" hidden><ul role="menu">{items}</ul></div></nav></header>\n'
+                f'<div class="layout"><main>{trail}<h1>{E(title)}</h1>\n{body}</main></div>\n'
+                f'<footer class="sitemap"><div class="col"><h3>Site map</h3><ul>{cols}</ul></div>{self.footer_form}'
+                f'<p class="legal">&copy; {self.web.year} {E(self.name)}</p></footer>\n</body></html>\n'
+            )
         elif self.layout == 4:
             opts = "".join(f'<option value="{h}">{E(t)}</option>' for t, h in self.menu)
             jump = (
@@ -277,8 +371,9 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh = name in FRESH or name in FRESH2
-        self.fresh2 = name in FRESH2
+        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3
+        self.fresh2 = name in FRESH2 or name in FRESH3
+        self.fresh3 = name in FRESH3
         self.traits: dict[str, dict] = {}  # heldout6/7: per topic site, which new shapes it has
         self.rng = random.Random(self.seed)
         self.year = 2026
@@ -286,11 +381,18 @@ class Web:
         self.forms: dict[tuple, FormTruth] = {}
         self.seeds: list[str] = []
         self.dead_sites: dict[str, list] = {}
+        self.app_sites: list[Site] = []  # heldout8/9: search sub-hosts of topic sites
         self._build()
 
     # ------------------------------------------------------------------ helpers
+    def renamed(self, host: str, name: str) -> tuple[str, str]:
+        """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        return FRESH3_NAMES.get(host, (host, name)) if self.fresh3 else (host, name)
+
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh3:  # only the first lists and heldout8/9's own (the new topics have their own lists)
+            return list(t[key]) + FRESH3_LINKS.get(key, {}).get(topic, [])
         extra = t.get("heldout_" + key, []) if self.heldout else []
         if self.fresh:
             extra = list(extra) + FRESH_LINKS.get(key, {}).get(topic, [])
@@ -304,6 +406,19 @@ class Web:
         cats = rng.sample(t["categories"], 6)
         for i in range(n):
             title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
+            if self.fresh3 and t.get("record_words"):
+                out.append(
+                    Record(
+                        rid=1000 + i * 7 + rng.randrange(7),
+                        title=title,
+                        creator=rng.choice(t["creators"]),
+                        category=rng.choice(cats),
+                        fmt=rng.choice(t["formats"]),
+                        price=rng.choice(t["prices"]),
+                        extra=f"{t['noun']} {t['record_words']} {t['id_label']} {rng.randrange(100, 999)}",
+                    )
+                )
+                continue
             out.append(
                 Record(
                     rid=1000 + i * 7 + rng.randrange(7),
@@ -327,7 +442,9 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh2:
+            if self.fresh3:
+                self._plan_traits3(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
+            elif self.fresh2:
                 self._plan_traits(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             for i, (name, host) in enumerate(names[:5]):
                 self._topic_site(topic, name, f"www.{host}.test", placements[i], cgi=(i == cgi_index), submission=(i in (1, 3)))
@@ -338,17 +455,35 @@ class Web:
         self._store_site()
         self._forum_site()
         self._weather_site()
-        if self.fresh2:
+        if self.fresh3:
+            self._library_site()
+            self._university_site()
+        elif self.fresh2:
             self._council_site()
             self._magazine_site()
         self._filler_sites()
         self._interlink()
+        if self.fresh3:  # the renamed sites' own words for themselves
+            words = [("Lumen", "Quill"), ("Daily Ledger", "Morning Courier"), ("Ledger", "Courier"), ("Ironworks", "Anvil")]
+            words += [("Backyard Growers", "Allotment Talk"), ("Metro Weather", "Skycast Weather"), ("Tuesday", "Friday")]
+            for host, _name in FRESH3_NAMES.values():
+                site = self.sites[host]
+                for path, doc in site.pages.items():
+                    if doc is None:
+                        continue
+                    for old, new in words:
+                        doc = doc.replace(old, new)
+                    site.pages[path] = doc
+        for app in self.app_sites:  # search sub-hosts: not listed anywhere, reached by submitting a form
+            self.sites[app.host] = app
         self._compute_depths()
 
     # ------------------------------------------------------------------ forms
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 9:
+            return self._fresh3_search_form(topic, action, method, style, rng, compact)
         if style >= 7:
             return self._fresh2_search_form(topic, action, method, style, rng, compact)
         if style >= 4:
@@ -641,12 +776,29 @@ class Web:
         if cgi:
             search_action = "/cgi-bin/search.cgi"
         elif traits.get("app_action"):
-            search_action = rng.choice(APP_ACTIONS)
+            search_action = rng.choice(APP_ACTIONS3 if self.fresh3 else APP_ACTIONS)
+        elif traits.get("subhost"):
+            # the form's action is on a search sub-host of the same site (search.NAME.test)
+            app_host = rng.choice(SUBHOSTS) + host[len("www") :]
+            app_path = rng.choice(["/results", "/query", "/search", "/lookup.do", "/find"])
+            search_action = f"http://{app_host}{app_path}"
         method = rng.choice(["get", "get", "post"])
+        method = traits.get("method", method)
         compact = placement == "home" and rng.random() < 0.5
         compact = traits.get("compact", compact)
         form_html, fields = self.search_form(site, topic, search_action, method, style, rng, compact=compact)
         site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+        if search_action.startswith("http://"):
+            app = Site(self, app_host, f"{name} search", "app", topic)
+            app.robots = "User-agent: *\nDisallow: /admin/\n"
+            act = site.actions.pop(search_action)
+            act.item_prefix = f"http://{host}{site.item_prefix}"  # the results link to the records' pages on www
+            app.actions[app_path] = act
+            app.pages["/"] = (
+                f"<!DOCTYPE html>\n<html><head><title>{E(name)} search service</title></head><body><p>This is the search service of "
+                f'<a href="http://{host}/">{E(name)}</a>.</p></body></html>\n'
+            )
+            self.app_sites.append(app)
         search_entry = (search_action, method, "search", topic)
         adv_html, adv_path = "", ""
         if self.fresh2 and compact:
@@ -710,6 +862,8 @@ class Web:
         extras = FRESH_EXTRAS.get(topic, []) if self.fresh else []
         if self.fresh2:
             extras = extras + FRESH2_EXTRAS.get(topic, [])
+        if self.fresh3:
+            extras = extras + FRESH3_EXTRAS.get(topic, []) + FRESH3_COMMON_EXTRAS
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         news_html, news_entry = self.newsletter(site, rng)
@@ -721,7 +875,15 @@ class Web:
             site.layout_forms = [news_entry, search_entry]
         elif self.fresh:
             self._site_search(site, rng)
-        if traits.get("pref"):
+        if traits.get("pref") and self.fresh3:
+            # a locale form of two selects (language, region): in the utility bar of the mega-menu layout
+            h, f = self._fresh3_form(site, "locale", rng)
+            if site.layout == 5:
+                site.utility_form = h
+            else:
+                site.footer_form += h
+            site.layout_forms = site.layout_forms + [f]
+        elif traits.get("pref"):
             # a select list and a button in the footer that is not a search (currency, delivery country)
             h, f = self._fresh2_form(site, "preference", rng)
             site.footer_form += h
@@ -773,6 +935,10 @@ class Web:
                 f"{form_html}</div>" + home_body
             )
             home_forms = [search_entry]
+        if traits.get("poll"):  # heldout8/9: a poll on the home page (GET, radio buttons)
+            h, f = self._fresh3_form(site, "poll", rng)
+            home_body += h
+            home_forms = home_forms + [f]
         site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
         tag = rng.choice(t["title_tags"])
         site.pages["/"] = site.pages["/"].replace(
@@ -1118,9 +1284,428 @@ class Web:
                 '<input type="submit" value="Enter now"></form>'
             )
         else:
-            raise ValueError(kind)
+            return self._fresh3_form(site, kind, rng)
         site.actions[action] = Action("donate" if kind == "donate" else "booking" if kind == "table" else kind, "none")
         return h, (action, method, site.actions[action].kind, "none")
+
+    def _plan_traits3(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout8/9: which shapes each topic site has. On the scored topic's five sites: the home
+        site's quick search (in every page's header, fields named by aria-label only) whose results
+        page links to an advanced search; below the home page a form of facet check boxes only, a
+        form of placeholder-only fields sent by POST, and a form whose action is on a search
+        sub-host; a poll and a locale form on some sites. On the other topics' sites at random."""
+        trng = random.Random(f"{self.seed}-traits3-{topic}")
+        idx = list(range(len(hosts)))
+        home = placements.index("home")
+        traits: list[dict] = [
+            {
+                "style": trng.choice([0, 1, 2, 3, 4, 5, 6, 10] if i == home else [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11]),
+                "newsy": trng.random() < 0.25,
+                "pref": trng.random() < 0.4,
+                "poll": trng.random() < 0.3,
+            }
+            for i in idx
+        ]
+        deep = [i for i in idx if placements[i] != "home" and i != cgi_index]
+        if topic == self.topic:
+            # the three sites below the home page whose action robots.txt allows: facets, POST, sub-host
+            facet, post, sub = trng.sample([i for i in idx if i not in (home, cgi_index)], 3)
+            for i in idx:
+                if i not in (home, facet, post):
+                    traits[i]["style"] = trng.choice([0, 1, 2, 3, 4, 5, 6])
+            traits[facet]["style"] = 9
+            traits[post]["style"] = 11
+            traits[home]["style"] = 10
+            traits[home]["compact"] = True  # a quick search whose results link to an advanced search
+            traits[sub]["subhost"] = True
+            traits[trng.choice(idx)]["poll"] = True
+            traits[trng.choice(idx)]["pref"] = True
+        else:
+            for i in deep:
+                r = trng.random()
+                traits[i]["noaction" if r < 0.2 else "app_action" if r < 0.4 else "subhost" if r < 0.6 else "plain"] = True
+        for i in idx:
+            if traits[i]["style"] == 11:
+                traits[i]["method"] = "post"
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh3_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout8/9: 9 = check boxes of the record types only (facets) and a
+        button, no text box; 10 = fields named by aria-label only (no label, placeholder or title);
+        11 = placeholder-only fields, a select whose first option names it, a hidden token (POST)."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        if style == 9:
+            name = rng.choice(["type", "facet", "f", "filter", "rt"])
+            fields.append((name, "facet"))
+            boxes = "".join(
+                f'<li><label><input type="checkbox" name="{name}" value="{slug(c)}"> {E(c)}</label></li>' for c in t["categories"]
+            )
+            groups = f'<fieldset class="facet"><legend>{E(labels["category"])}</legend><ul>{boxes}</ul></fieldset>'
+            if not compact and rng.random() < 0.6:
+                name2 = rng.choice(["avail", "status", "fmt", "kind"])
+                fields.append((name2, "facet_format"))
+                boxes = "".join(
+                    f'<li><label><input type="checkbox" name="{name2}" value="{slug(c)}"> {E(c)}</label></li>' for c in t["formats"]
+                )
+                groups += f'<fieldset class="facet"><legend>{E(labels["format"])}</legend><ul>{boxes}</ul></fieldset>'
+            btn = rng.choice(["Apply filters", f"Show {t['plural']}", "Update results", "Apply"])
+            return (
+                f'<form action="{action}" method="{method}" class="facets" id="browse">{groups}<button type="submit" class="btn">{E(btn)}</button></form>',
+                fields,
+            )
+        if style == 10:
+            parts = []
+            for name, label in rng.sample(t["text_fields"], 1 if compact else rng.choice([1, 2])):
+                fields.append((name, "text"))
+                parts.append(f'<input type="text" name="{name}" aria-label="{E(label)}" class="input">')
+            if not compact:
+                sname = rng.choice(["cat", "type", "c"])
+                fields.append((sname, "category"))
+                opts = '<option value="">All</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"][:8])
+                parts.append(f'<select name="{sname}" aria-label="{E(labels["category"])}">{opts}</select>')
+            submit = rng.choice(
+                ['<button type="submit">Go</button>', '<input type="submit" value="Search">', '<button type="submit">Find</button>']
+            )
+            return (f'<form action="{action}" method="{method}" class="bar">{"".join(parts)}{submit}</form>', fields)
+        parts = []
+        for name, label in rng.sample(t["text_fields"][:3], 2 if compact else 3):
+            fields.append((name, "text"))
+            parts.append(f'<input type="text" name="{name}" placeholder="{E(label)}">')
+        if topic in ("genealogy", "patents"):
+            yl = "year" if topic == "genealogy" else "filing year"
+            parts.append(
+                f'<input type="number" name="yfrom" placeholder="From {yl}"> <input type="number" name="yto" placeholder="To {yl}">'
+            )
+            fields += [("yfrom", "other"), ("yto", "other")]
+        if not compact:
+            fields.append(("rtype", "category"))
+            opts = f'<option value="">{E(labels["category"])}: all</option>' + "".join(
+                f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"]
+            )
+            parts.append(f'<select name="rtype">{opts}</select>')
+        hid = f'<input type="hidden" name="_token" value="{rng.randrange(16**16):016x}">'
+        submit = rng.choice(
+            ['<input type="submit" value="Search">', '<button type="submit">Search</button>', '<input type="submit" value="Find">']
+        )
+        return (f'<form action="{action}" method="{method}" class="stacked">{hid}{"".join(parts)} {submit}</form>', fields)
+
+    def _fresh3_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout8/9 that are not searches of records: a locale form of two selects, a
+        calculator (shipping, fees, credits, insurance), a certificate order (fields like a record
+        search), watching a record, reporting a problem, unsubscribing, a poll."""
+        t = TOPICS.get(site.topic, {})
+        if kind == "locale":  # GET, two selects and a button
+            action, method = rng.choice(["/locale", "/settings/region", "/i18n/set"]), "get"
+            langs = "".join(f"<option>{x}</option>" for x in ("English", "Cymraeg", "Deutsch", "Francais"))
+            regions = "".join(f"<option>{x}</option>" for x in ("United Kingdom", "Ireland", "Europe", "Rest of world"))
+            h = (
+                f'<form class="locale" action="{action}" method="get"><select name="lang" aria-label="Language">{langs}</select>'
+                f'<select name="region" aria-label="Region">{regions}</select><button type="submit">Save</button></form>'
+            )
+            kind = "preference"
+        elif kind == "calculator":  # GET, the topic's select and a number: an estimate, not records
+            action, method = rng.choice(["/calculator", "/estimate", "/costs/calculate"]), "get"
+            cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("categories", ["Standard"])[:6])
+            what = {
+                "genealogy": ("Records you view a month", "n", "Plan"),
+                "patents": ("Number of claims", "claims", "Classification"),
+                "bicycles": ("Your postcode", "postcode", "Bike type"),
+                "boats": ("Value of the boat (pounds)", "value", "Boat type"),
+            }.get(site.topic, ("Quantity", "qty", "Type"))
+            h = (
+                f'<form action="{action}" method="get" class="calc"><label>{E(what[0])} <input type="text" name="{what[1]}" size="6"></label> '
+                f'<label>{E(what[2])} <select name="band">{cats}</select></label> <input type="submit" value="Calculate"></form>'
+            )
+        elif kind == "order":  # POST, shaped like a record search: a certificate order
+            action, method = "/certificates/order", "post"
+            types = "".join(f"<option>{x}</option>" for x in ("Birth certificate", "Marriage certificate", "Death certificate"))
+            h = (
+                f'<form action="{action}" method="post"><label>Surname <input type="text" name="surname"></label> '
+                '<label>Forename(s) <input type="text" name="forename"></label> <label>Year of event <input type="text" name="year"></label> '
+                f'<label>Registration district <input type="text" name="district"></label> <label>Certificate <select name="cert">{types}</select></label> '
+                '<label>Copies <select name="copies"><option>1</option><option>2</option><option>3</option></select></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Order certificate"></form>'
+            )
+        elif kind == "watch":  # GET, one record's number and an email
+            action, method = "/watch/add", "get"
+            h = (
+                f'<form action="{action}" method="get"><label>{E(t.get("id_label", "Number"))} <input type="text" name="pubno"></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Watch"></form>'
+            )
+        elif kind == "problem":  # GET, a select of problem types and a description
+            action, method = rng.choice(["/report-a-problem/send", "/feedback/problem"]), "get"
+            probs = "".join(
+                f"<option>{x}</option>" for x in ("A link is broken", "The information is wrong", "The page did not load", "Something else")
+            )
+            h = (
+                f'<form action="{action}" method="get"><input type="hidden" name="page" value="/"><label>What went wrong? <select name="problem">{probs}</select></label> '
+                '<label>Details <textarea name="details" rows="3"></textarea></label> <input type="submit" value="Send report"></form>'
+            )
+        elif kind == "unsubscribe":  # GET, an email and a reason
+            action, method = rng.choice(["/unsubscribe/confirm", "/newsletter/unsubscribe"]), "get"
+            reasons = "".join(f"<option>{x}</option>" for x in ("Too many emails", "Not relevant to me", "I never signed up", "Other"))
+            h = (
+                f'<form action="{action}" method="get"><label>Email address <input type="email" name="email"></label> '
+                f'<label>Reason <select name="reason">{reasons}</select></label> <input type="submit" value="Unsubscribe"></form>'
+            )
+        elif kind == "poll":  # GET, radio buttons and "Vote"
+            action, method = rng.choice(["/poll/vote", "/polls/submit"]), "get"
+            opts = rng.choice(
+                [
+                    ("How did you hear about us?", ["A friend", "A search engine", "A magazine", "Social media"]),
+                    ("How often do you visit?", ["Every week", "Every month", "A few times a year", "First visit"]),
+                    ("What should we add next?", ["More records", "Better photos", "An app", "Evening opening"]),
+                ]
+            )
+            h = (
+                f'<div class="poll"><h3>Quick poll</h3><form action="{action}" method="get"><p>{E(opts[0])}</p>'
+                + "".join(f'<label><input type="radio" name="choice" value="{slug(o)}"> {E(o)}</label><br>' for o in opts[1])
+                + '<input type="hidden" name="poll" value="7"><input type="submit" value="Vote"></form></div>'
+            )
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, method, kind, "none")
+
+    def _library_site(self) -> None:
+        """heldout8/9: a public library: a catalogue search of its books in every page's header
+        (topic "library"), a local-studies page about family history and a business and IP
+        centre page about patents, neither with a search; a computer booking and joining forms."""
+        rng = random.Random(f"{self.seed}-library")
+        host = "www.eastbury-libraries.test"
+        site = Site(self, host, "Eastbury Libraries", "offtopic", "library")
+        self.sites[host] = site
+        books = TOPICS["books"]
+        recs = self.records("books", 60, rng)
+        for r in recs:
+            r.href = f"/catalogue/record/{r.rid}"
+        fopts = '<option value="">Any format</option>' + "".join(f'<option value="{slug(f)}">{E(f)}</option>' for f in books["formats"])
+        site.header_form = (
+            '<form action="/catalogue/search" method="get" class="opac"><label>Search the catalogue <input type="text" name="term"></label>'
+            f'<select name="format" aria-label="Format">{fopts}</select><input type="submit" value="Search"></form>'
+        )
+        site.actions["/catalogue/search"] = Action(
+            "search", "library", [("term", "text"), ("format", "format")], recs, "/catalogue/record/", "title", "titles"
+        )
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = [("/catalogue/search", "get", "search", "library"), news_entry]
+        site.menu = [
+            ("Home", "/"),
+            ("Catalogue", "/catalogue/"),
+            ("Local studies", "/local-studies/"),
+            ("Business & IP Centre", "/business/"),
+            ("Use a computer", "/computers/"),
+            ("Join the library", "/join/"),
+            ("Contact", "/contact"),
+        ]
+        site.footer = [("Opening hours", "/hours"), ("Accessibility", "/accessibility"), ("Contact", "/contact")]
+        for r in recs:
+            site.page(
+                r.href,
+                r.title,
+                f"<p>{E(r.title)} by {E(r.creator)}. {E(r.category)}, {E(r.fmt)}. Available at {rng.randrange(1, 5)} branches.</p>",
+                crumbs=[("Catalogue", "/catalogue/"), (r.title, r.href)],
+            )
+        site.page(
+            "/catalogue/",
+            "Catalogue",
+            "<p>Search the catalogue from the box at the top of every page. New titles:</p><ul>"
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in recs[:12])
+            + "</ul>",
+            crumbs=[("Catalogue", "/catalogue/")],
+        )
+        site.page(
+            "/local-studies/",
+            "Local studies and family history",
+            "<p>Tracing your family history? The local studies room holds parish registers on microfilm, census returns "
+            "from 1841 to 1921, electoral rolls, trade directories and old newspapers. Library members can use genealogy "
+            "websites free of charge on our computers, and volunteers from the family history society help on Tuesday "
+            "afternoons. Ask at the desk for baptism, marriage and burial indexes.</p>",
+            crumbs=[("Local studies", "/local-studies/")],
+        )
+        site.page(
+            "/business/",
+            "Business & IP Centre",
+            "<p>Thinking of protecting an invention? Our Business &amp; IP Centre offers free workshops on patents, trade marks "
+            "and designs, access to patent databases and market research reports, and one-to-one sessions with a patent "
+            "attorney every month.</p>",
+            crumbs=[("Business & IP Centre", "/business/")],
+        )
+        action = "/computers/book"
+        site.actions[action] = Action("booking", "none")
+        branches = "".join(f"<option>{b}</option>" for b in ("Central", "Northfield", "Harbour Road", "Millgate"))
+        site.page(
+            "/computers/",
+            "Use a computer",
+            f'<p>Book a computer for up to two hours a day.</p><form action="{action}" method="post"><label>Library card number '
+            f'<input type="text" name="card"></label> <label>PIN <input type="password" name="pin"></label> <label>Branch '
+            f'<select name="branch">{branches}</select></label> <label>Date <input type="date" name="date"></label> '
+            '<input type="submit" value="Book a computer"></form>',
+            forms=[(action, "post", "booking", "none")],
+        )
+        h, f = self._simple_form(site, "/join/", "register", rng)
+        site.page(
+            "/join/", "Join the library", f"<p>Membership is free for everyone who lives, works or studies in Eastbury.</p>{h}", forms=[f]
+        )
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+        for p, title in (("/hours", "Opening hours"), ("/accessibility", "Accessibility")):
+            site.page(p, title, f"<p>{E(title)}: all branches open Monday to Saturday.</p>")
+        site.page(
+            "/",
+            "Eastbury Libraries",
+            "<p>Borrow books, e-books and audiobooks, use a computer, research your family history or get help with a business idea.</p>"
+            '<ul><li><a href="/local-studies/">Family history and local studies</a></li><li><a href="/business/">Patents and business help</a></li>'
+            '<li><a href="/catalogue/">New in the catalogue</a></li></ul>',
+        )
+
+    def _university_site(self) -> None:
+        """heldout8/9: a university: a site search in every page's header and a course finder
+        (topic "university"), a technology-transfer page listing its patents and a short course in
+        family history, neither with a search of the scored topics' records; an open-day booking."""
+        rng = random.Random(f"{self.seed}-university")
+        host = "www.northfield-uni.test"
+        site = Site(self, host, "Northfield University", "offtopic", "university")
+        self.sites[host] = site
+        site.menu = [
+            ("Home", "/"),
+            ("Study", "/study/"),
+            ("Research", "/research/"),
+            ("Lifelong learning", "/lifelong-learning/"),
+            ("News", "/news/"),
+            ("Open days", "/open-days/"),
+        ]
+        site.footer = [("Contact", "/contact"), ("Jobs at Northfield", "/jobs"), ("Privacy", "/privacy")]
+        site.header_form = (
+            '<form action="/search" method="get" role="search"><input type="search" name="q" aria-label="Search Northfield" '
+            'placeholder="Search Northfield"><button type="submit">Search</button></form>'
+        )
+        site.layout_forms = [("/search", "get", "search", "university")]
+        courses = [
+            ("Computer Science BSc", "Undergraduate"),
+            ("History BA", "Undergraduate"),
+            ("Mechanical Engineering MEng", "Undergraduate"),
+            ("Nursing BSc", "Undergraduate"),
+            ("Law LLB", "Undergraduate"),
+            ("Intellectual Property Law LLM", "Postgraduate"),
+            ("Data Science MSc", "Postgraduate"),
+            ("Archives and Records Management MA", "Postgraduate"),
+            ("Marine Biology MSc", "Postgraduate"),
+            ("Family History: an introduction", "Short course"),
+            ("Writing your life story", "Short course"),
+            ("Bicycle maintenance for beginners", "Short course"),
+            ("Patents for inventors", "Short course"),
+            ("Sailing theory", "Short course"),
+        ]
+        recs = []
+        for i, (c, level) in enumerate(courses):
+            p = f"/study/courses/{slug(c)}"
+            recs.append(
+                Record(i, c, "Northfield University", level, "Full-time" if level != "Short course" else "Evenings", "", c.lower(), href=p)
+            )
+            site.page(
+                p, c, f"<p>{E(c)} ({E(level)}). Apply through our online application system.</p>", crumbs=[("Study", "/study/"), (c, p)]
+            )
+        lopts = '<option value="">All levels</option>' + "".join(
+            f'<option value="{slug(x)}">{x}</option>' for x in ("Undergraduate", "Postgraduate", "Short course")
+        )
+        site.actions["/study/course-finder/results"] = Action(
+            "search", "university", [("kw", "text"), ("level", "category")], recs, "/study/courses/", "course", "courses"
+        )
+        site.page(
+            "/study/",
+            "Study at Northfield",
+            '<h2>Course finder</h2><form action="/study/course-finder/results" method="get"><label>Subject or keyword <input type="text" name="kw"></label> '
+            f'<label>Level <select name="level">{lopts}</select></label> <input type="submit" value="Find courses"></form>'
+            + "<ul>"
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in recs[:6])
+            + "</ul>",
+            crumbs=[("Study", "/study/")],
+            forms=[("/study/course-finder/results", "get", "search", "university")],
+        )
+        pt = TOPICS["patents"]
+        inventions = [f"{a} {b}" for a, b in zip(rng.sample(pt["title_a"], 6), rng.sample(pt["title_b"], 6), strict=True)]
+        site.page(
+            "/research/technology-transfer/",
+            "Technology transfer: our patents",
+            "<p>Northfield holds more than forty granted patents and pending applications. These inventions are available for licensing:</p><ul>"
+            + "".join(f"<li>{E(x)} (patent granted {rng.randrange(2012, 2026)})</li>" for x in inventions)
+            + '</ul><p>To discuss a licence, <a href="/contact">contact the technology transfer office</a>.</p>',
+            crumbs=[("Research", "/research/"), ("Technology transfer", "/research/technology-transfer/")],
+        )
+        site.page(
+            "/research/",
+            "Research",
+            '<p>Research at Northfield: <a href="/research/technology-transfer/">technology transfer and patents</a>, '
+            "marine science, digital humanities and local history.</p>",
+            crumbs=[("Research", "/research/")],
+        )
+        site.page(
+            "/lifelong-learning/",
+            "Lifelong learning",
+            '<p>Evening and weekend short courses for adults. This term: <a href="/lifelong-learning/family-history/">Family history: '
+            "an introduction</a>, creative writing, sailing theory.</p>",
+            crumbs=[("Lifelong learning", "/lifelong-learning/")],
+        )
+        site.page(
+            "/lifelong-learning/family-history/",
+            "Family history: an introduction",
+            "<p>Learn to trace your ancestors: parish registers, census returns, wills and military records, and how to use "
+            "genealogy websites and record offices. Ten Tuesday evenings in the university library.</p>",
+            crumbs=[("Lifelong learning", "/lifelong-learning/"), ("Family history", "/lifelong-learning/family-history/")],
+        )
+        posts = []
+        for i in range(6):
+            title = rng.choice(
+                [
+                    "Northfield spin-out wins award",
+                    "New marine lab opens",
+                    "Students help index parish records",
+                    "Open day record attendance",
+                    "Professor elected fellow",
+                    "Library refurbishment complete",
+                ]
+            )
+            p = f"/news/2026/{i + 1:02d}/{slug(title)}"
+            posts.append((p, title))
+            site.page(p, title, f"<p>{E(title)}. Read more in the university magazine.</p>", crumbs=[("News", "/news/"), (title, p)])
+        site.page(
+            "/news/",
+            "News",
+            "<ul>" + "".join(f'<li><a href="{p}">{E(t)}</a></li>' for p, t in posts) + "</ul>",
+            crumbs=[("News", "/news/")],
+        )
+        action = "/open-days/book"
+        site.actions[action] = Action("booking", "none")
+        site.page(
+            "/open-days/",
+            "Open days",
+            f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> <label>Email <input type="email" name="email"></label> '
+            '<label>Date <select name="day"><option>Saturday 13 June</option><option>Saturday 19 September</option></select></label> '
+            '<label>Subject of interest <input type="text" name="subject"></label> <input type="submit" value="Book your place"></form>',
+            forms=[(action, "post", "booking", "none")],
+        )
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+        for p, title in (("/jobs", "Jobs at Northfield"), ("/privacy", "Privacy")):
+            site.page(p, title, f"<p>{E(title)}.</p>")
+        pages = (
+            [(p, t) for p, t in posts]
+            + [(p, t) for t, p in site.menu[1:]]
+            + [("/research/technology-transfer/", "Technology transfer: our patents")]
+        )
+        srecs = [Record(100 + i, t, "Northfield", "Page", "", "", t.lower(), href=p) for i, (p, t) in enumerate(pages)]
+        site.actions["/search"] = Action("search", "university", [("q", "text")], srecs, "/", "page", "pages")
+        site.page(
+            "/",
+            "Northfield University",
+            '<p>A university by the sea. <a href="/study/">Find a course</a>, <a href="/research/">our research</a>, '
+            '<a href="/open-days/">come to an open day</a>.</p>',
+        )
 
     def _item_page(self, site: Site, r: Record, cart_action: str, hub_name: str, hub_path: str, cat_prefix: str) -> str:
         t = TOPICS[site.topic]
@@ -1204,8 +1789,8 @@ class Web:
     # ------------------------------------------------------------------ off-topic sites
     def _docs_site(self) -> None:
         rng = random.Random(f"{self.seed}-docs")
-        host = "docs.lumen-lang.test"
-        site = Site(self, host, "Lumen 3.2 documentation", "offtopic", "docs")
+        host, name = self.renamed("docs.lumen-lang.test", "Lumen 3.2 documentation")
+        site = Site(self, host, name, "offtopic", "docs")
         self.sites[host] = site
         form = (
             '<form class="search" action="/search.html" method="get"><input type="text" name="q" aria-label="Quick search">'
@@ -1290,8 +1875,8 @@ class Web:
 
     def _news_site(self) -> None:
         rng = random.Random(f"{self.seed}-news")
-        host = "www.dailyledger.test"
-        site = Site(self, host, "The Daily Ledger", "offtopic", "news")
+        host, name = self.renamed("www.dailyledger.test", "The Daily Ledger")
+        site = Site(self, host, name, "offtopic", "news")
         self.sites[host] = site
         sections = [
             ("Local", "local"),
@@ -1368,8 +1953,8 @@ class Web:
 
     def _store_site(self) -> None:
         rng = random.Random(f"{self.seed}-store")
-        host = "www.ironworks-supply.test"
-        site = Site(self, host, "Ironworks Supply Co.", "offtopic", "hardware")
+        host, name = self.renamed("www.ironworks-supply.test", "Ironworks Supply Co.")
+        site = Site(self, host, name, "offtopic", "hardware")
         self.sites[host] = site
         cats = ["Power tools", "Hand tools", "Garden", "Plumbing", "Electrical", "Paint"]
         opts = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in cats)
@@ -1431,8 +2016,8 @@ class Web:
 
     def _forum_site(self) -> None:
         rng = random.Random(f"{self.seed}-forum")
-        host = "forum.backyardgrowers.test"
-        site = Site(self, host, "Backyard Growers Forum", "offtopic", "gardening")
+        host, name = self.renamed("forum.backyardgrowers.test", "Backyard Growers Forum")
+        site = Site(self, host, name, "offtopic", "gardening")
         self.sites[host] = site
         site.menu = [("Forums", "/"), ("Search", "/search.php"), ("Login", "/ucp.php?mode=login"), ("Register", "/ucp.php?mode=register")]
         site.footer = [("Rules", "/rules"), ("Contact", "/contact")]
@@ -1488,8 +2073,8 @@ class Web:
 
     def _weather_site(self) -> None:
         rng = random.Random(f"{self.seed}-weather")
-        host = "www.metroweather.test"
-        site = Site(self, host, "Metro Weather", "offtopic", "weather")
+        host, name = self.renamed("www.metroweather.test", "Metro Weather")
+        site = Site(self, host, name, "offtopic", "weather")
         self.sites[host] = site
         site.header_form = (
             '<form action="/forecast" method="get"><input type="text" name="loc" placeholder="City or ZIP code">'
@@ -1717,6 +2302,8 @@ class Web:
     def _filler_sites(self) -> None:
         """Small sites of no topic (local businesses, clubs, personal pages): contact forms, site searches."""
         fillers = [f for f in self.FILLERS if not (self.fresh2 and f[1] in FRESH2_DROPPED_FILLERS)]
+        if self.fresh3:
+            fillers = FILLERS3
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -1742,6 +2329,8 @@ class Web:
             site.menu = [("Home", "/")] + [(p, f"/{slug(p)}/") for p in pages] + [("Contact", "/contact/")]
             site.footer = [("Privacy", "/privacy/")]
             extra = FRESH2_FILLER_FORMS.get(host_name) if self.fresh2 else None
+            if self.fresh3:
+                extra = FRESH3_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -1839,7 +2428,20 @@ class Web:
                     "magazine": "News: Magazines: Lifestyle",
                 }
             )
+        if self.fresh3:
+            groups.update(
+                {
+                    "genealogy": "Society: Genealogy: Records online",
+                    "bicycles": "Recreation: Cycling: Bike shops",
+                    "patents": "Science: Intellectual property: Patents",
+                    "boats": "Recreation: Boating: Brokers",
+                    "library": "Reference: Libraries: Public",
+                    "university": "Reference: Education: Universities",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
+            first = host.startswith("www.open")
+            host, name = self.renamed(host, name)
             site = Site(self, host, name, "portal", "directory")
             self.sites[host] = site
             site.menu = [("Home", "/"), ("Suggest a site", "/suggest"), ("About", "/about")]
@@ -1858,7 +2460,7 @@ class Web:
                 if not members:
                     continue
                 p = f"/dir/{slug(label)}/"
-                dead = self.dead_sites.get(topic, [])[: 1 if host.startswith("www.open") else 2]
+                dead = self.dead_sites.get(topic, [])[: 1 if first else 2]
                 cats.append((p, label, len(members) + len(dead)))
                 site.page(
                     p,
@@ -1892,8 +2494,8 @@ class Web:
                 forms=[(action, "post", "submission", "directory")],
             )
             self.seeds.append(f"http://{host}/")
-        host = "www.tuesdaylinks.test"
-        site = Site(self, host, "Tuesday Links", "portal", "blog")
+        host, name = self.renamed("www.tuesdaylinks.test", "Tuesday Links")
+        site = Site(self, host, name, "portal", "blog")
         self.sites[host] = site
         site.menu = [("Home", "/"), ("Archive", "/archive/")]
         site.footer = []
@@ -1963,7 +2565,7 @@ class Web:
         for truth in self.forms.values():
             ds = [self.depth[p] for p in truth.pages if p in self.depth]
             truth.depth = min(ds) if ds else None
-            site = self.sites[truth.host]
+            site = self.sites.get(urllib.parse.urlsplit(truth.action).netloc) or self.sites[truth.host]
             path = urllib.parse.urlsplit(truth.action).path
             truth.action_disallowed = any(
                 line.split(":", 1)[1].strip() and path.startswith(line.split(":", 1)[1].strip())
@@ -2060,6 +2662,11 @@ class Web:
                 "voucher",
                 "delivery",
                 "booking",
+                "calculator",
+                "watch",
+                "problem",
+                "unsubscribe",
+                "poll",
             ):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
@@ -2083,10 +2690,17 @@ class Web:
                 "booking": "Thank you: we will confirm your booking by email.",
                 "payment": "We could not find a penalty notice with that number.",
                 "competition": "Thank you for entering. Good luck!",
+                "calculator": "Estimated cost: 12.50 pounds. This is an estimate, not a quote.",
+                "order": "Thank you: your certificate order has been received.",
+                "watch": "You are now watching this record. We will email you when it changes.",
+                "problem": "Thank you for reporting a problem with this page.",
+                "unsubscribe": "You have been unsubscribed.",
+                "poll": "Thank you for voting. Results will be published next week.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
         filters: dict[str, str] = {}
+        facets: dict[str, set] = {}
         for name, role in action.fields:
             vals = [v for v in params.get(name, []) if v.strip()]
             if not vals:
@@ -2095,12 +2709,16 @@ class Web:
                 words += [w for w in re.findall(r"[a-z0-9$,-]+", " ".join(vals).lower()) if len(w) >= 2]
             elif role in ("category", "format", "price"):
                 filters[role] = vals[0]
+            elif role in ("facet", "facet_format"):  # heldout8/9: check boxes, any of the values ticked
+                facets[role] = {slug(v) for v in vals}
         stop = {"the", "and", "of", "a", "an", "in", "for", "to", "on", "or", "by", "with"}
         words = [w for w in words if w not in stop]
         recs = action.records
         for role, value in filters.items():
             attr = {"category": "category", "format": "fmt", "price": "price"}[role]
             recs = [r for r in recs if slug(getattr(r, attr)) == slug(value)]
+        for role, values in facets.items():
+            recs = [r for r in recs if slug(r.category if role == "facet" else r.fmt) in values]
         if words:
             # plain stemming, as site searches do: "books" finds "book", "jobs" finds "job"
             stems = {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
