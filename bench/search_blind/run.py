@@ -556,7 +556,14 @@ def evaluate(
                 fetched_files[rel] = True
         out["pages_stored"] = len(fetched)
         out["html_files_stored"] = len(fetched_files)
-        missing = [q for q in queries if q["target"] not in fetched_files]
+
+        # a target counts as not fetched only when no equally correct copy of it
+        # (``equivalent``) was fetched either: a crawl that stores one of identical copies
+        # (postfix's sendmail.1/mailq.1/newaliases.1) has the page
+        def was_fetched(q: dict) -> bool:
+            return any(g in fetched_files for g in (q["target"], *q.get("equivalent", [])))
+
+        missing = [q for q in queries if not was_fetched(q)]
         out["missing_targets"] = len({q["target"] for q in missing})
         if missing:
             log(
@@ -576,7 +583,7 @@ def evaluate(
                 n_reported += 1
             rels = [canonical_rel(coll, u) for u in urls]
             s = score_query(coll, q, rels)
-            if q["target"] not in fetched_files:
+            if not was_fetched(q):
                 s.update(rank=None, rr=0.0, p1=0.0, r10=0.0)
             s.update(
                 kind=q["kind"],
