@@ -556,7 +556,14 @@ def evaluate(
                 fetched_files[rel] = True
         out["pages_stored"] = len(fetched)
         out["html_files_stored"] = len(fetched_files)
-        missing = [q for q in queries if q["target"] not in fetched_files]
+
+        # a target counts as not fetched only when no equally correct copy of it
+        # (``equivalent``) was fetched either: a crawl that stores one of identical copies
+        # (postfix's sendmail.1/mailq.1/newaliases.1) has the page
+        def was_fetched(q: dict) -> bool:
+            return any(g in fetched_files for g in (q["target"], *q.get("equivalent", [])))
+
+        missing = [q for q in queries if not was_fetched(q)]
         out["missing_targets"] = len({q["target"] for q in missing})
         if missing:
             log(
@@ -576,7 +583,7 @@ def evaluate(
                 n_reported += 1
             rels = [canonical_rel(coll, u) for u in urls]
             s = score_query(coll, q, rels)
-            if q["target"] not in fetched_files:
+            if not was_fetched(q):
                 s.update(rank=None, rr=0.0, p1=0.0, r10=0.0)
             s.update(
                 kind=q["kind"],
@@ -648,6 +655,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, FRESH SET of 2026-11-26 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "third":
         label = "HELD OUT, THIRD SET of 2026-11-26 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fourth":
+        label = "HELD OUT, FOURTH SET of 2026-11-26 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -741,12 +750,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "third":
         # the third held-out set, added after the scores of the first two had been read
         return [c for c in COLLECTIONS.values() if c.group == "third"]
+    if spec == "fourth":
+        # the fourth held-out set, added after the scores of the first three had been read
+        return [c for c in COLLECTIONS.values() if c.group == "fourth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, all)"
+                "heldout, fresh, third, fourth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -767,6 +779,7 @@ def main(argv: list[str] | None = None) -> int:
         help=(
             "dev | heldout (the first held-out set) | fresh (the held-out set of 2026-11-26) "
             "| third (the third held-out set, 2026-11-26) "
+            "| fourth (the fourth held-out set, 2026-11-26) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

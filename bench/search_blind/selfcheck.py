@@ -66,7 +66,13 @@ def main() -> int:
         problems.append("gimp: a target outside en/")
     if any(q["target"].endswith("_source.html") for q in load_queries("sdl")):
         problems.append("sdl: a Source File page as a target")
-    for name in ("gimp", "sdl", "octave"):
+    # fourth set: postconf.5.html (every parameter on one page) is the target of the
+    # queries naming or describing a parameter; gnuplot's targets are numbered node pages
+    if sum(1 for q in load_queries("postfix") if q["target"] == "postconf.5.html") < 4:
+        problems.append("postfix: fewer than 4 queries target postconf.5.html")
+    if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
+        problems.append("gnuplot: a target that is not a node page")
+    for name in ("gimp", "sdl", "octave", "gtk", "postfix", "gnuplot"):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
             problems.append(f"{name}: fewer than 8 queries of a kind")
@@ -121,6 +127,31 @@ def main() -> int:
             # a Texinfo redirect stub no page links: outside the page set
             ("GET", "http://octave-manual.test/doc/v7.3.0/XREFfzero.html", 404, None, None),
             ("GET", "http://octave-manual.test/doc/v7.3.0/", 301, None, None),
+            (
+                "GET",
+                "http://gtk-reference.test/gtk3/GtkRevealer.html",
+                200,
+                "text/html",
+                b"gtk_revealer_set_reveal_child",
+            ),
+            # gtk-doc pages link the GLib/GObject manuals (../glib/...): not served
+            ("GET", "http://gtk-reference.test/glib/glib-Strings.html", 404, None, None),
+            (
+                "GET",
+                "http://postfix-docs.test/html/postconf.5.html",
+                200,
+                "text/html",
+                b"message_size_limit",
+            ),
+            ("GET", "http://postfix-docs.test/html/mailq.1.html", 200, "text/html", b"sendmail"),
+            (
+                "GET",
+                "http://gnuplot-manual.test/docs/5.4/node467.html",
+                200,
+                "text/html; charset=utf-8",
+                b"Xrange",
+            ),
+            ("GET", "http://gnuplot-manual.test/docs/5.4/node999.html", 404, None, None),
             (
                 "GET",
                 "http://vimhelp.test/doc/usr_05.html",

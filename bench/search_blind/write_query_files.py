@@ -20,6 +20,7 @@ from collections_def import (
     HERE,
     aliases,
     check_queries,
+    identical_pages,
     near_copies,
     page_set,
     translations,
@@ -657,12 +658,189 @@ QUERIES: dict[str, list[tuple[str, str, str]]] = {
         (P, "download the contents of a web address into a string", "WWW-Access.html"),
         (P, "area under a curve given only sampled values", "Functions-of-One-Variable.html"),
     ],
+    # Fourth held-out set (2026-11-26), written from the documents alone before any run.
+    # A gtk-doc class reference: one page per widget class, its functions on that page.
+    "gtk": [
+        (N, "GtkTreeView", "GtkTreeView.html"),
+        (N, "gtk_window_set_default_size", "GtkWindow.html"),
+        (N, "gtk_label_set_markup", "GtkLabel.html"),
+        (N, "GtkCssProvider", "GtkCssProvider.html"),
+        (N, "gtk_builder_new_from_file", "GtkBuilder.html"),
+        (N, "gtk_main", "gtk3-General.html"),
+        (N, "GtkHeaderBar", "GtkHeaderBar.html"),
+        (N, "gtk_widget_show_all", "GtkWidget.html"),
+        (N, "gtk_list_store_append", "GtkListStore.html"),
+        (N, "gtk-builder-tool", "gtk-builder-tool.html"),
+        (D, "Hide and show with animation", "GtkRevealer.html"),
+        (D, "Report important messages to the user", "GtkInfoBar.html"),
+        (D, "Grouping widgets so they request the same size", "GtkSizeGroup.html"),
+        (D, "A widget used to guide users through multi-step operations", "GtkAssistant.html"),
+        (D, "A container which overlays widgets on top of each other", "GtkOverlay.html"),
+        (
+            D,
+            "Sidebar that displays frequently-used places in the file system",
+            "GtkPlacesSidebar.html",
+        ),
+        (D, "Looking up icons by name", "GtkIconTheme.html"),
+        (D, "Migrating from other containers to GtkGrid", "gtk-migrating-GtkGrid.html"),
+        (D, "The GTK+ Input and Event Handling Model", "chap-input-handling.html"),
+        (D, "Utilities for testing GTK+ applications", "gtk3-Testing.html"),
+        (W, "Wayland", "gtk-wayland.html"),
+        (W, "calendar", "GtkCalendar.html"),
+        (W, "glossary", "glossary.html"),
+        (W, "accessibility", "GtkAccessible.html"),
+        (W, "notebook", "GtkNotebook.html"),
+        (W, "OpenGL", "GtkGLArea.html"),
+        (W, "statusbar", "GtkStatusbar.html"),
+        (W, "clipboard", "gtk3-Clipboards.html"),
+        (P, "ask the user a yes or no question in a small window", "GtkMessageDialog.html"),
+        (P, "an on off control for a setting", "GtkSwitch.html"),
+        (P, "show that something is busy with an endlessly turning icon", "GtkSpinner.html"),
+        (
+            P,
+            "two panes side by side with a handle the user drags to resize them",
+            "GtkPaned.html",
+        ),
+        (P, "hide some rows of a list model without removing them", "GtkTreeModelFilter.html"),
+        (P, "small hint that pops up when the mouse rests on a widget", "GtkTooltip.html"),
+        (P, "icon in the notification area of the panel", "GtkStatusIcon.html"),
+        (P, "list of files the user opened lately", "GtkRecentManager.html"),
+        (P, "port my program written for GTK 2", "gtk-migrating-2-to-3.html"),
+        (P, "start a program from its desktop file on the command line", "gtk-launch.html"),
+        (P, "make a big child scrollable inside a smaller area", "GtkScrolledWindow.html"),
+    ],
+    # Hand-written guides, man pages as HTML, and postconf.5.html: every parameter on one
+    # 0.8 MB page (a parameter's description is the target when the query names it).
+    "postfix": [
+        (N, "smtpd_recipient_restrictions", "postconf.5.html"),
+        (N, "message_size_limit", "postconf.5.html"),
+        (N, "postqueue", "postqueue.1.html"),
+        (N, "postmap", "postmap.1.html"),
+        (N, "postsuper", "postsuper.1.html"),
+        (N, "master.cf", "master.5.html"),
+        (N, "header_checks", "header_checks.5.html"),
+        (N, "smtp-sink", "smtp-sink.1.html"),
+        (N, "TLS_README", "TLS_README.html"),
+        (N, "newaliases", "newaliases.1.html"),
+        (D, "Postfix zombie blocker", "postscreen.8.html"),
+        (D, "Postfix SMTP server access table", "access.5.html"),
+        (D, "Postfix queue domain and age distribution", "qshape.1.html"),
+        (
+            D,
+            "The maximal size of any local individual mailbox or maildir file",
+            "postconf.5.html",
+        ),
+        (D, "Rejecting Unknown Local Recipients", "LOCAL_RECIPIENT_README.html"),
+        (D, "Managing multiple Postfix instances on a single host", "MULTI_INSTANCE_README.html"),
+        (D, "Postfix Backwards-Compatibility Safety Net", "COMPATIBILITY_README.html"),
+        (D, "SMTP access policy delegation", "SMTPD_POLICY_README.html"),
+        (D, "format of Postfix regular expression tables", "regexp_table.5.html"),
+        (D, "Postfix delivery to external command", "pipe.8.html"),
+        (W, "backscatter", "BACKSCATTER_README.html"),
+        (W, "VERP", "VERP_README.html"),
+        (W, "ETRN", "ETRN_README.html"),
+        (W, "milter", "MILTER_README.html"),
+        (W, "NFS", "NFS_README.html"),
+        (W, "XCLIENT", "XCLIENT_README.html"),
+        (W, "SASL", "SASL_README.html"),
+        (W, "IPv6", "IPV6_README.html"),
+        (
+            P,
+            "mail server for a small office or home without a fixed IP address",
+            "SOHO_README.html",
+        ),
+        (
+            P,
+            "check whether a sender address really exists before accepting the mail",
+            "ADDRESS_VERIFICATION_README.html",
+        ),
+        (
+            P,
+            "reuse open connections to the same destination for faster delivery",
+            "CONNECTION_CACHE_README.html",
+        ),
+        (P, "what to do when the server is overloaded by a flood of mail", "STRESS_README.html"),
+        (
+            P,
+            "host mail for several domains with users that have no Unix account",
+            "VIRTUAL_README.html",
+        ),
+        (P, "find out why mail piles up in the queue", "QSHAPE_README.html"),
+        (P, "send a copy of every message to an archive address", "postconf.5.html"),
+        (P, "how long to keep retrying a message before bouncing it", "postconf.5.html"),
+        (P, "compile Postfix yourself", "INSTALL.html"),
+        (P, "find out why Postfix does not work, with verbose logging", "DEBUG_README.html"),
+        (
+            P,
+            "which daemon processes exist and how mail flows between them",
+            "OVERVIEW.html",
+        ),
+    ],
+    # A LaTeX2HTML manual: numbered node pages, short titles ("Xrange"), an index page.
+    "gnuplot": [
+        (N, "set xrange", "node467.html"),
+        (N, "set logscale", "node335.html"),
+        (N, "splot", "node509.html"),
+        (N, "set multiplot", "node350.html"),
+        (N, "set terminal pngcairo", "node607.html"),
+        (N, "set datafile separator", "node292.html"),
+        (N, "set timefmt", "node437.html"),
+        (N, "set dgrid3d", "node296.html"),
+        (N, "smooth kdensity", "node227.html"),
+        (N, "set palette cubehelix", "node376.html"),
+        (D, "sets the viewing angle for splots", "node446.html"),
+        (D, "hidden line removal for surface plotting", "node313.html"),
+        (D, "produces a bar chart from a sequence of parallel data columns", "node117.html"),
+        (
+            D,
+            "fits a user-supplied real-valued expression to a set of data points",
+            "node162.html",
+        ),
+        (D, "statistical summary of the data in one or two columns of a file", "node520.html"),
+        (
+            D,
+            "waits a specified amount of time or until the carriage return is pressed",
+            "node182.html",
+        ),
+        (D, "plots into a text block using ascii characters", "node564.html"),
+        (D, "defining or redefining a hotkey", "node79.html"),
+        (D, "embedding data into a stream of gnuplot commands", "node68.html"),
+        (D, "Substitution of system commands in backquotes", "node92.html"),
+        (W, "candlesticks", "node107.html"),
+        (W, "boxplot", "node105.html"),
+        (W, "jitter", "node318.html"),
+        (W, "summation", "node59.html"),
+        (W, "arrays", "node62.html"),
+        (W, "wxt", "node635.html"),
+        (W, "coordinates", "node36.html"),
+        (W, "iteration", "node69.html"),
+        (P, "legend box showing which line is which", "node319.html"),
+        (P, "put a text note at a position on the graph", "node327.html"),
+        (P, "read a comma separated spreadsheet export", "node209.html"),
+        (P, "choose which columns of the file go on x and y", "node231.html"),
+        (P, "save the picture as a vector image for web pages", "node619.html"),
+        (P, "show a grid of numbers as colored pixels", "node120.html"),
+        (P, "run a shell command and use what it prints", "node522.html"),
+        (P, "repeat the same plot for many files in a loop", "node250.html"),
+        (P, "draw level lines of a surface like on a map", "node284.html"),
+        (P, "shade the area between two curves", "node111.html"),
+        (P, "write the plotting commands and settings to a file to reuse later", "node262.html"),
+    ],
 }
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Writes every collection's query file, or only those named on the command line
+    (e.g. ``python3 write_query_files.py gtk postfix gnuplot``: the others' packages need
+    not be installed)."""
     bad = []
+    unknown = [n for n in argv if n not in QUERIES]
+    if unknown:
+        print(f"unknown collections: {', '.join(unknown)}", file=sys.stderr)
+        return 2
     for name, rows in QUERIES.items():
+        if argv and name not in argv:
+            continue
         coll = COLLECTIONS[name]
         pages = page_set(coll)
         out = []
@@ -672,7 +850,11 @@ def main() -> int:
                     "query": query,
                     "kind": kind,
                     "target": target,
-                    "equivalent": sorted(aliases(coll, target) + near_copies(coll, target)),
+                    "equivalent": sorted(
+                        aliases(coll, target)
+                        + near_copies(coll, target)
+                        + identical_pages(coll, target, pages)
+                    ),
                     "other_languages": translations(coll, target),
                 }
             )
@@ -688,4 +870,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
