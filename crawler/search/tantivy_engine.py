@@ -50,6 +50,7 @@ from crawler.search.engine import (
     SearchResults,
     _leading_text,
 )
+from crawler.search.fields import url_name
 from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
     _FORMAT_ALIASES,
@@ -59,6 +60,7 @@ from crawler.search.query.compiler import (
     PROXIMITY_SLOP,
     SEQUENCE_TERMS,
     CompilerBase,
+    holds_name_part,
     plain_words,
     split_conjunction,
     updated_period,
@@ -82,7 +84,7 @@ from crawler.search.tantivy_index import (
     analyze,
     lang_from_code,
     load_stored,
-    stored_url,
+    stored_url_title,
 )
 
 #: The matching and scoring field of words without a prefix, and the fields whose
@@ -108,6 +110,14 @@ FIRST_WINDOW = 100
 #: every match of common words, the phrases were three quarters of a description's
 #: Tantivy time (6.0 of 8.1 ms at 100,000 pages), and grow with the index.
 PROXIMITY_PROBE_DOCS = 50_000
+#: The name-part bonus (a query word inside a longer word of a page's exact title or URL
+#: name, crawler/search/query/compiler.py) is a regular expression over those fields'
+#: term dictionaries while the index holds at most this many pages, else rescored on the
+#: first tier's best hits (RESCORE_WINDOW, as the proximity bonus) from their stored
+#: title and URL. Tantivy's regex query walks a field's whole term dictionary (no prefix
+#: to start from), about 55 ns a term, in every segment: at 1,000,000 generated pages
+#: about 2,000,000 terms, some 100 ms per query word; at 20,000 pages about 2 ms.
+NAME_PART_SCAN_DOCS = 20_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
 
@@ -138,10 +148,14 @@ class TantivyParsed:
     bonus: list[Any] = field(default_factory=list)
     first_bonus: list[Any] = field(default_factory=list)
     #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
-    #: hits, and how many plain terms it holds (a long one gets the smaller window, as
-    #: with Whoosh)
+    #: hits, and how many plain terms the query holds when anything is rescored (a long
+    #: one gets the smaller window, as with Whoosh)
     proximity: list[Any] = field(default_factory=list)
     proximity_terms: int = 0
+    #: the name-part bonus's words and score, when rescored on the first tier's best hits
+    #: (NAME_PART_SCAN_DOCS)
+    name_parts: list[str] = field(default_factory=list)
+    name_part_score: float = 0.0
     snippet_terms: list[str] = field(default_factory=list)
 
     @property
@@ -206,18 +220,18 @@ class TantivyCompiler(CompilerBase):
             if lead_phrase is not None:
                 lead_words = self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
                 lead_phrases = self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
-            parsed.first_bonus = lead_words + self._exact_bonus(tree)
+            parsed.first_bonus = lead_words + self._exact_bonus(tree, parsed)
             parsed.proximity = lead_phrases + ([] if lead_phrase is None else [lead_phrase])
             parsed.proximity += [
                 Query.boost_query(phrase, boost)
                 for phrases in self._proximity_phrases(tree)
                 for phrase in phrases
             ]
-            if parsed.proximity:
-                parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
         else:
             parsed.first_bonus = lead + ([] if lead_phrase is None else [lead_phrase])
-            parsed.first_bonus += self._exact_bonus(tree) + self._proximity_bonus(tree)
+            parsed.first_bonus += self._exact_bonus(tree, parsed) + self._proximity_bonus(tree)
+        if parsed.proximity or parsed.name_parts:
+            parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
 
     # scoring and bonuses -------------------------------------------------------------
     def _scoring(self, tree: Node) -> list[Any]:
@@ -289,7 +303,9 @@ class TantivyCompiler(CompilerBase):
         )
         return Query.boost_query(phrase, self.boosts.lead)
 
-    def _exact_bonus(self, tree: Node) -> list[Any]:
+    def _exact_bonus(self, tree: Node, parsed: TantivyParsed) -> list[Any]:
+        """The exact bonus's clauses; the name-part bonus's too while the index is small
+        (NAME_PART_SCAN_DOCS), else its words go to ``parsed`` to be rescored."""
         if self.boosts.exact <= 0:
             return []
         parts, seen = [], set()
@@ -301,6 +317,9 @@ class TantivyCompiler(CompilerBase):
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
+        if self.doc_count > NAME_PART_SCAN_DOCS:
+            parsed.name_parts, parsed.name_part_score = self.name_part_words(leaves)
+            return parts
         patterns, score = self.name_parts(leaves)  # the name-part bonus (QueryCompiler's)
         for pattern in patterns:
             for fieldname in ("title_exact", "url_name"):
@@ -580,11 +599,11 @@ class TantivySearchEngine(SearchEngine):
         parsed: TantivyParsed | None = None,
     ) -> tuple[list[tuple[float, Any]], int]:
         """The best ``limit`` (blended score, address) of ``q`` and its match count; with
-        ``parsed`` (the first tier) holding a proximity bonus to rescore, it is added to
-        the best ``RESCORE_WINDOW`` hits (LONG_RESCORE_WINDOW for a long query) before
-        the best ``limit`` are kept, as Whoosh and Elasticsearch rescore
-        (PROXIMITY_PROBE_DOCS)."""
-        rescore = parsed.proximity if parsed is not None else []
+        ``parsed`` (the first tier) holding a proximity or name-part bonus to rescore, it
+        is added to the best ``RESCORE_WINDOW`` hits (LONG_RESCORE_WINDOW for a long
+        query) before the best ``limit`` are kept, as Whoosh and Elasticsearch rescore
+        (PROXIMITY_PROBE_DOCS, NAME_PART_SCAN_DOCS)."""
+        rescore = parsed is not None and bool(parsed.proximity or parsed.name_parts)
         final = limit
         if rescore:
             long = parsed is not None and parsed.proximity_terms >= LONG_RESCORE_TERMS
@@ -602,7 +621,8 @@ class TantivySearchEngine(SearchEngine):
             )
             top, count = list(result.hits), result.count
         if rescore and top:
-            top = self._rescored(searcher, top, rescore)
+            assert parsed is not None
+            top = self._rescored(searcher, top, parsed)
         top = top[:final]
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])
@@ -616,28 +636,46 @@ class TantivySearchEngine(SearchEngine):
         return top, count
 
     def _rescored(
-        self, searcher: Any, top: list[tuple[float, Any]], clauses: list[Any]
+        self, searcher: Any, top: list[tuple[float, Any]], parsed: TantivyParsed
     ) -> list[tuple[float, Any]]:
-        """``top`` (blended score, address) with each page's proximity bonus added,
-        blended with its PageRank like the rest of its score, best first."""
+        """``top`` (blended score, address) with each page's proximity and name-part
+        bonuses added, blended with its PageRank like the rest of its score, best
+        first."""
         addresses = [a for _, a in top]
-        urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
-        # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
-        # hit. A union of phrases (or a term set query) beside the hits is walked through
-        # their matches between two hits, as costly as probing every match (measured at
-        # 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14 phrases).
-        only = Query.const_score_query(
-            _or([Query.term_query(self.ix.schema, "url", url) for url in urls]), 0.0
-        )
-        q = Query.boolean_query(
-            [(Occur.Must, only)]
-            + [(Occur.Should, _and([only, phrase])) for phrase in clauses]
-        )
-        extra = {
-            (a.segment_ord, a.doc): score
-            for score, a in searcher.search(q, len(urls), count=False).hits
-            if score > 0
-        }
+        heads = [stored_url_title(searcher.doc(a).get_first("stored")) for a in addresses]
+        extra: dict[tuple[int, int], float] = {}
+        if parsed.proximity:
+            # Each phrase is intersected with the hits: Tantivy then seeks the phrase to
+            # each hit. A union of phrases (or a term set query) beside the hits is walked
+            # through their matches between two hits, as costly as probing every match
+            # (measured at 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14
+            # phrases).
+            only = Query.const_score_query(
+                _or([Query.term_query(self.ix.schema, "url", url) for url, _ in heads]), 0.0
+            )
+            q = Query.boolean_query(
+                [(Occur.Must, only)]
+                + [(Occur.Should, _and([only, phrase])) for phrase in parsed.proximity]
+            )
+            extra = {
+                (a.segment_ord, a.doc): score
+                for score, a in searcher.search(q, len(heads), count=False).hits
+                if score > 0
+            }
+        if parsed.name_parts:
+            # the terms of the exact title and URL name, as those fields index them: each
+            # field holding a word inside a longer term adds the constant score, as the
+            # regular-expression clauses of a small index do
+            for a, (url, title) in zip(addresses, heads, strict=True):
+                fields = (analyze(EXACT_ANALYZER, title), analyze(EXACT_ANALYZER, url_name(url)))
+                found = sum(
+                    any(holds_name_part(term, word) for term in terms)
+                    for terms in fields
+                    for word in parsed.name_parts
+                )
+                if found:
+                    key = (a.segment_ord, a.doc)
+                    extra[key] = extra.get(key, 0.0) + found * parsed.name_part_score
         if not extra:
             return top
         ranks = searcher.fast_field_values("pagerank", addresses)

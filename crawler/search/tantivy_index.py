@@ -283,21 +283,28 @@ def stored_value(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _URL_FIRST = b'{"url": '
+_TITLE_NEXT = ', "title": '
 _DECODER = json.JSONDecoder()
 
 
-def stored_url(raw: bytes) -> str:
-    """The URL of a ``stored`` value without decoding the rest (the page's text): it is
-    the value's first key (STORED_FIELDS)."""
+def stored_url_title(raw: bytes) -> tuple[str, str]:
+    """The URL and title of a ``stored`` value without decoding the rest (the page's
+    text): they are the value's first keys (STORED_FIELDS; a page without a title has
+    none)."""
     if raw.startswith(_URL_FIRST):
+        head = raw[len(_URL_FIRST) : 8192].decode(errors="ignore")
         try:
-            url, _ = _DECODER.raw_decode(raw[len(_URL_FIRST) : 8192].decode(errors="ignore"))
+            url, end = _DECODER.raw_decode(head)
+            title = ""
+            if head.startswith(_TITLE_NEXT, end):
+                title, _ = _DECODER.raw_decode(head, end + len(_TITLE_NEXT))
         except ValueError:
             pass
         else:
-            if isinstance(url, str):
-                return url
-    return load_stored(raw)["url"]
+            if isinstance(url, str) and isinstance(title, str):
+                return url, title
+    stored = load_stored(raw)
+    return stored["url"], stored.get("title") or ""
 
 
 def load_stored(raw: bytes) -> dict[str, Any]:

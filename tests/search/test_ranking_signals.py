@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
 from crawler.search.fields import copy_key, inlink_anchor_text, url_language, variant_key
 from crawler.search.ranking import (
@@ -250,11 +252,21 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     assert sentence.total == 2
 
 
-def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str) -> None:
+@pytest.mark.parametrize("rescored", [False, True], ids=["scanned", "rescored"])
+def test_a_word_inside_a_pages_name_is_a_name_part(
+    tmp_path: Path, backend: str, rescored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``hooks`` names the page ``githooks`` (its title and URL name hold it inside a
     longer word, which no analyzer splits): the name-part bonus puts it above a page
     that uses the word more and whose title holds its stem; the page named exactly
-    ``hooks`` stays above both; a description gets no such bonus."""
+    ``hooks`` stays above both; a description gets no such bonus. ``rescored``: Tantivy
+    adds the bonus to the first tier's best hits from their stored title and URL, as it
+    does on a large index (NAME_PART_SCAN_DOCS), with the same results here (Whoosh
+    has one way)."""
+    if rescored:
+        from crawler.search import tantivy_engine
+
+        monkeypatch.setattr(tantivy_engine, "NAME_PART_SCAN_DOCS", 0)
     pages = [
         dict(
             url="http://g.test/docs/githooks.html",
@@ -292,6 +304,10 @@ def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str)
         "githooks.html",
         "git-hook.html",
     ]
+    if backend == "tantivy":  # the bonus was the regular expressions, or rescored
+        searcher = engine.ix.searcher()
+        parsed = engine.compiler(searcher.doc_freq, searcher.num_docs).parse("hooks")
+        assert parsed.name_parts == (["hooks"] if rescored else [])
 
 
 def test_a_sentence_is_one_tier_so_a_long_page_holding_all_its_words_does_not_win(

@@ -179,3 +179,66 @@ def test_the_phrase_cost_counts_the_pages_of_each_phrases_rarest_word(tmp_path: 
     df2 = min(df["socket"], df["server"])
     assert compiler._proximity_cost(compiler.parse("socket server").tree) == df2
     assert compiler._proximity_cost(compiler.parse("socket").tree) == 0
+
+
+NAME_WORDS = ("hook", "hooks", "index", "commit", "config", "server", "socket", "stream")
+
+
+def test_a_rescored_name_part_bonus_ranks_as_the_regular_expressions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a window holding every match, the name-part bonus computed on the best hits
+    from their stored title and URL gives exactly the results of the regular-expression
+    clauses over the exact title's and URL name's terms (NAME_PART_SCAN_DOCS)."""
+    from crawler.search import tantivy_engine
+
+    rng = random.Random(29)
+    docs = []
+    for i in range(300):
+        # names with the words inside longer ones (githooks, createindex, hooks_2) or alone
+        name = "".join(rng.choice(("git", "create", "")) + rng.choice(NAME_WORDS)
+                       + rng.choice(("", "s", "_2", "er")) for _ in range(rng.randint(1, 2)))
+        title = f"{rng.choice(NAME_WORDS).capitalize()} {name if i % 3 else 'page'}"
+        text = " ".join(rng.choice(WORDS + list(NAME_WORDS)) for _ in range(rng.randint(5, 40)))
+        docs.append(
+            page_document(
+                url=f"http://h{i % 5}.test/docs/{name if i % 2 else i}.html",
+                title=title,
+                text=text,
+                host=f"h{i % 5}.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                pagerank=round(rng.paretovariate(1.5) - 1.0, 6) + i * 1e-6,
+            )
+        )
+    ix = open_index(tmp_path, backend="tantivy")
+    IndexWriter(ix).write(docs)
+    engine = SearchEngine(ix)
+    queries = ("hooks", "index commit", "config server socket stream hook", "hooks -commit",
+               "title:hooks", "stream OR index")
+    scanned = {text: engine.search(text, per_page=30) for text in queries}
+    searcher = ix.searcher()
+    parsed = engine.compiler(searcher.doc_freq, searcher.num_docs).parse("index commit")
+    assert parsed.name_parts == [] and len(parsed.first_bonus) == 4 + 4 + 1  # 4 regexes
+    monkeypatch.setattr(tantivy_engine, "NAME_PART_SCAN_DOCS", 0)
+    monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 300)
+    monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 300)
+    parsed = engine.compiler(searcher.doc_freq, searcher.num_docs).parse("index commit")
+    assert parsed.name_parts == ["index", "commit"] and len(parsed.first_bonus) == 4 + 1
+    changed = 0
+    for text in queries:
+        got = engine.search(text, per_page=30)
+        assert [h.url for h in got.hits] == [h.url for h in scanned[text].hits], text
+        assert got.total == scanned[text].total > 0
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in scanned[text].hits], rel=1e-5
+        )
+        changed += bool(engine.compiler(searcher.doc_freq, searcher.num_docs).parse(text)
+                        .name_parts)
+    assert changed == 4  # not title: (a field) nor a description (no exact bonus)
+    # the bonus does move pages: without it "hooks" ranks otherwise
+    monkeypatch.setattr(tantivy_engine.TantivyCompiler, "name_part_words",
+                        lambda self, leaves: ([], 0.0))
+    assert [h.url for h in engine.search("hooks", per_page=30).hits] != [
+        h.url for h in scanned["hooks"].hits
+    ]
