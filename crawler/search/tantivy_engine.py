@@ -50,7 +50,6 @@ from crawler.search.engine import (
     SearchResults,
     _leading_text,
 )
-from crawler.search.fields import url_name
 from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
     _FORMAT_ALIASES,
@@ -60,7 +59,6 @@ from crawler.search.query.compiler import (
     PROXIMITY_SLOP,
     SEQUENCE_TERMS,
     CompilerBase,
-    holds_name_part,
     plain_words,
     split_conjunction,
     updated_period,
@@ -78,13 +76,17 @@ from crawler.search.ranking import (
 )
 from crawler.search.tantivy_index import (
     EXACT_ANALYZER,
+    NAME_FIELDS,
+    NAME_TERMS,
     TEXT_ANALYZER,
     URL_ANALYZER,
     TantivyIndex,
     analyze,
     lang_from_code,
     load_stored,
-    stored_url_title,
+    read_name_terms,
+    stored_url,
+    terms_holding,
 )
 
 #: The matching and scoring field of words without a prefix, and the fields whose
@@ -110,14 +112,6 @@ FIRST_WINDOW = 100
 #: every match of common words, the phrases were three quarters of a description's
 #: Tantivy time (6.0 of 8.1 ms at 100,000 pages), and grow with the index.
 PROXIMITY_PROBE_DOCS = 50_000
-#: The name-part bonus (a query word inside a longer word of a page's exact title or URL
-#: name, crawler/search/query/compiler.py) is a regular expression over those fields'
-#: term dictionaries while the index holds at most this many pages, else rescored on the
-#: first tier's best hits (RESCORE_WINDOW, as the proximity bonus) from their stored
-#: title and URL. Tantivy's regex query walks a field's whole term dictionary (no prefix
-#: to start from), about 55 ns a term, in every segment: at 1,000,000 generated pages
-#: about 2,000,000 terms, some 100 ms per query word; at 20,000 pages about 2 ms.
-NAME_PART_SCAN_DOCS = 20_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
 
@@ -148,14 +142,10 @@ class TantivyParsed:
     bonus: list[Any] = field(default_factory=list)
     first_bonus: list[Any] = field(default_factory=list)
     #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
-    #: hits, and how many plain terms the query holds when anything is rescored (a long
-    #: one gets the smaller window, as with Whoosh)
+    #: hits, and how many plain terms it holds (a long one gets the smaller window, as
+    #: with Whoosh)
     proximity: list[Any] = field(default_factory=list)
     proximity_terms: int = 0
-    #: the name-part bonus's words and score, when rescored on the first tier's best hits
-    #: (NAME_PART_SCAN_DOCS)
-    name_parts: list[str] = field(default_factory=list)
-    name_part_score: float = 0.0
     snippet_terms: list[str] = field(default_factory=list)
 
     @property
@@ -174,6 +164,12 @@ class TantivyCompiler(CompilerBase):
     """Query trees to Tantivy queries (QueryCompiler's decisions, see the module doc)."""
 
     frequency_field = CONTENT
+
+    def __init__(self, schema: Any, *, name_vocabulary: str | None = None, **kwargs: Any) -> None:
+        """``name_vocabulary``: the index's name-part vocabulary (read_name_terms; None
+        for an index written before it, searched with regular expressions instead)."""
+        super().__init__(schema, **kwargs)
+        self.name_vocabulary = name_vocabulary
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         return analyze(FIELD_ANALYZERS[fieldname], text)
@@ -220,18 +216,18 @@ class TantivyCompiler(CompilerBase):
             if lead_phrase is not None:
                 lead_words = self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
                 lead_phrases = self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
-            parsed.first_bonus = lead_words + self._exact_bonus(tree, parsed)
+            parsed.first_bonus = lead_words + self._exact_bonus(tree)
             parsed.proximity = lead_phrases + ([] if lead_phrase is None else [lead_phrase])
             parsed.proximity += [
                 Query.boost_query(phrase, boost)
                 for phrases in self._proximity_phrases(tree)
                 for phrase in phrases
             ]
+            if parsed.proximity:
+                parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
         else:
             parsed.first_bonus = lead + ([] if lead_phrase is None else [lead_phrase])
-            parsed.first_bonus += self._exact_bonus(tree, parsed) + self._proximity_bonus(tree)
-        if parsed.proximity or parsed.name_parts:
-            parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
+            parsed.first_bonus += self._exact_bonus(tree) + self._proximity_bonus(tree)
 
     # scoring and bonuses -------------------------------------------------------------
     def _scoring(self, tree: Node) -> list[Any]:
@@ -303,9 +299,7 @@ class TantivyCompiler(CompilerBase):
         )
         return Query.boost_query(phrase, self.boosts.lead)
 
-    def _exact_bonus(self, tree: Node, parsed: TantivyParsed) -> list[Any]:
-        """The exact bonus's clauses; the name-part bonus's too while the index is small
-        (NAME_PART_SCAN_DOCS), else its words go to ``parsed`` to be rescored."""
+    def _exact_bonus(self, tree: Node) -> list[Any]:
         if self.boosts.exact <= 0:
             return []
         parts, seen = [], set()
@@ -317,14 +311,23 @@ class TantivyCompiler(CompilerBase):
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
-        if self.doc_count > NAME_PART_SCAN_DOCS:
-            parsed.name_parts, parsed.name_part_score = self.name_part_words(leaves)
+        # the name-part bonus (QueryCompiler's): the terms holding the word, from the
+        # index's name-part vocabulary; a regular expression walks the fields' whole term
+        # dictionaries in every segment (about 2 x 9 ms a word at 300,000 pages)
+        if self.name_vocabulary is None:
+            patterns, score = self.name_parts(leaves)
+            for pattern in patterns:
+                for fieldname in NAME_FIELDS:
+                    inside = Query.regex_query(self.schema, fieldname, pattern)
+                    parts.append(Query.const_score_query(inside, score))
             return parts
-        patterns, score = self.name_parts(leaves)  # the name-part bonus (QueryCompiler's)
-        for pattern in patterns:
-            for fieldname in ("title_exact", "url_name"):
-                inside = Query.regex_query(self.schema, fieldname, pattern)
-                parts.append(Query.const_score_query(inside, score))
+        words, score = self.name_part_words(leaves)
+        for word in words:
+            terms = terms_holding(self.name_vocabulary, word)
+            if terms:
+                for fieldname in NAME_FIELDS:
+                    inside = Query.term_set_query(self.schema, fieldname, terms)
+                    parts.append(Query.const_score_query(inside, score))
         return parts
 
     def _near_phrases(self, first: str, second: str, distance: int) -> list[Any]:
@@ -521,6 +524,7 @@ class TantivySearchEngine(SearchEngine):
 
     def _prepare(self) -> None:
         self._max_factor: tuple[Any, float] | None = None
+        self._name_vocabulary: tuple[tuple[int, int, int], str | None] | None = None
 
     def close(self) -> None:
         pass
@@ -534,7 +538,22 @@ class TantivySearchEngine(SearchEngine):
             boosts=self.boosts,
             doc_frequency=doc_frequency,
             doc_count=doc_count,
+            name_vocabulary=self.name_vocabulary(),
         )
+
+    def name_vocabulary(self) -> str | None:
+        """The index's name-part vocabulary (read_name_terms), read again when the file
+        changed (the writers append to it)."""
+        try:
+            stat = (self.ix.path / NAME_TERMS).stat()
+        except FileNotFoundError:
+            return None
+        key = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        cached = self._name_vocabulary
+        if cached is None or cached[0] != key:
+            cached = (key, read_name_terms(self.ix.path))
+            self._name_vocabulary = cached
+        return cached[1]
 
     def doc_count(self) -> int:
         return self.ix.searcher().num_docs
@@ -599,11 +618,11 @@ class TantivySearchEngine(SearchEngine):
         parsed: TantivyParsed | None = None,
     ) -> tuple[list[tuple[float, Any]], int]:
         """The best ``limit`` (blended score, address) of ``q`` and its match count; with
-        ``parsed`` (the first tier) holding a proximity or name-part bonus to rescore, it
-        is added to the best ``RESCORE_WINDOW`` hits (LONG_RESCORE_WINDOW for a long
-        query) before the best ``limit`` are kept, as Whoosh and Elasticsearch rescore
-        (PROXIMITY_PROBE_DOCS, NAME_PART_SCAN_DOCS)."""
-        rescore = parsed is not None and bool(parsed.proximity or parsed.name_parts)
+        ``parsed`` (the first tier) holding a proximity bonus to rescore, it is added to
+        the best ``RESCORE_WINDOW`` hits (LONG_RESCORE_WINDOW for a long query) before
+        the best ``limit`` are kept, as Whoosh and Elasticsearch rescore
+        (PROXIMITY_PROBE_DOCS)."""
+        rescore = parsed.proximity if parsed is not None else []
         final = limit
         if rescore:
             long = parsed is not None and parsed.proximity_terms >= LONG_RESCORE_TERMS
@@ -621,8 +640,7 @@ class TantivySearchEngine(SearchEngine):
             )
             top, count = list(result.hits), result.count
         if rescore and top:
-            assert parsed is not None
-            top = self._rescored(searcher, top, parsed)
+            top = self._rescored(searcher, top, rescore)
         top = top[:final]
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])
@@ -636,46 +654,28 @@ class TantivySearchEngine(SearchEngine):
         return top, count
 
     def _rescored(
-        self, searcher: Any, top: list[tuple[float, Any]], parsed: TantivyParsed
+        self, searcher: Any, top: list[tuple[float, Any]], clauses: list[Any]
     ) -> list[tuple[float, Any]]:
-        """``top`` (blended score, address) with each page's proximity and name-part
-        bonuses added, blended with its PageRank like the rest of its score, best
-        first."""
+        """``top`` (blended score, address) with each page's proximity bonus added,
+        blended with its PageRank like the rest of its score, best first."""
         addresses = [a for _, a in top]
-        heads = [stored_url_title(searcher.doc(a).get_first("stored")) for a in addresses]
-        extra: dict[tuple[int, int], float] = {}
-        if parsed.proximity:
-            # Each phrase is intersected with the hits: Tantivy then seeks the phrase to
-            # each hit. A union of phrases (or a term set query) beside the hits is walked
-            # through their matches between two hits, as costly as probing every match
-            # (measured at 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14
-            # phrases).
-            only = Query.const_score_query(
-                _or([Query.term_query(self.ix.schema, "url", url) for url, _ in heads]), 0.0
-            )
-            q = Query.boolean_query(
-                [(Occur.Must, only)]
-                + [(Occur.Should, _and([only, phrase])) for phrase in parsed.proximity]
-            )
-            extra = {
-                (a.segment_ord, a.doc): score
-                for score, a in searcher.search(q, len(heads), count=False).hits
-                if score > 0
-            }
-        if parsed.name_parts:
-            # the terms of the exact title and URL name, as those fields index them: each
-            # field holding a word inside a longer term adds the constant score, as the
-            # regular-expression clauses of a small index do
-            for a, (url, title) in zip(addresses, heads, strict=True):
-                fields = (analyze(EXACT_ANALYZER, title), analyze(EXACT_ANALYZER, url_name(url)))
-                found = sum(
-                    any(holds_name_part(term, word) for term in terms)
-                    for terms in fields
-                    for word in parsed.name_parts
-                )
-                if found:
-                    key = (a.segment_ord, a.doc)
-                    extra[key] = extra.get(key, 0.0) + found * parsed.name_part_score
+        urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
+        # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
+        # hit. A union of phrases (or a term set query) beside the hits is walked through
+        # their matches between two hits, as costly as probing every match (measured at
+        # 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14 phrases).
+        only = Query.const_score_query(
+            _or([Query.term_query(self.ix.schema, "url", url) for url in urls]), 0.0
+        )
+        q = Query.boolean_query(
+            [(Occur.Must, only)]
+            + [(Occur.Should, _and([only, phrase])) for phrase in clauses]
+        )
+        extra = {
+            (a.segment_ord, a.doc): score
+            for score, a in searcher.search(q, len(urls), count=False).hits
+            if score > 0
+        }
         if not extra:
             return top
         ranks = searcher.fast_field_values("pagerank", addresses)
