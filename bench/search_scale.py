@@ -229,8 +229,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the results to this file")
     parser.add_argument("--proximity-probe-docs", type=int,
                         help="Tantivy: set crawler.search.tantivy_engine.PROXIMITY_PROBE_DOCS")
-    parser.add_argument("--name-part-scan-docs", type=int,
-                        help="Tantivy: set crawler.search.tantivy_engine.NAME_PART_SCAN_DOCS")
+    parser.add_argument("--name-part-regex", action="store_true",
+                        help="Tantivy: the name-part bonus by regular expressions over the "
+                             "term dictionaries (as for an index without its name-part "
+                             "vocabulary), not from the vocabulary")
     parser.add_argument("--python-blend", action="store_true",
                         help="Tantivy: blend a window of raw-score hits in Python (the search "
                              "before the pagerank_blend field), not Tantivy's weight_by_field")
@@ -244,10 +246,10 @@ def main() -> None:
             from crawler.search import tantivy_engine
 
             tantivy_engine.PROXIMITY_PROBE_DOCS = args.proximity_probe_docs
-        if args.name_part_scan_docs is not None:
+        if args.name_part_regex:
             from crawler.search import tantivy_engine
 
-            tantivy_engine.NAME_PART_SCAN_DOCS = args.name_part_scan_docs
+            tantivy_engine.TantivySearchEngine.name_vocabulary = lambda self: None
         if args.python_blend:
             os.environ["SEARCH_SCALE_PYTHON_BLEND"] = "1"
         print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
@@ -263,8 +265,7 @@ def main() -> None:
              "--work-dir", str(work), *(["--reuse"] if args.reuse else []),
              *([f"--proximity-probe-docs={args.proximity_probe_docs}"]
                if args.proximity_probe_docs is not None else []),
-             *([f"--name-part-scan-docs={args.name_part_scan_docs}"]
-               if args.name_part_scan_docs is not None else []),
+             *(["--name-part-regex"] if args.name_part_regex else []),
              *(["--python-blend"] if args.python_blend else [])],
             capture_output=True, text=True, check=False,
         )
