@@ -233,6 +233,8 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of ours only, e.g. SEARCH_BACKEND=tantivy (repeatable)")
+    parser.add_argument("--database-prefix", default="crawler_bench",
+                        help="name of the scratch database (a random suffix is added)")
     parser.add_argument("--save-profile", metavar="PATH",
                         help="keep the profiled run's cProfile dump (pstats) at PATH")
     args = parser.parse_args()
@@ -250,7 +252,7 @@ def main() -> None:
     from scratch import empty_database  # after the child-process check: imports crawler
 
     database = ExitStack()
-    url = database.enter_context(empty_database("crawler_bench"))
+    url = database.enter_context(empty_database(args.database_prefix))
     runs: dict[str, list[dict]] = {"plain Scrapy": [], "ours": []}
     server = SandboxServer(web).start()
     profiled = None

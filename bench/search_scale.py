@@ -20,6 +20,8 @@ both), index size on disk, peak RSS, p50/p95 wall time per query kind.
     nice -n 10 .venv/bin/python bench/search_scale.py --pages 100000 [--backends whoosh,tantivy]
         [--work-dir DIR] [--json FILE]
 
+--json keeps each query's top 10 URLs too (``top``), to compare the results of two runs.
+
 No database or network is needed. Targets (issue 28): Tantivy <= 3 ms CPU per page
 indexed; p95 < 100 ms for every query kind.
 """
@@ -184,6 +186,7 @@ def query_only(backend: str, pages: int, folder: Path, sources: list, built: dic
     engine.search("python json")  # warm-up (opens the reader)
     latency: dict[str, dict[str, float]] = {}
     totals: dict[str, int] = {}
+    top: dict[str, list[str]] = {}
     for kind, texts in queries(sources).items():
         times, cpus = [], []
         for text in texts:
@@ -192,6 +195,7 @@ def query_only(backend: str, pages: int, folder: Path, sources: list, built: dic
             times.append((time.perf_counter() - t0) * 1000)
             cpus.append((time.process_time() - c0) * 1000)
             totals[kind] = totals.get(kind, 0) + results.total
+            top[f"{kind}: {text}"] = [hit.url for hit in results.hits]
         latency[kind] = {
             "p50_ms": round(statistics.median(times), 1),
             "p95_ms": round(percentile(times, 0.95), 1),
@@ -209,6 +213,7 @@ def query_only(backend: str, pages: int, folder: Path, sources: list, built: dic
         "latency": latency,
         "mean_results": {k: round(v / QUERIES_PER_KIND, 1) for k, v in totals.items()},
         "load": os.getloadavg(),
+        "top": top,
     }
 
 
@@ -224,9 +229,16 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the results to this file")
     parser.add_argument("--proximity-probe-docs", type=int,
                         help="Tantivy: set crawler.search.tantivy_engine.PROXIMITY_PROBE_DOCS")
+    parser.add_argument("--name-part-regex", action="store_true",
+                        help="Tantivy: the name-part bonus by regular expressions over the "
+                             "term dictionaries (as for an index without its name-part "
+                             "vocabulary), not from the vocabulary")
     parser.add_argument("--python-blend", action="store_true",
                         help="Tantivy: blend a window of raw-score hits in Python (the search "
                              "before the pagerank_blend field), not Tantivy's weight_by_field")
+    parser.add_argument("--compare-with", type=Path,
+                        help="a --json file of an earlier run: per kind, how many queries "
+                             "keep their first result and their whole top 10")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -234,6 +246,10 @@ def main() -> None:
             from crawler.search import tantivy_engine
 
             tantivy_engine.PROXIMITY_PROBE_DOCS = args.proximity_probe_docs
+        if args.name_part_regex:
+            from crawler.search import tantivy_engine
+
+            tantivy_engine.TantivySearchEngine.name_vocabulary = lambda self: None
         if args.python_blend:
             os.environ["SEARCH_SCALE_PYTHON_BLEND"] = "1"
         print(json.dumps(child(args.child, args.pages, args.work_dir / args.child, args.reuse)))
@@ -249,6 +265,7 @@ def main() -> None:
              "--work-dir", str(work), *(["--reuse"] if args.reuse else []),
              *([f"--proximity-probe-docs={args.proximity_probe_docs}"]
                if args.proximity_probe_docs is not None else []),
+             *(["--name-part-regex"] if args.name_part_regex else []),
              *(["--python-blend"] if args.python_blend else [])],
             capture_output=True, text=True, check=False,
         )
@@ -257,7 +274,7 @@ def main() -> None:
             raise SystemExit(f"error: the {backend} run failed")
         result = json.loads(out.stdout.strip().splitlines()[-1])
         results.append(result)
-        print(json.dumps(result, indent=1), flush=True)
+        print(json.dumps({k: v for k, v in result.items() if k != "top"}, indent=1), flush=True)
         if not args.keep:
             shutil.rmtree(work / backend, ignore_errors=True)
     print()
@@ -274,6 +291,26 @@ def main() -> None:
             for r in results) + " |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    if args.compare_with:
+        compare(json.loads(args.compare_with.read_text()), results)
+
+
+def compare(before: list[dict], after: list[dict]) -> None:
+    """Per backend and kind: queries whose first result and whole top 10 are unchanged,
+    and the mean number of top-10 pages both runs share."""
+    earlier = {r["backend"]: r["top"] for r in before if "top" in r}
+    for result in after:
+        old = earlier.get(result["backend"])
+        if old is None:
+            continue
+        print(f"\n{result['backend']} against the earlier run: same first / same top 10 / "
+              "top-10 pages shared (mean)")
+        for kind in KINDS:
+            keys = [k for k in result["top"] if k.startswith(f"{kind}: ") and k in old]
+            first = sum(result["top"][k][:1] == old[k][:1] for k in keys)
+            whole = sum(result["top"][k] == old[k] for k in keys)
+            shared = statistics.mean(len(set(result["top"][k]) & set(old[k])) for k in keys)
+            print(f"  {kind}: {first} / {whole} / {shared:.1f} of {len(keys)} queries")
 
 
 if __name__ == "__main__":

@@ -76,13 +76,17 @@ from crawler.search.ranking import (
 )
 from crawler.search.tantivy_index import (
     EXACT_ANALYZER,
+    NAME_FIELDS,
+    NAME_TERMS,
     TEXT_ANALYZER,
     URL_ANALYZER,
     TantivyIndex,
     analyze,
     lang_from_code,
     load_stored,
+    read_name_terms,
     stored_url,
+    terms_holding,
 )
 
 #: The matching and scoring field of words without a prefix, and the fields whose
@@ -160,6 +164,12 @@ class TantivyCompiler(CompilerBase):
     """Query trees to Tantivy queries (QueryCompiler's decisions, see the module doc)."""
 
     frequency_field = CONTENT
+
+    def __init__(self, schema: Any, *, name_vocabulary: str | None = None, **kwargs: Any) -> None:
+        """``name_vocabulary``: the index's name-part vocabulary (read_name_terms; None
+        for an index written before it, searched with regular expressions instead)."""
+        super().__init__(schema, **kwargs)
+        self.name_vocabulary = name_vocabulary
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         return analyze(FIELD_ANALYZERS[fieldname], text)
@@ -301,11 +311,23 @@ class TantivyCompiler(CompilerBase):
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
-        patterns, score = self.name_parts(leaves)  # the name-part bonus (QueryCompiler's)
-        for pattern in patterns:
-            for fieldname in ("title_exact", "url_name"):
-                inside = Query.regex_query(self.schema, fieldname, pattern)
-                parts.append(Query.const_score_query(inside, score))
+        # the name-part bonus (QueryCompiler's): the terms holding the word, from the
+        # index's name-part vocabulary; a regular expression walks the fields' whole term
+        # dictionaries in every segment (about 2 x 9 ms a word at 300,000 pages)
+        if self.name_vocabulary is None:
+            patterns, score = self.name_parts(leaves)
+            for pattern in patterns:
+                for fieldname in NAME_FIELDS:
+                    inside = Query.regex_query(self.schema, fieldname, pattern)
+                    parts.append(Query.const_score_query(inside, score))
+            return parts
+        words, score = self.name_part_words(leaves)
+        for word in words:
+            terms = terms_holding(self.name_vocabulary, word)
+            if terms:
+                for fieldname in NAME_FIELDS:
+                    inside = Query.term_set_query(self.schema, fieldname, terms)
+                    parts.append(Query.const_score_query(inside, score))
         return parts
 
     def _near_phrases(self, first: str, second: str, distance: int) -> list[Any]:
@@ -502,6 +524,7 @@ class TantivySearchEngine(SearchEngine):
 
     def _prepare(self) -> None:
         self._max_factor: tuple[Any, float] | None = None
+        self._name_vocabulary: tuple[tuple[int, int, int], str | None] | None = None
 
     def close(self) -> None:
         pass
@@ -515,7 +538,22 @@ class TantivySearchEngine(SearchEngine):
             boosts=self.boosts,
             doc_frequency=doc_frequency,
             doc_count=doc_count,
+            name_vocabulary=self.name_vocabulary(),
         )
+
+    def name_vocabulary(self) -> str | None:
+        """The index's name-part vocabulary (read_name_terms), read again when the file
+        changed (the writers append to it)."""
+        try:
+            stat = (self.ix.path / NAME_TERMS).stat()
+        except FileNotFoundError:
+            return None
+        key = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        cached = self._name_vocabulary
+        if cached is None or cached[0] != key:
+            cached = (key, read_name_terms(self.ix.path))
+            self._name_vocabulary = cached
+        return cached[1]
 
     def doc_count(self) -> int:
         return self.ix.searcher().num_docs

@@ -47,6 +47,7 @@ from whoosh.analysis import STOP_WORDS
 from crawler import defaults
 from crawler.search.fields import anchor_share
 from crawler.search.index import BatchWriter
+from crawler.search.query.compiler import NAME_PART_MIN_CHARS
 from crawler.search.ranking import blend
 from crawler.search.schema import (
     ANCHOR_WEIGHT,
@@ -89,6 +90,15 @@ STORED_FIELDS = (
     "hub",
     "pagerank",
 )
+#: The name-part vocabulary: the terms of the exact title and URL name (NAME_FIELDS) that
+#: hold a run of NAME_PART_MIN_CHARS letters, one a line, appended by the writers before
+#: each commit. It holds every such term of the index (and those of deleted pages: a
+#: superset does no harm, a term query of a term no page holds matches nothing), so the
+#: engine finds the terms holding a query word there (the name-part bonus) instead of a
+#: regular expression over the fields' whole term dictionaries.
+NAME_TERMS = "name-terms.txt"
+NAME_FIELDS = ("title_exact", "url_name")
+_NAME_TERM = re.compile(rf"[^\W\d_]{{{NAME_PART_MIN_CHARS},}}")
 #: A lead weighing less than this (a hub page's, 1 - HUB_DEMOTION * hub) is not indexed:
 #: Tantivy cannot weigh a field's tokens below one occurrence.
 MIN_LEAD_WEIGHT = 0.5
@@ -246,6 +256,7 @@ class TantivyIndex:
                 )
             )
             os.replace(tmp, marker)
+            (self.path / NAME_TERMS).touch()
         for name, analyzer in _ANALYZERS.items():
             self.index.register_tokenizer(name, analyzer)
         self.schema = self.index.schema
@@ -393,6 +404,8 @@ class TantivyIndexWriter(BatchWriter):
     and keeps its PageRank unless it brings one; applying a batch again leaves the same
     index)."""
 
+    _name_terms: NameTermsWriter | None = None
+
     def apply(
         self,
         documents: Iterable[dict[str, Any]],
@@ -419,6 +432,10 @@ class TantivyIndexWriter(BatchWriter):
         converted = [tantivy_document(doc, self.ix.blend_weight) for doc in docs]
         writer = self.ix.writer(timeout=self.writer_timeout, heap_mb=self.limitmb)
         try:
+            if docs:
+                if self._name_terms is None or self._name_terms.ix is not self.ix:
+                    self._name_terms = NameTermsWriter(self.ix)
+                self._name_terms.add(set().union(*(name_terms(doc) for doc in docs)))
             for url in deleted:
                 writer.delete_documents_by_term("url", url)
             for doc, tdoc in zip(docs, converted, strict=True):
@@ -432,6 +449,87 @@ class TantivyIndexWriter(BatchWriter):
             writer.wait_merging_threads()  # releases the write lock
 
 
+def name_terms(doc: Mapping[str, Any]) -> set[str]:
+    """The name-part vocabulary's terms of an index document (its exact title's and URL
+    name's terms holding a run of NAME_PART_MIN_CHARS letters)."""
+    exact = _ANALYZERS[EXACT_ANALYZER]
+    return {
+        term
+        for text in (doc.get("title") or "", doc.get("url_name") or "")
+        for term in exact.analyze(text)
+        if _NAME_TERM.search(term)
+    }
+
+
+def read_name_terms(path: Path) -> str | None:
+    """The name-part vocabulary of the index in ``path`` as one string, a term a line
+    (a line being appended is left out); None for an index written before it existed."""
+    try:
+        text = (path / NAME_TERMS).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return text[: text.rfind("\n") + 1]
+
+
+def terms_holding(vocabulary: str, word: str) -> list[str]:
+    """The terms of ``vocabulary`` (read_name_terms) that hold ``word`` inside them and are
+    longer: what the regular expression ``.+word.*|.*word.+`` matches."""
+    found: dict[str, None] = {}
+    start = vocabulary.find(word)
+    while start >= 0:
+        begin = vocabulary.rfind("\n", 0, start) + 1
+        end = vocabulary.find("\n", start)
+        if end - begin > len(word):
+            found[vocabulary[begin:end]] = None
+        start = vocabulary.find(word, end)
+    return list(found)
+
+
+class NameTermsWriter:
+    """Appends the name-part vocabulary of an index (its writer's side; call ``add``
+    holding the index's write lock, before the commit)."""
+
+    def __init__(self, ix: TantivyIndex) -> None:
+        self.ix = ix
+        self.known: set[str] = set()
+        self.stamp: tuple[int, int] | None = None  # the file's (inode, size) as known
+
+    def add(self, terms: Iterable[str]) -> None:
+        if self.stamp is None or self.stamp != self._stamp():
+            # first use, or another writer appended (or a rebuild replaced the folder)
+            self.known = self._load()
+        new = set(terms) - self.known
+        if new:
+            with open(self.ix.path / NAME_TERMS, "a", encoding="utf-8") as out:
+                out.write("".join(f"{term}\n" for term in sorted(new)))
+            self.known |= new
+        self.stamp = self._stamp()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            stat = (self.ix.path / NAME_TERMS).stat()
+        except FileNotFoundError:
+            return None
+        return stat.st_ino, stat.st_size
+
+    def _load(self) -> set[str]:
+        text = read_name_terms(self.ix.path)
+        if text is not None:
+            return set(text.split("\n")[:-1])
+        # an index written before the vocabulary existed: its terms, read once
+        searcher = self.ix.searcher()
+        known = {
+            term
+            for fieldname in NAME_FIELDS
+            for term, _ in searcher.terms_with_prefix(fieldname, "")
+            if _NAME_TERM.search(term)
+        }
+        tmp = self.ix.path / f"{NAME_TERMS}.tmp"
+        tmp.write_text("".join(f"{term}\n" for term in sorted(known)), encoding="utf-8")
+        os.replace(tmp, self.ix.path / NAME_TERMS)
+        return known
+
+
 def rebuild_tantivy_index(
     path: Path, new_path: Path, documents: Iterable[dict[str, Any]], *, threads: int = 1
 ) -> int:
@@ -440,10 +538,13 @@ def rebuild_tantivy_index(
     ix = TantivyIndex(new_path)
     writer = ix.writer(timeout=0, heap_mb=256, threads=threads)
     count = 0
+    vocabulary: set[str] = set()
     try:
         for doc in documents:
             writer.add_document(tantivy_document(doc))
+            vocabulary |= name_terms(doc)
             count += 1
+        NameTermsWriter(ix).add(vocabulary)
         writer.commit()
     except BaseException:
         writer.rollback()

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
 from crawler.search.fields import copy_key, inlink_anchor_text, url_language, variant_key
 from crawler.search.ranking import (
@@ -18,6 +20,7 @@ from crawler.search.ranking import (
     query_boosts,
     query_language,
 )
+from crawler.search.tantivy_index import NAME_TERMS
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -250,11 +253,24 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     assert sentence.total == 2
 
 
-def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str) -> None:
+@pytest.mark.parametrize("vocabulary", [True, False], ids=["vocabulary", "regex"])
+def test_a_word_inside_a_pages_name_is_a_name_part(
+    tmp_path: Path, backend: str, vocabulary: bool
+) -> None:
     """``hooks`` names the page ``githooks`` (its title and URL name hold it inside a
     longer word, which no analyzer splits): the name-part bonus puts it above a page
     that uses the word more and whose title holds its stem; the page named exactly
-    ``hooks`` stays above both; a description gets no such bonus."""
+    ``hooks`` stays above both; a description gets no such bonus. Tantivy finds the
+    terms holding the word in the index's name-part vocabulary, or without one (an
+    index written before it) by regular expressions, with the same results (Whoosh has
+    one way)."""
+
+    def engine_of(path: Path, pages: list[dict]) -> SearchEngine:
+        engine = _engine(path, pages, pagerank_weight=0.0, backend=backend)
+        if backend == "tantivy" and not vocabulary:
+            (path / NAME_TERMS).unlink()
+        return engine
+
     pages = [
         dict(
             url="http://g.test/docs/githooks.html",
@@ -268,7 +284,7 @@ def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str)
         ),
     ]
     pages += _pages("http://g.test/docs/p{}.html", "page {}", "commits and branches, page {}")
-    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    engine = engine_of(tmp_path, pages)
     assert [h.url.rsplit("/", 1)[1] for h in engine.search("hooks").hits] == [
         "githooks.html",
         "git-hook.html",
@@ -281,17 +297,18 @@ def test_a_word_inside_a_pages_name_is_a_name_part(tmp_path: Path, backend: str)
     assert [
         h.url.rsplit("/", 1)[1] for h in engine.search("run the hooks and hooks again").hits
     ][:2] == ["git-hook.html", "githooks.html"]
-    engine = _engine(
+    engine = engine_of(
         tmp_path / "exact",
         [*pages, dict(url="http://g.test/docs/hooks.html", title="hooks", text="About hooks.")],
-        pagerank_weight=0.0,
-        backend=backend,
     )
     assert [h.url.rsplit("/", 1)[1] for h in engine.search("hooks").hits] == [
         "hooks.html",
         "githooks.html",
         "git-hook.html",
     ]
+    if backend == "tantivy":  # the vocabulary was read, or there was none
+        expected = "githooks\nhook\nhooks\npage\n" if vocabulary else None  # one batch, sorted
+        assert engine.compiler().name_vocabulary == expected
 
 
 def test_a_sentence_is_one_tier_so_a_long_page_holding_all_its_words_does_not_win(

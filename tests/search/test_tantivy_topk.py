@@ -8,19 +8,24 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
+from crawler.search.query.compiler import CompilerBase
 from crawler.search.ranking import blend
 from crawler.search.tantivy_index import (
     BLEND_WEIGHT,
     MARKER,
+    NAME_FIELDS,
+    NAME_TERMS,
     TantivyIndex,
     TantivyIndexError,
     blend_weight_value,
+    rebuild_tantivy_index,
 )
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
@@ -179,3 +184,112 @@ def test_the_phrase_cost_counts_the_pages_of_each_phrases_rarest_word(tmp_path: 
     df2 = min(df["socket"], df["server"])
     assert compiler._proximity_cost(compiler.parse("socket server").tree) == df2
     assert compiler._proximity_cost(compiler.parse("socket").tree) == 0
+
+
+NAME_WORDS = ("hook", "hooks", "index", "commit", "config", "server", "socket", "stream")
+
+
+def _named_documents(count: int, seed: int = 29) -> list[dict]:
+    """Pages whose titles and URL names hold NAME_WORDS alone or inside longer words
+    (githooks, createindex, hooks_2)."""
+    rng = random.Random(seed)
+    docs = []
+    for i in range(count):
+        name = "".join(
+            rng.choice(("git", "create", "")) + rng.choice(NAME_WORDS)
+            + rng.choice(("", "s", "_2", "er"))
+            for _ in range(rng.randint(1, 2))
+        )
+        title = f"{rng.choice(NAME_WORDS).capitalize()} {name if i % 3 else 'page'}"
+        text = " ".join(rng.choice(WORDS + list(NAME_WORDS)) for _ in range(rng.randint(5, 40)))
+        docs.append(
+            page_document(
+                url=f"http://h{i % 5}.test/docs/{name if i % 2 else i}.html",
+                title=title,
+                text=text,
+                host=f"h{i % 5}.test",
+                content_type="text/html",
+                fetched_at=NOW,
+                pagerank=round(rng.paretovariate(1.5) - 1.0, 6) + i * 1e-6,
+            )
+        )
+    return docs
+
+
+def test_the_name_part_vocabulary_ranks_as_the_regular_expressions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name-part bonus from the index's vocabulary of name terms gives exactly the
+    results and scores of the regular expressions over the exact title's and URL name's
+    term dictionaries (an index without the vocabulary)."""
+    ix = open_index(tmp_path, backend="tantivy")
+    IndexWriter(ix).write(_named_documents(300))
+    engine = SearchEngine(ix)
+    queries = ("hooks", "index commit", "hooks -commit", "stream OR index", "config server",
+               "title:hooks", "server socket stream hook commit")
+    with_vocabulary = {text: engine.search(text, per_page=30) for text in queries}
+    parsed = engine.compiler().parse("index commit")
+    # the exact terms (2 words x 2 fields), the pair's proximity, the name parts (2 x 2)
+    assert len(parsed.first_bonus) == 4 + 1 + 4
+    assert "Regex" not in repr(parsed.first_bonus) and "TermSet" in repr(parsed.first_bonus)
+    (tmp_path / NAME_TERMS).unlink()
+    parsed = engine.compiler().parse("index commit")
+    assert len(parsed.first_bonus) == 4 + 1 + 4 and "Regex" in repr(parsed.first_bonus)
+    for text in queries:
+        got = engine.search(text, per_page=30)
+        assert [h.url for h in got.hits] == [h.url for h in with_vocabulary[text].hits], text
+        assert got.total == with_vocabulary[text].total > 0
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in with_vocabulary[text].hits], rel=1e-6
+        )
+    # and the bonus does move pages here: without it "hooks" ranks otherwise
+    monkeypatch.setattr(CompilerBase, "name_part_words", lambda self, leaves: ([], 0.0))
+    assert [h.url for h in engine.search("hooks", per_page=30).hits] != [
+        h.url for h in with_vocabulary["hooks"].hits
+    ]
+
+
+def test_the_writers_keep_every_name_term_in_the_vocabulary(tmp_path: Path) -> None:
+    """Every term of the exact title and URL name holding 4 letters in a row is in the
+    vocabulary after each commit (apply, a rebuild, a writer of an index written before
+    it, another writer's appends); a deleted page's terms stay (a superset)."""
+    docs = _named_documents(120)
+
+    def indexed_terms(ix: TantivyIndex) -> set[str]:
+        searcher = ix.searcher()
+        return {
+            term
+            for fieldname in NAME_FIELDS
+            for term, _ in searcher.terms_with_prefix(fieldname, "")
+            if re.search(r"[a-z]{4}", term)
+        }
+
+    def vocabulary(path: Path) -> list[str]:
+        return (path / NAME_TERMS).read_text().splitlines()
+
+    ix = open_index(tmp_path / "a", backend="tantivy")
+    assert vocabulary(tmp_path / "a") == []  # a new index has an empty one
+    writer = IndexWriter(ix)
+    writer.write(docs[:60])
+    first = vocabulary(tmp_path / "a")
+    assert set(first) == indexed_terms(ix) and len(first) == len(set(first)) > 10
+    # a later batch appends its new terms only; deleting pages keeps theirs
+    writer.apply(docs[60:], [d["url"] for d in docs[:60]])
+    assert vocabulary(tmp_path / "a")[: len(first)] == first
+    assert set(vocabulary(tmp_path / "a")) == set(first) | indexed_terms(ix)
+    # another writer (another process, e.g. scrapy pagerank) appends; this one sees it
+    page = dict(host="x.test", content_type="text/html", fetched_at=NOW, text="x")
+    IndexWriter(open_index(tmp_path / "a", backend="tantivy")).write(
+        [page_document(url="http://x.test/zzzzlast.html", title="Zzzzfirst", **page)]
+    )
+    writer.write([page_document(url="http://x.test/qqqq.html", title="zzzzfirst", **page)])
+    assert vocabulary(tmp_path / "a")[-3:] == ["zzzzfirst", "zzzzlast", "qqqq"]
+    # an index written before the vocabulary: its first writer reads the fields' terms
+    ix_b = open_index(tmp_path / "b", backend="tantivy")
+    IndexWriter(ix_b).write(docs[:60])
+    (tmp_path / "b" / NAME_TERMS).unlink()
+    IndexWriter(ix_b).write([page_document(url="http://x.test/b.html", title="Brandnew", **page)])
+    assert set(vocabulary(tmp_path / "b")) == indexed_terms(ix_b) == set(first) | {"brandnew"}
+    # a rebuild writes its documents' terms
+    assert rebuild_tantivy_index(tmp_path / "c", tmp_path / "c-new", docs[:60]) == 60
+    assert sorted(vocabulary(tmp_path / "c-new")) == sorted(first)

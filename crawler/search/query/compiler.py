@@ -69,6 +69,13 @@ NAME_PART_MIN_CHARS = 4
 NAME_PART_FACTOR = 0.5
 _NAME_PART_WORD = re.compile(rf"[^\W\d_]{{{NAME_PART_MIN_CHARS},}}")
 
+
+def holds_name_part(term: str, word: str) -> bool:
+    """Whether an exact term holds ``word`` inside it and is longer (what the name-part
+    bonus's regular expression ``.+word.*|.*word.+`` matches)."""
+    return len(term) > len(word) and word in term
+
+
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
 _FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
@@ -153,21 +160,26 @@ class CompilerBase:
         """The indexed terms of ``text`` in a field (the backend's analysis)."""
         raise NotImplementedError
 
-    def name_parts(self, leaves: list[Leaf]) -> tuple[list[str], float]:
-        """The words of a name query that get the name-part bonus, as regular expressions
-        matching a longer exact term that holds them (either backend's regex syntax), and
-        the bonus's constant score (0: none)."""
+    def name_part_words(self, leaves: list[Leaf]) -> tuple[list[str], float]:
+        """The words of a name query that get the name-part bonus (lower case, each
+        once), and the bonus's constant score (0: none)."""
         score = NAME_PART_FACTOR * self.boosts.exact * math.log1p(max(1, self.doc_count))
-        patterns: list[str] = []
+        words: list[str] = []
         for leaf in leaves:
             word = leaf.text.lower()
             if leaf.phrase or not _NAME_PART_WORD.fullmatch(word):
                 continue
-            escaped = re.escape(word)
-            pattern = f".+{escaped}.*|.*{escaped}.+"
-            if pattern not in patterns:
-                patterns.append(pattern)
-        return (patterns, score) if score > 0 and patterns else ([], 0.0)
+            if word not in words:
+                words.append(word)
+        return (words, score) if score > 0 and words else ([], 0.0)
+
+    def name_parts(self, leaves: list[Leaf]) -> tuple[list[str], float]:
+        """The words of a name query that get the name-part bonus, as regular expressions
+        matching a longer exact term that holds them (either backend's regex syntax:
+        ``holds_name_part``), and the bonus's constant score (0: none)."""
+        words, score = self.name_part_words(leaves)
+        patterns = [f".+{re.escape(w)}.*|.*{re.escape(w)}.+" for w in words]
+        return patterns, score
 
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
