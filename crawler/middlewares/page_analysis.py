@@ -2,11 +2,11 @@
 
 A downloader middleware next to the engine (after redirects, retries and decompression):
 once the crawl has received PAGE_ANALYSIS_START_AFTER HTML pages, or its scheduler holds
-PAGE_ANALYSIS_START_QUEUE requests (the workers start then), for a 2xx HTML response it awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s
-analysis and attaches it to ``meta[PAGE_ANALYSIS_META]``; the spider's parse() uses it
-instead of parsing the page on the crawl's thread. When the workers are busy or still
-starting, the response passes on unanalysed and the spider analyses it itself, as it
-does with PAGE_ANALYSIS_PROCESSES = 0.
+PAGE_ANALYSIS_START_QUEUE requests (the workers start then), for a 2xx HTML response it
+awaits :class:`~crawler.page_analysis.PageAnalysisPool`'s analysis and attaches it to
+``meta[PAGE_ANALYSIS_META]``; the spider's parse() uses it instead of parsing the page on
+the crawl's thread. When the workers are busy or still starting, the response passes on
+unanalysed and the spider analyses it itself, as it does with PAGE_ANALYSIS_PROCESSES = 0.
 
 Stats: ``page_analysis/workers`` (pages analysed by a worker), ``page_analysis/in_process``
 (HTML responses passed on to be analysed in the crawl's process), ``page_analysis/worker_died``.

@@ -33,6 +33,9 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
         settings={
             "DEPTH_LIMIT": 0, "DOWNLOAD_DELAY": 0.15, "CONCURRENT_REQUESTS_PER_DOMAIN": 1,
             "RANDOMIZE_DOWNLOAD_DELAY": False, "PAGE_ANALYSIS_PROCESSES": 1,
+            # the worker starts with the first page (by default after 20, or once 200
+            # requests are queued): at load 10 one started after 20 pages analysed only 8
+            "PAGE_ANALYSIS_START_AFTER": 1,
         },
     ).check()
 
