@@ -107,6 +107,11 @@ NON_SEARCH_WORDS = frozenset(
 NAVIGATION_SELECT_NAMES = frozenset(
     {"page", "url", "goto", "go", "jump", "jumpmenu", "nav", "navigation", "menu", "redirect"}
 )
+#: an option that means "any" (a select's default, not a choice): "", All, Any price,
+#: Select..., Choose..., -
+ANY_OPTION = re.compile(
+    r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$", re.IGNORECASE
+)
 _URL_LIKE = re.compile(r"^(?:[a-z]+://|/)|\.(?:html?|php|aspx?)$", re.IGNORECASE)
 
 

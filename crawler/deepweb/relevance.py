@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
-from crawler.deepweb.forms import NON_SEARCH_WORDS, Form
+from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -226,6 +226,7 @@ class TopicVocabulary:
             choices = [
                 set(terms(f"{value} {label}"))
                 for value, label in zip(f.options, f.option_labels or f.options, strict=False)
+                if not (ANY_OPTION.match(label) or ANY_OPTION.match(value))  # not a choice
             ]
             choices = [c for c in choices if c]
             if not choices:
