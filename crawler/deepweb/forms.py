@@ -203,18 +203,33 @@ def parse_html(body: bytes | str, url: str) -> Any:
     return doc
 
 
+#: elements whose text is not a label's own words (a label that wraps its select holds
+#: the select's options: "Category All Web Database Text & books")
+_NOT_LABEL_TEXT = frozenset({"select", "option", "optgroup", "textarea", "datalist"})
+
+
+def _label_text(element: Any) -> str:
+    """An element's text without the options of the fields inside it."""
+    parts = [element.text or ""]
+    for child in element:
+        if not isinstance(child.tag, str) or child.tag not in _NOT_LABEL_TEXT:
+            parts.append(_label_text(child) if isinstance(child.tag, str) else "")
+        parts.append(child.tail or "")
+    return _clean(" ".join(parts))
+
+
 def _labels(form: Any) -> dict[str, str]:
     labels: dict[str, str] = {}
     for label in form.iter("label"):
         target = label.get("for")
         if target:
-            labels[target] = _clean(label.text_content())
+            labels[target] = _label_text(label)
     return labels
 
 
 def _form_text(form: Any, fields: list[FormField]) -> str:
     parts = [form.get(name) or "" for name in ("id", "name", "class", "role", "aria-label")]
-    parts += [_clean(el.text_content()) for el in form.iter("label", "legend", "button")]
+    parts += [_label_text(el) for el in form.iter("label", "legend", "button")]
     for el in form.iter("input", "textarea"):
         parts += [el.get("placeholder") or "", el.get("aria-label") or "", el.get("title") or ""]
         if (el.get("type") or "").lower() == "submit":
