@@ -216,7 +216,7 @@ def test_a_topic_word_written_as_two_words_is_joined():
 
 
 def test_a_word_on_few_topic_pages_is_learned_only_past_chance():
-    words = TopicVocabulary(["hotel"], min_pages=2, min_ratio=3.0, max_chance=0.01)
+    words = TopicVocabulary(["hotel"], min_pages=2, min_ratio=3.0, max_chance=0.05)
     for text in ("hotel room march", "hotel room march", "hotel room", "hotel room", "inn"):
         words.learn(text, True)
     for i in range(10):
