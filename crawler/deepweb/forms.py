@@ -53,6 +53,8 @@ SEARCH_WORDS = frozenset(
         "where",
         "destination",
         "locate",
+        "availability",  # "Check availability": a query of what a database holds
+        "available",
     }
 )
 # Words that say the form is for something else: accounts, mail, messages, shopping.
@@ -137,6 +139,9 @@ FORM_FEATURE_WEIGHTS: dict[str, float] = {
     "get_method": 1.0,  # GET: the answer is a page of results with its own URL
     "post_method": -0.5,
     "select_fields": 0.5,  # per <select> (advanced search: at most 2 counted)
+    # an <input type="date">: availability of rooms, flights, courses, stock from a date
+    # (a sign-up's date of birth comes with a password, a booking with an e-mail field)
+    "date_field": 1.0,
     "email_field": -3.0,  # an <input type="email"> or a field named like e-mail
     "many_text_fields": -2.0,  # more than 4 free-text fields: a sign-up sheet
     "bias": -0.5,
@@ -334,6 +339,7 @@ def form_features(form: Form) -> dict[str, float]:
         "get_method": float(form.method == "GET"),
         "post_method": float(form.method == "POST"),
         "select_fields": float(min(2, types.count("select"))),
+        "date_field": float("date" in types),
         "email_field": float("email" in types or "email" in names or "e-mail" in names),
         "jump_menu": float(is_jump_menu(form)),
         "many_text_fields": float(len(form.text_fields) > 4),
