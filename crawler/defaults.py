@@ -462,6 +462,9 @@ SMART_SITE_MIN_DENSITY = 0.08
 # judged on topic and this many times as frequent there as on the others.
 SMART_VOCABULARY_MIN_PAGES = 2
 SMART_VOCABULARY_MIN_RATIO = 3.0
+# ... and on so many of them that a word as frequent on the other home pages would be
+# there this rarely by chance (one-sided binomial test; template words of a few sites).
+SMART_VOCABULARY_MAX_CHANCE = 0.05
 # When no site waits in the frontier, sites stopped by a rule with links left are
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic
 # sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".

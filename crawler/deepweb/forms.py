@@ -53,6 +53,8 @@ SEARCH_WORDS = frozenset(
         "where",
         "destination",
         "locate",
+        "availability",  # "Check availability": a query of what a database holds
+        "available",
     }
 )
 # Words that say the form is for something else: accounts, mail, messages, shopping.
@@ -107,6 +109,11 @@ NON_SEARCH_WORDS = frozenset(
 NAVIGATION_SELECT_NAMES = frozenset(
     {"page", "url", "goto", "go", "jump", "jumpmenu", "nav", "navigation", "menu", "redirect"}
 )
+#: an option that means "any" (a select's default, not a choice): "", All, Any price,
+#: Select..., Choose..., -
+ANY_OPTION = re.compile(
+    r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$", re.IGNORECASE
+)
 _URL_LIKE = re.compile(r"^(?:[a-z]+://|/)|\.(?:html?|php|aspx?)$", re.IGNORECASE)
 
 
@@ -132,6 +139,9 @@ FORM_FEATURE_WEIGHTS: dict[str, float] = {
     "get_method": 1.0,  # GET: the answer is a page of results with its own URL
     "post_method": -0.5,
     "select_fields": 0.5,  # per <select> (advanced search: at most 2 counted)
+    # an <input type="date">: availability of rooms, flights, courses, stock from a date
+    # (a sign-up's date of birth comes with a password, a booking with an e-mail field)
+    "date_field": 1.0,
     "email_field": -3.0,  # an <input type="email"> or a field named like e-mail
     "many_text_fields": -2.0,  # more than 4 free-text fields: a sign-up sheet
     "bias": -0.5,
@@ -198,18 +208,33 @@ def parse_html(body: bytes | str, url: str) -> Any:
     return doc
 
 
+#: elements whose text is not a label's own words (a label that wraps its select holds
+#: the select's options: "Category All Web Database Text & books")
+_NOT_LABEL_TEXT = frozenset({"select", "option", "optgroup", "textarea", "datalist"})
+
+
+def _label_text(element: Any) -> str:
+    """An element's text without the options of the fields inside it."""
+    parts = [element.text or ""]
+    for child in element:
+        if not isinstance(child.tag, str) or child.tag not in _NOT_LABEL_TEXT:
+            parts.append(_label_text(child) if isinstance(child.tag, str) else "")
+        parts.append(child.tail or "")
+    return _clean(" ".join(parts))
+
+
 def _labels(form: Any) -> dict[str, str]:
     labels: dict[str, str] = {}
     for label in form.iter("label"):
         target = label.get("for")
         if target:
-            labels[target] = _clean(label.text_content())
+            labels[target] = _label_text(label)
     return labels
 
 
 def _form_text(form: Any, fields: list[FormField]) -> str:
     parts = [form.get(name) or "" for name in ("id", "name", "class", "role", "aria-label")]
-    parts += [_clean(el.text_content()) for el in form.iter("label", "legend", "button")]
+    parts += [_label_text(el) for el in form.iter("label", "legend", "button")]
     for el in form.iter("input", "textarea"):
         parts += [el.get("placeholder") or "", el.get("aria-label") or "", el.get("title") or ""]
         if (el.get("type") or "").lower() == "submit":
@@ -314,6 +339,7 @@ def form_features(form: Form) -> dict[str, float]:
         "get_method": float(form.method == "GET"),
         "post_method": float(form.method == "POST"),
         "select_fields": float(min(2, types.count("select"))),
+        "date_field": float("date" in types),
         "email_field": float("email" in types or "email" in names or "e-mail" in names),
         "jump_menu": float(is_jump_menu(form)),
         "many_text_fields": float(len(form.text_fields) > 4),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crawler import defaults
-from crawler.deepweb.forms import TEXT_TYPES, Form, FormField
+from crawler.deepweb.forms import ANY_OPTION, TEXT_TYPES, Form, FormField
 from crawler.deepweb.page import in_navigation, is_navigation
 from crawler.focus.query import terms
 
@@ -42,10 +42,6 @@ _QUERY_NAMES = (
     "text",
     "title",
     "find",
-)
-# An option that means "any" (a select's default, not a choice).
-_ANY_OPTION = re.compile(
-    r"^\s*(|all|any|-+|\*|0|everything|all \w+|any \w+|select.*|choose.*)\s*$", re.IGNORECASE
 )
 NO_RESULTS = re.compile(
     r"\b(no (results?|matches|matching|records?|items?|entries|hits|titles?|documents?)\b"
@@ -94,7 +90,7 @@ def _topic_option(select: FormField, topic: set[str], vocabulary: set[str]) -> s
             if wanted & set(terms(f"{value} {label}")):
                 return value
     for value, label in pairs:
-        if not _ANY_OPTION.match(label) and not _ANY_OPTION.match(value):
+        if not ANY_OPTION.match(label) and not ANY_OPTION.match(value):
             return value
     return None
 

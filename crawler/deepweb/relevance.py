@@ -11,11 +11,12 @@ its site's verdict alone (nor its link neighbourhood's):
   (0 when off topic), scaled down when the words that mark the topic (its stems and the
   learned ones) are a small share of the words of the site's pages (below ``density``):
   a programming manual that speaks of "the book" is not a books site;
-- **result evidence** (0..1): the topic evidence of the records a probe's result page
-  lists (crawler.deepweb.probe; the query's own words left out): 0 when the records
-  hold no topic word; ``unknown`` (0.5) while the form is not probed, when its probe
-  was refused or failed, or when the answer lists no records (it says nothing of the
-  topic: a car dealer's search has nothing for "autos").
+- **result evidence** (-0.25..1): the topic evidence of the records a probe's result
+  page lists (crawler.deepweb.probe; the query's own words left out): 0 when the
+  records hold no topic word; ``unknown`` (0.5) while the form is not probed, when its
+  probe was refused or failed, or when the answer says "no results" (it says nothing of
+  the topic: a car dealer's search has nothing for "autos"); :data:`NO_RECORDS` when
+  the answer neither lists records nor says there are none (not a search of records).
 
 A form whose words look places up (postcode, store, radius, ...) without a word that
 marks the topic (a stem or a learned word) is a locator: its form evidence is -1. So is
@@ -30,6 +31,7 @@ and the form is relevant when it is searchable and the score reaches ``threshold
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
-from crawler.deepweb.forms import NON_SEARCH_WORDS, Form
+from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -70,13 +72,17 @@ SITE_SEARCH_WORDS = frozenset(terms("site website sitewide"))
 SITE_SEARCH_EVIDENCE = -1.0
 
 
-#: a select of at least this many options, one of which names the topic while fewer
-#: than this share of them mark it, makes a search over many subjects (a newspaper's
-#: sections, a directory's categories): the topic is one subject among others there
+#: a select of at least this many options, some of which mark the topic (a stem or a
+#: learned word) while fewer than this share of them do, makes a search over many
+#: subjects (a newspaper's or a magazine's sections, a directory's categories): the
+#: topic is one subject among others there
 MIXED_MIN_OPTIONS = 4
 MIXED_MAX_SHARE = 1 / 3
-#: the form evidence of such a search, unless its own words name the topic
-MIXED_EVIDENCE = -0.5
+#: the form evidence of such a search, unless its own words name the topic: never
+#: relevant, not even when its records speak of the topic (a magazine's search lists
+#: its gardening articles for "plants": the topic is one of its sections, its database
+#: is not the topic's)
+MIXED_EVIDENCE = -1.0
 
 
 def own_terms(form: Form) -> set[str]:
@@ -131,11 +137,25 @@ def join_compounds(text: str, pattern: re.Pattern[str] | None) -> str:
     return pattern.sub(lambda m: re.sub(r"[\s_-]+", "", m.group(0)).lower(), text)
 
 
+def chance_of_at_least(hits: int, trials: int, p: float) -> float:
+    """P(X >= hits) for X ~ Binomial(trials, p): the chance that a word with probability
+    ``p`` per page is on ``hits`` of ``trials`` pages or more."""
+    if hits <= 0:
+        return 1.0
+    n = trials
+    tail = sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(hits, n + 1))
+    return min(1.0, tail)
+
+
 class TopicVocabulary:
     """The topic's stems, and the terms learned to mark it: in at least ``min_pages`` of
-    the pages judged on topic and ``min_ratio`` times as frequent (document frequency,
-    add-one smoothed) there as on the pages judged off topic; words of forms in general
-    (:data:`FORM_WORDS`) and words of fewer than 3 letters are never learned."""
+    the pages judged on topic, ``min_ratio`` times as frequent (document frequency,
+    add-one smoothed) there as on the pages judged off topic, and on so many of the
+    topic's pages that chance would put a word as frequent on the other pages there at
+    most ``max_chance`` of the time (a one-sided binomial test: with five topic pages,
+    "read" on two of them and on one off-topic page in ten is chance, a template's
+    words; "room" on four of them and on no off-topic page is not); words of forms in
+    general (:data:`FORM_WORDS`) and words of fewer than 3 letters are never learned."""
 
     def __init__(
         self,
@@ -143,26 +163,38 @@ class TopicVocabulary:
         *,
         min_pages: int = defaults.SMART_VOCABULARY_MIN_PAGES,
         min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
+        max_chance: float = defaults.SMART_VOCABULARY_MAX_CHANCE,
     ) -> None:
         self.topic = set(topic_terms)
         self.min_pages = max(1, min_pages)
         self.min_ratio = min_ratio
+        self.max_chance = max_chance
         self.pages = {True: 0, False: 0}
         self.frequency: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+        self._marks: dict[str, bool] = {}  # verdicts since the last page learned
 
     def learn(self, text: str, on_topic: bool) -> None:
         self.pages[on_topic] += 1
         self.frequency[on_topic].update(set(terms(text)))
+        self._marks.clear()
 
     def marks_topic(self, term: str) -> bool:
         if term in self.topic:
             return True
+        known = self._marks.get(term)
+        if known is None:
+            known = self._marks[term] = self._learned(term)
+        return known
+
+    def _learned(self, term: str) -> bool:
         on = self.frequency[True][term]
         if on < self.min_pages or term in FORM_WORDS or len(term) < 3:
             return False
         share_on = (on + 1) / (self.pages[True] + 2)
         share_off = (self.frequency[False][term] + 1) / (self.pages[False] + 2)
-        return share_on >= self.min_ratio * share_off
+        if share_on < self.min_ratio * share_off:
+            return False
+        return chance_of_at_least(on, self.pages[True], share_off) <= self.max_chance
 
     def evidence(
         self, words: Iterable[str], learned_weight: float = defaults.SMART_FORM_LEARNED_WEIGHT
@@ -194,6 +226,7 @@ class TopicVocabulary:
             choices = [
                 set(terms(f"{value} {label}"))
                 for value, label in zip(f.options, f.option_labels or f.options, strict=False)
+                if not (ANY_OPTION.match(label) or ANY_OPTION.match(value))  # not a choice
             ]
             choices = [c for c in choices if c]
             if not choices:
@@ -203,8 +236,7 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
-            naming = [c for c in choices if c & self.topic]
-            if naming and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
+            if marking and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
                 mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         words = own | option_terms
@@ -301,6 +333,13 @@ ANSWERS_TOPIC_EVIDENCE = 0.75
 
 #: result evidence of a form not probed, or whose probe said nothing of its topic
 UNKNOWN = 0.5
+#: result evidence of a form whose probe answered the topic's words (both queries) with
+#: a page that lists no records and does not say "no results" either: what a form that
+#: is not a search of records answers (a delivery checker, a delivery-country or
+#: currency preference, an order lookup). Below 0, so that a form with one learned
+#: topic word in it (a nursery's "delivery", learned from its shops' menus) is not
+#: relevant on its site alone; a form whose own words name the topic still is.
+NO_RECORDS = -0.25
 
 
 def judge_form(

@@ -49,12 +49,15 @@ from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.page import list_page_words
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
+    NO_RECORDS,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
     compound_pattern,
+    form_terms,
     join_compounds,
     judge_form,
+    own_terms,
     site_evidence,
 )
 from crawler.deepweb.site_frontier import SiteCandidate
@@ -225,6 +228,7 @@ class SmartSpider(CrawlerSpider):
             terms(self.topic),
             min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
             min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
+            max_chance=number("SMART_VOCABULARY_MAX_CHANCE"),
         )
         # the topic's long words written as two words ("real estate" for "realestate")
         self.compounds = compound_pattern(self.topic.split())
@@ -552,6 +556,11 @@ class SmartSpider(CrawlerSpider):
             )
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
+            elif exploration.relevant and not (verdict.relevant or by_links):
+                # on topic by the vocabulary's own verdict: it does not teach the
+                # vocabulary (a cooking blog judged on topic by the words of the topic's
+                # blog-like shops would teach it the blogs' words, and so on)
+                pass
             else:
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
         exploration.add_page_terms(terms(self.joined(f"{page.title}\n{page.text}")))
@@ -653,13 +662,27 @@ class SmartSpider(CrawlerSpider):
             item.probe = "pending"
         if verdict.searchable:
             self.logger.info(
-                "searchable form %d of %s: relevance %.3f (site %.3f, form %.3f)%s",
+                "searchable form %d of %s: relevance %.3f (site %.3f, form %.3f)%s; "
+                "fields %s; words that mark the topic: %s (its own: %s); text %r",
                 form.index,
                 form.page_url,
                 judged.score,
                 judged.site,
                 judged.form,
                 ", probed" if probe is not None else "",
+                " ".join(f"{f.name}:{f.type}/{len(f.options)}" for f in form.fields),
+                " ".join(sorted(t for t in form_terms(form) if self.vocabulary.marks_topic(t))),
+                " ".join(sorted(t for t in own_terms(form) if self.vocabulary.marks_topic(t))),
+                form.text[:120],
+            )
+        else:
+            self.logger.info(
+                "form %d of %s not searchable (%.3f): fields %s; text %r",
+                form.index,
+                form.page_url,
+                verdict.score,
+                " ".join(f"{f.name}:{f.type}/{len(f.options)}" for f in form.fields),
+                form.text[:120],
             )
         return item, probe
 
@@ -816,6 +839,10 @@ class SmartSpider(CrawlerSpider):
                 state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
             ):
                 self.site_answers_topic(exploration, state.form)
+        elif result.status == "no_records":
+            # answered, with neither records nor "no results": what a form that is not a
+            # search of records answers (a delivery checker, a country preference)
+            evidence = NO_RECORDS
         elif exploration is not None and exploration.answers_topic:
             # another search of the site lists records for the topic's words, this form
             # lists none: not the search of the site's records (a booking lookup)

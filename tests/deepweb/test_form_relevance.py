@@ -6,8 +6,11 @@ import pytest
 
 from crawler.deepweb import extract_forms
 from crawler.deepweb.relevance import (
+    NO_RECORDS,
+    UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    chance_of_at_least,
     compound_pattern,
     form_terms,
     join_compounds,
@@ -24,7 +27,9 @@ DOCS_BOX = b"""<form action="/search.html" method="get"><input type="search" nam
 
 
 def vocabulary() -> TopicVocabulary:
-    words = TopicVocabulary(["book"], min_pages=2, min_ratio=3.0)
+    # (no binomial test: three topic pages are too few for it, see
+    # test_a_word_on_few_topic_pages_is_learned_only_past_chance)
+    words = TopicVocabulary(["book"], min_pages=2, min_ratio=3.0, max_chance=1.0)
     for text in (
         "books novels poetry shop",
         "novels by author, poetry readings",
@@ -104,12 +109,13 @@ def test_site_wide_box_of_an_off_topic_site_is_not_relevant():
     # the same box on a books site is relevant; so is the book form on a weak site
     shop = site_evidence(True, 0.04, weights.density)
     assert judge_form(True, shop, 0.0, 0.0, weights).relevant
-    # (options: "poetri" marks the topic; 1 of the 3 options with words: 0.25 / 3)
+    # (options: "poetri" marks the topic; 1 of the 2 options that are choices, "Any
+    # shelf" is none: 0.25 / 2)
     book_form = judge_form(True, manual, words.form_evidence(books), 0.0, weights)
-    assert (book_form.relevant, book_form.form) == (False, pytest.approx(0.25 / 3))
+    assert (book_form.relevant, book_form.form) == (False, pytest.approx(0.25 / 2))
     # ... once a probe's records speak of the topic
     assert judge_form(True, manual, book_form.form, 1.0, weights).score == pytest.approx(
-        0.3 + 0.1 / 3 + 0.4
+        0.3 + 0.1 / 2 + 0.4
     )
     # never when not searchable, never for an off-topic site on its site alone
     assert not judge_form(False, shop, 1.0, 1.0, weights).relevant
@@ -135,7 +141,7 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
     (news,) = extract_forms(sections, "http://news.test/")
     # (1 of the 5 options with words, the empty one does not count: a search over many
     # subjects, the topic one of them)
-    assert words.form_evidence(news) == -0.5
+    assert words.form_evidence(news) == -1.0
     # the same select behind words that name the topic is a topic search
     (books_first,) = extract_forms(
         sections.replace(b'<input name="q">', b'<input name="q" placeholder="Search books">'),
@@ -207,3 +213,66 @@ def test_a_topic_word_written_as_two_words_is_joined():
     )
     assert join_compounds("text books, real estates", pattern) == "text books, real estates"
     assert join_compounds("anything", compound_pattern(["q1"])) == "anything"
+
+
+def test_a_word_on_few_topic_pages_is_learned_only_past_chance():
+    words = TopicVocabulary(["hotel"], min_pages=2, min_ratio=3.0, max_chance=0.05)
+    for text in ("hotel room march", "hotel room march", "hotel room", "hotel room", "inn"):
+        words.learn(text, True)
+    for i in range(10):
+        words.learn(f"recipes {i}", False)
+    # "march" on 2 of 5 topic pages, on none of 10 others: 5 times as frequent (add-one
+    # smoothed), but a word with 1 chance in 12 per page is on 2 of 5 pages 6% of the time
+    assert chance_of_at_least(2, 5, 1 / 12) == pytest.approx(0.0586, abs=1e-4)
+    assert not words.marks_topic("march")
+    # "room" on 4 of 5: 0.02% of the time by chance
+    assert chance_of_at_least(4, 5, 1 / 12) == pytest.approx(0.000225, abs=1e-6)
+    assert words.marks_topic("room")
+    # without the test (max_chance 1) the ratio alone learns "march"
+    loose = TopicVocabulary(["hotel"], min_pages=2, min_ratio=3.0, max_chance=1.0)
+    loose.frequency, loose.pages = words.frequency, words.pages
+    assert loose.marks_topic("march")
+    assert chance_of_at_least(0, 5, 0.5) == 1.0
+
+
+def test_a_form_whose_probe_answers_with_nothing_is_not_relevant_on_a_learned_word():
+    weights = RelevanceWeights()  # 0.4, 0.4, 0.4, threshold 0.5
+    # a nursery's delivery checker: one learned word ("delivery", in its shops' menus)
+    assert judge_form(True, 1.0, 0.25, UNKNOWN, weights).relevant  # not probed: 0.7
+    unanswered = judge_form(True, 1.0, 0.25, NO_RECORDS, weights)
+    assert (unanswered.relevant, unanswered.score) == (False, 0.4)
+    # a form whose own words name the topic stays relevant
+    assert judge_form(True, 1.0, 1.0, NO_RECORDS, weights).score == pytest.approx(0.7)
+
+
+def test_a_search_over_many_subjects_marking_the_topic_by_a_learned_word():
+    words = vocabulary()  # "poetri" learned
+    (magazine,) = extract_forms(
+        b"""<form action="/search/"><input name="s"><select name="section">
+        <option value="">All sections</option><option>Travel</option><option>Poetry</option>
+        <option>Food</option><option>Music</option></select></form>""",
+        "http://mag.test/",
+    )
+    assert words.form_evidence(magazine) == -1.0
+    # "Any" is no choice: three real options, one marking the topic, is not many subjects
+    (shop,) = extract_forms(
+        b"""<form action="/find"><input name="q"><select name="shelf"><option>Any</option>
+        <option>Novels</option><option>Poetry</option><option>Essays</option></select></form>""",
+        "http://shop.test/",
+    )
+    assert words.form_evidence(shop) == pytest.approx(0.25 / 3)
+
+
+def test_options_of_a_select_inside_a_label_are_not_the_forms_own_words():
+    words = vocabulary()
+    (packages,) = extract_forms(
+        b"""<form action="/packages/search"><label>Category <select name="category">
+        <option>All</option><option>Web</option><option>Database</option>
+        <option>Media (movies, music)</option><option>Text &amp; books</option></select>
+        </label><input name="q" placeholder="Package name"></form>""",
+        "http://docs.test/packages/",
+    )
+    assert packages.text == "Category Package name category q"
+    assert packages.fields[0].option_labels[-1] == "Text & books"
+    # "books" is one subject of four, not the form's own word: a search over many subjects
+    assert words.form_evidence(packages) == -1.0

@@ -58,9 +58,10 @@ def test_deep_web_stop_rules_and_rankers():
         density=defaults.SMART_SITE_MIN_DENSITY,
     )
     vocabulary = TopicVocabulary(["book"])
-    assert (vocabulary.min_pages, vocabulary.min_ratio) == (
+    assert (vocabulary.min_pages, vocabulary.min_ratio, vocabulary.max_chance) == (
         defaults.SMART_VOCABULARY_MIN_PAGES,
         defaults.SMART_VOCABULARY_MIN_RATIO,
+        defaults.SMART_VOCABULARY_MAX_CHANCE,
     )
 
 
