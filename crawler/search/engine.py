@@ -450,6 +450,13 @@ class SearchEngine:
         groups: list[Group] = []
         hits: dict[int, tuple[Any, int]] = {}  # docnum -> (Whoosh hit, tier)
         matched = 0
+        urls: dict[int, str] = {}
+
+        def url_of(docnum: int) -> str:
+            if docnum not in urls:
+                urls[docnum] = searcher.stored_fields(docnum)["url"]
+            return urls[docnum]
+
         for number, tier in enumerate(parsed.tiers):
             q = (
                 tier
@@ -483,7 +490,7 @@ class SearchEngine:
                         columns["copy"][docnum],
                     )
                 )
-            group_variants(ranked, out.lang, groups)
+            group_variants(ranked, out.lang, groups, url_of)
         collapsed = sum(len(g.members) - 1 for g in groups)
         out.total = matched - collapsed
         for rank, group in enumerate(groups[first:wanted], start=first + 1):
