@@ -321,7 +321,7 @@ def _container(body: DOMNode, main: str) -> DOMNode:
     extractor's main content), going down from ``body`` one child at a time."""
     probes = _probes(main)
     node, size = body, len(body.text)
-    while True:
+    while node.tag not in _TEXT_BLOCKS:
         sized = [(len(child.text), child) for child in _children(node)]
         # a wrapper (nearly all of its parent's text) is gone into at once: the words of
         # the page's outer wrappers are not counted again and again
@@ -348,6 +348,13 @@ def _container(body: DOMNode, main: str) -> DOMNode:
         if outside > OUTSIDE_SHARE * best_size:
             return node
         node, size = best, best_size
+    return node
+
+
+#: Elements that are text, not containers of blocks: the search for the container stops
+#: at them without walking their children (a help page's one <pre> holds thousands of
+#: text nodes and links).
+_TEXT_BLOCKS = frozenset({"p", "pre", "table", "ul", "ol", "dl", "blockquote"})
 
 
 def _own_text_chars(node: DOMNode, length: int) -> int:
