@@ -21,7 +21,7 @@ from typing import Any
 
 from resiliparse.extract.html2text import extract_plain_text
 from resiliparse.parse.encoding import bytes_to_str, detect_encoding
-from resiliparse.parse.html import DOMNode, HTMLTree
+from resiliparse.parse.html import DOMNode, HTMLTree, NodeType
 
 #: Blocks that are navigation by their markup, whatever the site: ARIA landmarks, HTML5
 #: elements, and the navigation classes of DocBook XSL (navheader, navfooter), Sphinx
@@ -42,6 +42,8 @@ NAVIGATION_SELECTORS = (
     ".top-nav",
     ".sub-nav",
 )
+#: Permalink signs after headings (Sphinx's and MkDocs' "¶"): not words of the page.
+PERMALINK_SELECTORS = ("a.headerlink",)
 #: A page whose main content has fewer words is a list or a menu page (a table of
 #: contents, an index): its text without the navigation blocks is kept instead.
 MIN_MAIN_WORDS = 30
@@ -50,6 +52,18 @@ MIN_MAIN_WORDS = 30
 #: TITLE_BLOCK_LINK_SHARE of its words in links, a menu: the h1 alone).
 TITLE_BLOCK_WORDS = 60
 TITLE_BLOCK_LINK_SHARE = 0.25
+#: The content container: the deepest element holding at least this share of the main
+#: content's words. Its whole text (without the navigation blocks) is the main content:
+#: resiliparse's heuristics leave out boxes and lists inside it (DocBook's sidebars and
+#: notes, itemized lists) that are the page's own words.
+CONTAINER_SHARE = 0.9
+#: An element holding at least this share of its parent's text is a wrapper of it: the
+#: search for the container goes into it without comparing words.
+WRAPPER_SHARE = 0.97
+#: ... unless the other children hold more text of their own (not link text, not
+#: navigation) than this share of the child's: then the element itself is the container
+#: (the later sections of a page whose first section holds most of the main content).
+OUTSIDE_SHARE = 0.25
 #: Headings kept per page, and characters per heading.
 MAX_HEADINGS = 200
 MAX_HEADING_CHARS = 200
@@ -188,16 +202,30 @@ def main_content(
         return PageContent("", [], language_tag(content_language))
     if tree.body is None:
         return PageContent("", [], language_tag(content_language))
-    options = {"alt_texts": False, "skip_elements": list(NAVIGATION_SELECTORS)}
+    options = {
+        "alt_texts": False,
+        "skip_elements": [*NAVIGATION_SELECTORS, *PERMALINK_SELECTORS],
+    }
     text = _collapse(extract_plain_text(tree, main_content=True, **options))
+    headings = _heading_texts(tree)
     if len(text.split()) < MIN_MAIN_WORDS:
         # a list page: its links are its content
         whole = _collapse(extract_plain_text(tree, main_content=False, **options))
         if len(whole) > len(text):
             text = whole
     else:
-        text = _title_block(tree, text) + text
-    headings = _headings(tree, text)
+        title = _title_block(tree, text)
+        box = _container(tree.body, text)
+        if box != tree.body:
+            # the container's whole text: what the extractor dropped inside it is content
+            _keep_only(tree, box)
+            whole = _collapse(extract_plain_text(tree, main_content=False, **options))
+            if len(whole) > len(text):
+                text = whole
+                if title and title.strip() in text:
+                    title = ""
+        text = title + text
+    headings = _found_headings(headings, text)
     root = tree.document.query_selector("html")
     lang = language_tag(root.getattr("lang") if root is not None else None)
     lang = lang or language_tag(content_language)
@@ -246,14 +274,114 @@ def _elements(root: DOMNode, selector: str) -> list[DOMNode]:
     return root.query_selector_all(selector).values()
 
 
-def _headings(tree: HTMLTree, text: str) -> list[str]:
-    """Headings of the page found in its main content (a sidebar's "Previous topic" or
-    "Quick search" is not)."""
+def _heading_texts(tree: HTMLTree) -> list[str]:
+    """The h1-h6 texts of the page, in page order, permalink signs removed."""
+    return [
+        _HEADING_TRAIL.sub("", _collapse(el.text))[:MAX_HEADING_CHARS]
+        for el in _elements(tree.body, _HEADINGS)
+    ]
+
+
+def _found_headings(headings: list[str], text: str) -> list[str]:
+    """The headings found in the main content (a sidebar's "Previous topic" or "Quick
+    search" is not), each once, at most MAX_HEADINGS."""
     found: list[str] = []
-    for el in _elements(tree.body, _HEADINGS):
-        heading = _HEADING_TRAIL.sub("", _collapse(el.text))[:MAX_HEADING_CHARS]
+    for heading in headings:
         if heading and heading in text and heading not in found:
             found.append(heading)
             if len(found) >= MAX_HEADINGS:
                 break
     return found
+
+
+_WORD = re.compile(r"\w{4,}")
+#: Words of the main content looked for in a candidate container (spread over the text).
+PROBE_WORDS = 64
+
+
+def _probes(text: str) -> list[str]:
+    """Up to PROBE_WORDS distinct words (4+ letters, lower case) spread over ``text``."""
+    distinct = list(dict.fromkeys(_WORD.findall(text.lower())))
+    step = max(1, len(distinct) // PROBE_WORDS)
+    return distinct[::step][:PROBE_WORDS]
+
+
+def _children(node: DOMNode) -> list[DOMNode]:
+    found = []
+    child = node.first_child
+    while child is not None:
+        if child.type == NodeType.ELEMENT:
+            found.append(child)
+        child = child.next
+    return found
+
+
+def _container(body: DOMNode, main: str) -> DOMNode:
+    """The deepest element holding CONTAINER_SHARE of the words of ``main`` (the
+    extractor's main content), going down from ``body`` one child at a time."""
+    probes = _probes(main)
+    node, size = body, len(body.text)
+    while node.tag not in _TEXT_BLOCKS:
+        sized = [(len(child.text), child) for child in _children(node)]
+        # a wrapper (nearly all of its parent's text) is gone into at once: the words of
+        # the page's outer wrappers are not counted again and again
+        wrapper = next((child for length, child in sized if length >= WRAPPER_SHARE * size), None)
+        if wrapper is not None:
+            node, size = wrapper, len(wrapper.text)
+            continue
+        best = None
+        for length, child in sized:
+            if length < CONTAINER_SHARE * len(main) * 0.8:
+                continue  # too short to hold the main content's words
+            held = child.text.lower()
+            if sum(1 for word in probes if word in held) >= CONTAINER_SHARE * len(probes):
+                best = child
+                break  # (at most one child holds more than half of the words)
+        if best is None:
+            return node
+        best_size = len(best.text)
+        outside = sum(
+            _own_text_chars(child, length)
+            for length, child in sized
+            if child != best and length and not _is_navigation(child)
+        )
+        if outside > OUTSIDE_SHARE * best_size:
+            return node
+        node, size = best, best_size
+    return node
+
+
+#: Elements that are text, not containers of blocks: the search for the container stops
+#: at them without walking their children (a help page's one <pre> holds thousands of
+#: text nodes and links).
+_TEXT_BLOCKS = frozenset({"p", "pre", "table", "ul", "ol", "dl", "blockquote"})
+
+
+def _own_text_chars(node: DOMNode, length: int) -> int:
+    """Characters of ``node``'s text that are not link text."""
+    return length - sum(len(a.text) for a in _elements(node, "a"))
+
+
+_NAV_TAGS = frozenset(s for s in NAVIGATION_SELECTORS if s.isalpha())
+_NAV_ROLES = frozenset(s[6:-1] for s in NAVIGATION_SELECTORS if s.startswith("[role="))
+_NAV_CLASSES = frozenset(s[1:] for s in NAVIGATION_SELECTORS if s.startswith("."))
+
+
+def _is_navigation(node: DOMNode) -> bool:
+    """Whether an element is one of NAVIGATION_SELECTORS' blocks."""
+    return (
+        node.tag in _NAV_TAGS
+        or (node.getattr("role") or "") in _NAV_ROLES
+        or not _NAV_CLASSES.isdisjoint((node.getattr("class") or "").split())
+    )
+
+
+def _keep_only(tree: HTMLTree, box: DOMNode) -> None:
+    """Remove from the tree everything but ``box`` and its ancestors."""
+    node = box
+    while node != tree.body:
+        parent = node.parent
+        for sibling in _children(parent):
+            if sibling != node:
+                parent.remove_child(sibling)
+        node = parent

@@ -284,7 +284,7 @@ class SearchEngine:
 
     def _prepare(self) -> None:
         """The backend's own state, once the settings above are kept."""
-        self._columns: tuple[Any, dict[str, list[Any]]] | None = None
+        self._columns: tuple[Any, dict[str, _Column]] | None = None
         self._terms: tuple[Any, dict[str, list[str]]] | None = None
         if self.pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(self.pagerank_weight)
@@ -450,6 +450,13 @@ class SearchEngine:
         groups: list[Group] = []
         hits: dict[int, tuple[Any, int]] = {}  # docnum -> (Whoosh hit, tier)
         matched = 0
+        urls: dict[int, str] = {}
+
+        def url_of(docnum: int) -> str:
+            if docnum not in urls:
+                urls[docnum] = searcher.stored_fields(docnum)["url"]
+            return urls[docnum]
+
         for number, tier in enumerate(parsed.tiers):
             q = (
                 tier
@@ -483,7 +490,7 @@ class SearchEngine:
                         columns["copy"][docnum],
                     )
                 )
-            group_variants(ranked, out.lang, groups)
+            group_variants(ranked, out.lang, groups, url_of)
         collapsed = sum(len(g.members) - 1 for g in groups)
         out.total = matched - collapsed
         for rank, group in enumerate(groups[first:wanted], start=first + 1):
@@ -500,18 +507,13 @@ class SearchEngine:
         stored = searcher.stored_fields(docnum)
         return {"url": stored["url"], "title": stored.get("title", ""), "lang": lang}
 
-    def _page_columns(self, searcher: Searcher) -> dict[str, list[Any]]:
-        """The language and grouping keys of every document of this searcher's reader,
-        read once per reader (a list is fast to index)."""
+    def _page_columns(self, searcher: Searcher) -> dict[str, _Column]:
+        """The language and grouping keys of the documents of this searcher's reader,
+        each read when first asked for and kept for the reader's life."""
         reader = searcher.reader()
         cached = self._columns
         if cached is None or cached[0] is not reader:
-            values = {}
-            for name in ("lang", "variant", "copy"):
-                # (an index without a commit yet has no columns, and no pages)
-                column = reader.column_reader(name) if reader.has_column(name) else []
-                values[name] = [v.decode() if isinstance(v, bytes) else (v or "") for v in column]
-            cached = (reader, values)
+            cached = (reader, {name: _Column(reader, name) for name in ("lang", "variant", "copy")})
             self._columns = cached
         return cached[1]
 
@@ -617,6 +619,26 @@ class SearchEngine:
         for start, end, word in sorted(replacements, reverse=True):
             text = text[:start] + word + text[end:]
         return text
+
+
+class _Column:
+    """A text column of a reader, by document number: each value read from the column
+    file when first asked for. Reading the whole column of every page at a searcher's
+    first search (as a list) was a tenth of a one-shot search's CPU on 814 pages (more
+    with more pages), where a search looks at its best 40 or so."""
+
+    def __init__(self, reader: Any, name: str) -> None:
+        # (an index without a commit yet has no columns, and no pages)
+        self._column = reader.column_reader(name) if reader.has_column(name) else None
+        self._values: dict[int, str] = {}
+
+    def __getitem__(self, docnum: int) -> str:
+        value = self._values.get(docnum)
+        if value is None:
+            raw = self._column[docnum] if self._column is not None else ""
+            value = raw.decode() if isinstance(raw, bytes) else (raw or "")
+            self._values[docnum] = value
+        return value
 
 
 def _rescored(

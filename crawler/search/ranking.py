@@ -17,12 +17,13 @@ query's language when one member is.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crawler import defaults
 from crawler.content import detect_language, language_tag, script_language
+from crawler.search.fields import url_language
 
 #: Detector probability from which a query in Latin script is taken to be in a language
 #: (a query of a few words is easily mistaken: "how to join a list of strings" is English
@@ -154,12 +155,20 @@ class Group:
 
 
 def group_variants(
-    ranked: Sequence[Candidate], query_lang: str, groups: list[Group] | None = None
+    ranked: Sequence[Candidate],
+    query_lang: str,
+    groups: list[Group] | None = None,
+    url_of: Callable[[Any], str] | None = None,
 ) -> list[Group]:
     """Fold ``ranked`` (best first) into groups of translations and copies (the same
     variant key, or the same copy key), each at the place of its best member and shown
     in ``query_lang`` when a member is in it. ``groups``: the groups of earlier result
-    tiers, extended in place (a page of a later tier joins its group there)."""
+    tiers, extended in place (a page of a later tier joins its group there).
+
+    ``url_of(key)``: a member's URL. When several members are in ``query_lang``, the one
+    whose URL marks no other language is shown: a translation's folder holds pages not
+    translated yet (``/de-DE/`` pages in English), and the page of the query's language
+    is the original, not such a copy."""
     groups = [] if groups is None else groups
     by_key: dict[str, Group] = {}
     for group in groups:
@@ -178,8 +187,8 @@ def group_variants(
             if key:
                 by_key.setdefault(key, group)
     for group in groups:
-        group.shown = next(
-            (m for m in group.members if query_lang and m.lang == query_lang),
-            group.members[0],
-        )
+        in_lang = [m for m in group.members if query_lang and m.lang == query_lang]
+        if len(in_lang) > 1 and url_of is not None:
+            in_lang.sort(key=lambda m: url_language(url_of(m.key)) not in ("", query_lang))
+        group.shown = in_lang[0] if in_lang else group.members[0]
     return groups

@@ -723,6 +723,13 @@ class TantivySearchEngine(SearchEngine):
         groups: list[Group] = []
         hits: dict[tuple[int, int], tuple[Any, int]] = {}
         matched = 0
+        urls: dict[Any, str] = {}
+
+        def url_of(key: Any) -> str:
+            if key not in urls:
+                urls[key] = stored_url(searcher.doc(hits[key][0]).get_first("stored"))
+            return urls[key]
+
         for number, tier in enumerate(parsed.tiers):
             q = _without(tier, [_or(before)]) if before else tier
             before.append(tier)
@@ -758,7 +765,7 @@ class TantivySearchEngine(SearchEngine):
                         str(copy) if copy else "",
                     )
                 )
-            group_variants(ranked, out.lang, groups)
+            group_variants(ranked, out.lang, groups, url_of)
         collapsed = sum(len(g.members) - 1 for g in groups)
         out.total = matched - collapsed
         shown_groups = groups[first:wanted]

@@ -86,6 +86,37 @@ def test_docbook_navigation_tables_are_left_out() -> None:
     assert content.headings == ["CREATE INDEX"]
 
 
+FIELDS = ["The port number or service name", "The socket type", "The protocol, tcp or udp"]
+ITEMS = "".join(f'<li class="listitem">{f}.</li>' for f in FIELDS)
+DOCBOOK_SECTION_PAGE = f"""<html><head><title>9.6. The inetd Super-Server</title></head><body>
+<div id="banner"><a href="/get/">Download the ebook</a></div>
+<ul class="docnav top"><li><a href="p.html">Prev</a></li><li>The Handbook</li>
+<li><a href="n.html">Next</a></li></ul>
+<div class="section"><div class="titlepage"><h2 class="title">9.6. The inetd Super-Server</h2></div>
+<div class="para">Inetd is a server of servers. {PROSE}</div>
+<div class="sidebar"><div class="titlepage"><p class="title">POLICY Register a server</p></div>
+<div class="para">Packages use the update-inetd script to register a new server.</div></div>
+<div class="para">Each line of the configuration file describes a server by fields:</div>
+<div class="itemizedlist"><ul>{ITEMS}</ul></div>
+<div class="para">{PROSE}</div></div>
+<ul class="docnav"><li><a href="p.html">Prev 9.5. syslog</a></li><li><a href="/">Home</a></li>
+<li><a href="n.html">Next 9.7. cron</a></li></ul></body></html>"""
+
+
+def test_boxes_and_lists_inside_the_content_container_are_kept() -> None:
+    # resiliparse alone drops DocBook's sidebar boxes and itemized lists: the container
+    # holding its main content (div.section) gives its whole text, the navigation
+    # outside it stays out
+    content = main_content(DOCBOOK_SECTION_PAGE.encode())
+    assert content.text == (
+        f"9.6. The inetd Super-Server Inetd is a server of servers. {PROSE} POLICY Register "
+        "a server Packages use the update-inetd script to register a new server. Each line "
+        "of the configuration file describes a server by fields: • The port number or "
+        f"service name. • The socket type. • The protocol, tcp or udp. {PROSE}"
+    )
+    assert content.headings == ["9.6. The inetd Super-Server"]
+
+
 ASCIIDOC_MAN_PAGE = f"""<html><head><title>git-fetch(1)</title></head><body class="manpage">
 <div id="header"><h1>git-fetch(1) Manual Page</h1><h2>NAME</h2><div class="sectionbody">
 <p>git-fetch - Download objects and refs from another repository</p></div></div>

@@ -90,6 +90,17 @@ def test_group_variants_shows_the_query_language_at_the_best_members_place() -> 
     # a later tier's page joins its group
     group_variants([Candidate(5, 1.0, "de", "h/x.html", "k5")], "de", groups)
     assert [g.shown.key for g in groups] == [5, 2]
+    # an untranslated page in a translation's folder (English under /de-DE/) ranks
+    # first: the page whose URL marks no other language is shown
+    urls = {6: "http://h/de-DE/z.html", 7: "http://h/en-US/z.html", 8: "http://h/fr/z.html"}
+    ranked = [
+        Candidate(6, 3.0, "en", "h/z.html", "k6"),
+        Candidate(8, 2.5, "fr", "h/z.html", "k8"),
+        Candidate(7, 2.0, "en", "h/z.html", "k7"),
+    ]
+    assert group_variants(ranked, "en", url_of=urls.__getitem__)[0].shown.key == 7
+    assert group_variants(ranked, "en")[0].shown.key == 6
+    assert group_variants(ranked, "fr", url_of=urls.__getitem__)[0].shown.key == 8
 
 
 def _engine(path: Path, pages: list[dict], backend: str = "whoosh", **options) -> SearchEngine:
@@ -158,6 +169,31 @@ def test_translations_are_one_result_in_the_query_language(tmp_path: Path, backe
         assert [v["lang"] for v in korean.hits[0].variants] == ["en"]
     as_json = english.as_dict()
     assert as_json["lang"] == "en" and as_json["results"][0]["variants"][0]["lang"] == "ko"
+
+
+def test_an_untranslated_copy_in_a_translations_folder_is_not_shown_for_the_original(
+    tmp_path: Path, backend: str
+) -> None:
+    base = "http://handbook.test/browse/"
+    text = "The inetd super-server runs rarely used servers on demand. " + FILLER
+    engine = _engine(
+        tmp_path,
+        [
+            # the German folder's page is still English (detected), and ranks first
+            dict(url=base + "de-DE/inetd.html", title="inetd inetd", text=text, lang="en"),
+            dict(url=base + "en-US/inetd.html", title="The inetd server", text=text, lang="en"),
+            dict(url=base + "fr-FR/inetd.html", title="Le super-serveur inetd", text=FILLER,
+                 lang="fr"),
+        ],
+        pagerank_weight=0.0,
+        backend=backend,
+    )
+    results = engine.search("inetd")
+    assert [h.url for h in results.hits] == [base + "en-US/inetd.html"]
+    assert [v["url"] for v in results.hits[0].variants] == [
+        base + "de-DE/inetd.html",
+        base + "fr-FR/inetd.html",
+    ]
 
 
 def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path, backend: str) -> None:

@@ -187,6 +187,17 @@ def test_index_of_an_older_layout_is_refused(tmp_path: Path) -> None:
     open_index(tmp_path, create=False).close()
 
 
+def test_a_compound_segment_is_read_through_the_file(tmp_path: Path) -> None:
+    """Whoosh maps a compound segment and copies each file in it into a BytesIO when a
+    searcher opens (most of a one-shot search's time): readers open it without mmap."""
+    build(tmp_path, [(API + "Path.html", "Path", PATH_TEXT, 0.0, ()),
+                     (API + "Paths.html", "Paths", PATHS_TEXT, 0.0, ())])
+    assert len(list(tmp_path.glob("*.seg"))) == 1  # one compound segment file
+    ix = open_index(tmp_path, create=False)
+    assert ix.storage.supports_mmap is False
+    assert ranked(SearchEngine(ix), "Paths") == ["Paths.html", "Path.html"]
+
+
 def test_document_rebuilt_from_stored_fields_keeps_the_signals(tmp_path: Path) -> None:
     """`scrapy pagerank` re-adds documents from their stored fields: the hub score, the
     anchor texts and so the content weights and the lead must come out the same."""
