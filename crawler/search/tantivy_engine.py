@@ -900,16 +900,17 @@ class TantivySearchEngine(SearchEngine):
                 continue
             stored = load_stored(searcher.doc(result.hits[0][1]).get_first("stored"))
             text = stored.get(name) or ""
-            raw = text.encode()
-            tokens = tantivy_tokens(text)
-            for token_text, start, end in tokens:
+            for token_text, start, end in tantivy_tokens(text):
                 if token_text == term:
-                    return raw[start:end].decode(errors="replace").lower()
+                    # (character offsets: slicing the UTF-8 bytes shifted the word after any
+                    # non-ASCII character: "Did you mean: n pyth" for "pyhton")
+                    return text[start:end].lower()
         return term
 
 
 def tantivy_tokens(text: str) -> list[tuple[str, int, int]]:
-    """(term, start byte, end byte) of ``text`` analysed by the text analyzer."""
+    """(term, start, end) of ``text`` analysed by the text analyzer; start and end are
+    character offsets into ``text`` (not UTF-8 byte offsets)."""
     from crawler.search.tantivy_index import _ANALYZERS
 
     tokenized = _ANALYZERS[TEXT_ANALYZER].pre_tokenize(text)

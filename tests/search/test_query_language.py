@@ -236,6 +236,21 @@ def test_did_you_mean(engine: SearchEngine, query: str, suggestion: str | None) 
     assert engine.search(query).suggestion == suggestion
 
 
+def test_did_you_mean_spells_a_word_after_non_ascii_text(tmp_path: Path, backend: str) -> None:
+    ix = open_index(tmp_path, backend=backend)
+    IndexWriter(ix).write([page_document(
+        url="http://de.test/schlangen.html", title="Schlangen",
+        text="Über Schlangen — und Python: Würgeschlangen und Pythons für Anfänger.",
+        host="de.test", content_type="text/html", fetched_at=NOW, crawl_id="t",
+    )])
+    engine = SearchEngine(ix, pagerank_weight=0.0)
+    try:
+        assert engine.search("pyhton").suggestion == "python"
+        assert engine.search("schlagen").suggestion == "schlangen"
+    finally:
+        engine.close()
+
+
 def test_snippets_are_escaped_and_highlighted(tmp_path: Path, backend: str) -> None:
     ix = open_index(tmp_path, backend=backend)
     IndexWriter(ix).write(
