@@ -97,6 +97,16 @@ def language_tag(value: str | None) -> str:
     return match.group(0).lower()
 
 
+def content_mime(value: bytes | str | None) -> str:
+    """The MIME type of a Content-Type header, lower case, without parameters
+    (``b"text/HTML; charset=utf-8"`` -> ``text/html``); '' if none."""
+    if not value:
+        return ""
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return value.split(";", 1)[0].strip().lower()
+
+
 class _Detector:
     """py3langid's model (shipped in its wheel), loaded once per process on first use."""
 

@@ -24,6 +24,7 @@ from scrapy import signals
 from scrapy.http import Response, TextResponse
 
 from crawler import defaults
+from crawler.content import content_mime
 from crawler.middlewares.content_seen import fingerprint_config
 from crawler.page_analysis import (
     PAGE_ANALYSIS_META,
@@ -111,8 +112,7 @@ class PageAnalysisMiddleware:
     def _is_html(self, response: Response) -> bool:
         if not isinstance(response, TextResponse) or not 200 <= response.status < 300:
             return False
-        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
-        return content_type.split(";", 1)[0].strip().lower() in self.html_content_types
+        return content_mime(response.headers.get(b"Content-Type")) in self.html_content_types
 
     async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None

@@ -17,7 +17,7 @@ from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from crawler import defaults
-from crawler.content import detect_language, language_tag, load_language_model
+from crawler.content import content_mime, detect_language, language_tag, load_language_model
 from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
@@ -45,11 +45,6 @@ def make_crawl_id(spider_name: str, settings: Any, kwargs: dict[str, Any]) -> st
         return Path(jobdir).resolve().name
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     return f"{spider_name}-{stamp}-{secrets.token_hex(3)}"
-
-
-def _mime(response: Response) -> str:
-    value = response.headers.get(b"Content-Type") or b""
-    return value.split(b";", 1)[0].strip().lower().decode("latin-1")
 
 
 def _last_modified(response: Response) -> datetime | None:
@@ -218,7 +213,7 @@ class CrawlerSpider(scrapy.Spider):
         return scheduled_url(response)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
-        mime = _mime(response)
+        mime = content_mime(response.headers.get(b"Content-Type"))
         html_types, text_types = self.html_content_types, self.text_content_types
         url = self.page_url(response)
         if mime not in html_types and mime not in text_types:

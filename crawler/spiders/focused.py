@@ -24,6 +24,7 @@ from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
 
 from crawler import defaults
+from crawler.content import content_mime
 from crawler.focus import (
     ExamplesError,
     Judgement,
@@ -246,8 +247,8 @@ class FocusedSpider(CrawlerSpider):
         )
 
     def parse_example(self, response: Response) -> None:
-        mime = (response.headers.get(b"Content-Type") or b"").split(b";")[0].strip().lower()
-        is_html = mime in (b"text/html", b"application/xhtml+xml")
+        mime = content_mime(response.headers.get(b"Content-Type"))
+        is_html = mime in ("text/html", "application/xhtml+xml")
         if is_html or isinstance(response, TextResponse):
             text = document_text(
                 response.body, html=is_html, url=response.url,

@@ -64,3 +64,11 @@ def test_empty_and_broken_documents():
 def test_position_thirds():
     assert [position_score(o, 90) for o in (0, 29, 30, 59, 60, 89)] == [3, 3, 2, 2, 1, 1]
     assert position_score(0, 0) == 3
+
+
+def test_content_mime_of_a_content_type_header() -> None:
+    from crawler.content import content_mime
+
+    assert content_mime(b"text/HTML; charset=utf-8") == "text/html"
+    assert content_mime(" application/xhtml+xml ") == "application/xhtml+xml"
+    assert content_mime(None) == content_mime(b"") == ""
