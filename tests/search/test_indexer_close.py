@@ -117,10 +117,13 @@ def test_a_crawl_at_its_page_limit_leaves_its_index_backlog_in_the_outbox(
         web.add_page(f"http://limit.test/p{i}", html_page(f"Page {i}", f"<p>word{i} {links}</p>"))
     server = sandbox(web)
     # the indexer polls once when it starts (an hour between polls) and has no time at
-    # the close: what the crawl stored after that first poll is its backlog
+    # the close: what the crawl stored after that first poll is its backlog. (The delay
+    # keeps the crawl going for 5 s: a clean-clone run had all 20 pages stored before the
+    # indexer process's first poll, and so no backlog.)
     crawl = run_crawl(proxy=server.proxy_url, args={"seed_urls": "http://limit.test/p0"},
                       settings={"CLOSESPIDER_PAGECOUNT": 20, "SEARCH_COMMIT_INTERVAL": 3600,
-                                "SEARCH_INDEX_CLOSE_TIMEOUT": 0}).check()
+                                "SEARCH_INDEX_CLOSE_TIMEOUT": 0, "DOWNLOAD_DELAY": 0.25,
+                                "RANDOMIZE_DOWNLOAD_DELAY": False}).check()
     assert "(closespider_pagecount)" in crawl.stderr
     stored = {r[0] for r in prepared_db.execute(
         "SELECT url FROM pages WHERE crawl_id = %s", (crawl.crawl_id,))}
