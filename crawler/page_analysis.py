@@ -31,7 +31,6 @@ from crawler.dedup.content_seen import (
     PageFingerprint,
     fingerprint_text,
 )
-from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
 from crawler.extract import ExtractedLink, extract_page
 
 logger = logging.getLogger(__name__)
@@ -107,8 +106,9 @@ _tests: dict[FingerprintConfig, ContentSeenTest] = {}
 
 
 def _worker_init() -> None:
-    # what a worker's first page would otherwise wait for (datasketch: the fingerprint)
-    near_duplicates_warm_up()
+    # what a worker's first page would otherwise wait for. Not datasketch: a worker makes
+    # MinHash signatures without it (near_duplicates.affine32_permutations), and its
+    # import (scipy, redis: 1.4 s of CPU) would delay the worker's start by that much.
     load_language_model()
 
 

@@ -207,10 +207,7 @@ class NearDuplicateIndex:
     @property
     def _permutations(self) -> tuple[np.ndarray, np.ndarray]:
         if self._permutation_arrays is None:
-            from datasketch import MinHash
-
-            a, b = MinHash(num_perm=self.num_perm, seed=self.seed, scheme=_SCHEME).permutations
-            self._permutation_arrays = (a, b)
+            self._permutation_arrays = affine32_permutations(self.num_perm, self.seed)
         return self._permutation_arrays
 
     # ------------------------------------------------------------------ sketches
@@ -382,6 +379,19 @@ class NearDuplicateIndex:
     def bands(self) -> tuple[int, int]:
         """LSH banding ``(b, r)``: b bands of r MinHash values."""
         return self._params
+
+
+def affine32_permutations(num_perm: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (a, b) arrays of datasketch's ``MinHash(num_perm, seed, scheme="affine32")
+    .permutations``, made here as datasketch makes them (its ``_init_permutations``), so
+    that a signature needs no datasketch: importing it costs 1.4 s of CPU (it imports
+    scipy and redis), which each page-analysis worker would pay at its start only for
+    these 2 x num_perm numbers. ``tests/dedup/test_near_duplicates.py`` compares them
+    with datasketch's own."""
+    gen = np.random.RandomState(seed)
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
 
 
 def warm_up() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from crawler.dedup.near_duplicates import (
     Match,
     NearDuplicateIndex,
+    affine32_permutations,
     as_minutiae_array,
     candidate_probability,
     jaccard,
@@ -202,3 +203,11 @@ def test_default_banding_proposes_pairs_at_the_threshold(threshold):
     assert candidate_probability(threshold, 128 // (rows + 1), rows + 1) < 0.95
     assert NearDuplicateIndex(threshold).bands == (bands, rows)
     assert recall_oriented_bands(0.8, 128) == (18, 7)
+
+
+@pytest.mark.parametrize(("num_perm", "seed"), [(64, 5), (128, 1), (96, 2**31)])
+def test_affine32_permutations_equal_datasketch(num_perm, seed):
+    a, b = affine32_permutations(num_perm, seed)
+    reference = MinHash(num_perm=num_perm, seed=seed, scheme="affine32").permutations
+    assert a.dtype == reference.dtype and b.dtype == reference.dtype
+    assert np.array_equal(a, reference[0]) and np.array_equal(b, reference[1])

@@ -73,3 +73,29 @@ def test_the_deferred_libraries_load_where_they_are_used() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_a_page_analysis_worker_fingerprints_pages_without_datasketch() -> None:
+    # a worker's start would cost 1.4 s more CPU with it (crawler/page_analysis.py)
+    code = (
+        "import sys\n"
+        "from crawler.page_analysis import _worker_analyse, _worker_init\n"
+        "from crawler.dedup.content_seen import FingerprintConfig\n"
+        "_worker_init()\n"
+        "body = b'<html><title>T</title><body><p>' + b'word ' * 300 + b'</p></body></html>'\n"
+        "config = FingerprintConfig()\n"
+        "values = _worker_analyse(body, 'http://a.test/', 'utf-8', '', 100, config)\n"
+        "assert 'datasketch' not in sys.modules and 'scipy' not in sys.modules\n"
+        "fingerprint = values[-1][1]\n"
+        "from datasketch import MinHash\n"
+        "expected = MinHash(num_perm=config.num_perm, seed=1,\n"
+        "                   hashfunc=lambda m: int(m) & 0xFFFFFFFF)\n"
+        "expected.update_batch(fingerprint.minutiae.tolist())\n"
+        "assert (fingerprint.signature == expected.hashvalues).all()\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
