@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import re
 import sys
@@ -18,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, FRESH3, SUBHOSTS, WEBS, Web, slug  # noqa: E402
+from webgen import APP_ACTIONS, FRESH3, FRESH4, SUBHOSTS, WEBS, Web, slug  # noqa: E402
 
 
 @functools.cache
@@ -44,6 +45,8 @@ EARLIER_WEBS = {
     "heldout5": "03debe3e765bf01d2eefadacf1949f2f",
     "heldout6": "8a562f636551f8e013934b63525dd92d",
     "heldout7": "2e92d8865e95aea8f2ee701c3c3883bb",
+    "heldout8": "8e4133b1a6da9f32b7591554b88d142f",
+    "heldout9": "dd11cd49ea1af3e9d6757be83ab64310",
 }
 
 
@@ -425,6 +428,119 @@ def test_fresh3_webs_search_through_the_proxy(name: str) -> None:
                 link = re.search(r'<a href="([^"]+)">Advanced search</a>', body).group(1)
                 assert f"http://{f['host']}{link}" in f["pages"] and f"http://{f['host']}{link}" not in web.depth
         for kind in ("preference", "calculator", "problem", "unsubscribe", "poll"):
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "x=1")
+            assert "found" not in body and "Please use the form" not in body, (kind, body)
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def form_on_page(web: Web, page_url: str, written_action: str) -> tuple[str, str]:
+    """(the page's HTML, the HTML of the form whose action attribute is written_action)."""
+    page = urllib.parse.urlsplit(page_url)
+    doc = web.sites[page.netloc].pages[page.path + ("?" + page.query if page.query else "")]
+    m = re.search(rf'<form [^>]*action="{re.escape(written_action)}"[^>]*>.*?</form>', doc, re.S)
+    assert m, (page_url, written_action)
+    return doc, m.group(0)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH4))
+def test_fresh4_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout10-12: a scored topic no other web has; 64 sites, 5,000-9,000 pages; no off-topic
+    site, portal or filler of an earlier web; the scored topic's five forms: on the home page a
+    catalogue search (a "search in" select, hidden fields) after the news and blog-archive links;
+    at depth 1 a page linked only from a small box on the home page; at depth 2 a site whose
+    menu lists news, blog and press before the way to the search, and a search page with a login
+    form before the search and an alert form after it; at depth 3 an ASP.NET search posting to a
+    relative action; the disallowed action is named by robots.txt itself (not /cgi-bin/)."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    assert len(gt["sites"]) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog")} & set(gt["sites"])
+    mine = {f["depth"]: f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic and f["depth"] != 2}
+    twos = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic and f["depth"] == 2]
+    assert sorted(mine) == [0, 1, 3] and len(twos) == 2
+    allf = list(mine.values()) + twos
+    bad = [f for f in allf if f["action_disallowed_by_robots"]]
+    assert len(bad) == 1 and not urllib.parse.urlsplit(bad[0]["action"]).path.startswith("/cgi-bin/")
+    assert f"Disallow: {urllib.parse.urlsplit(bad[0]['action']).path}\n" in web.sites[bad[0]["host"]].robots
+    # home: a catalogue search after at least 20 links to news, blog and about pages
+    home = mine[0]
+    doc, form = form_on_page(web, f"http://{home['host']}/", urllib.parse.urlsplit(home["action"]).path)
+    assert 'name="idx"' in form and 'type="hidden" name="db"' in form and "Limit to" in form
+    body = doc[doc.index("Latest from the blog") :]
+    assert body[: body.index(form)].count("<a href=") >= 20
+    # depth 1: linked only from a small box on the home page
+    one = mine[1]
+    page = urllib.parse.urlsplit(one["pages"][0]).path
+    site = web.sites[one["host"]]
+    linking = [p for p, d in site.pages.items() if d and f'href="{page}"' in d and p != page]
+    assert linking == ["/"] and re.search(rf'<aside class="box small">.*?href="{re.escape(page)}"', site.pages["/"], re.S)
+    # depth 2: news, blog and press before the way to the search; a login and an alert form beside the search
+    newsfirst = [f for f in twos if web.traits[f["host"]].get("newsfirst")]
+    assert len(newsfirst) == 1
+    site = web.sites[newsfirst[0]["host"]]
+    menu = [h for _t, h in site.menu]
+    page = urllib.parse.urlsplit(newsfirst[0]["pages"][0]).path
+    assert menu[1:3] == ["/news/", "/blog/"] and f'href="{page}"' in site.pages[menu[-1]]  # the hub, last in the menu
+    assert site.pages["/"].count('href="/blog/20') >= 20
+    assert "Disallow: /blog/tag/" in web.sites[newsfirst[0]["host"]].robots
+    beside = [f for f in twos if web.traits[f["host"]].get("beside")]
+    assert len(beside) == 1
+    on_page = {(f["kind"]) for f in gt["forms"] if beside[0]["pages"][0] in f["pages"]}
+    assert {"login", "alert", "search"} <= on_page
+    doc = web.sites[beside[0]["host"]].pages[urllib.parse.urlsplit(beside[0]["pages"][0]).path]
+    assert doc.index('id="login"') < doc.index('action="' + urllib.parse.urlsplit(beside[0]["action"]).path) < doc.index("Create alert")
+    # depth 3: ASP.NET WebForms, POST to a relative action beside the page
+    three = mine[3]
+    assert three["method"] == "post" and three["action"].endswith("/Search.aspx")
+    assert urllib.parse.urljoin(three["pages"][0], "Search.aspx") == three["action"]
+    _doc, form = form_on_page(web, three["pages"][0], "Search.aspx")
+    assert "__VIEWSTATE" in form and "ctl00$MainContent$txtKeywords" in form
+    kinds = {f["kind"] for f in gt["forms"]}
+    assert {"alert", "preference", "login", "comment"} <= kinds
+    off = {f["topic"] for f in gt["forms"] if f["kind"] == "search" and gt["sites"][f["host"]]["kind"] == "offtopic"}
+    assert {"hospital", "lawfirm", "site:lawfirm", "tourism"} <= off
+    robots = [s.robots or "" for s in web.sites.values() if s.kind == "topic"]
+    assert any("User-agent: BadBot\nDisallow: /\n" in r for r in robots) and any("Disallow: /*?sort=" in r for r in robots)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH4))
+def test_fresh4_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural (ASP.NET: with its hidden fields posted) and none for nonsense, with numbered
+    result pages that answer (also after a POST); the new non-search forms answer without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    mine = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] == web.topic]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for f in mine:
+            if f["action_disallowed_by_robots"]:
+                continue
+            text = [n for n, role in action_of(web, f).fields if role == "text"][0]
+            extra = "&__VIEWSTATE=%2FwEPDw&__EVENTTARGET=" if "Search.aspx" in f["action"] else ""
+            for good in (web.topic, plural):
+                body = submit(opener, f, urllib.parse.urlencode({text: good}) + extra)
+                listed.append(True)
+                m = re.search(rf'class="count">(\d+) {plural} found', body)
+                assert m, (f["action"], good)
+                if int(m.group(1)) > 10:
+                    nxt = html.unescape(re.search(r'<a rel="next" href="([^"]+)"', body).group(1))
+                    listed.append(True)
+                    page2 = opener.open(f"http://{urllib.parse.urlsplit(f['action']).netloc}{nxt}").read().decode()
+                    assert "Showing 11-" in page2, (f["action"], nxt)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, f"{text}=xqzvbn"), f["action"]
+        for kind in ("alert", "preference"):
             other = next(f for f in gt["forms"] if f["kind"] == kind)
             body = submit(opener, other, "x=1")
             assert "found" not in body and "Please use the form" not in body, (kind, body)

@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -40,6 +40,11 @@ WEBS = {
     # heldout1-7: topics never scored or present, new site names, link wordings and shapes (FRESH3)
     "heldout8": (61843, "genealogy", ["genealogy", "bicycles", "movies", "wine", "events", "jobs"], True),
     "heldout9": (38609, "patents", ["patents", "boats", "books", "instruments", "pets", "recipes"], True),
+    # fresh held-out webs added 2026-11-26 (fourth batch) after the author had read the scores of
+    # dev and heldout1-9: topics never present before, new names and shapes (FRESH4)
+    "heldout10": (27688, "trials", ["trials", "papers", "wine", "books", "events", "autos"], True),
+    "heldout11": (19902, "caselaw", ["caselaw", "papers", "jobs", "music", "boats", "realestate"], True),
+    "heldout12": (67625, "museums", ["museums", "instruments", "movies", "bicycles", "airfare", "recipes"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -59,6 +64,66 @@ FRESH2 = {"heldout6", "heldout7"}
 # are not searches: shipping/fee calculators, "report a problem", polls, unsubscribe, locale
 # selects, certificate orders; a public library catalogue and a university beside them.
 FRESH3 = {"heldout8", "heldout9"}
+# heldout10-12 have the fresh webs' page layouts, "Search this site" boxes and quick searches with
+# an advanced search behind their results, and more (see _plan_traits4): the way to the search
+# named in the site's own words ("Find a trial", "Browse the archive", "Explore", "Catalogue
+# search"); an advanced-search page linked only from a small box on the home page; home pages
+# whose news, blog archive and about links come before the way to the search (a blog archive by
+# month, tag pages that robots.txt disallows); a catalogue search with a "search in" select and
+# hidden fields; an ASP.NET WebForms search (POST, __VIEWSTATE, a relative action); a search page
+# with a login ("sign in to save your searches") before the form and a search-alert form after it;
+# robots.txt with wildcard rules, a bad-bot group and a disallowed results path (not /cgi-bin/);
+# a hospital, a law firm and a tourism site with site-wide searches; other names everywhere.
+FRESH4 = {"heldout10", "heldout11", "heldout12"}
+FRESH4_NAMES = {
+    "docs.lumen-lang.test": ("docs.tessera-lang.test", "Tessera 5 documentation"),
+    "www.dailyledger.test": ("www.eveningherald.test", "The Evening Herald"),
+    "www.ironworks-supply.test": ("www.keystone-hardware.test", "Keystone Hardware"),
+    "forum.backyardgrowers.test": ("forum.veggiepatch.test", "Veggie Patch Forum"),
+    "www.metroweather.test": ("www.clearskies-weather.test", "Clear Skies Weather"),
+    "www.openlinkdirectory.test": ("www.linkatlas.test", "Link Atlas"),
+    "www.webguide.test": ("www.thewebshelf.test", "The Web Shelf"),
+    "www.tuesdaylinks.test": ("www.sundaylinks.test", "Sunday Links"),
+}
+# heldout10-12: the scored topic's disallowed search action (robots.txt names the path itself)
+DISALLOWED_ACTIONS4 = ["/search/results", "/db/query.php", "/catalogue/run-search"]
+# pages of heldout10-12's topic sites with a form that is not a search of the records
+FRESH4_EXTRAS = {
+    "trials": [
+        ("Register your interest", "/volunteer-register", "menu", "volunteer"),
+        ("Am I eligible?", "/eligibility", "footer", "eligibility"),
+    ],
+    "caselaw": [("Case alerts", "/alerts", "footer", "alert"), ("Order a transcript", "/transcripts", "menu", "transcript")],
+    "museums": [("Book tickets", "/tickets", "menu", "tickets"), ("Image licensing", "/image-requests", "footer", "imagerequest")],
+    "papers": [("Export citations", "/export", "footer", "export")],
+}
+FRESH4_COMMON_EXTRAS = [("Cookie settings", "/cookies", "footer", "cookies")]
+# fillers of heldout10-12 (names no earlier web has): (name, host name, category)
+FILLERS4 = [
+    ("Greenway Physiotherapy", "greenwayphysio", "health"),
+    ("Alder Street Surgery", "alderstreetsurgery", "health"),
+    ("Sunrise Swim School", "sunriseswim", "sports"),
+    ("St Columba's Church", "stcolumbas", "society"),
+    ("Hollybank Infant School", "hollybankinfants", "education"),
+    ("Marsh Lane Community Centre", "marshlanecentre", "society"),
+    ("Pritchard Roofing", "pritchardroofing", "local"),
+    ("Bluebell Florist", "bluebellflorist", "local"),
+    ("The Copper Kettle Cafe", "copperkettlecafe", "local"),
+    ("Fielding Accountants", "fieldingaccounts", "local"),
+    ("Paws Grooming Parlour", "pawsgrooming", "local"),
+    ("Kelby Cricket Club", "kelbycricket", "sports"),
+    ("Harbour Sailing Club", "harboursailing", "sports"),
+    ("Nadia Sorensen Ceramics", "nadiasorensen", "personal"),
+    ("Grandad Joe's Railway Pages", "grandadjoesrailway", "personal"),
+    ("Kelby Civic Society", "kelbycivic", "society"),
+    ("The Book Group at No. 9", "bookgroupno9", "personal"),
+]
+FRESH4_FILLER_FORMS = {
+    "copperkettlecafe": ("Book a table", "/book-a-table/", "table"),
+    "sunriseswim": ("Book lessons", "/lessons/", "booking"),
+    "stcolumbas": ("Give", "/give/", "donate"),
+    "kelbycivic": ("Members' poll", "/poll/", "poll"),
+}
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -155,6 +220,24 @@ NEWS_HEADLINES = [
 E = html.escape
 
 
+def star_disallows(robots: str) -> list[str]:
+    """The Disallow rules of robots.txt that apply to every crawler (the "User-agent: *" group;
+    heldout10-12 also have a group for a named bad bot, which does not apply)."""
+    rules, agents, in_rules = [], [], False
+    for line in robots.splitlines():
+        key, _, value = line.partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if key == "user-agent":
+            if in_rules:
+                agents, in_rules = [], False
+            agents.append(value)
+        elif key == "disallow":
+            in_rules = True
+            if "*" in agents:
+                rules.append(value)
+    return rules
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -226,6 +309,8 @@ class Site:
         if web.fresh3:
             # heldout8/9 add a mega-menu layout: the menu folded under one button, a utility bar
             self.layout = random.Random(f"{web.seed}-{host}-fresh3-layout").choice([0, 1, 2, 3, 4, 5, 5, 5])
+        if web.fresh4:
+            self.layout = random.Random(f"{web.seed}-{host}-fresh4-layout").choice([0, 1, 2, 3, 4, 5])
         self.utility_form = ""  # heldout8/9: a locale form in the utility bar of the mega-menu layout
 
     def url(self, path: str) -> str:
@@ -371,9 +456,10 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3
-        self.fresh2 = name in FRESH2 or name in FRESH3
+        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4
+        self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4
         self.fresh3 = name in FRESH3
+        self.fresh4 = name in FRESH4
         self.traits: dict[str, dict] = {}  # heldout6/7: per topic site, which new shapes it has
         self.rng = random.Random(self.seed)
         self.year = 2026
@@ -387,10 +473,14 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh4:
+            return FRESH4_NAMES.get(host, (host, name))
         return FRESH3_NAMES.get(host, (host, name)) if self.fresh3 else (host, name)
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh4:  # only the first lists and heldout10-12's own
+            return list(t[key]) + FRESH4_LINKS.get(key, {}).get(topic, [])
         if self.fresh3:  # only the first lists and heldout8/9's own (the new topics have their own lists)
             return list(t[key]) + FRESH3_LINKS.get(key, {}).get(topic, [])
         extra = t.get("heldout_" + key, []) if self.heldout else []
@@ -406,7 +496,7 @@ class Web:
         cats = rng.sample(t["categories"], 6)
         for i in range(n):
             title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
-            if self.fresh3 and t.get("record_words"):
+            if (self.fresh3 or self.fresh4) and t.get("record_words"):
                 out.append(
                     Record(
                         rid=1000 + i * 7 + rng.randrange(7),
@@ -442,7 +532,9 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh3:
+            if self.fresh4:
+                self._plan_traits4(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
+            elif self.fresh3:
                 self._plan_traits3(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             elif self.fresh2:
                 self._plan_traits(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
@@ -455,7 +547,11 @@ class Web:
         self._store_site()
         self._forum_site()
         self._weather_site()
-        if self.fresh3:
+        if self.fresh4:
+            self._hospital_site()
+            self._lawfirm_site()
+            self._tourism_site()
+        elif self.fresh3:
             self._library_site()
             self._university_site()
         elif self.fresh2:
@@ -463,6 +559,27 @@ class Web:
             self._magazine_site()
         self._filler_sites()
         self._interlink()
+        if self.fresh4:  # the renamed sites' own words for themselves
+            words = [
+                ("Lumen", "Tessera"),
+                ("Daily Ledger", "Evening Herald"),
+                ("Ledger", "Herald"),
+                ("Ironworks Supply Co.", "Keystone Hardware"),
+            ]
+            words += [
+                ("Ironworks", "Keystone"),
+                ("Backyard Growers", "Veggie Patch"),
+                ("Metro Weather", "Clear Skies Weather"),
+                ("Tuesday", "Sunday"),
+            ]
+            for host, _name in FRESH4_NAMES.values():
+                site = self.sites[host]
+                for path, doc in site.pages.items():
+                    if doc is None:
+                        continue
+                    for old, new in words:
+                        doc = doc.replace(old, new)
+                    site.pages[path] = doc
         if self.fresh3:  # the renamed sites' own words for themselves
             words = [("Lumen", "Quill"), ("Daily Ledger", "Morning Courier"), ("Ledger", "Courier"), ("Ironworks", "Anvil")]
             words += [("Backyard Growers", "Allotment Talk"), ("Metro Weather", "Skycast Weather"), ("Tuesday", "Friday")]
@@ -482,6 +599,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 12:
+            return self._fresh4_search_form(topic, action, method, style, rng, compact)
         if style >= 9:
             return self._fresh3_search_form(topic, action, method, style, rng, compact)
         if style >= 7:
@@ -775,6 +894,8 @@ class Web:
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
             search_action = "/cgi-bin/search.cgi"
+            if self.fresh4:  # robots.txt names the results path itself (not a /cgi-bin/ folder)
+                search_action = rng.choice(DISALLOWED_ACTIONS4)
         elif traits.get("app_action"):
             search_action = rng.choice(APP_ACTIONS3 if self.fresh3 else APP_ACTIONS)
         elif traits.get("subhost"):
@@ -813,6 +934,8 @@ class Web:
         hub_name = rng.choice(self.pool(topic, "hub_links"))
         hub_path = rng.choice(["/catalog/", "/browse/", "/shop/", "/inventory/", "/collection/"])
         link_name = rng.choice(self.pool(topic, "search_links"))
+        if traits.get("box"):  # heldout10-12: linked from a small box on the home page
+            link_name = rng.choice(["advanced search", "full search", "detailed search", "advanced search form"])
         search_path = rng.choice(
             [
                 "/search.html",
@@ -836,8 +959,16 @@ class Web:
             search_action = search_path
             site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
             search_entry = (search_action, method, "search", topic)
+        if traits.get("relative") and placement != "home" and not cgi and not compact:
+            # an ASP.NET page: the form posts back to Search.aspx beside its page (a relative action)
+            del site.actions[search_action]
+            rel = urllib.parse.urlsplit(urllib.parse.urljoin(f"http://{host}{search_path}", "Search.aspx")).path
+            form_html = form_html.replace(f' action="{search_action}"', ' action="Search.aspx"', 1)
+            search_action = rel
+            site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+            search_entry = (search_action, method, "search", topic)
         site.menu = [("Home", "/")]
-        if placement == "d1":
+        if placement == "d1" and not traits.get("box"):
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
         site.menu += [
@@ -864,8 +995,27 @@ class Web:
             extras = extras + FRESH2_EXTRAS.get(topic, [])
         if self.fresh3:
             extras = extras + FRESH3_EXTRAS.get(topic, []) + FRESH3_COMMON_EXTRAS
+        if self.fresh4:
+            extras = extras + FRESH4_EXTRAS.get(topic, []) + FRESH4_COMMON_EXTRAS
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
+        if traits.get("newsfirst"):
+            # news, blog, events, press... come first; the way to the search last
+            moved = [m for m in site.menu if m[1] in (hub_path, search_path)]
+            keep = [m for m in site.menu if m not in moved]
+            site.menu = (
+                keep[:1]
+                + [
+                    ("News", "/news/"),
+                    ("Blog", "/blog/"),
+                    ("Events", "/events"),
+                    ("Press", "/press/"),
+                    ("Annual review", "/annual-review"),
+                    ("Volunteer with us", "/volunteer"),
+                ]
+                + keep[1:]
+                + moved
+            )
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
         site.layout_forms = [news_entry]
@@ -890,9 +1040,19 @@ class Web:
             site.layout_forms = site.layout_forms + [f]
         robots = ["User-agent: *"]
         if cgi:
-            robots.append("Disallow: /cgi-bin/")
+            robots.append(f"Disallow: {search_action}" if self.fresh4 else "Disallow: /cgi-bin/")
         if rng.random() < 0.5:
             robots += ["Disallow: /cart", "Disallow: /account/"]
+        if self.fresh4:
+            rr = random.Random(f"{self.seed}-{host}-robots4")
+            if rr.random() < 0.5:
+                robots.append("Disallow: /*?sort=")  # the sort orders of the category listings
+            if traits.get("newsfirst"):
+                robots.append("Disallow: /blog/tag/")
+            if rr.random() < 0.3:
+                robots.append("Disallow: /print/")
+            if rr.random() < 0.4:
+                robots = ["User-agent: BadBot", "Disallow: /", ""] + robots
         site.robots = "\n".join(robots) + "\n" if len(robots) > 1 or rng.random() < 0.5 else None
 
         def item_link(r: Record) -> str:
@@ -921,7 +1081,15 @@ class Web:
                 + '<p><a href="/about">About us</a> &middot; <a href="/contact">Find us</a></p>'
             )
         home_forms = []
-        if placement == "home" and self.fresh and (site.header_form or "").find(search_action + '"') < 0:
+        if placement == "home" and self.fresh4 and site.header_form != form_html:
+            # a hero box: at the top, or at the end of a home page of news and blog links
+            hero = (
+                f'<section class="hero"><h2>{E(rng.choice(["Explore the collection" if topic == "museums" else "Find a " + t["noun"], "Start exploring", "Search " + t["plural"]]))}</h2>'
+                f'{form_html}<p class="tips"><a href="/help">Search tips</a></p></section>'
+            )
+            home_body = home_body + hero if traits.get("newsfirst") else hero + home_body
+            home_forms = [search_entry]
+        elif placement == "home" and self.fresh and (site.header_form or "").find(search_action + '"') < 0:
             # a tabbed search widget, as college and shelter home pages have
             home_body = (
                 f'<div class="tabs"><ul class="tab-list" role="tablist"><li class="active" role="tab"><a href="#find">'
@@ -939,6 +1107,14 @@ class Web:
             h, f = self._fresh3_form(site, "poll", rng)
             home_body += h
             home_forms = home_forms + [f]
+        if traits.get("box") and placement == "d1":
+            # the search page is linked only from a small box on the home page
+            home_body += (
+                f'<aside class="box small"><h3>{E(rng.choice(["Looking for something specific?", "Know what you want?", "Research tools"]))}</h3>'
+                f'<p>Try our <a href="{search_path}">{E(link_name)}</a>.</p></aside>'
+            )
+        if traits.get("newsfirst"):
+            home_body = self._newsfirst(site, rng) + home_body
         site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
         tag = rng.choice(t["title_tags"])
         site.pages["/"] = site.pages["/"].replace(
@@ -948,8 +1124,18 @@ class Web:
 
         # search path pages
         search_body = f"<p>{E(rng.choice(['Use the form below to search our ' + t['plural'] + '.', 'Search by any combination of fields.', 'Fill in one or more fields.']))}</p>{form_html}"
+        search_forms = [search_entry]
+        if traits.get("beside") and placement != "home":
+            # a login box before the search form and a search-alert form after it, on the same page
+            lh, lf = self._simple_form(site, search_path, "login", rng)
+            ah, af = self._fresh4_form(site, "alert", rng)
+            search_body = (
+                f'<div class="account-box"><h2>Sign in to save your searches</h2>{lh}</div>{search_body}'
+                f'<div class="alerts"><h2>Email me new {E(t["plural"])}</h2>{ah}</div>'
+            )
+            search_forms = [lf, search_entry, af]
         if placement == "d1":
-            site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=[search_entry])
+            site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=search_forms)
         hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
         if placement == "d2":
             site.page(
@@ -958,7 +1144,7 @@ class Web:
                 f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{search_path}">{E(link_name)}</a></p>',
                 crumbs=[(hub_name, hub_path)],
             )
-            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)], forms=[search_entry])
+            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)], forms=search_forms)
         elif placement == "d3":
             sub_name = rng.choice([f"All {t['plural']}", "Services", "Help & tools", f"{t['plural'].title()} department"])
             sub_path = hub_path + rng.choice(["all/", "tools/", "services/", "dept/"])
@@ -980,7 +1166,7 @@ class Web:
                 link_name,
                 search_body,
                 crumbs=[(hub_name, hub_path), (sub_name, sub_path), (link_name, search_path)],
-                forms=[search_entry],
+                forms=search_forms,
             )
         else:
             site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
@@ -1283,8 +1469,10 @@ class Web:
                 + '<label>Name <input type="text" name="name"></label> <label>Email <input type="email" name="email"></label> '
                 '<input type="submit" value="Enter now"></form>'
             )
-        else:
+        elif kind in ("locale", "calculator", "order", "watch", "problem", "unsubscribe", "poll"):
             return self._fresh3_form(site, kind, rng)
+        else:
+            return self._fresh4_form(site, kind, rng)
         site.actions[action] = Action("donate" if kind == "donate" else "booking" if kind == "table" else kind, "none")
         return h, (action, method, site.actions[action].kind, "none")
 
@@ -1469,6 +1657,546 @@ class Web:
             raise ValueError(kind)
         site.actions[action] = Action(kind, "none")
         return h, (action, method, kind, "none")
+
+    # ------------------------------------------------------------------ heldout10-12
+    def _plan_traits4(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout10-12: which shapes each topic site has. On the scored topic's five sites: the
+        home page's form in a hero box at the end of a long page of news and blog-archive links (a
+        catalogue search with a "search in" select and hidden fields); the depth-1 form's page
+        linked only from a small box on the home page; of the two depth-2 forms, one on a site
+        whose news, blog and press links come first in the menu and the home page, the other on a
+        page with a login box before it and a search-alert form after it; the depth-3 form an
+        ASP.NET WebForms search (POST, hidden __VIEWSTATE, relative action). Elsewhere at random."""
+        trng = random.Random(f"{self.seed}-traits4-{topic}")
+        idx = list(range(len(hosts)))
+        home = placements.index("home")
+        traits: list[dict] = [
+            {
+                "style": trng.choice([0, 1, 2, 3, 4, 5, 6, 12] if i == home else [0, 1, 2, 3, 4, 5, 6, 7, 9, 12, 13]),
+                "newsy": trng.random() < 0.2,
+                "pref": trng.random() < 0.3,
+                "poll": trng.random() < 0.2,
+                "newsfirst": trng.random() < 0.3,
+                "box": placements[i] == "d1" and trng.random() < 0.5,
+                "beside": placements[i] != "home" and trng.random() < 0.3,
+            }
+            for i in idx
+        ]
+        if topic == self.topic:
+            d1, d3 = placements.index("d1"), placements.index("d3")
+            d2a, d2b = trng.sample([i for i in idx if placements[i] == "d2"], 2)
+            for tr in traits:
+                tr.update(newsfirst=False, box=False, beside=False, newsy=False)
+            traits[home].update(style=12, compact=False, newsfirst=True)
+            traits[d1].update(box=True, style=trng.choice([0, 1, 2, 3, 5, 6]))
+            traits[d2a].update(newsfirst=True, style=trng.choice([1, 2, 5, 6]))
+            traits[d2b].update(beside=True, style=12)
+            traits[d3].update(style=13)
+            traits[trng.choice(idx)]["pref"] = True
+            traits[trng.choice(idx)]["poll"] = True
+        for i in idx:
+            if traits[i]["style"] == 13:
+                traits[i]["method"] = "post"
+                traits[i]["relative"] = True
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh4_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout10-12: 12 = a library-catalogue search (a "search in" select
+        beside the term box, a "limit to" select of categories, hidden database and format
+        fields, in a table); 13 = an ASP.NET WebForms page (ctl00$... names, hidden __VIEWSTATE,
+        __EVENTVALIDATION, a named submit button), sent by POST."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        if style == 12:
+            term = rng.choice(["term", "lookfor", "searchterm", "query"])
+            fields += [(term, "text"), ("idx", "other")]
+            idx_opts = '<option value="kw">All fields</option>' + "".join(
+                f'<option value="{slug(n)}">{E(label)}</option>' for n, label in t["text_fields"][:4] if n != "q"
+            )
+            rows = (
+                f'<tr><td><select name="idx" aria-label="Search in">{idx_opts}</select></td>'
+                f'<td><input type="text" name="{term}" size="40" placeholder="{E(rng.choice(t["placeholders"]))}"></td></tr>'
+            )
+            if not compact:
+                lim = rng.choice(["limit", "coll", "area", "filter_cat"])
+                fields.append((lim, "category"))
+                opts = f'<option value="">All ({E(labels["category"].lower())})</option>' + "".join(
+                    f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"]
+                )
+                rows += (
+                    f'<tr><td><label for="lim-{lim}">Limit to</label></td><td><select id="lim-{lim}" name="{lim}">{opts}</select></td></tr>'
+                )
+                if rng.random() < 0.5:
+                    fields.append(("st", "format"))
+                    opts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["formats"])
+                    rows += (
+                        f'<tr><td><label for="st">{E(labels["format"])}</label></td><td><select id="st" name="st">{opts}</select></td></tr>'
+                    )
+            hid = (
+                f'<input type="hidden" name="db" value="{slug(t["plural"])}"><input type="hidden" name="fmt" value="html">'
+                f'<input type="hidden" name="ln" value="en">'
+            )
+            btn = rng.choice(["Search", "Go", f"Search {t['plural']}", "Find"])
+            return (
+                f'<form name="searchForm" action="{action}" method="{method}" class="catalogue-search">{hid}<table class="search-table">{rows}'
+                f'<tr><td></td><td><input type="submit" value="{E(btn)}"> <input type="reset" value="Clear"></td></tr></table></form>',
+                fields,
+            )
+        pre = "ctl00$MainContent$"
+        fields.append((pre + "txtKeywords", "text"))
+        parts = [
+            f'<tr><td><label for="MainContent_txtKeywords">{E(t["text_fields"][0][1])}</label></td>'
+            f'<td><input name="{pre}txtKeywords" type="text" id="MainContent_txtKeywords" class="textbox"></td></tr>'
+        ]
+        if not compact:
+            name2, label2 = t["text_fields"][1]
+            fields.append((pre + "txt" + name2.title(), "text"))
+            parts.append(
+                f'<tr><td><label for="MainContent_txt{name2.title()}">{E(label2)}</label></td>'
+                f'<td><input name="{pre}txt{name2.title()}" type="text" id="MainContent_txt{name2.title()}" class="textbox"></td></tr>'
+            )
+            fields.append((pre + "ddlCategory", "category"))
+            opts = '<option selected="selected" value="">(All)</option>' + "".join(
+                f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"]
+            )
+            parts.append(
+                f'<tr><td><label for="MainContent_ddlCategory">{E(labels["category"])}</label></td>'
+                f'<td><select name="{pre}ddlCategory" id="MainContent_ddlCategory">{opts}</select></td></tr>'
+            )
+            fields.append((pre + "ddlStatus", "price"))
+            opts = '<option selected="selected" value="">(Any)</option>' + "".join(
+                f'<option value="{slug(o)}">{E(o)}</option>' for o in t["prices"]
+            )
+            parts.append(
+                f'<tr><td><label for="MainContent_ddlStatus">{E(labels["price"])}</label></td>'
+                f'<td><select name="{pre}ddlStatus" id="MainContent_ddlStatus">{opts}</select></td></tr>'
+            )
+        state = hashlib.sha256(f"{action}{rng.random()}".encode()).hexdigest()
+        hid = (
+            '<div class="aspNetHidden"><input type="hidden" name="__EVENTTARGET" id="__EVENTTARGET" value="">'
+            '<input type="hidden" name="__EVENTARGUMENT" id="__EVENTARGUMENT" value="">'
+            f'<input type="hidden" name="__VIEWSTATE" id="__VIEWSTATE" value="/wEPDwUK{state[:40]}==">'
+            f'<input type="hidden" name="__VIEWSTATEGENERATOR" id="__VIEWSTATEGENERATOR" value="{state[40:48].upper()}">'
+            f'<input type="hidden" name="__EVENTVALIDATION" id="__EVENTVALIDATION" value="/wEdAAk{state[48:]}"></div>'
+        )
+        return (
+            f'<form method="{method}" action="{action}" id="aspnetForm">{hid}<table class="searchPanel">{"".join(parts)}'
+            f'<tr><td></td><td><input type="submit" name="{pre}btnSearch" value="Search" id="MainContent_btnSearch"> '
+            f'<input type="submit" name="{pre}btnClear" value="Clear" id="MainContent_btnClear"></td></tr></table></form>',
+            fields,
+        )
+
+    def _fresh4_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout10-12 that are not searches of records: search alerts, a volunteer
+        register and an eligibility checker (full of the topic's conditions), transcript orders,
+        ticket booking, image licensing, citation export, cookie settings."""
+        t = TOPICS.get(site.topic, {})
+        cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("categories", ["General"])[:8])
+        label = t.get("labels", {}).get("category", "Category")
+        if kind == "alert":  # GET: an email and the topic's select, "Create alert"
+            action, method = rng.choice(["/alerts/create", "/my/alerts/new", "/notify/subscribe"]), "get"
+            h = (
+                f'<form action="{action}" method="get" class="alert-form"><label>Email <input type="email" name="email"></label> '
+                f'<label>{E(label)} <select name="area">{cats}</select></label> <label>How often <select name="freq"><option>Daily</option>'
+                '<option selected>Weekly</option><option>Monthly</option></select></label> <input type="submit" value="Create alert"></form>'
+            )
+        elif kind == "volunteer":  # POST, shaped like a search: condition, age, postcode
+            action, method = "/volunteers/register", "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
+                f'<label>Condition or disease <select name="condition">{cats}</select></label> <label>Age <input type="text" name="age" size="3"></label> '
+                '<label>Town or postcode <input type="text" name="location"></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Register"></form>'
+            )
+        elif kind == "eligibility":  # GET: age, sex and a condition: a checker, not a search
+            action, method = "/eligibility/check", "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Your age <input type="number" name="age"></label> '
+                '<label>Sex <select name="sex"><option>Female</option><option>Male</option><option>Prefer not to say</option></select></label> '
+                f'<label>Health area <select name="area">{cats}</select></label> <input type="submit" value="Check"></form>'
+            )
+        elif kind == "transcript":  # POST: a case name, citation, court
+            action, method = "/transcripts/order", "post"
+            courts = "".join(f"<option>{E(c)}</option>" for c in t.get("creators", ["Court"])[:6])
+            h = (
+                f'<form action="{action}" method="post"><label>Case name <input type="text" name="parties"></label> '
+                f'<label>Neutral citation <input type="text" name="citation"></label> <label>Court <select name="court">{courts}</select></label> '
+                '<label>Hearing date <input type="date" name="date"></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Request a quote"></form>'
+            )
+        elif kind == "tickets":  # GET: a date and numbers of visitors
+            action, method = "/tickets/availability", "get"
+            n = "".join(f"<option>{i}</option>" for i in range(0, 7))
+            h = (
+                f'<form action="{action}" method="get"><label>Date of visit <input type="date" name="date"></label> '
+                f'<label>Adults <select name="adults">{n}</select></label> <label>Children <select name="children">{n}</select></label> '
+                '<input type="submit" value="Check availability"></form>'
+            )
+        elif kind == "imagerequest":  # POST: an accession number and a use
+            action, method = "/picture-library/request", "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Accession number <input type="text" name="acc"></label> '
+                '<label>Object name <input type="text" name="object"></label> <label>Use <select name="use"><option>Book or magazine</option>'
+                "<option>Website</option><option>Exhibition</option><option>Private study</option></select></label> "
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Send request"></form>'
+            )
+        elif kind == "export":  # GET: a DOI and a citation format
+            action, method = "/export/citation", "get"
+            h = (
+                f'<form action="{action}" method="get"><label>DOI <input type="text" name="doi"></label> <label>Format <select name="format">'
+                '<option>BibTeX</option><option>RIS</option><option>EndNote</option></select></label> <input type="submit" value="Export"></form>'
+            )
+        elif kind == "cookies":  # GET: radio buttons, "Save"
+            action, method = "/cookies/save", "get"
+            h = (
+                f'<form action="{action}" method="get" class="cookie-settings"><p>Analytics cookies</p>'
+                '<label><input type="radio" name="analytics" value="on"> On</label> <label><input type="radio" name="analytics" value="off" checked> Off</label> '
+                '<input type="submit" value="Save cookie settings"></form>'
+            )
+            kind = "preference"
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, method, kind, "none")
+
+    def _newsfirst(self, site: Site, rng: random.Random) -> str:
+        """heldout10-12: a blog with an archive by month (tag pages disallowed by robots.txt),
+        press releases, an annual review, a volunteers page; returns the start of the home page:
+        the latest posts and the whole archive, before anything about the records."""
+        t = TOPICS[site.topic]
+        brng = random.Random(f"{self.seed}-{site.host}-blog")
+        heads = [
+            "A day in the life of our team",
+            "What we learned this year",
+            "Meet our new trustees",
+            "Five questions for our director",
+            "Our response to the consultation",
+            "Behind the scenes",
+            "Thank you to our volunteers",
+            "Notes from the conference",
+            "Changes to our website",
+            "Looking back at the summer",
+        ]
+        tags = ["news", "people", "events", "behind-the-scenes", "updates"]
+        months = [(y, m) for y in (2025, 2026) for m in range(1, 13) if (y, m) <= (2026, 11)][-brng.randrange(14, 22) :]
+        posts = []
+        for y, m in months:
+            month_posts = []
+            for k in range(brng.choice([1, 2, 2, 3])):
+                title = brng.choice(heads)
+                p = f"/blog/{y}/{m:02d}/{slug(title)}-{k + 1}/"
+                ptags = brng.sample(tags, 2)
+                h, f = self._simple_form(site, p, "comment", brng)
+                site.page(
+                    p,
+                    title,
+                    f"<p>{E(' '.join(brng.sample(t['sentences'], 2)))}</p><p>Tagged: "
+                    + ", ".join(f'<a href="/blog/tag/{g}/">{g}</a>' for g in ptags)
+                    + f' &middot; <a href="/print/blog/{y}/{m:02d}/{k + 1}">Print</a></p>{h}',
+                    crumbs=[("Blog", "/blog/"), (f"{y}-{m:02d}", f"/blog/{y}/{m:02d}/"), (title, p)],
+                    forms=[f],
+                )
+                month_posts.append((p, title, ptags))
+            site.page(
+                f"/blog/{y}/{m:02d}/",
+                f"Blog: {y}-{m:02d}",
+                "<ul>" + "".join(f'<li><a href="{p}">{E(title)}</a></li>' for p, title, _ in month_posts) + "</ul>",
+                crumbs=[("Blog", "/blog/"), (f"{y}-{m:02d}", f"/blog/{y}/{m:02d}/")],
+            )
+            posts += month_posts
+        for g in tags:
+            tagged = [(p, title) for p, title, ptags in posts if g in ptags]
+            site.page(
+                f"/blog/tag/{g}/", f"Posts tagged {g}", "<ul>" + "".join(f'<li><a href="{p}">{E(x)}</a></li>' for p, x in tagged) + "</ul>"
+            )
+        archive = "".join(f'<li><a href="/blog/{y}/{m:02d}/">{y}-{m:02d}</a></li>' for y, m in reversed(months))
+        site.page("/blog/", "Blog", f"<h2>Archive</h2><ul>{archive}</ul>", crumbs=[("Blog", "/blog/")])
+        releases = []
+        for i in range(4):
+            title = brng.choice(["Annual figures published", "New partnership announced", "Award for our team", "Statement on funding"])
+            p = f"/press/{2026 - i}-{slug(title)}"
+            releases.append((p, title))
+            site.page(p, title, f"<p>{E(title)}. {E(brng.choice(t['sentences']))}</p>", crumbs=[("Press", "/press/"), (title, p)])
+        site.page("/press/", "Press", "<ul>" + "".join(f'<li><a href="{p}">{E(x)}</a></li>' for p, x in releases) + "</ul>")
+        site.page("/annual-review", "Annual review", f"<p>{E(' '.join(t['sentences'][:2]))}</p><p>Read the full review as a PDF.</p>")
+        h, f = self._simple_form(site, "/volunteer", "contact", brng)
+        site.page("/volunteer", "Volunteer with us", f"<p>We could not do it without our volunteers.</p>{h}", forms=[f])
+        latest = list(reversed(posts))[:8]
+        return (
+            "<h2>Latest from the blog</h2><ul>"
+            + "".join(f'<li><a href="{p}">{E(title)}</a></li>' for p, title, _ in latest)
+            + f'</ul><h2>Blog archive</h2><ul class="archive">{archive}</ul>'
+            + "<h2>About us</h2><p>"
+            + '<a href="/about">Who we are</a> &middot; <a href="/press/">Press</a> &middot; <a href="/annual-review">Annual review</a> &middot; '
+            + '<a href="/volunteer">Volunteer with us</a> &middot; <a href="/events">Events</a></p>'
+        )
+
+    def _offtopic4(self, host: str, name: str, topic: str, search_action: str, search_name: str, search_label: str) -> Site:
+        """An off-topic site of heldout10-12 with a site-wide search box in every page's header."""
+        site = Site(self, host, name, "offtopic", topic)
+        self.sites[host] = site
+        site.header_form = (
+            f'<form action="{search_action}" method="get" role="search" class="site-search"><label for="hs">{E(search_label)}</label>'
+            f'<input type="search" id="hs" name="{search_name}"><button type="submit">Search</button></form>'
+        )
+        site.layout_forms = [(search_action, "get", "search", topic if search_action != "/" else "site:" + topic)]
+        return site
+
+    def _hospital_site(self) -> None:
+        """heldout10-12: a hospital trust: site search, a consultant finder (records of doctors, no
+        scored topic), a research page listing trials it takes part in (no search), an appointment
+        request, a patient-portal login, news."""
+        rng = random.Random(f"{self.seed}-hospital")
+        site = self._offtopic4("www.staidans-hospitals.test", "St Aidan's Hospitals", "hospital", "/search", "q", "Search this site")
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = site.layout_forms + [news_entry]
+        site.menu = [
+            ("Home", "/"),
+            ("Our services", "/services/"),
+            ("Find a consultant", "/consultants/"),
+            ("Research", "/research/"),
+            ("Visiting", "/visiting"),
+            ("News", "/news/"),
+            ("Patient portal", "/portal/login"),
+        ]
+        site.footer = [("Contact", "/contact"), ("Jobs", "/jobs"), ("Freedom of information", "/foi")]
+        specs = ["Cardiology", "Oncology", "Orthopaedics", "Paediatrics", "Neurology", "Respiratory medicine", "Dermatology", "Psychiatry"]
+        docs = []
+        for i in range(24):
+            nm = f"Dr {rng.choice(['A.', 'B.', 'C.', 'D.', 'E.', 'F.'])} {rng.choice(['Shah', 'Murphy', 'Chen', 'Adeyemi', 'Walsh', 'Novak', 'Price', 'Khan'])}"
+            sp = rng.choice(specs)
+            p = f"/consultants/{i + 1}"
+            docs.append(Record(i, nm, "St Aidan's", sp, "Consultant", "", f"{nm} {sp}".lower(), href=p))
+            site.page(
+                p,
+                nm,
+                f"<p>{E(nm)}, consultant in {E(sp)}. Clinics on Mondays and Thursdays.</p>",
+                crumbs=[("Find a consultant", "/consultants/"), (nm, p)],
+            )
+        opts = '<option value="">All specialties</option>' + "".join(f'<option value="{slug(x)}">{E(x)}</option>' for x in specs)
+        site.actions["/consultants/results"] = Action(
+            "search", "hospital", [("name", "text"), ("specialty", "category")], docs, "/consultants/", "consultant", "consultants"
+        )
+        site.page(
+            "/consultants/",
+            "Find a consultant",
+            f'<form action="/consultants/results" method="get"><label>Name <input type="text" name="name"></label> '
+            f'<label>Specialty <select name="specialty">{opts}</select></label> <input type="submit" value="Find a consultant"></form>',
+            forms=[("/consultants/results", "get", "search", "hospital")],
+        )
+        tr = TOPICS["trials"]
+        studies = [f"{a} {b}" for a, b in zip(rng.sample(tr["title_a"], 6), rng.sample(tr["title_b"], 6), strict=True)]
+        site.page(
+            "/research/",
+            "Research and clinical trials",
+            "<p>St Aidan's takes part in more than sixty clinical trials every year. Taking part in a trial is your choice; "
+            "ask your consultant whether a study is recruiting for your condition. Studies recruiting now:</p><ul>"
+            + "".join(f"<li>{E(x)} (phase {rng.choice(['II', 'III'])}, recruiting)</li>" for x in studies)
+            + "</ul><p>Our research nurses can tell you about eligibility, consent and what happens in a trial.</p>",
+            crumbs=[("Research", "/research/")],
+        )
+        action = "/appointments/request"
+        site.actions[action] = Action("booking", "none")
+        site.page(
+            "/services/",
+            "Our services",
+            "<ul>" + "".join(f"<li>{E(x)}</li>" for x in specs) + "</ul>"
+            f'<h2>Request an appointment</h2><form action="{action}" method="post"><label>Name <input type="text" name="name"></label> '
+            f'<label>Date of birth <input type="date" name="dob"></label> <label>Specialty <select name="spec">{opts}</select></label> '
+            '<label>Phone <input type="tel" name="phone"></label> <input type="submit" value="Request appointment"></form>',
+            forms=[(action, "post", "booking", "none")],
+        )
+        h, f = self._simple_form(site, "/portal/login", "login", rng)
+        site.page("/portal/login", "Patient portal", f"<p>See your letters and test results online.</p>{h}", forms=[f])
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+        posts = []
+        for i in range(14):
+            title = f"{rng.choice(['New', 'Improved', 'Extended', 'Award for'])} {rng.choice(['scanner', 'children’s ward', 'car parking', 'visiting hours', 'research unit', 'stroke service'])}"
+            p = f"/news/2026/{i + 1:02d}-{slug(title)}"
+            posts.append((p, title))
+            site.page(
+                p,
+                title,
+                f"<p>{E(title)} at St Aidan's. Patients and visitors will notice the change from next month.</p>",
+                crumbs=[("News", "/news/"), (title, p)],
+            )
+        site.page("/news/", "News", "<ul>" + "".join(f'<li><a href="{p}">{E(x)}</a></li>' for p, x in posts) + "</ul>")
+        for p, title in (("/visiting", "Visiting"), ("/jobs", "Jobs"), ("/foi", "Freedom of information")):
+            site.page(p, title, f"<p>{E(title)} at St Aidan's Hospitals.</p>")
+        pages = posts + [("/research/", "Research and clinical trials"), ("/services/", "Our services"), ("/visiting", "Visiting")]
+        site.actions["/search"] = Action(
+            "search",
+            "hospital",
+            [("q", "text")],
+            [Record(100 + i, x, "St Aidan's", "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            "/",
+            "page",
+            "pages",
+        )
+        site.page(
+            "/",
+            "St Aidan's Hospitals",
+            '<p>Caring for our community. <a href="/research/">Take part in research</a> &middot; <a href="/consultants/">Find a consultant</a>.</p>',
+        )
+
+    def _lawfirm_site(self) -> None:
+        """heldout10-12: a law firm: a WordPress site search, a "find a lawyer" search (areas of law
+        in its select; records of people), a notable-cases page (no search), a callback request,
+        legal updates with comments."""
+        rng = random.Random(f"{self.seed}-lawfirm")
+        site = self._offtopic4("www.harcourtlyle.test", "Harcourt & Lyle Solicitors", "lawfirm", "/", "s", "Search for:")
+        site.menu = [
+            ("Home", "/"),
+            ("Our people", "/people/"),
+            ("Notable cases", "/cases/"),
+            ("Legal updates", "/updates/"),
+            ("Contact", "/contact/"),
+        ]
+        site.footer = [("Complaints", "/complaints/"), ("Privacy", "/privacy/")]
+        areas = TOPICS["caselaw"]["categories"][:8]
+        people = []
+        for i in range(14):
+            nm = f"{rng.choice(['Sarah', 'David', 'Aisha', 'Tom', 'Grace', 'Owen'])} {rng.choice(['Lyle', 'Harcourt', 'Bamber', 'Osei', 'Reid', 'Doyle'])}"
+            ar = rng.choice(areas)
+            p = f"/people/{slug(nm)}-{i}/"
+            people.append(Record(i, nm, "Harcourt & Lyle", ar, "Solicitor", "", f"{nm} {ar}".lower(), href=p))
+            site.page(p, nm, f"<p>{E(nm)} advises on {E(ar.lower())} law.</p>", crumbs=[("Our people", "/people/"), (nm, p)])
+        opts = '<option value="">Any area of law</option>' + "".join(f'<option value="{slug(a)}">{E(a)}</option>' for a in areas)
+        site.actions["/people/search"] = Action(
+            "search", "lawfirm", [("name", "text"), ("area", "category")], people, "/people/", "lawyer", "lawyers"
+        )
+        site.page(
+            "/people/",
+            "Our people",
+            f'<form action="/people/search" method="get"><label>Name <input type="text" name="name"></label> '
+            f'<label>Area of law <select name="area">{opts}</select></label> <input type="submit" value="Find a lawyer"></form>',
+            forms=[("/people/search", "get", "search", "lawfirm")],
+        )
+        cl = TOPICS["caselaw"]
+        cases = [f"{a} {b}" for a, b in zip(rng.sample(cl["title_a"], 6), rng.sample(cl["title_b"], 6), strict=True)]
+        site.page(
+            "/cases/",
+            "Notable cases",
+            "<p>Cases our team has won, with links to the judgments and the law reports:</p><ul>"
+            + "".join(
+                f"<li>{E(c)} [{rng.randrange(2015, 2026)}] {E(rng.choice(cl['creators']))}: a leading case on {E(rng.choice(areas).lower())}.</li>"
+                for c in cases
+            )
+            + "</ul><p>Case law changes every week: read our legal updates for the latest judgments.</p>",
+        )
+        posts = []
+        for i in range(10):
+            title = f"{rng.choice(['What the', 'Why the', 'How the'])} {rng.choice(['Court of Appeal', 'Supreme Court', 'Employment Tribunal'])} {rng.choice(['ruling', 'judgment', 'decision'])} {rng.choice(['means for landlords', 'changes for employers', 'means for families', 'says about contracts'])}"
+            p = f"/{2025 + i // 6}/{(i % 12) + 1:02d}/{slug(title)}/"
+            posts.append((p, title))
+            h, f = self._simple_form(site, p, "comment", rng)
+            site.page(
+                p,
+                title,
+                f"<p>{E(title)}. {E(rng.choice(cl['sentences']))}</p>{h}",
+                crumbs=[("Legal updates", "/updates/"), (title, p)],
+                forms=[f],
+            )
+        site.page("/updates/", "Legal updates", "<ul>" + "".join(f'<li><a href="{p}">{E(x)}</a></li>' for p, x in posts) + "</ul>")
+        action = "/callback/request"
+        site.actions[action] = Action("contact", "none")
+        site.page(
+            "/contact/",
+            "Contact",
+            f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> <label>Phone <input type="tel" name="phone"></label> '
+            f'<label>Area of law <select name="area">{opts}</select></label> <input type="submit" value="Request a callback"></form>',
+            forms=[(action, "post", "contact", "none")],
+        )
+        for p, title in (("/complaints/", "Complaints"), ("/privacy/", "Privacy")):
+            site.page(p, title, f"<p>{E(title)}.</p>")
+        recs = [Record(i, x, "Harcourt & Lyle", "Post", "", "", x.lower(), href=p) for i, (p, x) in enumerate(posts)]
+        site.actions["/"] = Action("search", "site:lawfirm", [("s", "text")], recs, "/", "post", "posts")
+        site.page(
+            "/",
+            "Harcourt & Lyle Solicitors",
+            '<p>Solicitors for families and businesses since 1952. <a href="/cases/">Our notable cases</a>.</p>',
+        )
+
+    def _tourism_site(self) -> None:
+        """heldout10-12: a tourism site: a site search, a "what's on" search of events (no scored
+        topic), a museums-and-galleries page describing collections (no search), an enquiry form."""
+        rng = random.Random(f"{self.seed}-tourism")
+        site = self._offtopic4("www.visiteastmoor.test", "Visit Eastmoor", "tourism", "/search", "q", "Search Visit Eastmoor")
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = site.layout_forms + [news_entry]
+        site.menu = [
+            ("Home", "/"),
+            ("Things to do", "/things-to-do/"),
+            ("What's on", "/whats-on/"),
+            ("Museums and galleries", "/museums/"),
+            ("Where to stay", "/stay/"),
+            ("Plan your visit", "/plan/"),
+        ]
+        site.footer = [("About us", "/about"), ("Contact", "/contact")]
+        kinds = ["Exhibitions", "Music", "Family", "Food and drink", "Walks and tours", "Theatre"]
+        evs = []
+        for i in range(30):
+            title = f"{rng.choice(['Summer', 'Winter', 'Spring', 'Late'])} {rng.choice(['festival', 'exhibition', 'market', 'concert', 'guided walk', 'family day'])} {i + 1}"
+            k = rng.choice(kinds)
+            p = f"/whats-on/{slug(title)}/"
+            evs.append(Record(i, title, "Eastmoor", k, "Event", "", f"{title} {k}".lower(), href=p))
+            site.page(p, title, f"<p>{E(title)}: {E(k.lower())} in Eastmoor.</p>", crumbs=[("What's on", "/whats-on/"), (title, p)])
+        opts = '<option value="">All events</option>' + "".join(f'<option value="{slug(k)}">{E(k)}</option>' for k in kinds)
+        site.actions["/whats-on/results"] = Action(
+            "search", "tourism", [("kw", "text"), ("type", "category")], evs, "/whats-on/", "event", "events"
+        )
+        site.page(
+            "/whats-on/",
+            "What's on",
+            f'<form action="/whats-on/results" method="get"><label>Keyword <input type="text" name="kw"></label> <label>Type <select name="type">{opts}</select></label> '
+            '<label>From <input type="date" name="from"></label> <input type="submit" value="Find events"></form><ul>'
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in evs[:10])
+            + "</ul>",
+            forms=[("/whats-on/results", "get", "search", "tourism")],
+        )
+        mu = TOPICS["museums"]
+        site.page(
+            "/museums/",
+            "Museums and galleries",
+            "<p>Eastmoor's museums hold collections of paintings, ceramics, textiles, archaeology and natural history. "
+            "Many museums now publish their collection catalogues online, so you can explore objects before you visit.</p><ul>"
+            + "".join(f"<li>{E(n)}: {E(mu['tagline'].format(year=rng.randrange(1880, 1990)))}.</li>" for n, _h in mu["sites"][:5])
+            + "</ul>",
+        )
+        action = "/plan/enquiry"
+        site.actions[action] = Action("contact", "none")
+        site.page(
+            "/plan/",
+            "Plan your visit",
+            f'<form action="{action}" method="post"><label>Name <input type="text" name="name"></label> <label>Email <input type="email" name="email"></label> '
+            '<label>Arriving <input type="date" name="arrive"></label> <label>Interests <select name="interest"><option>Museums</option><option>Walking</option>'
+            '<option>Food</option></select></label> <input type="submit" value="Send enquiry"></form>',
+            forms=[(action, "post", "contact", "none")],
+        )
+        for p, title in (("/things-to-do/", "Things to do"), ("/stay/", "Where to stay"), ("/about", "About us")):
+            site.page(p, title, f"<p>{E(title)} in Eastmoor: beaches, moors, museums and markets.</p>")
+        h, f = self._simple_form(site, "/contact", "contact", rng)
+        site.page("/contact", "Contact", h, forms=[f])
+        pages = [(r.href, r.title) for r in evs] + [("/museums/", "Museums and galleries"), ("/stay/", "Where to stay")]
+        site.actions["/search"] = Action(
+            "search",
+            "tourism",
+            [("q", "text")],
+            [Record(100 + i, x, "Eastmoor", "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            "/",
+            "page",
+            "pages",
+        )
+        site.page(
+            "/",
+            "Visit Eastmoor",
+            '<p>Moors, beaches and museums. <a href="/whats-on/">What\'s on</a> &middot; <a href="/museums/">Museums</a>.</p>',
+        )
 
     def _library_site(self) -> None:
         """heldout8/9: a public library: a catalogue search of its books in every page's header
@@ -2304,6 +3032,8 @@ class Web:
         fillers = [f for f in self.FILLERS if not (self.fresh2 and f[1] in FRESH2_DROPPED_FILLERS)]
         if self.fresh3:
             fillers = FILLERS3
+        if self.fresh4:
+            fillers = FILLERS4
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -2331,6 +3061,8 @@ class Web:
             extra = FRESH2_FILLER_FORMS.get(host_name) if self.fresh2 else None
             if self.fresh3:
                 extra = FRESH3_FILLER_FORMS.get(host_name)
+            if self.fresh4:
+                extra = FRESH4_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -2437,6 +3169,23 @@ class Web:
                     "boats": "Recreation: Boating: Brokers",
                     "library": "Reference: Libraries: Public",
                     "university": "Reference: Education: Universities",
+                }
+            )
+        if self.fresh4:
+            groups.update(
+                {
+                    "trials": "Health: Medical research: Clinical trials",
+                    "caselaw": "Society: Law: Case law",
+                    "museums": "Arts: Museums: Collections online",
+                    "papers": "Science: Publications: Repositories",
+                    "wine": "Home: Food and drink: Wine merchants",
+                    "events": "Arts: Performing arts: Tickets",
+                    "boats": "Recreation: Boating: Brokers",
+                    "instruments": "Shopping: Music: Instruments",
+                    "bicycles": "Recreation: Cycling: Bike shops",
+                    "hospital": "Health: Hospitals",
+                    "lawfirm": "Society: Law: Firms",
+                    "tourism": "Regional: Travel and tourism",
                 }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
@@ -2567,11 +3316,7 @@ class Web:
             truth.depth = min(ds) if ds else None
             site = self.sites.get(urllib.parse.urlsplit(truth.action).netloc) or self.sites[truth.host]
             path = urllib.parse.urlsplit(truth.action).path
-            truth.action_disallowed = any(
-                line.split(":", 1)[1].strip() and path.startswith(line.split(":", 1)[1].strip())
-                for line in (site.robots or "").splitlines()
-                if line.lower().startswith("disallow:")
-            )
+            truth.action_disallowed = any(rule and path.startswith(rule) for rule in star_disallows(site.robots or ""))
         for host, site in self.sites.items():
             if site.kind == "topic" and f"http://{host}/" not in seen:
                 raise RuntimeError(f"{self.name}: {host} not reachable from the seeds")
@@ -2667,6 +3412,10 @@ class Web:
                 "problem",
                 "unsubscribe",
                 "poll",
+                "alert",
+                "eligibility",
+                "tickets",
+                "export",
             ):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
@@ -2696,6 +3445,13 @@ class Web:
                 "problem": "Thank you for reporting a problem with this page.",
                 "unsubscribe": "You have been unsubscribed.",
                 "poll": "Thank you for voting. Results will be published next week.",
+                "alert": "Your alert has been set up. We will email you when something new matches.",
+                "volunteer": "Thank you for registering your interest. A research nurse will contact you.",
+                "eligibility": "This checker is a guide only: please talk to your doctor about taking part in research.",
+                "transcript": "Thank you: we will send you a quote for the transcript.",
+                "tickets": "Tickets are available on the date you chose. Continue to payment.",
+                "imagerequest": "Thank you: the picture library will reply within five working days.",
+                "export": "Your citation file is ready to download.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
@@ -2746,12 +3502,32 @@ class Web:
             nxt = dict(params)
             nxt["page"] = [str(page + 1)]
             more = f'<p><a href="{path}?{urllib.parse.urlencode(nxt, doseq=True)}">Next page</a></p>' if method == "GET" else ""
+        head = "<th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th>"
+        if self.fresh4 and action.topic in TOPICS:
+            # heldout10-12: the topic's own column names, and numbered pages (GET links, also after a POST)
+            t = TOPICS[action.topic]
+            lab = t.get("labels", {"category": "Category", "format": "Format", "price": "Price"})
+            head = f"<th>{E(t['noun'].title())}</th><th>{E(t['creator_label'])}</th>" + "".join(
+                f"<th>{E(lab[k])}</th>" for k in ("category", "format", "price")
+            )
+            npages = (len(recs) + 9) // 10
+            if npages > 1:
+                links = []
+                for k in range(1, min(npages, 8) + 1):
+                    qq = dict(params)
+                    qq["page"] = [str(k)]
+                    href = f"{path}?{urllib.parse.urlencode(qq, doseq=True)}"
+                    links.append(f"<strong>{k}</strong>" if k == page else f'<a href="{E(href)}">{k}</a>')
+                if page < npages:
+                    qq = dict(params)
+                    qq["page"] = [str(page + 1)]
+                    links.append(f'<a rel="next" href="{E(path + "?" + urllib.parse.urlencode(qq, doseq=True))}">Next &raquo;</a>')
+                more = f'<nav class="pagination" aria-label="Results pages">Page: {" ".join(links)}</nav>'
         return wrap(
             "Search results",
             f'<p class="count">{len(recs)} {E(action.plural)} found'
             f"{' for &quot;' + E(q) + '&quot;' if q else ''}. Showing {(page - 1) * 10 + 1}-{(page - 1) * 10 + len(shown)}.</p>"
-            f'<table class="results"><tr><th>Title</th><th>By</th><th>Category</th><th>Format</th><th>Price</th></tr>{rows}</table>{more}'
-            + adv,
+            f'<table class="results"><tr>{head}</tr>{rows}</table>{more}' + adv,
         )
 
 
