@@ -61,7 +61,6 @@ class AgentDriver:
         self._addresses = addresses  # POLITENESS_KEY=ip: held host -> its address now
         self.stats = stats
         self._now = now
-        self.not_before: dict[str, float] = {}
         self.need = 0  # hosts this agent could still keep busy, at the last beat
         self.finish_reason: str | None = None
         self._task: asyncio.Future[None] | None = None
@@ -83,14 +82,7 @@ class AgentDriver:
             if address is not None and address != self.membership.servers.get(host, address):
                 self.wake()
             return None
-        at = self.not_before.get(host)
-        if at is None:
-            return 0.0
-        wait = at - self._now()
-        if wait <= 0:
-            del self.not_before[host]
-            return 0.0
-        return wait
+        return self.membership.first_fetch_wait(host)
 
     def fetchable_hosts(self) -> list[str]:
         m = self.membership
@@ -192,12 +184,6 @@ class AgentDriver:
         if beat.rejoined:
             gone |= {e.host for e in frontier.buffer.entries.values()}
         released = frontier.release_hosts(gone)
-        now = self._now()
-        for host, wait in beat.gained.items():
-            if wait > 0:
-                self.not_before[host] = now + wait
-        for host in gone:
-            self.not_before.pop(host, None)
         frontier.unblock_refill()
         if beat.gained or beat.requeued:
             self._on_gained()
