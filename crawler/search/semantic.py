@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import struct
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -46,6 +47,9 @@ DIMENSIONS = 256
 SIF = 1e-4
 
 K = TypeVar("K")
+#: BERT's basic split of ASCII text: runs of letters and digits, each other non-space
+#: character alone.
+_ASCII_WORDS = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
 logger = logging.getLogger(__name__)
 
 
@@ -59,9 +63,13 @@ class WordPiece:
         self._memo: dict[str, list[int]] = {}
 
     def words(self, text: str) -> list[str]:
+        text = text.lower()
+        if text.isascii():
+            # the same split as below, by a regular expression (most pages are ASCII)
+            return _ASCII_WORDS.findall(text)
         out: list[str] = []
         current: list[str] = []
-        for ch in unicodedata.normalize("NFD", text.lower()):
+        for ch in unicodedata.normalize("NFD", text):
             category = unicodedata.category(ch)
             if category == "Mn":
                 continue
