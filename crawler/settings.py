@@ -138,8 +138,3 @@ FEED_EXPORT_ENCODING = "utf-8"
 # The search backend may come from the environment (a deployment, or a benchmark that
 # runs this checkout's commands unchanged): SEARCH_BACKEND=tantivy.
 SEARCH_BACKEND = os.environ.get("SEARCH_BACKEND") or defaults.SEARCH_BACKEND
-# ... and so may the paraphrase re-ranking (crawler/search/semantic.py).
-SEARCH_SEMANTIC_WEIGHT = float(
-    os.environ.get("SEARCH_SEMANTIC_WEIGHT") or defaults.SEARCH_SEMANTIC_WEIGHT
-)
-SEARCH_SEMANTIC_TABLE = os.environ.get("SEARCH_SEMANTIC_TABLE") or defaults.SEARCH_SEMANTIC_TABLE

@@ -53,7 +53,6 @@ from crawler.search.ranking import (
     language_factor,
     query_language,
 )
-from crawler.search.semantic import Semantic, page_text
 
 MAX_PER_PAGE = 100
 #: Hits of the first tier that get the proximity bonus before the page is cut; for
@@ -107,11 +106,6 @@ class PageRankBM25F(BM25F):
 
     def final(self, searcher: Searcher, docnum: int, score: float) -> float:
         return blend(score, self._pagerank_column(searcher)[docnum] or 0.0, self.pagerank_weight)
-
-
-def _page_text(stored: dict[str, Any]) -> str:
-    """What a page's semantic vector is made of (crawler/search/semantic.py)."""
-    return page_text(stored.get("title") or "", stored.get("body") or "")
 
 
 class _SnippetFragmenter(PinpointFragmenter):
@@ -271,10 +265,8 @@ class SearchEngine:
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
         default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
         other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
-        semantic: Semantic | None = None,
     ) -> None:
         self.ix = self._open(index)
-        self.semantic = semantic if semantic is not None and semantic.weight > 0 else None
         self.default_language = default_language
         self.other_language = other_language
         self.pagerank_weight = pagerank_weight
@@ -326,7 +318,6 @@ class SearchEngine:
             other_language=settings.getfloat(
                 "SEARCH_OTHER_LANGUAGE_FACTOR", defaults.SEARCH_OTHER_LANGUAGE_FACTOR
             ),
-            semantic=Semantic.from_settings(settings),
         )
 
     def close(self) -> None:
@@ -487,12 +478,6 @@ class SearchEngine:
                 out.lang,
             )
             matched += len(results)
-            if number == 0 and self.semantic is not None:
-                results.top_n = self.semantic.rerank(
-                    parsed.tree,
-                    results.top_n,
-                    lambda docnum: _page_text(searcher.stored_fields(docnum)),
-                )
             ranked = []
             for i, (score, docnum) in enumerate(results.top_n):
                 hits[docnum] = (results[i], number)

@@ -49,7 +49,6 @@ from crawler.search.engine import (
     SearchHit,
     SearchResults,
     _leading_text,
-    _page_text,
 )
 from crawler.search.query import QuerySyntaxError, leaves
 from crawler.search.query.compiler import (
@@ -747,14 +746,6 @@ class TantivySearchEngine(SearchEngine):
             matched += count
             if not top:
                 continue
-            if number == 0 and self.semantic is not None:
-                top = self.semantic.rerank(
-                    parsed.tree,
-                    top,
-                    lambda address: _page_text(
-                        load_stored(searcher.doc(address).get_first("stored"))
-                    ),
-                )
             addresses = [a for _, a in top]
             codes = searcher.fast_field_values("lang_code", addresses)
             variants = searcher.fast_field_values("variant_key", addresses)
