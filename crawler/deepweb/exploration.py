@@ -85,18 +85,25 @@ class SiteExploration:
         nav_bonus: float = defaults.SMART_LINK_NAV_BONUS,
         likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
         nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
+        topic_bonus: float = defaults.SMART_LINK_TOPIC_BONUS,
     ) -> SiteExploration:
-        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior)
+        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, topic_bonus)
         return cls(site, home, rules, tree, seed=seed)
 
     def add_link(
-        self, url: str, depth: int, anchor: str = "", around: str = "", navigation: bool = False
+        self,
+        url: str,
+        depth: int,
+        anchor: str = "",
+        around: str = "",
+        navigation: bool = False,
+        topical: bool = False,
     ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
         it is not queued. Links are kept after a stop (a resumed site follows them)."""
         if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around, navigation)
+        return self.tree.add(url, depth, anchor, around, navigation, topical)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""
@@ -208,11 +215,32 @@ class ResumePolicy:
     idle_pages: int = 0  # discovery pages since the last new site was queued
 
     def allows(self, site: SiteExploration) -> bool:
-        if not site.resumable_in(self.mode) or site.rounds >= self.max_rounds:
-            return False
+        return not self.why_not(site)
+
+    def why_not(self, site: SiteExploration) -> str:
+        """Why a stopped site is not resumed ("" when it may be): ``not_resumable`` (no
+        link left, or ended by a final rule: its forms, discovery), ``mode``
+        (SMART_RESUME_SITES), ``max_rounds``, ``form_found`` (a topic site with its
+        searchable form found and no likely link waiting), ``discovery_unproductive`` (a
+        non-topic site while discovery does not pay)."""
+        if not site.resumable:
+            return "not_resumable"
+        if not site.resumable_in(self.mode):
+            return "mode"
+        if site.rounds >= self.max_rounds:
+            return "max_rounds"
         if site.relevant:
-            return site.searchable_forms == 0 or site.tree.likely_waiting() > 0
-        return self.idle_pages < self.discovery_pages
+            if site.searchable_forms == 0 or site.tree.likely_waiting() > 0:
+                return ""
+            return "form_found"
+        return "" if self.idle_pages < self.discovery_pages else "discovery_unproductive"
+
+    def not_resumed(self, waiting: Iterable[SiteExploration]) -> Counter[str]:
+        """Stopped sites left when the crawl ends, counted by :meth:`why_not` (topic
+        sites apart: ``topic:<reason>``), for the crawl's last log line."""
+        return Counter(
+            f"{'topic:' if s.relevant else ''}{self.why_not(s) or 'allowed'}" for s in waiting
+        )
 
     def page_fetched(self, site: SiteExploration) -> None:
         """A page of a site: counted when it is a discovery page (a resumed non-topic

@@ -40,6 +40,7 @@ from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
+from crawler.deepweb.similarity import url_vector
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -135,6 +136,16 @@ def join_compounds(text: str, pattern: re.Pattern[str] | None) -> str:
     if pattern is None or not text:
         return text
     return pattern.sub(lambda m: re.sub(r"[\s_-]+", "", m.group(0)).lower(), text)
+
+
+def link_names_topic(
+    vocabulary: TopicVocabulary, url: str, anchor: str, compounds: re.Pattern[str] | None = None
+) -> bool:
+    """A link whose URL path or anchor holds one of the topic's stems (a directory's
+    category ``/dir/society-genealogy-records-online/``, an anchor "Genealogy"; the
+    topic's long words written as two words joined: ``/dir/real-estate/``)."""
+    words = set(url_vector(join_compounds(url, compounds), path_only=True))
+    return vocabulary.names_topic(words | set(terms(join_compounds(anchor, compounds))))
 
 
 def chance_of_at_least(hits: int, trials: int, p: float) -> float:

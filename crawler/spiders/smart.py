@@ -57,6 +57,7 @@ from crawler.deepweb.relevance import (
     form_terms,
     join_compounds,
     judge_form,
+    link_names_topic,
     own_terms,
     site_evidence,
 )
@@ -180,6 +181,7 @@ class SmartSpider(CrawlerSpider):
             "nav_bonus": number("SMART_LINK_NAV_BONUS"),
             "likely_rank": number("SMART_LINK_LIKELY_RANK"),
             "nav_depth": integer("SMART_LINK_NAV_DEPTH"),
+            "topic_bonus": number("SMART_LINK_TOPIC_BONUS"),
         }
         self.rules = StopRules(
             max_depth=integer("SMART_SITE_MAX_DEPTH"),
@@ -465,14 +467,33 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
         if scheduled:
             raise DontCloseSpider
-        reason = self.resume_policy.refusal(list(self.stopped_sites.values()))
+        waiting = list(self.stopped_sites.values())
+        reason = self.resume_policy.refusal(waiting)
         self.crawler.stats.set_value("smart/crawl_ended", reason)
+        why = self.resume_policy.not_resumed(waiting)
+        for key, count in why.items():
+            self.crawler.stats.set_value(f"smart/sites_not_resumed/{key}", count)
         self.logger.info(
             "smart crawl ends by itself (%s): no site waits in the frontier, "
-            "%d stopped sites not resumed",
+            "%d stopped sites not resumed (%s)",
             reason,
-            len(self.stopped_sites),
+            len(waiting),
+            ", ".join(f"{key}: {count}" for key, count in sorted(why.items())) or "none",
         )
+        for site in waiting:
+            if site.relevant:  # a topic site left: say why, one line each
+                self.logger.info(
+                    "topic site %s not resumed (%s): stopped by %s in round %d, %d pages, "
+                    "%d searchable forms, %d links left (%d likely)",
+                    site.site,
+                    self.resume_policy.why_not(site),
+                    site.stopped,
+                    site.rounds,
+                    site.pages,
+                    site.searchable_forms,
+                    len(site.tree),
+                    site.tree.likely_waiting(),
+                )
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -607,7 +628,15 @@ class SmartSpider(CrawlerSpider):
         for link in links:
             host = site_of(link.url)
             if host == exploration.site:
-                exploration.add_link(link.url, depth + 1, link.anchor, link.around, link.navigation)
+                exploration.add_link(
+                    link.url,
+                    depth + 1,
+                    link.anchor,
+                    link.around,
+                    link.navigation,
+                    exploration.seed
+                    and link_names_topic(self.vocabulary, link.url, link.anchor, self.compounds),
+                )
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
                 self.link_words.setdefault(host, set()).update(

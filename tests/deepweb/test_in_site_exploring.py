@@ -20,6 +20,8 @@ from crawler.deepweb import (
 )
 from crawler.deepweb.exploration import ResumePolicy
 from crawler.deepweb.page import list_page_words
+from crawler.deepweb.relevance import TopicVocabulary, compound_pattern, link_names_topic
+from crawler.focus.query import terms
 
 
 def test_link_rank_learns_from_links_that_led_to_forms():
@@ -280,3 +282,60 @@ def test_list_page_words_name_the_category_of_a_page_that_lists_sites():
         "http://shop.test/movies/partners.html",
     )
     assert list_page_words("http://shop.test/movies/", "Movies", link_contexts(partners)) == set()
+
+
+def test_a_seeds_link_that_names_the_topic_comes_first_and_is_likely():
+    # a directory's category of the topic lists the topic's sites: read before the
+    # others, and the seed is not ended while it waits
+    vocabulary = TopicVocabulary(terms("genealogy"))  # its stems, as the spider builds it
+    genealogy = "http://d.test/dir/society-genealogy-records-online/"
+    assert link_names_topic(vocabulary, genealogy, "Records online")
+    assert link_names_topic(vocabulary, "http://d.test/c/7/", "Genealogy")
+    assert not link_names_topic(vocabulary, "http://d.test/dir/arts-movies/", "Movies")
+    estate = TopicVocabulary(terms("realestate"))
+    assert link_names_topic(
+        estate, "http://d.test/dir/real-estate/", "", compound_pattern(["realestate"])
+    )
+    prior = LinkRanker(["search"])
+    tree = LinkTree(LinkRanker(["search"]), prior=prior, topic_bonus=1.0)
+    tree.add("http://d.test/dir/arts-movies/", 1, "Movies", navigation=True)
+    tree.add("http://d.test/about.html", 1, "About")
+    tree.add(genealogy, 1, "Records online")
+    assert tree.likely_waiting() == 1  # the menu link only
+    tree.add(genealogy, 2, "Genealogy", topical=True)  # seen again, naming the topic
+    assert tree.likely_waiting() == 2
+    # genealogy 0 + 1.0, the menu link 0 + 0.3, about 0
+    assert [tree.pop()[0] for _ in range(3)] == [
+        genealogy,
+        "http://d.test/dir/arts-movies/",
+        "http://d.test/about.html",
+    ]
+
+
+def test_resume_policy_says_why_a_stopped_site_is_not_resumed():
+    def stopped(name: str, relevant: bool, forms: int = 0, rounds: int = 1) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.searchable_forms, site.rounds = relevant, forms, rounds
+        site.add_link(f"http://{name}/x.html", 1)
+        site.stopped = "pages_without_form"
+        return site
+
+    policy = ResumePolicy("all", max_rounds=2, discovery_pages=1)
+    off = stopped("off.test", False)
+    sites = [stopped("bare.test", True), stopped("done.test", True, 1), off]
+    sites.append(stopped("twice.test", True, rounds=2))
+    assert [policy.why_not(s) for s in sites] == ["", "form_found", "", "max_rounds"]
+    off.resume()
+    policy.page_fetched(off)  # a discovery page, no new site: discovery stops paying
+    off.stopped = "discovery_unproductive"
+    empty = stopped("empty.test", False)
+    empty.tree.pop()
+    assert policy.why_not(stopped("other.test", False)) == "discovery_unproductive"
+    assert policy.why_not(empty) == "not_resumable"
+    assert ResumePolicy("topic").why_not(stopped("o.test", False)) == "mode"
+    assert dict(policy.not_resumed(sites + [empty])) == {
+        "topic:allowed": 1,
+        "topic:form_found": 1,
+        "topic:max_rounds": 1,
+        "not_resumable": 2,  # no link left; ended as discovery_unproductive
+    }
