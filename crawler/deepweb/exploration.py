@@ -86,8 +86,11 @@ class SiteExploration:
         likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
         nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
         topic_bonus: float = defaults.SMART_LINK_TOPIC_BONUS,
+        sites: LinkRanker | None = None,
     ) -> SiteExploration:
-        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, topic_bonus)
+        tree = LinkTree(
+            ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, topic_bonus, sites
+        )
         return cls(site, home, rules, tree, seed=seed)
 
     def add_link(

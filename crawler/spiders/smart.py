@@ -135,6 +135,8 @@ class SmartSpider(CrawlerSpider):
         # site -> words of the links to it: anchors, the text around them, and the URL
         # path and title of the pages that list sites (a directory's category page)
         self.link_words: dict[str, set[str]] = {}
+        # sites judged off topic whose links, read since, name the topic
+        self.links_named: set[str] = set()
 
     @staticmethod
     def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
@@ -177,6 +179,10 @@ class SmartSpider(CrawlerSpider):
         ).split()
         self.link_ranker = LinkRanker(prior_words)
         self.prior_ranker = LinkRanker(prior_words)  # never learns: "likely" links
+        # never learns: links to pages that list other sites ("Partners", "Blogroll")
+        self.sites_ranker = LinkRanker(
+            settings.get("SMART_LINK_SITES_WORDS", defaults.SMART_LINK_SITES_WORDS).split()
+        )
         self.tree_options = {
             "nav_bonus": number("SMART_LINK_NAV_BONUS"),
             "likely_rank": number("SMART_LINK_LIKELY_RANK"),
@@ -368,6 +374,7 @@ class SmartSpider(CrawlerSpider):
             self.tree_penalty,
             seed=seed,
             prior=self.prior_ranker,
+            sites=self.sites_ranker,
             **self.tree_options,
         )
         for url, (anchor, around) in candidate.entries.items():
@@ -642,6 +649,16 @@ class SmartSpider(CrawlerSpider):
                 self.link_words.setdefault(host, set()).update(
                     page_words, terms(self.joined(f"{link.anchor} {link.around}"))
                 )
+                judged = self.explorations.get(host)
+                if (
+                    judged is not None
+                    and judged.relevant is False
+                    and not judged.seed
+                    and self.judged_by_links(host)
+                ):
+                    # judged off topic on its home page before this page was read (a
+                    # directory's category of the topic): judged again (rejudge_sites)
+                    self.links_named.add(host)
                 if host not in self.sites_linked:
                     self.sites_linked.add(host)
                     new_sites += 1
@@ -737,26 +754,35 @@ class SmartSpider(CrawlerSpider):
     def rejudge_sites(self) -> None:
         """Sites judged off topic on their home page are judged again when the topic
         vocabulary has grown (a car dealer's home page that never says "autos" is
-        judged before the words of the topic's other sites are learned): one whose words
-        now reach SMART_SITE_MIN_SHARE is a topic site, resumed before the frontier's
-        next site; the searchable forms of its pages seen so far are judged again and,
-        if they may be relevant, probed (the probe's answer writes their final item)."""
-        if not self.vocabulary.topic or self.vocabulary.pages[True] == self.vocabulary_seen:
+        judged before the words of the topic's other sites are learned) or links to them
+        read since name the topic (a directory's category read after the site's home
+        page): one whose words now reach SMART_SITE_MIN_SHARE, or so named, is a topic
+        site, resumed before the frontier's next site; the searchable forms of its pages
+        seen so far are judged again and, if they may be relevant, probed (the probe's
+        answer writes their final item)."""
+        named, self.links_named = self.links_named, set()
+        if not self.vocabulary.topic or (
+            self.vocabulary.pages[True] == self.vocabulary_seen and not named
+        ):
             return
         self.vocabulary_seen = self.vocabulary.pages[True]
         for exploration in self.explorations.values():
             if exploration.relevant is not False or exploration.seed:
                 continue
-            if not self.judged_by_share(exploration.home_words):
+            by_links = exploration.site in named
+            if not (by_links or self.judged_by_share(exploration.home_words)):
                 continue
             share = self.vocabulary.share(exploration.home_words)
             exploration.relevant = True
             exploration.relevance = share
             exploration.rejudged = True
             self.crawler.stats.inc_value("smart/sites_rejudged")
+            if by_links:
+                self.crawler.stats.inc_value("smart/sites_on_topic_by_links")
             self.logger.info(
-                "site %s judged on topic again (share of topic words %.3f), %d forms held",
+                "site %s judged on topic again (%s; share of topic words %.3f), %d forms held",
                 exploration.site,
+                "links to it read since name the topic" if by_links else "by its share",
                 share,
                 len(exploration.held_forms),
             )

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from crawler import defaults
 from crawler.deepweb import (
     Form,
     FormField,
@@ -339,3 +340,25 @@ def test_resume_policy_says_why_a_stopped_site_is_not_resumed():
         "topic:max_rounds": 1,
         "not_resumable": 2,  # no link left; ended as discovery_unproductive
     }
+
+
+def test_a_link_to_a_page_listing_sites_comes_after_search_links_and_is_likely():
+    # a shop's "Partners" page links to the topic's other shops (site locating)
+    prior = LinkRanker(defaults.SMART_LINK_PRIOR_WORDS.split())
+    sites = LinkRanker(defaults.SMART_LINK_SITES_WORDS.split())
+    tree = LinkTree(LinkRanker(defaults.SMART_LINK_PRIOR_WORDS.split()), prior=prior, sites=sites)
+    for url, anchor in [
+        ("http://a.test/news/", "News"),
+        ("http://a.test/partners", "Partners"),
+        ("http://a.test/search/", "Search"),
+        ("http://a.test/about", "About us"),
+    ]:
+        tree.add(url, 1, anchor)
+    assert tree.likely_waiting() == 2
+    # search 0.603 (the prior words), partners 0.5 * 2/sqrt(6) = 0.408, the others 0
+    assert [tree.pop()[0] for _ in range(4)] == [
+        "http://a.test/search/",
+        "http://a.test/partners",
+        "http://a.test/news/",
+        "http://a.test/about",
+    ]
