@@ -168,11 +168,16 @@ class SiteExploration:
         return tier, -self.relevance, -self.tree.best_rank()
 
     def resume(self) -> None:
-        """Another round: another page budget, the count of pages without a form reset."""
+        """Another round: another page budget, the count of pages without a form reset.
+        A site stopped after its home page as off topic and judged on topic since starts
+        its exploration: that is its first round, not its second (on heldout8 a genealogy
+        site judged on topic again got one round of 7 pages and was not resumed again,
+        ``max_rounds``, with its form 2 links below home unread)."""
+        if not (self.stopped == "off_topic" and self.relevant):
+            self.rounds += 1
         self.stopped = ""
         self.pages_without_form = 0
         self.budget = self.pages + self.in_flight + self.rules.max_pages
-        self.rounds += 1
 
     @property
     def done(self) -> bool:

@@ -315,7 +315,7 @@ class SmartSpider(CrawlerSpider):
             rejudged = [
                 s
                 for s in self.stopped_sites.values()
-                if s.rejudged and s.rounds == 1 and self.resume_policy.allows(s)
+                if s.rejudged and s.stopped == "off_topic" and self.resume_policy.allows(s)
             ]
             if rejudged and not self.seed_sites:  # a topic site found late comes first
                 request = self.resume_site(max(rejudged, key=lambda s: s.relevance))

@@ -139,6 +139,14 @@ def test_resume_order_topic_sites_first_then_seeds_then_off_topic():
     off.resume()
     off.page_done(False)
     assert off.stopped == ""  # a resumed off-topic site is explored (its out links)
+    assert off.rounds == 2
+    # judged on topic again after its home page: its exploration starts, round 1
+    late = stopped("late.test", False, 0.1)
+    late.page_done(False)
+    assert late.stopped == "off_topic"
+    late.relevant = True
+    late.resume()
+    assert (late.rounds, late.stopped, late.budget) == (1, "", 1 + StopRules().max_pages)
 
 
 def test_stop_rule_max_pages_counts_pages_in_flight():
