@@ -53,6 +53,9 @@ class SiteExploration:
     in_flight: int = 0
     form_signatures: set[tuple[str, str, tuple[str, ...]]] = field(default_factory=set)
     searchable_forms: int = 0
+    # searchable forms that may be relevant (judged relevant, or probed): a site-wide
+    # "Search this site" box is searchable, and it is not the site's search of records
+    topic_forms: int = 0
     out_links: dict[str, tuple[str, str]] = field(default_factory=dict)  # url -> anchor, around
     fetching: dict[str, Features] = field(default_factory=dict)  # url -> its link's features
     released_links: set[str] = field(default_factory=set)  # out links offered already
@@ -208,8 +211,9 @@ class ResumePolicy:
     """Which stopped site may be resumed when no site waits in the frontier, decided on
     evidence (SMART_RESUME_SITES, SMART_SITE_MAX_ROUNDS, SMART_DISCOVERY_MAX_PAGES):
 
-    - a site of the topic, when no searchable form was found on it yet, or likely links
-      still wait (its form may be one more page away);
+    - a site of the topic, when no searchable form that may be relevant was found on it
+      yet (a site-wide "Search this site" box does not count), or likely links still
+      wait (its form may be one more page away);
     - a seed or off-topic site, for its pages' links to sites not seen yet (discovery),
       while discovery pays: fewer than ``discovery_pages`` pages of resumed non-topic
       sites were fetched since the last new site was queued;
@@ -228,8 +232,8 @@ class ResumePolicy:
     def why_not(self, site: SiteExploration) -> str:
         """Why a stopped site is not resumed ("" when it may be): ``not_resumable`` (no
         link left, or ended by a final rule: its forms, discovery), ``mode``
-        (SMART_RESUME_SITES), ``max_rounds``, ``form_found`` (a topic site with its
-        searchable form found and no likely link waiting), ``discovery_unproductive`` (a
+        (SMART_RESUME_SITES), ``max_rounds``, ``form_found`` (a topic site with a form
+        that may be relevant found and no likely link waiting), ``discovery_unproductive`` (a
         non-topic site while discovery does not pay)."""
         if not site.resumable:
             return "not_resumable"
@@ -238,7 +242,7 @@ class ResumePolicy:
         if site.rounds >= self.max_rounds:
             return "max_rounds"
         if site.relevant:
-            if site.searchable_forms == 0 or site.tree.likely_waiting() > 0:
+            if site.topic_forms == 0 or site.tree.likely_waiting() > 0:
                 return ""
             return "form_found"
         return "" if self.idle_pages < self.discovery_pages else "discovery_unproductive"

@@ -400,14 +400,16 @@ class SmartSpider(CrawlerSpider):
             self.stopped_sites[exploration.site] = exploration
         self.logger.info(
             "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
-            "form, %d searchable forms, %d links left",
+            "form, %d searchable forms (%d may be relevant), %d links left (%d likely)",
             exploration.site,
             reason,
             exploration.rounds,
             exploration.pages,
             exploration.pages_without_form,
             exploration.searchable_forms,
+            exploration.topic_forms,
             len(exploration.tree),
+            exploration.tree.likely_waiting(),
         )
 
     def reverse_search(self) -> None:
@@ -491,13 +493,14 @@ class SmartSpider(CrawlerSpider):
             if site.relevant:  # a topic site left: say why, one line each
                 self.logger.info(
                     "topic site %s not resumed (%s): stopped by %s in round %d, %d pages, "
-                    "%d searchable forms, %d links left (%d likely)",
+                    "%d searchable forms (%d may be relevant), %d links left (%d likely)",
                     site.site,
                     self.resume_policy.why_not(site),
                     site.stopped,
                     site.rounds,
                     site.pages,
                     site.searchable_forms,
+                    site.topic_forms,
                     len(site.tree),
                     site.tree.likely_waiting(),
                 )
@@ -613,6 +616,8 @@ class SmartSpider(CrawlerSpider):
             if verdict.searchable:
                 stats.inc_value("smart/forms_searchable")
             item, probe = self.judged_form(exploration, form, verdict, groups_of_page)
+            if item.relevant or probe is not None:
+                exploration.topic_forms += 1
             if verdict.searchable and probe is None and not item.relevant and not exploration.seed:
                 # judged again as the vocabulary and the site's evidence grow
                 exploration.held_forms.append((form, verdict, groups_of_page()))
@@ -803,6 +808,7 @@ class SmartSpider(CrawlerSpider):
                 if probe is None:
                     exploration.held_forms.append((form, verdict, groups))
                     continue
+                exploration.topic_forms += 1
                 self.logger.info(
                     "form %d of %s judged again: relevance %.3f, probed",
                     form.index,

@@ -229,7 +229,7 @@ def test_link_contexts_mark_menu_links():
 def test_resume_policy_decides_on_evidence():
     def stopped(name: str, relevant: bool | None, forms: int = 0) -> SiteExploration:
         site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
-        site.relevant, site.searchable_forms = relevant, forms
+        site.relevant, site.searchable_forms, site.topic_forms = relevant, forms, forms
         site.add_link(f"http://{name}/x.html", 1)
         site.stopped = "pages_without_form"
         return site
@@ -324,7 +324,7 @@ def test_a_seeds_link_that_names_the_topic_comes_first_and_is_likely():
 def test_resume_policy_says_why_a_stopped_site_is_not_resumed():
     def stopped(name: str, relevant: bool, forms: int = 0, rounds: int = 1) -> SiteExploration:
         site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
-        site.relevant, site.searchable_forms, site.rounds = relevant, forms, rounds
+        site.relevant, site.topic_forms, site.rounds = relevant, forms, rounds
         site.add_link(f"http://{name}/x.html", 1)
         site.stopped = "pages_without_form"
         return site
@@ -334,6 +334,9 @@ def test_resume_policy_says_why_a_stopped_site_is_not_resumed():
     sites = [stopped("bare.test", True), stopped("done.test", True, 1), off]
     sites.append(stopped("twice.test", True, rounds=2))
     assert [policy.why_not(s) for s in sites] == ["", "form_found", "", "max_rounds"]
+    boxed = stopped("boxed.test", True)
+    boxed.searchable_forms = 1  # its "Search this site" box: not the search of records
+    assert policy.why_not(boxed) == ""
     off.resume()
     policy.page_fetched(off)  # a discovery page, no new site: discovery stops paying
     off.stopped = "discovery_unproductive"
