@@ -247,7 +247,15 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
-            if marking and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
+            # subjects are words: a range of prices, fees or years ("Free adoption",
+            # "Under 50", "50-150") is no list of subjects, whatever one option says
+            subjects = [c for c in choices if not any(t[:1].isdigit() for t in c)]
+            subject_share = len([c for c in subjects if c in marking]) / max(1, len(subjects))
+            if (
+                marking
+                and len(subjects) >= MIXED_MIN_OPTIONS
+                and 0 < subject_share < MIXED_MAX_SHARE
+            ):
                 mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         words = own | option_terms
