@@ -423,6 +423,13 @@ SMART_LINK_PRIOR_WORDS = (
 # calls its sections is tried before the links in its text.
 SMART_LINK_NAV_BONUS = 0.3
 SMART_LINK_NAV_DEPTH = 1
+# Link tree of a seed (a directory, a portal): a link whose URL path or anchor names the
+# topic (one of its stems) gets this on top, and is likely: the topic's category first.
+SMART_LINK_TOPIC_BONUS = 1.0
+# Link tree: words of the links to pages that list other sites (a shop's partners, a
+# blog's blogroll): such a link is ranked by them too and is likely (site locating
+# reads the out-of-site links of the pages explored).
+SMART_LINK_SITES_WORDS = "partners links friends blogroll affiliates recommended"
 # A link is likely to lead to a form when its LT(l) reaches this (or it is such a menu
 # link); a site is not ended for pages without a form while likely links wait.
 SMART_LINK_LIKELY_RANK = 0.3

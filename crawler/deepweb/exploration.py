@@ -53,6 +53,9 @@ class SiteExploration:
     in_flight: int = 0
     form_signatures: set[tuple[str, str, tuple[str, ...]]] = field(default_factory=set)
     searchable_forms: int = 0
+    # searchable forms that may be relevant (judged relevant, or probed): a site-wide
+    # "Search this site" box is searchable, and it is not the site's search of records
+    topic_forms: int = 0
     out_links: dict[str, tuple[str, str]] = field(default_factory=dict)  # url -> anchor, around
     fetching: dict[str, Features] = field(default_factory=dict)  # url -> its link's features
     released_links: set[str] = field(default_factory=set)  # out links offered already
@@ -85,18 +88,28 @@ class SiteExploration:
         nav_bonus: float = defaults.SMART_LINK_NAV_BONUS,
         likely_rank: float = defaults.SMART_LINK_LIKELY_RANK,
         nav_depth: int = defaults.SMART_LINK_NAV_DEPTH,
+        topic_bonus: float = defaults.SMART_LINK_TOPIC_BONUS,
+        sites: LinkRanker | None = None,
     ) -> SiteExploration:
-        tree = LinkTree(ranker, penalty, nav_bonus, likely_rank, nav_depth, prior)
+        tree = LinkTree(
+            ranker, penalty, nav_bonus, likely_rank, nav_depth, prior, topic_bonus, sites
+        )
         return cls(site, home, rules, tree, seed=seed)
 
     def add_link(
-        self, url: str, depth: int, anchor: str = "", around: str = "", navigation: bool = False
+        self,
+        url: str,
+        depth: int,
+        anchor: str = "",
+        around: str = "",
+        navigation: bool = False,
+        topical: bool = False,
     ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
         it is not queued. Links are kept after a stop (a resumed site follows them)."""
         if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around, navigation)
+        return self.tree.add(url, depth, anchor, around, navigation, topical)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""
@@ -158,11 +171,16 @@ class SiteExploration:
         return tier, -self.relevance, -self.tree.best_rank()
 
     def resume(self) -> None:
-        """Another round: another page budget, the count of pages without a form reset."""
+        """Another round: another page budget, the count of pages without a form reset.
+        A site stopped after its home page as off topic and judged on topic since starts
+        its exploration: that is its first round, not its second (on heldout8 a genealogy
+        site judged on topic again got one round of 7 pages and was not resumed again,
+        ``max_rounds``, with its form 2 links below home unread)."""
+        if not (self.stopped == "off_topic" and self.relevant):
+            self.rounds += 1
         self.stopped = ""
         self.pages_without_form = 0
         self.budget = self.pages + self.in_flight + self.rules.max_pages
-        self.rounds += 1
 
     @property
     def done(self) -> bool:
@@ -193,8 +211,9 @@ class ResumePolicy:
     """Which stopped site may be resumed when no site waits in the frontier, decided on
     evidence (SMART_RESUME_SITES, SMART_SITE_MAX_ROUNDS, SMART_DISCOVERY_MAX_PAGES):
 
-    - a site of the topic, when no searchable form was found on it yet, or likely links
-      still wait (its form may be one more page away);
+    - a site of the topic, when no searchable form that may be relevant was found on it
+      yet (a site-wide "Search this site" box does not count), or likely links still
+      wait (its form may be one more page away);
     - a seed or off-topic site, for its pages' links to sites not seen yet (discovery),
       while discovery pays: fewer than ``discovery_pages`` pages of resumed non-topic
       sites were fetched since the last new site was queued;
@@ -208,11 +227,32 @@ class ResumePolicy:
     idle_pages: int = 0  # discovery pages since the last new site was queued
 
     def allows(self, site: SiteExploration) -> bool:
-        if not site.resumable_in(self.mode) or site.rounds >= self.max_rounds:
-            return False
+        return not self.why_not(site)
+
+    def why_not(self, site: SiteExploration) -> str:
+        """Why a stopped site is not resumed ("" when it may be): ``not_resumable`` (no
+        link left, or ended by a final rule: its forms, discovery), ``mode``
+        (SMART_RESUME_SITES), ``max_rounds``, ``form_found`` (a topic site with a form
+        that may be relevant found and no likely link waiting), ``discovery_unproductive`` (a
+        non-topic site while discovery does not pay)."""
+        if not site.resumable:
+            return "not_resumable"
+        if not site.resumable_in(self.mode):
+            return "mode"
+        if site.rounds >= self.max_rounds:
+            return "max_rounds"
         if site.relevant:
-            return site.searchable_forms == 0 or site.tree.likely_waiting() > 0
-        return self.idle_pages < self.discovery_pages
+            if site.topic_forms == 0 or site.tree.likely_waiting() > 0:
+                return ""
+            return "form_found"
+        return "" if self.idle_pages < self.discovery_pages else "discovery_unproductive"
+
+    def not_resumed(self, waiting: Iterable[SiteExploration]) -> Counter[str]:
+        """Stopped sites left when the crawl ends, counted by :meth:`why_not` (topic
+        sites apart: ``topic:<reason>``), for the crawl's last log line."""
+        return Counter(
+            f"{'topic:' if s.relevant else ''}{self.why_not(s) or 'allowed'}" for s in waiting
+        )
 
     def page_fetched(self, site: SiteExploration) -> None:
         """A page of a site: counted when it is a discovery page (a resumed non-topic

@@ -4,8 +4,9 @@ A searchable form is an interface to a database (a site search, a catalogue quer
 entrance to the deep web; a login, a newsletter sign-up, a comment or contact form is not.
 The classifier is a linear score over stated features of one form (weights in
 :data:`FORM_FEATURE_WEIGHTS`, see docs/deepweb.md), searchable when the score reaches
-:data:`SEARCHABLE_THRESHOLD`; a form without any free-text field is never searchable, a
-form with a password field never is.
+:data:`SEARCHABLE_THRESHOLD`; a form without a free-text field, a select or a group of
+check boxes sharing a name (facets) is never searchable, a form with a password field
+never is.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ FORM_FEATURE_WEIGHTS: dict[str, float] = {
     "non_search_words": -1.5,  # per non-search word (at most 3 counted)
     "get_method": 1.0,  # GET: the answer is a page of results with its own URL
     "post_method": -0.5,
-    "select_fields": 0.5,  # per <select> (advanced search: at most 2 counted)
+    "select_fields": 0.5,  # per <select> or facet group (advanced search: at most 2)
     # an <input type="date">: availability of rooms, flights, courses, stock from a date
     # (a sign-up's date of birth comes with a password, a booking with an e-mail field)
     "date_field": 1.0,
@@ -323,6 +324,19 @@ def extract_forms(body: bytes | str, page_url: str) -> list[Form]:
     return forms_of(parse_html(body, page_url), page_url)
 
 
+#: check boxes sharing one name that make a choice of several values (facets): at least
+FACET_BOXES = 3
+
+
+def facet_groups(form: Form) -> int:
+    """Groups of at least :data:`FACET_BOXES` check boxes sharing a name: a choice of
+    several values written as check boxes (a faceted search: "Record type: Baptisms,
+    Marriages, Burials, Census 1851"), counted as a select is; a lone check box
+    ("Remember me", "I agree") is not a choice of values."""
+    names = [f.name for f in form.fields if f.type == "checkbox" and f.name]
+    return sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
+
+
 def form_features(form: Form) -> dict[str, float]:
     """The classifier's features of a form (counts, 0/1 flags)."""
     words = _words(form.text + " " + " ".join(f.label for f in form.fields))
@@ -338,7 +352,7 @@ def form_features(form: Form) -> dict[str, float]:
         "non_search_words": float(min(3, sum(1 for w in words if w in NON_SEARCH_WORDS))),
         "get_method": float(form.method == "GET"),
         "post_method": float(form.method == "POST"),
-        "select_fields": float(min(2, types.count("select"))),
+        "select_fields": float(min(2, types.count("select") + facet_groups(form))),
         "date_field": float("date" in types),
         "email_field": float("email" in types or "email" in names or "e-mail" in names),
         "jump_menu": float(is_jump_menu(form)),

@@ -40,6 +40,7 @@ from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
+from crawler.deepweb.similarity import url_vector
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -135,6 +136,16 @@ def join_compounds(text: str, pattern: re.Pattern[str] | None) -> str:
     if pattern is None or not text:
         return text
     return pattern.sub(lambda m: re.sub(r"[\s_-]+", "", m.group(0)).lower(), text)
+
+
+def link_names_topic(
+    vocabulary: TopicVocabulary, url: str, anchor: str, compounds: re.Pattern[str] | None = None
+) -> bool:
+    """A link whose URL path or anchor holds one of the topic's stems (a directory's
+    category ``/dir/society-genealogy-records-online/``, an anchor "Genealogy"; the
+    topic's long words written as two words joined: ``/dir/real-estate/``)."""
+    words = set(url_vector(join_compounds(url, compounds), path_only=True))
+    return vocabulary.names_topic(words | set(terms(join_compounds(anchor, compounds))))
 
 
 def chance_of_at_least(hits: int, trials: int, p: float) -> float:
@@ -236,7 +247,15 @@ class TopicVocabulary:
             option_terms |= words
             share = len(marking) / len(choices)
             option_part = max(option_part, share * self.evidence(words, learned_weight))
-            if marking and len(choices) >= MIXED_MIN_OPTIONS and share < MIXED_MAX_SHARE:
+            # subjects are words: a range of prices, fees or years ("Free adoption",
+            # "Under 50", "50-150") is no list of subjects, whatever one option says
+            subjects = [c for c in choices if not any(t[:1].isdigit() for t in c)]
+            subject_share = len([c for c in subjects if c in marking]) / max(1, len(subjects))
+            if (
+                marking
+                and len(subjects) >= MIXED_MIN_OPTIONS
+                and 0 < subject_share < MIXED_MAX_SHARE
+            ):
                 mixed = True
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         words = own | option_terms

@@ -261,6 +261,14 @@ def test_a_search_over_many_subjects_marking_the_topic_by_a_learned_word():
         "http://shop.test/",
     )
     assert words.form_evidence(shop) == pytest.approx(0.25 / 3)
+    # a range of fees with one option marking the topic is no list of subjects
+    (fees,) = extract_forms(
+        b"""<form action="/find"><input name="q"><select name="fee"><option>Any</option>
+        <option>Free poetry</option><option>Under 50</option><option>50-150</option>
+        <option>150 and over</option></select></form>""",
+        "http://shop.test/",
+    )
+    assert words.form_evidence(fees) == pytest.approx(0.25 / 4)
 
 
 def test_options_of_a_select_inside_a_label_are_not_the_forms_own_words():

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from crawler import defaults
 from crawler.deepweb import (
     Form,
     FormField,
@@ -20,6 +21,8 @@ from crawler.deepweb import (
 )
 from crawler.deepweb.exploration import ResumePolicy
 from crawler.deepweb.page import list_page_words
+from crawler.deepweb.relevance import TopicVocabulary, compound_pattern, link_names_topic
+from crawler.focus.query import terms
 
 
 def test_link_rank_learns_from_links_that_led_to_forms():
@@ -136,6 +139,14 @@ def test_resume_order_topic_sites_first_then_seeds_then_off_topic():
     off.resume()
     off.page_done(False)
     assert off.stopped == ""  # a resumed off-topic site is explored (its out links)
+    assert off.rounds == 2
+    # judged on topic again after its home page: its exploration starts, round 1
+    late = stopped("late.test", False, 0.1)
+    late.page_done(False)
+    assert late.stopped == "off_topic"
+    late.relevant = True
+    late.resume()
+    assert (late.rounds, late.stopped, late.budget) == (1, "", 1 + StopRules().max_pages)
 
 
 def test_stop_rule_max_pages_counts_pages_in_flight():
@@ -218,7 +229,7 @@ def test_link_contexts_mark_menu_links():
 def test_resume_policy_decides_on_evidence():
     def stopped(name: str, relevant: bool | None, forms: int = 0) -> SiteExploration:
         site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
-        site.relevant, site.searchable_forms = relevant, forms
+        site.relevant, site.searchable_forms, site.topic_forms = relevant, forms, forms
         site.add_link(f"http://{name}/x.html", 1)
         site.stopped = "pages_without_form"
         return site
@@ -280,3 +291,85 @@ def test_list_page_words_name_the_category_of_a_page_that_lists_sites():
         "http://shop.test/movies/partners.html",
     )
     assert list_page_words("http://shop.test/movies/", "Movies", link_contexts(partners)) == set()
+
+
+def test_a_seeds_link_that_names_the_topic_comes_first_and_is_likely():
+    # a directory's category of the topic lists the topic's sites: read before the
+    # others, and the seed is not ended while it waits
+    vocabulary = TopicVocabulary(terms("genealogy"))  # its stems, as the spider builds it
+    genealogy = "http://d.test/dir/society-genealogy-records-online/"
+    assert link_names_topic(vocabulary, genealogy, "Records online")
+    assert link_names_topic(vocabulary, "http://d.test/c/7/", "Genealogy")
+    assert not link_names_topic(vocabulary, "http://d.test/dir/arts-movies/", "Movies")
+    estate = TopicVocabulary(terms("realestate"))
+    assert link_names_topic(
+        estate, "http://d.test/dir/real-estate/", "", compound_pattern(["realestate"])
+    )
+    prior = LinkRanker(["search"])
+    tree = LinkTree(LinkRanker(["search"]), prior=prior, topic_bonus=1.0)
+    tree.add("http://d.test/dir/arts-movies/", 1, "Movies", navigation=True)
+    tree.add("http://d.test/about.html", 1, "About")
+    tree.add(genealogy, 1, "Records online")
+    assert tree.likely_waiting() == 1  # the menu link only
+    tree.add(genealogy, 2, "Genealogy", topical=True)  # seen again, naming the topic
+    assert tree.likely_waiting() == 2
+    # genealogy 0 + 1.0, the menu link 0 + 0.3, about 0
+    assert [tree.pop()[0] for _ in range(3)] == [
+        genealogy,
+        "http://d.test/dir/arts-movies/",
+        "http://d.test/about.html",
+    ]
+
+
+def test_resume_policy_says_why_a_stopped_site_is_not_resumed():
+    def stopped(name: str, relevant: bool, forms: int = 0, rounds: int = 1) -> SiteExploration:
+        site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
+        site.relevant, site.topic_forms, site.rounds = relevant, forms, rounds
+        site.add_link(f"http://{name}/x.html", 1)
+        site.stopped = "pages_without_form"
+        return site
+
+    policy = ResumePolicy("all", max_rounds=2, discovery_pages=1)
+    off = stopped("off.test", False)
+    sites = [stopped("bare.test", True), stopped("done.test", True, 1), off]
+    sites.append(stopped("twice.test", True, rounds=2))
+    assert [policy.why_not(s) for s in sites] == ["", "form_found", "", "max_rounds"]
+    boxed = stopped("boxed.test", True)
+    boxed.searchable_forms = 1  # its "Search this site" box: not the search of records
+    assert policy.why_not(boxed) == ""
+    off.resume()
+    policy.page_fetched(off)  # a discovery page, no new site: discovery stops paying
+    off.stopped = "discovery_unproductive"
+    empty = stopped("empty.test", False)
+    empty.tree.pop()
+    assert policy.why_not(stopped("other.test", False)) == "discovery_unproductive"
+    assert policy.why_not(empty) == "not_resumable"
+    assert ResumePolicy("topic").why_not(stopped("o.test", False)) == "mode"
+    assert dict(policy.not_resumed(sites + [empty])) == {
+        "topic:allowed": 1,
+        "topic:form_found": 1,
+        "topic:max_rounds": 1,
+        "not_resumable": 2,  # no link left; ended as discovery_unproductive
+    }
+
+
+def test_a_link_to_a_page_listing_sites_comes_after_search_links_and_is_likely():
+    # a shop's "Partners" page links to the topic's other shops (site locating)
+    prior = LinkRanker(defaults.SMART_LINK_PRIOR_WORDS.split())
+    sites = LinkRanker(defaults.SMART_LINK_SITES_WORDS.split())
+    tree = LinkTree(LinkRanker(defaults.SMART_LINK_PRIOR_WORDS.split()), prior=prior, sites=sites)
+    for url, anchor in [
+        ("http://a.test/news/", "News"),
+        ("http://a.test/partners", "Partners"),
+        ("http://a.test/search/", "Search"),
+        ("http://a.test/about", "About us"),
+    ]:
+        tree.add(url, 1, anchor)
+    assert tree.likely_waiting() == 2
+    # search 0.603 (the prior words), partners 0.5 * 2/sqrt(6) = 0.408, the others 0
+    assert [tree.pop()[0] for _ in range(4)] == [
+        "http://a.test/search/",
+        "http://a.test/partners",
+        "http://a.test/news/",
+        "http://a.test/about",
+    ]

@@ -40,10 +40,11 @@ def test_deep_web_stop_rules_and_rankers():
     assert classifier.min_examples == defaults.SMART_SITE_MIN_EXAMPLES
     assert classifier.retrain_every == defaults.SMART_SITE_RETRAIN_EVERY
     tree = LinkTree(LinkRanker())
-    assert (tree.nav_bonus, tree.likely_rank, tree.nav_depth) == (
+    assert (tree.nav_bonus, tree.likely_rank, tree.nav_depth, tree.topic_bonus) == (
         defaults.SMART_LINK_NAV_BONUS,
         defaults.SMART_LINK_LIKELY_RANK,
         defaults.SMART_LINK_NAV_DEPTH,
+        defaults.SMART_LINK_TOPIC_BONUS,
     )
     assert ResumePolicy() == ResumePolicy(
         defaults.SMART_RESUME_SITES,
