@@ -5,20 +5,24 @@ The query tree (crawler/search/query/tree.py) is compiled here to Tantivy querie
 the decisions of crawler/search/query/compiler.py (tiers, descriptions in one tier, the
 common words of a sentence, the bonuses and when each applies). Every tier query is
 
-    MUST   the tier's match, scored 0 (Tantivy's ConstScoreQuery)
-    SHOULD the query's words in content_w (title + text + URL, weighted) or their field
-    SHOULD the bonuses (title, headings, anchors; exact, lead, proximity in the first tier)
+    MUST   the tier's query, its words scored where the query's structure matches them
+    SHOULD the bonuses (title, headings, anchors; exact and lead in the first tier)
 
-so a page scores the BM25 of the query words it holds plus its bonuses, as Whoosh's
-BM25F sums them; filters (site:, format:...) only match. The PageRank blend, the
-language factor and the grouping of translations and copies are crawler.search.ranking's,
-applied to the hits as with Whoosh: the blend needs the best hits by raw score, taken
-wide enough that no page beyond them could reach the top once blended (exact).
+and scores what Whoosh's BM25F scores (docs/search.md, *Relevance parity*): each term is
+Tantivy's BM25 times the idf correction of crawler.search.ranking (Whoosh's idf instead
+of Tantivy's), a phrase or NEAR the sum of its words' scores where it matches (a
+ConstScoreQuery of the phrase beside its terms), a filter 1. Words without a prefix are
+scored in content_w (title + text + URL, weighted) and matched as phrases in the
+positions of the title, the text and the URL words. The proximity bonus (each pair of
+neighbouring words, the whole sequence) adds its words' content scores and is rescored
+on the first tier's best 100 hits (40 for a long query), as Whoosh's. The PageRank
+blend, the language factor and the grouping of translations and copies are
+crawler.search.ranking's, applied to the hits as with Whoosh.
 
-Differences from Whoosh, by design: the proximity bonus is sloppy-phrase clauses, probed
-on every page of the first tier while that is cheap (PROXIMITY_PROBE_DOCS), else
-rescored on its best 100 hits (40 for a long query) as Whoosh always does; their score
-is Tantivy's phrase BM25, not the sum of its words'.
+Differences from Whoosh that remain: Snowball's stemmer instead of Porter's; a weighted
+frequency under one (a word of link text on a hub page) counts one whole token, and the
+content length is the weighted one; a sequence's slop is Tantivy's budget for the whole
+phrase with each neighbour pair within it (Whoosh: each pair within 3 positions).
 """
 
 from __future__ import annotations
@@ -139,7 +143,6 @@ class TantivyParsed:
     text: str
     tree: Node | None
     tiers: list[Any] = field(default_factory=list)
-    scoring: list[Any] = field(default_factory=list)
     bonus: list[Any] = field(default_factory=list)
     first_bonus: list[Any] = field(default_factory=list)
     #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
@@ -154,8 +157,9 @@ class TantivyParsed:
         return not self.tiers
 
     def scored(self, q: Any, first: bool = True) -> Any:
-        clauses = [(Occur.Must, Query.const_score_query(q, 0.0))]
-        clauses += [(Occur.Should, c) for c in self.scoring + self.bonus]
+        """The tier query ``q`` (scored as Whoosh scores its words) with the bonuses."""
+        clauses = [(Occur.Must, q)]
+        clauses += [(Occur.Should, c) for c in self.bonus]
         if first:
             clauses += [(Occur.Should, c) for c in self.first_bonus]
         return Query.boolean_query(clauses)
@@ -194,7 +198,6 @@ class TantivyCompiler(CompilerBase):
             return parsed
         self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.scoring = self._scoring(tree)
         # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
         words = plain_words(tree, lambda text: self.analyze(CONTENT, text))
         base, self.boosts = self.boosts, query_boosts(self.boosts, words)
@@ -244,21 +247,6 @@ class TantivyCompiler(CompilerBase):
             parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
 
     # scoring and bonuses -------------------------------------------------------------
-    def _scoring(self, tree: Node) -> list[Any]:
-        """The query's words (outside NOT) in the field they are searched in: their BM25
-        is the page's text score."""
-        seen: set[tuple[str, str]] = set()
-        clauses = []
-        for leaf in positive_leaves(tree):
-            if leaf.is_filter:
-                continue
-            name = TEXT_PREFIXES[leaf.field] if leaf.field else CONTENT
-            for term in self.analyze(name, leaf.text):
-                if (name, term) not in seen:
-                    seen.add((name, term))
-                    clauses.append(self._term(name, term))
-        return clauses
-
     def _term(self, fieldname: str, term: str, boost: float = 1.0) -> Any:
         """A scored term: Tantivy's BM25 of ``term`` in ``fieldname`` times the idf
         correction (crawler.search.ranking.idf_correction: the project's BM25F idf, as
@@ -477,7 +465,13 @@ class TantivyCompiler(CompilerBase):
             if len(positives) >= 2:
                 every = _without(_and(positives + filters), negatives)
                 rare = [q for q in positives if not any(q is c for c in common)]
-                anyone = _or(rare if common and rare else positives)
+                if common and rare:
+                    # the common words scored where an uncommon one matches
+                    anyone = Query.boolean_query(
+                        [(Occur.Must, _or(rare))] + [(Occur.Should, c) for c in common]
+                    )
+                else:
+                    anyone = _or(positives)
                 anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
                 if len(positives) >= ONE_TIER_MIN_WORDS:
                     return [anyone]
@@ -518,21 +512,32 @@ class TantivyCompiler(CompilerBase):
             return self._near(node)
         raise TypeError(f"unknown query node {node!r}")  # pragma: no cover
 
-    def _leaf(self, leaf: Leaf) -> Any | None:
+    def _leaf(self, leaf: Leaf, scored: bool = True) -> Any | None:
+        """A word or phrase, scored as Whoosh scores it (``scored``), else to match."""
         if leaf.is_filter:
             return self._filter(leaf)
         if leaf.field:
-            return self._text_query(TEXT_PREFIXES[leaf.field], leaf.text)
+            return self._text_query(TEXT_PREFIXES[leaf.field], leaf.text, scored=scored)
         terms = self.analyze(CONTENT, leaf.text)
         if not terms:
             return None
         if len(terms) == 1:
-            return Query.term_query(self.schema, CONTENT, terms[0])
-        # a phrase (or a word split in parts): in the title, the text or the URL words
+            return self._term(CONTENT, terms[0]) if scored else Query.term_query(
+                self.schema, CONTENT, terms[0]
+            )
+        # a phrase (or a word split in parts): in the title, the text or the URL words,
+        # scored by its words in content
         parts = [self._text_query(name, leaf.text) for name, _ in POSITION_FIELDS]
-        return _or([p for p in parts if p is not None])
+        match = _or([p for p in parts if p is not None])
+        return self._scored_phrase(CONTENT, terms, 0, match=match) if scored else match
 
     def _filter(self, leaf: Leaf) -> Any | None:
+        """A filter, scoring 1 as Whoosh's unscorable ID and KEYWORD fields and its
+        constant-score date range do."""
+        q = self._filter_match(leaf)
+        return None if q is None else Query.const_score_query(q, 1.0)
+
+    def _filter_match(self, leaf: Leaf) -> Any | None:
         value = leaf.text.strip().lower()
         if not value:
             return None
@@ -566,6 +571,10 @@ class TantivyCompiler(CompilerBase):
         if len(named) > 1:
             raise QuerySyntaxError("NEAR needs its words in the same field")
         fields = sorted(named) if named else [name for name, _ in POSITION_FIELDS]
+        # scored as Whoosh's SpanNear2: the sum of its words' scores in content (or in
+        # the field named)
+        score_field = sorted(named)[0] if named else CONTENT
+        scored_terms = [t for leaf in operands for t in self.analyze(score_field, leaf.text)]
         parts: list[Any] = []
         for fieldname in fields:
             spans = [t for t in (self.analyze(fieldname, leaf.text) for leaf in operands) if t]
@@ -586,7 +595,9 @@ class TantivyCompiler(CompilerBase):
                     ]
                 )
             parts.append(q)
-        return _or(parts) if parts else None
+        if not parts:
+            return None
+        return self._scored_phrase(score_field, scored_terms, 0, match=_or(parts))
 
     def _terms_query(self, fieldname: str, terms: list[str], slop: int) -> Any:
         if len(terms) == 1:
