@@ -117,6 +117,11 @@ FIRST_WINDOW = 100
 #: every match of common words, the phrases were three quarters of a description's
 #: Tantivy time (6.0 of 8.1 ms at 100,000 pages), and grow with the index.
 PROXIMITY_PROBE_DOCS = 50_000
+#: A first tier of at most this many matches gets its proximity bonus scored on all of
+#: them in one search (the same scores for the rescored hits); a larger one on its best
+#: hits, found by their URLs (reading each hit's stored fields: 20-40 ms for 100 long
+#: documentation pages).
+RESCORE_ALL_MATCHES = 5_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
 
@@ -748,7 +753,8 @@ class TantivySearchEngine(SearchEngine):
             )
             top, count = list(result.hits), result.count
         if rescore and top:
-            top = self._rescored(searcher, top, rescore)
+            few = count <= RESCORE_ALL_MATCHES
+            top = self._rescored(searcher, top, rescore, q if few else None)
         top = top[:final]
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])
@@ -762,11 +768,27 @@ class TantivySearchEngine(SearchEngine):
         return top, count
 
     def _rescored(
-        self, searcher: Any, top: list[tuple[float, Any]], clauses: list[Any]
+        self,
+        searcher: Any,
+        top: list[tuple[float, Any]],
+        clauses: list[Any],
+        tier: Any | None = None,
     ) -> list[tuple[float, Any]]:
         """``top`` (blended score, address) with each page's proximity bonus added,
-        blended with its PageRank like the rest of its score, best first."""
+        blended with its PageRank like the rest of its score, best first. ``tier``: the
+        tier's query when it has few matches (RESCORE_ALL_MATCHES): the clauses are then
+        scored on its matches in one search, without reading the hits' stored URLs."""
         addresses = [a for _, a in top]
+        if tier is not None:
+            q = Query.boolean_query(
+                [(Occur.Must, Query.const_score_query(tier, 0.0)), (Occur.Must, _or(clauses))]
+            )
+            extra = {
+                (a.segment_ord, a.doc): score
+                for score, a in searcher.search(q, RESCORE_ALL_MATCHES, count=False).hits
+                if score > 0
+            }
+            return self._add_extra(searcher, top, extra)
         urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
         # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
         # hit. A union of phrases (or a term set query) beside the hits is walked through
@@ -784,8 +806,15 @@ class TantivySearchEngine(SearchEngine):
             for score, a in searcher.search(q, len(urls), count=False).hits
             if score > 0
         }
+        return self._add_extra(searcher, top, extra)
+
+    def _add_extra(
+        self, searcher: Any, top: list[tuple[float, Any]], extra: dict[tuple[int, int], float]
+    ) -> list[tuple[float, Any]]:
+        """``top`` with the raw bonus ``extra`` of its pages added, blended, best first."""
         if not extra:
             return top
+        addresses = [a for _, a in top]
         ranks = searcher.fast_field_values("pagerank", addresses)
         rescored = [
             (s + blend(extra.get((a.segment_ord, a.doc), 0.0), pr or 0.0, self.pagerank_weight), a)

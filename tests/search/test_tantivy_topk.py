@@ -295,3 +295,21 @@ def test_the_writers_keep_every_name_term_in_the_vocabulary(tmp_path: Path) -> N
     # a rebuild writes its documents' terms
     assert rebuild_tantivy_index(tmp_path / "c", tmp_path / "c-new", docs[:60]) == 60
     assert sorted(vocabulary(tmp_path / "c-new")) == sorted(first)
+
+
+def test_the_proximity_bonus_scored_on_all_matches_equals_it_by_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first tier of few matches gets its proximity bonus in one search over them; the
+    same results and scores as found by the best hits' URLs (RESCORE_ALL_MATCHES)."""
+    from crawler.search import tantivy_engine
+
+    engine = SearchEngine(_index(tmp_path))
+    one_search = {text: engine.search(text, per_page=20) for text in QUERIES}
+    monkeypatch.setattr(tantivy_engine, "RESCORE_ALL_MATCHES", 0)
+    for text in QUERIES:
+        got = engine.search(text, per_page=20)
+        assert [h.url for h in got.hits] == [h.url for h in one_search[text].hits], text
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in one_search[text].hits], rel=1e-6
+        )
