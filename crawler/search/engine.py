@@ -45,6 +45,7 @@ from crawler.search.query import (
     QuerySyntaxError,
     leaves,
 )
+from crawler.search.query.compiler import AndNot
 from crawler.search.ranking import (
     Candidate,
     Group,
@@ -461,7 +462,7 @@ class SearchEngine:
             q = (
                 tier
                 if not before
-                else wq.AndNot(tier, before[0] if len(before) == 1 else wq.Or(before))
+                else AndNot(tier, before[0] if len(before) == 1 else wq.Or(before))
             )
             before.append(tier)
             if len(groups) >= wanted + GROUP_WINDOW:

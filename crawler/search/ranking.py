@@ -77,6 +77,29 @@ def query_boosts(boosts: Boosts, words: int) -> Boosts:
     )
 
 
+def bm25_idf(doc_count: int, doc_frequency: int) -> float:
+    """The inverse document frequency of the project's BM25F: ln(N / (n + 1)) + 1, Whoosh's
+    (``WeightingModel.idf``), for a term in ``doc_frequency`` of ``doc_count`` pages. It
+    weighs common words more against rare ones than the Robertson-Sparck Jones idf of
+    Lucene and Tantivy (``tantivy_idf``): with Tantivy's own, a query of several words
+    ranked otherwise on the two backends (docs/search.md, *Relevance parity*)."""
+    return math.log(max(1, doc_count) / (doc_frequency + 1)) + 1.0
+
+
+def tantivy_idf(doc_count: int, doc_frequency: int) -> float:
+    """The idf Tantivy's BM25 gives a term: ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    return math.log(1.0 + (doc_count - doc_frequency + 0.5) / (doc_frequency + 0.5))
+
+
+def idf_correction(doc_count: int, doc_frequency: int) -> float:
+    """The factor that turns Tantivy's BM25 score of a term into the project's BM25F
+    (``bm25_idf`` instead of ``tantivy_idf``; the term frequency part is the same
+    formula, B = 0.75, K1 = 1.2): the Tantivy backend boosts each scored term by it."""
+    if doc_count <= 0:
+        return 1.0
+    return bm25_idf(doc_count, doc_frequency) / tantivy_idf(doc_count, doc_frequency)
+
+
 def blend(text_score: float, pagerank: float, weight: float) -> float:
     """The score of one page with its PageRank: text * (1 + weight * ln(1 + pagerank))."""
     return text_score * (1.0 + weight * math.log1p(max(0.0, pagerank)))

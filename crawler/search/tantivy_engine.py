@@ -5,20 +5,24 @@ The query tree (crawler/search/query/tree.py) is compiled here to Tantivy querie
 the decisions of crawler/search/query/compiler.py (tiers, descriptions in one tier, the
 common words of a sentence, the bonuses and when each applies). Every tier query is
 
-    MUST   the tier's match, scored 0 (Tantivy's ConstScoreQuery)
-    SHOULD the query's words in content_w (title + text + URL, weighted) or their field
-    SHOULD the bonuses (title, headings, anchors; exact, lead, proximity in the first tier)
+    MUST   the tier's query, its words scored where the query's structure matches them
+    SHOULD the bonuses (title, headings, anchors; exact and lead in the first tier)
 
-so a page scores the BM25 of the query words it holds plus its bonuses, as Whoosh's
-BM25F sums them; filters (site:, format:...) only match. The PageRank blend, the
-language factor and the grouping of translations and copies are crawler.search.ranking's,
-applied to the hits as with Whoosh: the blend needs the best hits by raw score, taken
-wide enough that no page beyond them could reach the top once blended (exact).
+and scores what Whoosh's BM25F scores (docs/search.md, *Relevance parity*): each term is
+Tantivy's BM25 times the idf correction of crawler.search.ranking (Whoosh's idf instead
+of Tantivy's), a phrase or NEAR the sum of its words' scores where it matches (a
+ConstScoreQuery of the phrase beside its terms), a filter 1. Words without a prefix are
+scored in content_w (title + text + URL, weighted) and matched as phrases in the
+positions of the title, the text and the URL words. The proximity bonus (each pair of
+neighbouring words, the whole sequence) adds its words' content scores and is rescored
+on the first tier's best 100 hits (40 for a long query), as Whoosh's. The PageRank
+blend, the language factor and the grouping of translations and copies are
+crawler.search.ranking's, applied to the hits as with Whoosh.
 
-Differences from Whoosh, by design: the proximity bonus is sloppy-phrase clauses, probed
-on every page of the first tier while that is cheap (PROXIMITY_PROBE_DOCS), else
-rescored on its best 100 hits (40 for a long query) as Whoosh always does; their score
-is Tantivy's phrase BM25, not the sum of its words'.
+Differences from Whoosh that remain: Snowball's stemmer instead of Porter's; a weighted
+frequency under one (a word of link text on a hub page) counts one whole token, and the
+content length is the weighted one; a sequence's slop is Tantivy's budget for the whole
+phrase with each neighbour pair within it (Whoosh: each pair within 3 positions).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ from crawler.search.ranking import (
     Group,
     blend,
     group_variants,
+    idf_correction,
     language_factor,
     query_boosts,
     query_language,
@@ -112,6 +117,11 @@ FIRST_WINDOW = 100
 #: every match of common words, the phrases were three quarters of a description's
 #: Tantivy time (6.0 of 8.1 ms at 100,000 pages), and grow with the index.
 PROXIMITY_PROBE_DOCS = 50_000
+#: A first tier of at most this many matches gets its proximity bonus scored on all of
+#: them in one search (the same scores for the rescored hits); a larger one on its best
+#: hits, found by their URLs (reading each hit's stored fields: 20-40 ms for 100 long
+#: documentation pages).
+RESCORE_ALL_MATCHES = 5_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
 
@@ -138,7 +148,6 @@ class TantivyParsed:
     text: str
     tree: Node | None
     tiers: list[Any] = field(default_factory=list)
-    scoring: list[Any] = field(default_factory=list)
     bonus: list[Any] = field(default_factory=list)
     first_bonus: list[Any] = field(default_factory=list)
     #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
@@ -153,8 +162,9 @@ class TantivyParsed:
         return not self.tiers
 
     def scored(self, q: Any, first: bool = True) -> Any:
-        clauses = [(Occur.Must, Query.const_score_query(q, 0.0))]
-        clauses += [(Occur.Should, c) for c in self.scoring + self.bonus]
+        """The tier query ``q`` (scored as Whoosh scores its words) with the bonuses."""
+        clauses = [(Occur.Must, q)]
+        clauses += [(Occur.Should, c) for c in self.bonus]
         if first:
             clauses += [(Occur.Should, c) for c in self.first_bonus]
         return Query.boolean_query(clauses)
@@ -165,11 +175,23 @@ class TantivyCompiler(CompilerBase):
 
     frequency_field = CONTENT
 
-    def __init__(self, schema: Any, *, name_vocabulary: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        schema: Any,
+        *,
+        name_vocabulary: str | None = None,
+        scoring_doc_count: int = 0,
+        **kwargs: Any,
+    ) -> None:
         """``name_vocabulary``: the index's name-part vocabulary (read_name_terms; None
-        for an index written before it, searched with regular expressions instead)."""
+        for an index written before it, searched with regular expressions instead).
+        ``scoring_doc_count``: the document count Tantivy's BM25 takes (its segments'
+        documents, deleted ones included, as its document frequencies count them;
+        default ``doc_count``)."""
         super().__init__(schema, **kwargs)
         self.name_vocabulary = name_vocabulary
+        self.scoring_doc_count = max(scoring_doc_count, self.doc_count)
+        self._idf: dict[tuple[str, str], float] = {}
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
         return analyze(FIELD_ANALYZERS[fieldname], text)
@@ -181,7 +203,6 @@ class TantivyCompiler(CompilerBase):
             return parsed
         self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
-        parsed.scoring = self._scoring(tree)
         # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
         words = plain_words(tree, lambda text: self.analyze(CONTENT, text))
         base, self.boosts = self.boosts, query_boosts(self.boosts, words)
@@ -205,45 +226,65 @@ class TantivyCompiler(CompilerBase):
             + self._field_bonus(tree, "headings", self.boosts.heading)
             + self._field_bonus(tree, "inlinks", self.boosts.anchor)
         )
+        # the proximity bonus is rescored on the first tier's best hits, as Whoosh's
+        # (RESCORE_WINDOW): probed on every match it let pages beyond Whoosh's window
+        # climb, and the two backends ranked apart
+        parsed.proximity = self._proximity_bonus(tree)
         lead_phrase = self._lead_phrase(tree)
-        lead = [] if lead_phrase is None else self._field_bonus(tree, "lead", self.boosts.lead)
-        if self._proximity_cost(tree) > PROXIMITY_PROBE_DOCS:
-            # the phrases (lead and proximity) rescored, each alone (a clause's score is
-            # the sum of its phrases'; a union of phrases would be walked as a whole, see
+        parsed.first_bonus = self._exact_bonus(tree)
+        if lead_phrase is None:
+            pass
+        elif self._lead_cost(tree) > PROXIMITY_PROBE_DOCS:
+            # the lead's phrases rescored too, each alone (a clause's score is the sum
+            # of its phrases'; a union of phrases would be walked as a whole, see
             # TantivySearchEngine._rescored)
-            boost = self.boosts.proximity
-            lead_words, lead_phrases = [], []
-            if lead_phrase is not None:
-                lead_words = self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
-                lead_phrases = self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
-            parsed.first_bonus = lead_words + self._exact_bonus(tree)
-            parsed.proximity = lead_phrases + ([] if lead_phrase is None else [lead_phrase])
-            parsed.proximity += [
-                Query.boost_query(phrase, boost)
-                for phrases in self._proximity_phrases(tree)
-                for phrase in phrases
-            ]
-            if parsed.proximity:
-                parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
+            parsed.first_bonus += self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
+            parsed.proximity = (
+                self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
+                + [lead_phrase]
+                + parsed.proximity
+            )
         else:
-            parsed.first_bonus = lead + ([] if lead_phrase is None else [lead_phrase])
-            parsed.first_bonus += self._exact_bonus(tree) + self._proximity_bonus(tree)
+            # probed on every match of the first tier, as Whoosh does
+            parsed.first_bonus += self._field_bonus(tree, "lead", self.boosts.lead)
+            parsed.first_bonus.append(lead_phrase)
+        if parsed.proximity:
+            parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
 
     # scoring and bonuses -------------------------------------------------------------
-    def _scoring(self, tree: Node) -> list[Any]:
-        """The query's words (outside NOT) in the field they are searched in: their BM25
-        is the page's text score."""
-        seen: set[tuple[str, str]] = set()
-        clauses = []
-        for leaf in positive_leaves(tree):
-            if leaf.is_filter:
-                continue
-            name = TEXT_PREFIXES[leaf.field] if leaf.field else CONTENT
-            for term in self.analyze(name, leaf.text):
-                if (name, term) not in seen:
-                    seen.add((name, term))
-                    clauses.append(Query.term_query(self.schema, name, term))
-        return clauses
+    def _term(self, fieldname: str, term: str, boost: float = 1.0) -> Any:
+        """A scored term: Tantivy's BM25 of ``term`` in ``fieldname`` times the idf
+        correction (crawler.search.ranking.idf_correction: the project's BM25F idf, as
+        Whoosh computes it) and ``boost``."""
+        q = Query.term_query(self.schema, fieldname, term)
+        factor = boost * self._idf_correction(fieldname, term)
+        return q if factor == 1.0 else Query.boost_query(q, factor)
+
+    def _idf_correction(self, fieldname: str, term: str) -> float:
+        if self.doc_frequency is None or self.scoring_doc_count <= 0:
+            return 1.0
+        key = (fieldname, term)
+        factor = self._idf.get(key)
+        if factor is None:
+            frequency = self.doc_frequency(fieldname, term)
+            factor = idf_correction(max(self.scoring_doc_count, frequency), frequency)
+            self._idf[key] = factor
+        return factor
+
+    def _scored_phrase(
+        self, fieldname: str, terms: list[str], slop: int, boost: float = 1.0, *,
+        match: Any | None = None, score_field: str | None = None,
+    ) -> Any:
+        """A phrase (or ``match``) scored as Whoosh scores one: the sum of its terms'
+        BM25F in ``score_field`` (default: the phrase's field), each term as often as
+        the phrase holds it, times ``boost`` (Tantivy's own phrase score is the BM25 of
+        the phrase's frequency, another scale)."""
+        if match is None:
+            match = Query.phrase_query(self.schema, fieldname, terms, slop)
+        clauses = [(Occur.Must, Query.const_score_query(match, 0.0))]
+        clauses += [(Occur.Should, self._term(score_field or fieldname, t)) for t in terms]
+        q = Query.boolean_query(clauses)
+        return q if boost == 1.0 else Query.boost_query(q, boost)
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
         return [
@@ -252,10 +293,18 @@ class TantivyCompiler(CompilerBase):
             if leaf.field is None and id(leaf) not in self._common
         ]
 
-    def _text_query(self, fieldname: str, text: str, boost: float = 1.0) -> Any | None:
+    def _text_query(
+        self, fieldname: str, text: str, boost: float = 1.0, *, scored: bool = False
+    ) -> Any | None:
+        """The terms of ``text`` in a field: a term, or a phrase for several; ``scored``:
+        as the ranking scores them (a bonus), else to match only."""
         terms = self.analyze(fieldname, text)
         if not terms:
             return None
+        if scored:
+            if len(terms) == 1:
+                return self._term(fieldname, terms[0], boost)
+            return self._scored_phrase(fieldname, terms, 0, boost)
         if len(terms) == 1:
             q = Query.term_query(self.schema, fieldname, terms[0])
         else:
@@ -274,7 +323,7 @@ class TantivyCompiler(CompilerBase):
             key = tuple(self.analyze(fieldname, leaf.text))
             if phrases is not None and (len(key) > 1) != phrases:
                 continue
-            q = self._text_query(fieldname, leaf.text, boost)
+            q = self._text_query(fieldname, leaf.text, boost, scored=True)
             if q is not None and key not in seen:
                 seen.add(key)
                 parts.append(q)
@@ -293,11 +342,25 @@ class TantivyCompiler(CompilerBase):
         if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0:
             return None
         sequence = terms[:SEQUENCE_TERMS]
-        # Whoosh's slop is per neighbour pair, Tantivy's a budget for the whole phrase
-        phrase = Query.phrase_query(
-            self.schema, "lead", sequence, PROXIMITY_SLOP * (len(sequence) - 1)
+        return self._scored_phrase(
+            "lead", sequence, 0, self.boosts.lead, match=self._sequence("lead", sequence)
         )
-        return Query.boost_query(phrase, self.boosts.lead)
+
+    def _sequence(self, fieldname: str, terms: list[str]) -> Any:
+        """``terms`` in this order in a field, each at most PROXIMITY_SLOP positions
+        after the one before (Whoosh's ordered SpanNear2, slop 3). Tantivy's slop is a
+        budget of skipped positions for the whole phrase: the phrase with the budget of
+        every neighbour pair's at most PROXIMITY_SLOP - 1, and each neighbour pair
+        within PROXIMITY_SLOP - 1 (two occurrences of the pairs may be combined, which
+        Whoosh's chain would not)."""
+        slop = PROXIMITY_SLOP - 1
+        whole = Query.phrase_query(self.schema, fieldname, terms, slop * (len(terms) - 1))
+        if len(terms) <= 2:
+            return whole
+        pairs = dict.fromkeys(itertools.pairwise(terms))
+        return _and(
+            [whole] + [Query.phrase_query(self.schema, fieldname, list(p), slop) for p in pairs]
+        )
 
     def _exact_bonus(self, tree: Node) -> list[Any]:
         if self.boosts.exact <= 0:
@@ -307,7 +370,7 @@ class TantivyCompiler(CompilerBase):
         for leaf in leaves:
             for fieldname in ("title_exact", "url_name"):
                 key = (fieldname, tuple(self.analyze(fieldname, leaf.text)))
-                q = self._text_query(fieldname, leaf.text, self.boosts.exact)
+                q = self._text_query(fieldname, leaf.text, self.boosts.exact, scored=True)
                 if q is not None and key not in seen:
                     seen.add(key)
                     parts.append(q)
@@ -340,6 +403,17 @@ class TantivyCompiler(CompilerBase):
             for pair in ([first, second], [second, first])
         ]
 
+    def _lead_cost(self, tree: Node) -> int:
+        """About how many pages the lead phrase is checked in when probed on every match
+        of the first tier: those holding its rarest word in the lead (0 without document
+        frequencies)."""
+        if self.doc_frequency is None or self.boosts.lead <= 0:
+            return 0
+        sequence = self._plain_terms(tree)[:SEQUENCE_TERMS]
+        if len(sequence) < LEAD_MIN_TERMS:
+            return 0
+        return min(self.doc_frequency("lead", t) for t in sequence)
+
     def _proximity_cost(self, tree: Node) -> int:
         """About how many pages the proximity and lead bonuses' phrases are checked in
         when probed on every match: for each pair (and the whole sequence), the pages
@@ -360,11 +434,15 @@ class TantivyCompiler(CompilerBase):
             cost += min(self.doc_frequency("lead", t) for t in sequence)
         return cost
 
-    def _proximity_phrases(self, tree: Node) -> list[list[Any]]:
-        """The sloppy phrases of the proximity bonus, one list per clause (a pair in
-        either order in the title or the text; the whole sequence)."""
+    def _proximity_bonus(self, tree: Node) -> list[Any]:
+        """Solr's pf2 and pf (see QueryCompiler._proximity_bonus and
+        crawler.search.proximity), scored as Whoosh's rescore scores them: each
+        consecutive pair of the query's words within PROXIMITY_SLOP words in either order
+        (in the title or the text) adds the BM25F of its two words in ``content``, all
+        the words in order the BM25F of all of them, times the proximity boost."""
         plain = [leaf for leaf in positive_leaves(tree) if leaf.field is None and not leaf.phrase]
-        if self.boosts.proximity <= 0 or len(plain) < 2:
+        boost = self.boosts.proximity
+        if boost <= 0 or len(plain) < 2:
             return []
         terms = self._plain_terms(tree)
         if len(terms) < 2:
@@ -372,22 +450,16 @@ class TantivyCompiler(CompilerBase):
         pairs = list(dict.fromkeys((a, b) for a, b in itertools.pairwise(terms) if a != b))
         clauses = []
         if len(pairs) <= MAX_PROXIMITY_PAIRS:
-            clauses += [self._near_phrases(a, b, PROXIMITY_SLOP) for a, b in pairs]
+            for a, b in pairs:
+                match = _or(self._near_phrases(a, b, PROXIMITY_SLOP))
+                clauses.append(
+                    self._scored_phrase(CONTENT, [a, b], 0, boost, match=match)
+                )
         if len(terms) > 2:
             sequence = terms[:SEQUENCE_TERMS]
-            slop = (PROXIMITY_SLOP - 1) * (len(sequence) - 1)
-            clauses.append(
-                [
-                    Query.phrase_query(self.schema, name, sequence, slop)
-                    for name in ("title", "body")
-                ]
-            )
+            match = _or([self._sequence(name, sequence) for name in ("title", "body")])
+            clauses.append(self._scored_phrase(CONTENT, sequence, 0, boost, match=match))
         return clauses
-
-    def _proximity_bonus(self, tree: Node) -> list[Any]:
-        """Solr's pf2 and pf (see QueryCompiler._proximity_bonus), as sloppy phrases."""
-        boost = self.boosts.proximity
-        return [Query.boost_query(_or(phrases), boost) for phrases in self._proximity_phrases(tree)]
 
     # tiers ----------------------------------------------------------------------------
     def _tiers(self, tree: Node) -> list[Any | None]:
@@ -398,7 +470,13 @@ class TantivyCompiler(CompilerBase):
             if len(positives) >= 2:
                 every = _without(_and(positives + filters), negatives)
                 rare = [q for q in positives if not any(q is c for c in common)]
-                anyone = _or(rare if common and rare else positives)
+                if common and rare:
+                    # the common words scored where an uncommon one matches
+                    anyone = Query.boolean_query(
+                        [(Occur.Must, _or(rare))] + [(Occur.Should, c) for c in common]
+                    )
+                else:
+                    anyone = _or(positives)
                 anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
                 if len(positives) >= ONE_TIER_MIN_WORDS:
                     return [anyone]
@@ -439,21 +517,32 @@ class TantivyCompiler(CompilerBase):
             return self._near(node)
         raise TypeError(f"unknown query node {node!r}")  # pragma: no cover
 
-    def _leaf(self, leaf: Leaf) -> Any | None:
+    def _leaf(self, leaf: Leaf, scored: bool = True) -> Any | None:
+        """A word or phrase, scored as Whoosh scores it (``scored``), else to match."""
         if leaf.is_filter:
             return self._filter(leaf)
         if leaf.field:
-            return self._text_query(TEXT_PREFIXES[leaf.field], leaf.text)
+            return self._text_query(TEXT_PREFIXES[leaf.field], leaf.text, scored=scored)
         terms = self.analyze(CONTENT, leaf.text)
         if not terms:
             return None
         if len(terms) == 1:
-            return Query.term_query(self.schema, CONTENT, terms[0])
-        # a phrase (or a word split in parts): in the title, the text or the URL words
+            return self._term(CONTENT, terms[0]) if scored else Query.term_query(
+                self.schema, CONTENT, terms[0]
+            )
+        # a phrase (or a word split in parts): in the title, the text or the URL words,
+        # scored by its words in content
         parts = [self._text_query(name, leaf.text) for name, _ in POSITION_FIELDS]
-        return _or([p for p in parts if p is not None])
+        match = _or([p for p in parts if p is not None])
+        return self._scored_phrase(CONTENT, terms, 0, match=match) if scored else match
 
     def _filter(self, leaf: Leaf) -> Any | None:
+        """A filter, scoring 1 as Whoosh's unscorable ID and KEYWORD fields and its
+        constant-score date range do."""
+        q = self._filter_match(leaf)
+        return None if q is None else Query.const_score_query(q, 1.0)
+
+    def _filter_match(self, leaf: Leaf) -> Any | None:
         value = leaf.text.strip().lower()
         if not value:
             return None
@@ -487,6 +576,10 @@ class TantivyCompiler(CompilerBase):
         if len(named) > 1:
             raise QuerySyntaxError("NEAR needs its words in the same field")
         fields = sorted(named) if named else [name for name, _ in POSITION_FIELDS]
+        # scored as Whoosh's SpanNear2: the sum of its words' scores in content (or in
+        # the field named)
+        score_field = sorted(named)[0] if named else CONTENT
+        scored_terms = [t for leaf in operands for t in self.analyze(score_field, leaf.text)]
         parts: list[Any] = []
         for fieldname in fields:
             spans = [t for t in (self.analyze(fieldname, leaf.text) for leaf in operands) if t]
@@ -507,7 +600,9 @@ class TantivyCompiler(CompilerBase):
                     ]
                 )
             parts.append(q)
-        return _or(parts) if parts else None
+        if not parts:
+            return None
+        return self._scored_phrase(score_field, scored_terms, 0, match=_or(parts))
 
     def _terms_query(self, fieldname: str, terms: list[str], slop: int) -> Any:
         if len(terms) == 1:
@@ -524,13 +619,17 @@ class TantivySearchEngine(SearchEngine):
 
     def _prepare(self) -> None:
         self._max_factor: tuple[Any, float] | None = None
+        self._max_doc: tuple[tuple[int, int], int] | None = None
         self._name_vocabulary: tuple[tuple[int, int, int], str | None] | None = None
 
     def close(self) -> None:
         pass
 
     def compiler(  # type: ignore[override]
-        self, doc_frequency: Callable[[str, str], int] | None = None, doc_count: int = 0
+        self,
+        doc_frequency: Callable[[str, str], int] | None = None,
+        doc_count: int = 0,
+        scoring_doc_count: int = 0,
     ) -> TantivyCompiler:
         return TantivyCompiler(
             self.ix.schema,
@@ -539,7 +638,21 @@ class TantivySearchEngine(SearchEngine):
             doc_frequency=doc_frequency,
             doc_count=doc_count,
             name_vocabulary=self.name_vocabulary(),
+            scoring_doc_count=scoring_doc_count,
         )
+
+    def max_doc(self, searcher: Any) -> int:
+        """The documents Tantivy's BM25 counts (its idf's N): those of the segments,
+        deleted ones included until a merge drops them, as its document frequencies
+        count them. The Python binding tells the live ones only; each document holds one
+        ``host`` term, and the terms' document counts include the deleted documents."""
+        key = (searcher.num_docs, searcher.num_segments)
+        cached = self._max_doc
+        if cached is None or cached[0] != key:
+            counted = sum(count for _, count in searcher.terms_with_prefix("host", ""))
+            cached = (key, max(searcher.num_docs, counted))
+            self._max_doc = cached
+        return cached[1]
 
     def name_vocabulary(self) -> str | None:
         """The index's name-part vocabulary (read_name_terms), read again when the file
@@ -576,7 +689,7 @@ class TantivySearchEngine(SearchEngine):
         explicit = _LANG_PREFIX.findall(text)
         words = _LANG_PREFIX.sub(" ", text) if explicit else text
         searcher = self.ix.searcher()
-        compiler = self.compiler(searcher.doc_freq, searcher.num_docs)
+        compiler = self.compiler(searcher.doc_freq, searcher.num_docs, self.max_doc(searcher))
         try:
             parsed = compiler.parse(words)
         except QuerySyntaxError as exc:
@@ -640,7 +753,8 @@ class TantivySearchEngine(SearchEngine):
             )
             top, count = list(result.hits), result.count
         if rescore and top:
-            top = self._rescored(searcher, top, rescore)
+            few = count <= RESCORE_ALL_MATCHES
+            top = self._rescored(searcher, top, rescore, q if few else None)
         top = top[:final]
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])
@@ -654,11 +768,27 @@ class TantivySearchEngine(SearchEngine):
         return top, count
 
     def _rescored(
-        self, searcher: Any, top: list[tuple[float, Any]], clauses: list[Any]
+        self,
+        searcher: Any,
+        top: list[tuple[float, Any]],
+        clauses: list[Any],
+        tier: Any | None = None,
     ) -> list[tuple[float, Any]]:
         """``top`` (blended score, address) with each page's proximity bonus added,
-        blended with its PageRank like the rest of its score, best first."""
+        blended with its PageRank like the rest of its score, best first. ``tier``: the
+        tier's query when it has few matches (RESCORE_ALL_MATCHES): the clauses are then
+        scored on its matches in one search, without reading the hits' stored URLs."""
         addresses = [a for _, a in top]
+        if tier is not None:
+            q = Query.boolean_query(
+                [(Occur.Must, Query.const_score_query(tier, 0.0)), (Occur.Must, _or(clauses))]
+            )
+            extra = {
+                (a.segment_ord, a.doc): score
+                for score, a in searcher.search(q, RESCORE_ALL_MATCHES, count=False).hits
+                if score > 0
+            }
+            return self._add_extra(searcher, top, extra)
         urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
         # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
         # hit. A union of phrases (or a term set query) beside the hits is walked through
@@ -676,8 +806,15 @@ class TantivySearchEngine(SearchEngine):
             for score, a in searcher.search(q, len(urls), count=False).hits
             if score > 0
         }
+        return self._add_extra(searcher, top, extra)
+
+    def _add_extra(
+        self, searcher: Any, top: list[tuple[float, Any]], extra: dict[tuple[int, int], float]
+    ) -> list[tuple[float, Any]]:
+        """``top`` with the raw bonus ``extra`` of its pages added, blended, best first."""
         if not extra:
             return top
+        addresses = [a for _, a in top]
         ranks = searcher.fast_field_values("pagerank", addresses)
         rescored = [
             (s + blend(extra.get((a.segment_ord, a.doc), 0.0), pr or 0.0, self.pagerank_weight), a)

@@ -330,6 +330,24 @@ def test_pagerank_blend_orders_equally_relevant_pages(tmp_path: Path, backend: s
     blended.close()
 
 
+def test_not_drops_the_first_match_when_a_page_before_it_holds_the_word(
+    tmp_path: Path, backend: str
+) -> None:
+    """``beta -rf``: the first page holding "beta" holds "rf", and a page before it
+    holds "rf" too (whoosh-reloaded's AndNotMatcher kept such a first page)."""
+    ix = open_index(tmp_path, backend=backend)
+    IndexWriter(ix).write(
+        page_document(url=f"http://{name}.test/", title=name, text=text, host=f"{name}.test",
+                      content_type="text/html", fetched_at=NOW)
+        for name, text in (("a", "alpha rf"), ("b", "beta rf"), ("c", "beta gamma"))
+    )
+    engine = SearchEngine(ix)
+    for query in ("beta -rf", "beta AND NOT rf"):
+        assert [h.url for h in engine.search(query).hits] == ["http://c.test/"], query
+    assert {h.url for h in engine.search("beta XOR rf").hits} == {"http://a.test/", "http://c.test/"}
+    engine.close()
+
+
 def test_tokenizer_keeps_word_offsets() -> None:
     tokens = tokenize('title:"a b" -x NEAR/4 y OR (z')
     assert [(t.kind, t.text, t.field, t.distance) for t in tokens] == [

@@ -133,26 +133,27 @@ def test_the_marker_records_the_blend_weight_and_an_older_layout_is_refused(
         TantivyIndex(tmp_path / "new", create=False)
 
 
-def test_a_rescored_proximity_bonus_ranks_as_probing_every_match(
+def test_a_rescored_lead_phrase_ranks_as_probing_every_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With a window holding every match, rescoring the proximity bonus on the best hits
-    gives exactly the results of probing it on every match of the first tier."""
+    """With a window holding every match, rescoring the lead phrase on the best hits (as
+    beyond PROXIMITY_PROBE_DOCS) gives exactly the results of probing it on every match
+    of the first tier. The proximity bonus is always rescored, as Whoosh's."""
     from crawler.search import tantivy_engine
 
+    monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
+    monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     ix = _index(tmp_path)
     probed = SearchEngine(ix)
     expected = {text: probed.search(text, per_page=20) for text in QUERIES}
     searcher = ix.searcher()
     parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
-    assert parsed.proximity == [] and len(parsed.first_bonus) == 4 + 1 + 3 + 1  # lead, pairs
+    # the lead's words and phrase; 3 pairs and the whole sequence, rescored
+    assert len(parsed.first_bonus) == 4 + 1 and len(parsed.proximity) == 3 + 1
     monkeypatch.setattr(tantivy_engine, "PROXIMITY_PROBE_DOCS", 0)
-    monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
-    monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     parsed = probed.compiler(searcher.doc_freq, searcher.num_docs).parse(QUERIES[2])
-    # the lead phrase; 3 pairs x 2 fields x 2 orders, the whole sequence x 2 fields:
-    # each phrase alone
-    assert len(parsed.proximity) == 1 + 3 * 4 + 2 and len(parsed.first_bonus) == 4
+    # the lead phrase joins the rescored clauses
+    assert len(parsed.proximity) == 1 + 3 + 1 and len(parsed.first_bonus) == 4
     assert parsed.proximity_terms == 4
     rescored = 0
     for text in QUERIES:
@@ -229,12 +230,13 @@ def test_the_name_part_vocabulary_ranks_as_the_regular_expressions(
                "title:hooks", "server socket stream hook commit")
     with_vocabulary = {text: engine.search(text, per_page=30) for text in queries}
     parsed = engine.compiler().parse("index commit")
-    # the exact terms (2 words x 2 fields), the pair's proximity, the name parts (2 x 2)
-    assert len(parsed.first_bonus) == 4 + 1 + 4
+    # the exact terms (2 words x 2 fields), the name parts (2 x 2); the pair's proximity
+    # is rescored
+    assert len(parsed.first_bonus) == 4 + 4 and len(parsed.proximity) == 1
     assert "Regex" not in repr(parsed.first_bonus) and "TermSet" in repr(parsed.first_bonus)
     (tmp_path / NAME_TERMS).unlink()
     parsed = engine.compiler().parse("index commit")
-    assert len(parsed.first_bonus) == 4 + 1 + 4 and "Regex" in repr(parsed.first_bonus)
+    assert len(parsed.first_bonus) == 4 + 4 and "Regex" in repr(parsed.first_bonus)
     for text in queries:
         got = engine.search(text, per_page=30)
         assert [h.url for h in got.hits] == [h.url for h in with_vocabulary[text].hits], text
@@ -293,3 +295,21 @@ def test_the_writers_keep_every_name_term_in_the_vocabulary(tmp_path: Path) -> N
     # a rebuild writes its documents' terms
     assert rebuild_tantivy_index(tmp_path / "c", tmp_path / "c-new", docs[:60]) == 60
     assert sorted(vocabulary(tmp_path / "c-new")) == sorted(first)
+
+
+def test_the_proximity_bonus_scored_on_all_matches_equals_it_by_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first tier of few matches gets its proximity bonus in one search over them; the
+    same results and scores as found by the best hits' URLs (RESCORE_ALL_MATCHES)."""
+    from crawler.search import tantivy_engine
+
+    engine = SearchEngine(_index(tmp_path))
+    one_search = {text: engine.search(text, per_page=20) for text in QUERIES}
+    monkeypatch.setattr(tantivy_engine, "RESCORE_ALL_MATCHES", 0)
+    for text in QUERIES:
+        got = engine.search(text, per_page=20)
+        assert [h.url for h in got.hits] == [h.url for h in one_search[text].hits], text
+        assert [h.score for h in got.hits] == pytest.approx(
+            [h.score for h in one_search[text].hits], rel=1e-6
+        )

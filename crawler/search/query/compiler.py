@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from whoosh import query as wq
+from whoosh.matching import AndNotMatcher
 from whoosh.query.compound import DefaultOr
 from whoosh.query.spans import SpanNear2
 
@@ -79,6 +80,27 @@ def holds_name_part(term: str, word: str) -> bool:
 _PERIODS = {"day": 1, "week": 7, "month": 31, "year": 366}
 _PERIOD_N = re.compile(r"(\d{1,5})([dwmy]?)")
 _FORMAT_ALIASES = {"htm": "html", "xhtml": "html", "txt": "text", "plain": "text"}
+
+
+class _AndNotMatcher(AndNotMatcher):
+    """Whoosh's AndNotMatcher, checking the first page too: whoosh-reloaded 2.7.5 looks
+    for the first positive page among the negative matcher's pages only when the negative
+    matcher stands on that very page, so a first page that the negative part holds
+    further on was kept (``filename somefile rm -rf`` found the one page holding "rf",
+    Tantivy did not; docs/search.md, *Relevance parity*)."""
+
+    def _find_first(self) -> None:
+        if self.a.is_active() and self.b.is_active():
+            self._find_next()
+
+
+class AndNot(wq.AndNot):
+    """``a`` without the pages of ``b`` (Whoosh's AndNot with _AndNotMatcher)."""
+
+    def matcher(self, searcher: Any, context: Any = None) -> Any:
+        scored = self.a.matcher(searcher, context)
+        negative = self.b.matcher(searcher, searcher.boolean_context())
+        return _AndNotMatcher(scored, negative)
 
 
 def _any(parts: list[wq.Query], lazy: bool = False) -> wq.Query | None:
@@ -369,7 +391,7 @@ class QueryCompiler(CompilerBase):
     def _without(q: wq.Query, negatives: list[wq.Query]) -> wq.Query:
         if not negatives:
             return q
-        return wq.AndNot(q, negatives[0] if len(negatives) == 1 else wq.Or(negatives))
+        return AndNot(q, negatives[0] if len(negatives) == 1 else wq.Or(negatives))
 
     # nodes --------------------------------------------------------------------------
     def compile(self, node: Node) -> wq.Query | None:
@@ -407,7 +429,7 @@ class QueryCompiler(CompilerBase):
             left, right = self.compile(node.left), self.compile(node.right)
             if left is None or right is None:
                 return left or right
-            return wq.AndNot(wq.Or([left, right]), wq.And([left, right]))
+            return AndNot(wq.Or([left, right]), wq.And([left, right]))
         if isinstance(node, Near):
             return self._near(node)
         raise TypeError(f"unknown query node {node!r}")  # pragma: no cover
