@@ -657,6 +657,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, THIRD SET of 2026-11-26 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fourth":
         label = "HELD OUT, FOURTH SET of 2026-11-26 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fifth":
+        label = "HELD OUT, FIFTH SET of 2026-11-26 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -753,12 +755,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "fourth":
         # the fourth held-out set, added after the scores of the first three had been read
         return [c for c in COLLECTIONS.values() if c.group == "fourth"]
+    if spec == "fifth":
+        # the fifth held-out set, added after the scores of the first four had been read
+        return [c for c in COLLECTIONS.values() if c.group == "fifth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, fourth, all)"
+                "heldout, fresh, third, fourth, fifth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -780,6 +785,7 @@ def main(argv: list[str] | None = None) -> int:
             "dev | heldout (the first held-out set) | fresh (the held-out set of 2026-11-26) "
             "| third (the third held-out set, 2026-11-26) "
             "| fourth (the fourth held-out set, 2026-11-26) "
+            "| fifth (the fifth held-out set, 2026-11-26) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )
