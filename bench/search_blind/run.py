@@ -177,8 +177,23 @@ def netns_prefix() -> list[str]:
     return ns
 
 
+def setting_args(settings: list[str]) -> list[str]:
+    """``--setting NAME=VALUE`` options of the harness as Scrapy ``-s`` options. They come
+    after the harness's own ``-s`` options, so that a later one overrides an earlier one."""
+    out: list[str] = []
+    for s in settings:
+        out += ["-s", s]
+    return out
+
+
 def run_crawl(
-    project: Path, coll: Collection, pages: list[str], cdir: Path, db: str, crawl_id: str
+    project: Path,
+    coll: Collection,
+    pages: list[str],
+    cdir: Path,
+    db: str,
+    crawl_id: str,
+    settings: list[str],
 ) -> float:
     seeds = cdir / "seeds.txt"
     seeds.write_text("".join(u + "\n" for u in coll.seed_urls()))
@@ -207,6 +222,7 @@ def run_crawl(
         "CONCURRENT_REQUESTS_PER_DOMAIN=8",
         "-s",
         "PROGRESS_INTERVAL=30",
+        *setting_args(settings),
     ]
     spec = {
         "collection": coll.name,
@@ -246,7 +262,7 @@ def run_crawl(
     return elapsed
 
 
-def run_reindex(project: Path, cdir: Path, db: str, crawl_id: str) -> float:
+def run_reindex(project: Path, cdir: Path, db: str, crawl_id: str, settings: list[str]) -> float:
     reindex_log = cdir / "reindex.log"
     argv = [
         str(project / ".venv/bin/scrapy"),
@@ -255,6 +271,7 @@ def run_reindex(project: Path, cdir: Path, db: str, crawl_id: str) -> float:
         crawl_id,
         "-s",
         f"CRAWLER_DATA_DIR={cdir / 'data'}",
+        *setting_args(settings),
     ]
     env = dict(os.environ, CRAWLER_DATABASE_URL=db_url(db))
     t0 = time.monotonic()
@@ -293,7 +310,7 @@ def fetched_urls(db: str, crawl_id: str) -> dict[str, str]:
 
 
 def run_search(
-    project: Path, cdir: Path, db: str, query: str
+    project: Path, cdir: Path, db: str, query: str, settings: list[str]
 ) -> tuple[list[str], float, float | None]:
     """Result URLs of ``scrapy search --json``, the command's wall time (ms), and the
     search time the JSON reports (ms), if it reports one."""
@@ -305,6 +322,7 @@ def run_search(
         str(TOP_K),
         "-s",
         f"CRAWLER_DATA_DIR={cdir / 'data'}",
+        *setting_args(settings),
         "--nolog",
         query,
     ]
@@ -521,8 +539,15 @@ def aggregate(rows: list[dict], latency_key: str) -> dict:
 
 
 def evaluate(
-    project: Path, coll: Collection, work: Path, keep: bool, reuse: bool, show_queries: bool
+    project: Path,
+    coll: Collection,
+    work: Path,
+    keep: bool,
+    reuse: bool,
+    show_queries: bool,
+    settings: list[str] | None = None,
 ) -> dict:
+    settings = list(settings or [])
     cdir = work / coll.name
     cdir.mkdir(parents=True, exist_ok=True)
     tag = hashlib.sha1(str(work.resolve()).encode()).hexdigest()[:8]
@@ -536,17 +561,18 @@ def evaluate(
         "package": " ".join(coll.packages),
         "pages_served": len(pages),
         "queries": len(queries),
+        "settings": settings,
     }
     t_start = time.monotonic()
     try:
         if reuse and db_exists(db) and (cdir / "data").exists():
-            out["reindex_s"] = round(run_reindex(project, cdir, db, crawl_id), 1)
+            out["reindex_s"] = round(run_reindex(project, cdir, db, crawl_id, settings), 1)
             log(f"{coll.name}: reused the kept crawl, reindexed in {out['reindex_s']} s")
         else:
             if reuse:
                 log(f"{coll.name}: nothing kept to reuse in {cdir} (database {db}): crawling")
             create_db(db)
-            out["crawl_s"] = round(run_crawl(project, coll, pages, cdir, db, crawl_id), 1)
+            out["crawl_s"] = round(run_crawl(project, coll, pages, cdir, db, crawl_id, settings), 1)
             log(f"{coll.name}: crawl done in {out['crawl_s']} s")
         fetched = fetched_urls(db, crawl_id)
         fetched_files = {}
@@ -578,7 +604,7 @@ def evaluate(
         n_reported = 0
         log(f"{coll.name}: {len(queries)} queries through scrapy search --json")
         for q in queries:
-            urls, wall_ms, reported = run_search(project, cdir, db, q["query"])
+            urls, wall_ms, reported = run_search(project, cdir, db, q["query"], settings)
             if reported is not None:
                 n_reported += 1
             rels = [canonical_rel(coll, u) for u in urls]
@@ -657,6 +683,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, THIRD SET of 2026-11-26 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fourth":
         label = "HELD OUT, FOURTH SET of 2026-11-26 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fifth":
+        label = "HELD OUT, FIFTH SET of 2026-11-26 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -753,12 +781,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "fourth":
         # the fourth held-out set, added after the scores of the first three had been read
         return [c for c in COLLECTIONS.values() if c.group == "fourth"]
+    if spec == "fifth":
+        # the fifth held-out set, added after the scores of the first four had been read
+        return [c for c in COLLECTIONS.values() if c.group == "fifth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, fourth, all)"
+                "heldout, fresh, third, fourth, fifth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -780,6 +811,7 @@ def main(argv: list[str] | None = None) -> int:
             "dev | heldout (the first held-out set) | fresh (the held-out set of 2026-11-26) "
             "| third (the third held-out set, 2026-11-26) "
             "| fourth (the fourth held-out set, 2026-11-26) "
+            "| fifth (the fifth held-out set, 2026-11-26) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )
@@ -794,6 +826,16 @@ def main(argv: list[str] | None = None) -> int:
         "--reuse",
         action="store_true",
         help="with --work: skip the crawl, run scrapy reindex on the kept data and query again",
+    )
+    ap.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=(
+            "a Scrapy setting passed as -s NAME=VALUE to every crawl, reindex and search "
+            "command of the run (repeatable), e.g. --setting SEARCH_BACKEND=tantivy"
+        ),
     )
     ap.add_argument("--json", help="write the scores (aggregates only) to this file")
     ap.add_argument("--_inner-crawl", dest="inner", help=argparse.SUPPRESS)
@@ -810,6 +852,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.reuse and not args.work:
             raise HarnessError("--reuse needs --work (the folder kept by an earlier run)")
+        for setting in args.setting:
+            name, eq, _ = setting.partition("=")
+            if not eq or not name.strip() or name != name.strip():
+                raise HarnessError(f"--setting {setting!r}: expected NAME=VALUE")
         colls = select(args.collections)
         ensure_packages(colls)
         if shutil.which("psql") is None:
@@ -827,6 +873,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"search_blind: project {project} ({head or 'no git'}), collections "
         f"{', '.join(c.name for c in colls)}, load avg {load_average()}"
+        + (f", settings {' '.join(args.setting)}" if args.setting else "")
     )
     t0 = time.monotonic()
     results = []
@@ -834,7 +881,15 @@ def main(argv: list[str] | None = None) -> int:
         for c in colls:
             try:
                 results.append(
-                    evaluate(project, c, work, keep, args.reuse, show_queries=(c.role == "dev"))
+                    evaluate(
+                        project,
+                        c,
+                        work,
+                        keep,
+                        args.reuse,
+                        show_queries=(c.role == "dev"),
+                        settings=args.setting,
+                    )
                 )
             except HarnessError as e:
                 log(f"error: {e}")
@@ -879,6 +934,7 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "project": str(project),
                     "head": head,
+                    "settings": args.setting,
                     "wall_s": round(total, 1),
                     "targets": TARGETS,
                     "results": slim,

@@ -72,7 +72,26 @@ def main() -> int:
         problems.append("postfix: fewer than 4 queries target postconf.5.html")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
-    for name in ("gimp", "sdl", "octave", "gtk", "postfix", "gnuplot"):
+    # fifth set: libreoffice's targets are en-US pages, each with a German translation
+    lq = load_queries("libreoffice")
+    if sum(1 for q in lq if q["other_languages"]) < 30:
+        problems.append("libreoffice: fewer than 30 targets with a German translation")
+    if any(not q["target"].startswith("en-US/") for q in lq):
+        problems.append("libreoffice: a target outside en-US/")
+    lo_de = [p for p in pages["libreoffice"] if p.startswith("de/")]
+    if len(lo_de) < 1000:
+        problems.append(f"libreoffice: only {len(lo_de)} German pages in the page set")
+    for name in (
+        "gimp",
+        "sdl",
+        "octave",
+        "gtk",
+        "postfix",
+        "gnuplot",
+        "libreoffice",
+        "erlang",
+        "swipl",
+    ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
             problems.append(f"{name}: fewer than 8 queries of a kind")
@@ -158,6 +177,42 @@ def main() -> int:
                 200,
                 "text/html; charset=iso-8859-1",
                 b"vimrc",
+            ),
+            # fifth set: LibreOffice's pages link through <base href="../../../../">
+            (
+                "GET",
+                "http://help-libreoffice.test/7.4/en-US/text/scalc/01/func_countifs.html",
+                200,
+                "text/html; charset=utf-8",
+                b'lang="en-US"',
+            ),
+            (
+                "GET",
+                "http://help-libreoffice.test/7.4/de/text/scalc/01/func_countifs.html",
+                200,
+                "text/html",
+                b'lang="de"',
+            ),
+            (
+                "GET",
+                "http://help-libreoffice.test/7.4/fr/text/scalc/main0000.html",
+                404,
+                None,
+                None,
+            ),
+            (
+                "GET",
+                "http://erlang-otp.test/doc/25/lib/stdlib-4.2/doc/html/lists.html",
+                200,
+                "text/html",
+                b"keyfind",
+            ),
+            (
+                "GET",
+                "http://swi-prolog-manual.test/pldoc/9.0/Manual/manipatom.html",
+                200,
+                "text/html",
+                b"atom_length",
             ),
         ]
         for method, url, status, ctype, needle in checks:
