@@ -343,12 +343,16 @@ class AgentMembership:
                 " AND state IN (%(leased)s, %(done)s) ORDER BY fp FOR UPDATE",
                 params,
             )
-            # a row whose page or failure row was saved was fetched: done, not re-fetched
+            # a row whose failure row was saved was fetched: done, not re-fetched. Not so
+            # a row whose page was saved: its links reach the frontier with its ack, in
+            # the agent's next frontier write, which a leased row has not had (marked
+            # done, the page's links were lost: tests/agents/test_agent_faults.py
+            # test_kill_9_of_one_agent_loses_nothing); it is fetched again
             finished = await conn.execute(
                 f"""
                 UPDATE frontier f SET state = %(done)s, agent = NULL
                 WHERE f.crawl = %(key)s AND f.state = %(leased)s AND f.agent = ANY(%(dead)s)
-                  AND {saved_results.fetched("f.url")}
+                  AND {saved_results.failure_saved("f.url")}
                 """,
                 params,
             )

@@ -29,6 +29,14 @@ def fetched(url: str) -> str:
                            AND u.url = {url} AND u.category <> ALL(%(not_fetched)s)))"""
 
 
+def failure_saved(url: str) -> str:
+    """The URL's fetch failed and its failure row was saved (as :func:`fetched` counts
+    one). A failure has no links, so nothing of it is missing once that row is saved;
+    a saved page says nothing of its links, which the frontier writes separately."""
+    return f"""EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
+                       AND u.url = {url} AND u.category <> ALL(%(not_fetched)s))"""
+
+
 def unsaved(url: str) -> str:
     """Nothing about the URL's fetch reached the database: no page and no ``uncrawled``
     row but refusals and evictions (which :func:`fetched` does not count either). An acked

@@ -11,7 +11,7 @@ import pytest
 
 from crawler.agents.assignment import HostLoad, owner
 from crawler.agents.membership import AgentMembership, claim_seeding
-from crawler.frontier.buffer import LEASED, QUEUED
+from crawler.frontier.buffer import DONE, LEASED, QUEUED
 from crawler.frontier.postgres_store import PostgresStore
 from crawler.frontier.scores import UrlStats, make_strategy
 from crawler.frontier.store import NewRow, WriteBatch
@@ -360,6 +360,48 @@ def test_a_claimed_host_waits_from_the_moment_it_is_owned(migrated):
         assert may and 2.0 < wait <= 3.0  # in force while the beat still ran
         assert b.seen[free] == (True, 0.0)
         assert 2.0 < b.first_fetch_wait(waiting) <= 3.0 and b.first_fetch_wait(free) == 0.0
+        await a.disconnect()
+        await b.disconnect()
+        await store.close(True, 0.0, 0)
+
+    asyncio.run(run())
+
+
+def test_a_dead_agents_leased_row_whose_page_was_saved_is_fetched_again(migrated):
+    # a saved page says nothing of its links: they reach the frontier with the row's
+    # ack, which a leased row has not had; a saved failure has no links (done)
+    crawl_id = f"m-{uuid.uuid4().hex[:8]}"
+
+    async def run():
+        store = await _store_with_hosts(migrated, crawl_id)
+        a = AgentMembership(migrated, crawl_id, store.key, "a", ttl=1.0, margin=0.3)
+        b = AgentMembership(migrated, crawl_id, store.key, "b", ttl=1.0, margin=0.3)
+        await a.join()
+        await b.join()
+        rows = await store.claim(100, 10, [], sorted(HOSTS))
+        assert len(rows) >= 3
+        page, failure = rows[0].url, rows[1].url
+        with psycopg.connect(migrated, autocommit=True) as conn:
+            conn.execute("UPDATE frontier SET agent = 'b' WHERE crawl = %s AND state = %s",
+                         (store.key, LEASED))
+            conn.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'general')", (crawl_id,))
+            conn.execute("INSERT INTO pages (crawl_id, url, final_url, host, status,"
+                         " fetched_at, depth, content_md5, size)"
+                         " VALUES (%s, %s, %s, 'h.test', 200, now(), 0, '', 0)",
+                         (crawl_id, page, page))
+            conn.execute("INSERT INTO uncrawled (crawl_id, url, category, detail)"
+                         " VALUES (%s, %s, 'http_404', '')", (crawl_id, failure))
+        await a.heartbeat()
+        # Lease time passing is the behaviour under test: a real sleep past b's lease.
+        time.sleep(1.2)
+        beat = await a.heartbeat()
+        assert beat.dead_agents == ["b"]
+        assert (beat.finished, beat.requeued) == (1, len(rows) - 1)
+        with psycopg.connect(migrated) as conn:
+            states = dict(conn.execute("SELECT url, state FROM frontier WHERE crawl = %s",
+                                       (store.key,)).fetchall())
+        assert states[page] == QUEUED and states[failure] == DONE
+        assert all(states[r.url] == QUEUED for r in rows[2:])
         await a.disconnect()
         await b.disconnect()
         await store.close(True, 0.0, 0)
