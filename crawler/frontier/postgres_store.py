@@ -325,12 +325,12 @@ class PostgresStore:
 
     async def _recover(self, state: OpenState, crawl: _CrawlRow, strategy: Strategy) -> None:
         """In one transaction: the last run's leases go back to the queue (after an unclean
-        stop, those whose result was saved are done, and acked URLs whose result was not
-        saved are queued again); a changed strategy re-scores the queue."""
+        stop, those whose failure row was saved are done, and acked URLs whose result was
+        not saved are queued again); a changed strategy re-scores the queue."""
         assert self.conn is not None
         async with self.conn.transaction():
             if not crawl.clean:
-                state.finished_leases = await self._finish_saved_rows(crawl.clock)
+                state.finished_leases = await self._finish_failed_rows(crawl.clock)
             state.requeued_leases = await self._requeue_leases()
             if not crawl.clean:
                 state.requeued_unsaved = await self._requeue_unsaved()
@@ -428,16 +428,20 @@ class PostgresStore:
             else:
                 state.queued_intra = int(count)
 
-    async def _finish_saved_rows(self, clock: float) -> int:
-        """After an unclean stop: a queued or leased URL whose page or failure row reached
-        the database was fetched (the item pipeline and the frontier write separately, so
-        the frontier's lease or ack may be what was lost); it is done, not fetched again."""
+    async def _finish_failed_rows(self, clock: float) -> int:
+        """After an unclean stop: a queued or leased URL whose failure row of a fetch (not
+        a depth or trap refusal, nor an eviction) reached the database was fetched (the
+        item pipeline and the frontier write separately, so the frontier's lease or ack
+        may be what was lost); it is done, not fetched again. A failure has no links. A
+        saved *page* of such a row is fetched again (pages are upserted): its links reach
+        the frontier with the row's ack, in the same or a later frontier write than the
+        one the kill lost, so they may never have been written."""
         assert self.conn is not None
         cur = await self.conn.execute(
             f"""
             UPDATE frontier f SET state = %(done)s, done_at = %(clock)s
             WHERE f.crawl = %(key)s AND f.state IN (%(queued)s, %(leased)s)
-              AND {saved_results.fetched("f.url")}
+              AND {saved_results.failure_saved("f.url")}
             """,
             {"key": self.key, "done": DONE, "queued": QUEUED, "leased": LEASED,
              "clock": clock, **saved_results.params(self.crawl_id)},
@@ -445,16 +449,26 @@ class PostgresStore:
         return cur.rowcount
 
     async def _saved_without_row(self) -> list[int]:
-        """After an unclean stop: fingerprints of URLs whose result was saved while their
-        frontier row was still unwritten, so that finding them again does not re-fetch."""
+        """After an unclean stop: fingerprints of URLs whose failure row was saved while
+        their frontier row was still unwritten, and of pages saved as the target of an
+        acked redirect, so that finding them again does not re-fetch. A page saved with
+        no frontier row at all is left out: its links were written after its row, so
+        they were lost with it, and the page is fetched again when found again (its
+        parent's ack was lost too, so the parent is fetched again and finds it)."""
         assert self.conn is not None
         rows = await (await self.conn.execute(
             f"""
-            SELECT s.url FROM ({saved_results.fetched_urls()}) s
+            SELECT s.url FROM (
+                {saved_results.failed_urls()}
+                UNION
+                SELECT p.url FROM ({saved_results.page_urls()}) p
+                WHERE EXISTS (SELECT 1 FROM frontier r WHERE r.crawl = %(key)s
+                              AND r.state = %(done)s AND r.result_url = p.url)
+            ) s
             WHERE NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = %(key)s
                               AND f.url = s.url)
             """,
-            {"key": self.key, **saved_results.params(self.crawl_id)},
+            {"key": self.key, "done": DONE, **saved_results.params(self.crawl_id)},
         )).fetchall()
         return [url_fingerprint(url) for (url,) in rows]
 

@@ -59,7 +59,7 @@ class OpenState:
     seq: int  # last insertion sequence number used
     resumed: bool
     requeued_leases: int = 0  # leased (buffered or in flight) when the last run ended
-    finished_leases: int = 0  # leased, but their page or failure row was saved: done
+    finished_leases: int = 0  # leased or queued, but their failure row was saved: done
     requeued_unsaved: int = 0  # done, but their page never reached the database
     rescored: int = 0  # queued rows re-scored because the strategy changed
 

@@ -325,7 +325,7 @@ class BestFirstScheduler(BaseScheduler):
             self.stats.set_value("frontier/resume/finished_leases", state.finished_leases)
             logger.info(
                 "frontier (%s): resuming crawl %s: %d URLs queued, %d seen; %d leases and "
-                "%d unsaved results of the last run re-queued, %d leases already saved%s",
+                "%d unsaved results of the last run re-queued, %d whose failure was saved done%s",
                 strategy.name,
                 crawl_id,
                 frontier.queued,

@@ -49,8 +49,13 @@ def unsaved(url: str) -> str:
                                 AND u.category <> ALL(%(not_fetched)s)))"""
 
 
-def fetched_urls() -> str:
-    """A query of every URL of the crawl that was fetched (as :func:`fetched`)."""
-    return """SELECT url FROM pages WHERE crawl_id = %(crawl_id)s
-              UNION SELECT url FROM uncrawled WHERE crawl_id = %(crawl_id)s
-                AND category <> ALL(%(not_fetched)s)"""
+def failed_urls() -> str:
+    """A query of every URL of the crawl whose fetch failed and was saved (as
+    :func:`failure_saved`)."""
+    return """SELECT url FROM uncrawled WHERE crawl_id = %(crawl_id)s
+              AND category <> ALL(%(not_fetched)s)"""
+
+
+def page_urls() -> str:
+    """A query of every URL of the crawl with a saved page."""
+    return "SELECT url FROM pages WHERE crawl_id = %(crawl_id)s"

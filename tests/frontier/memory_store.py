@@ -70,6 +70,11 @@ class MemoryStore:
         row = self.uncrawled.get(url)
         return row is not None and row[0] not in NOT_FETCHED_CATEGORIES
 
+    def failure_saved(self, url: str) -> bool:
+        """A failure row of a fetch (not a refusal nor an eviction)."""
+        row = self.uncrawled.get(url)
+        return row is not None and row[0] not in NOT_FETCHED_CATEGORIES
+
     def unsaved(self, url: str) -> bool:
         """No page and no uncrawled row but refusals and evictions."""
         return not self.fetched(url)
@@ -87,7 +92,7 @@ class MemoryStore:
         if resumed:
             unclean = not self.clean
             if unclean:
-                state.finished_leases = self._finish_saved_rows()
+                state.finished_leases = self._finish_failed_rows()
             for row in self.rows.values():
                 if row.state == LEASED:
                     row.state = QUEUED
@@ -115,10 +120,10 @@ class MemoryStore:
                     state.queued_intra += 1
         return state
 
-    def _finish_saved_rows(self) -> int:
+    def _finish_failed_rows(self) -> int:
         finished = 0
         for row in self.rows.values():
-            if row.state in (QUEUED, LEASED) and self.fetched(row.url):
+            if row.state in (QUEUED, LEASED) and self.failure_saved(row.url):
                 row.state, row.done_at = DONE, self.clock
                 finished += 1
         return finished
@@ -138,7 +143,8 @@ class MemoryStore:
 
     def _saved_without_row(self) -> list[int]:
         known = {row.url for row in self.rows.values()}
-        saved = self.pages | {u for u in self.uncrawled if self.fetched(u)}
+        redirected = {row.result_url for row in self.rows.values() if row.state == DONE}
+        saved = (self.pages & redirected) | {u for u in self.uncrawled if self.failure_saved(u)}
         return [url_fingerprint(url) for url in saved - known]
 
     async def write(self, batch: WriteBatch) -> WriteResult:

@@ -139,11 +139,13 @@ def test_resume_after_an_unclean_stop(migrated, crawl_row):
     assert order == urls[1:]  # FIFO order kept: nothing lost, popped[0] not fetched again
 
 
-def test_an_unclean_resume_does_not_refetch_urls_whose_result_was_saved(
+def test_an_unclean_resume_refetches_saved_pages_but_not_saved_failures(
     migrated, crawl_row
 ):
     # The item pipeline and the frontier write separately: a kill can save a page while
-    # the frontier's lease, its ack or even its row is lost.
+    # the frontier's lease, its ack or even its row is lost. The page's links are written
+    # with its ack, so a saved page whose ack was lost is fetched again; a saved failure
+    # (no links) is done.
     crawl_id = crawl_row()
     urls = [f"http://h.test/{i}" for i in range(8)]
     unwritten = "http://h.test/unwritten"
@@ -185,12 +187,12 @@ def test_an_unclean_resume_does_not_refetch_urls_whose_result_was_saved(
         return state, order, again
 
     state, order, again = asyncio.run(second_run())
-    assert state.finished_leases == 3  # urls[2] (leased), urls[5] and urls[7] (queued)
-    assert state.requeued_leases == 1  # urls[1]: in flight, nothing saved
-    assert len(state.fingerprints) == 9
-    assert again is False  # the unwritten URL is seen: not queued again
-    assert order == [urls[1], urls[3], urls[4], urls[6]]
-    assert rows(migrated, crawl_id)[urls[2]][0] == postgres_store.DONE
+    assert state.finished_leases == 1  # urls[7]: queued, its failure saved
+    assert state.requeued_leases == 2  # urls[1] (nothing saved), urls[2] (page saved)
+    assert len(state.fingerprints) == 8  # not the unwritten URL's
+    assert again is True  # the unwritten URL, found again, is queued again
+    assert order == [urls[1], urls[2], urls[3], urls[4], urls[5], urls[6], unwritten]
+    assert rows(migrated, crawl_id)[urls[7]][0] == postgres_store.DONE
 
 
 def test_one_process_at_a_time_per_crawl(migrated, crawl_row):
