@@ -36,6 +36,11 @@ LINK_ANCHOR_MAX_CHARS = 500
 PAGE_ANALYSIS_PROCESSES: int | None = None
 # Pages queued per worker; beyond it the crawl's process analyses the page itself.
 PAGE_ANALYSIS_MAX_PENDING = 8
+# ... unless the page is larger than this (bytes): it waits for a worker (started for it
+# if need be) however many are queued. Analysis costs about 0.2 ms of CPU per KB, and the
+# crawl's process sends no request while it analyses: a few 1 MB pages analysed there at
+# once stopped every download for seconds (docs/performance.md). 0: no limit.
+PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES = 100_000
 # The workers start once the crawl has received this many HTML pages: a short crawl
 # would spend more CPU starting them (imports: ready 1.4-4.8 s after the pool opened, at
 # load 10-12) than they save, and would take it from the search indexer's last batch.
@@ -95,6 +100,12 @@ SEARCH_INDEX_ENABLED = True
 SEARCH_BATCH_SIZE = 500
 # ... and at least every this many seconds while pages wait.
 SEARCH_COMMIT_INTERVAL = 5.0
+# A batch is also cut to about this many seconds of work at the rate timed so far (0: no
+# cut): work of a batch still running when the crawl ends is thrown away (the outbox
+# keeps its pages for the next indexer), and on large pages a batch of SEARCH_BATCH_SIZE
+# took 40 s and more under a loaded CPU, most of it lost at the crawl's end and none of
+# it searchable meanwhile (docs/performance.md).
+SEARCH_BATCH_SECONDS = 10.0
 # Seconds a writer waits for the index's write lock (held by another writer).
 SEARCH_WRITER_TIMEOUT = 120.0
 # Index in a process of its own (True) or in a thread of the crawl's process (False).

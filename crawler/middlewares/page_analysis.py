@@ -62,6 +62,7 @@ class PageAnalysisMiddleware:
         start_after: int = defaults.PAGE_ANALYSIS_START_AFTER,
         start_queue: int = defaults.PAGE_ANALYSIS_START_QUEUE,
         queued: Callable[[], int] | None = None,
+        in_process_max_bytes: int = defaults.PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES,
     ) -> None:
         self.pool = pool
         self.stats = stats
@@ -70,6 +71,7 @@ class PageAnalysisMiddleware:
         self.start_after = start_after
         self.start_queue = start_queue
         self.queued = queued  # requests the scheduler holds
+        self.in_process_max_bytes = in_process_max_bytes
         self.html_pages = 0
 
     @classmethod
@@ -99,6 +101,9 @@ class PageAnalysisMiddleware:
                 "PAGE_ANALYSIS_START_QUEUE", defaults.PAGE_ANALYSIS_START_QUEUE
             ),
             queued=lambda: _scheduled_requests(crawler),
+            in_process_max_bytes=settings.getint(
+                "PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES", defaults.PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES
+            ),
         )
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
@@ -108,6 +113,9 @@ class PageAnalysisMiddleware:
 
     def spider_closed(self, spider: Spider) -> None:
         self.pool.close()
+
+    def _too_large_for_the_crawl_process(self, response: Response) -> bool:
+        return 0 < self.in_process_max_bytes < len(response.body)
 
     def _is_html(self, response: Response) -> bool:
         if not isinstance(response, TextResponse) or not 200 <= response.status < 300:
@@ -125,8 +133,11 @@ class PageAnalysisMiddleware:
             # analysed in the crawl's process
             self.pool.open()
         if self.pool.saturated:
-            self.stats.inc_value("page_analysis/in_process")
-            return response
+            if not self._too_large_for_the_crawl_process(response):
+                self.stats.inc_value("page_analysis/in_process")
+                return response
+            # the event loop would stop for the whole analysis: wait for a worker
+            self.stats.inc_value("page_analysis/waited_for_worker")
         content_language = (response.headers.get(b"Content-Language") or b"").decode("latin-1")
         try:
             future = self.pool.submit(

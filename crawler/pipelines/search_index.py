@@ -61,6 +61,7 @@ def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
         poll_interval=max(
             0.05, settings.getfloat("SEARCH_COMMIT_INTERVAL", defaults.SEARCH_COMMIT_INTERVAL)
         ),
+        batch_seconds=settings.getfloat("SEARCH_BATCH_SECONDS", defaults.SEARCH_BATCH_SECONDS),
         writer_timeout=settings.getfloat("SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT),
         max_body_chars=settings.getint("SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS),
         limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),

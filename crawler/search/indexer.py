@@ -106,6 +106,10 @@ STOP_GRACE = 0.5
 FIRST_CLOSE_BATCH = 20
 # Share of the time left a batch at a stop with a deadline is sized to take.
 CLOSE_BATCH_SHARE = 0.7
+# Operations of the first batch cut to SEARCH_BATCH_SECONDS (no batch timed yet), and
+# the fewest of any such batch (each commit has a cost of its own).
+FIRST_TIMED_BATCH = 50
+MIN_TIMED_BATCH = 10
 
 _MAX_IDS_SQL = """
 SELECT crawl_id, max(id) FROM search_outbox WHERE crawl_id = ANY(%b::text[]) GROUP BY crawl_id
@@ -186,6 +190,7 @@ class IndexerConfig:
     index_path: str
     batch_size: int = defaults.SEARCH_BATCH_SIZE
     poll_interval: float = defaults.SEARCH_COMMIT_INTERVAL
+    batch_seconds: float = defaults.SEARCH_BATCH_SECONDS
     writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT
     max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS
     limitmb: int = defaults.SEARCH_WRITER_LIMITMB
@@ -225,6 +230,17 @@ def close_batch_size(remaining: float, seconds_per_op: float | None, batch_size:
     if seconds_per_op is None or seconds_per_op <= 0:
         return min(batch_size, FIRST_CLOSE_BATCH)
     return min(batch_size, int(remaining * CLOSE_BATCH_SHARE / seconds_per_op))
+
+
+def timed_batch_size(batch_seconds: float, seconds_per_op: float | None, batch_size: int) -> int:
+    """Operations of the next batch while running: what takes about ``batch_seconds``
+    at the rate timed so far (FIRST_TIMED_BATCH before any batch was timed), at least
+    MIN_TIMED_BATCH, at most ``batch_size``; ``batch_seconds`` <= 0: ``batch_size``."""
+    if batch_seconds <= 0:
+        return batch_size
+    if seconds_per_op is None or seconds_per_op <= 0:
+        return min(batch_size, FIRST_TIMED_BATCH)
+    return min(batch_size, max(MIN_TIMED_BATCH, int(batch_seconds / seconds_per_op)))
 
 
 def outbox_heads(conn: psycopg.Connection, crawl_id: str | None) -> dict[str, int]:
@@ -457,7 +473,11 @@ def _apply_while_holding(
     try:
         while not stopper.orphaned():
             stopping = not follow or stopper.requested()
+            # while following a crawl, batches of a few seconds (searchable sooner, little
+            # work lost at its end); catching up with no deadline, the largest
             limit = config.batch_size
+            if not stopping:
+                limit = timed_batch_size(config.batch_seconds, seconds_per_op, limit)
             if stopping and (remaining := stopper.remaining()) < math.inf:
                 limit = close_batch_size(remaining, seconds_per_op, config.batch_size)
                 if limit <= 0:

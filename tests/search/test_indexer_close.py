@@ -34,6 +34,7 @@ from crawler.search.indexer import (
     outbox_backlog,
     positions,
     run_indexer,
+    timed_batch_size,
 )
 from crawler.search.pending import read_pending
 from crawler.storage.database import CrawlDatabase
@@ -64,6 +65,15 @@ def test_close_batches_fit_the_time_left() -> None:
     assert close_batch_size(2.0, 0.01, 500) == 140  # 70 % of 2 s at 10 ms per operation
     assert close_batch_size(2.0, 0.001, 500) == 500  # never above SEARCH_BATCH_SIZE
     assert close_batch_size(0.5, 0.5, 500) == 0  # not even one fits: stop now
+
+
+def test_running_batches_take_about_the_batch_seconds() -> None:
+    assert timed_batch_size(10.0, None, 500) == 50  # nothing timed yet
+    assert timed_batch_size(10.0, None, 20) == 20
+    assert timed_batch_size(10.0, 0.08, 500) == 125  # 10 s at 80 ms per operation
+    assert timed_batch_size(10.0, 0.001, 500) == 500  # never above SEARCH_BATCH_SIZE
+    assert timed_batch_size(10.0, 5.0, 500) == 10  # at least 10: commits cost too
+    assert timed_batch_size(0.0, 5.0, 500) == 500  # 0: no cut
 
 
 def test_a_stop_past_its_deadline_applies_nothing_and_one_within_it_everything(

@@ -205,3 +205,41 @@ def test_the_workers_start_when_the_scheduler_holds_enough_work():
         assert middleware.stats.get_value("page_analysis/in_process") == 3
     finally:
         middleware.pool.close()
+
+
+def test_a_large_page_waits_for_a_worker_instead_of_stopping_the_crawl_process():
+    import asyncio
+
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares.page_analysis import PAGE_ANALYSIS_META, PageAnalysisMiddleware
+
+    middleware = PageAnalysisMiddleware(
+        PageAnalysisPool(1), get_crawler().stats, html_content_types=frozenset({"text/html"}),
+        anchor_max_chars=500, start_after=1000, start_queue=0, in_process_max_bytes=1000,
+    )
+    small_url, small = PAGES[1]
+    large_url, large = PAGES[0]
+    assert len(small) < 1000 < len(large)
+
+    def receive(url: str, body: bytes) -> Request:
+        request = Request(url)
+        response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
+        assert asyncio.run(middleware.process_response(request, response)) is response
+        return request
+
+    try:
+        # no worker yet, few pages: the small page is analysed in the crawl's process
+        assert PAGE_ANALYSIS_META not in receive(small_url, small).meta
+        assert middleware.pool._executor is None
+        # the large one starts a worker and waits for it
+        analysed = receive(large_url, large).meta[PAGE_ANALYSIS_META].analysis
+        assert analysed == analyse_html(large, large_url)
+        stats = middleware.stats
+        assert stats.get_value("page_analysis/in_process") == 1
+        assert stats.get_value("page_analysis/waited_for_worker") == 1
+        assert stats.get_value("page_analysis/workers") == 1
+    finally:
+        middleware.pool.close()
