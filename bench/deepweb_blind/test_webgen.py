@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, FRESH3, FRESH4, SUBHOSTS, WEBS, Web, slug  # noqa: E402
+from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
 
 
 @functools.cache
@@ -47,6 +47,10 @@ EARLIER_WEBS = {
     "heldout7": "2e92d8865e95aea8f2ee701c3c3883bb",
     "heldout8": "8e4133b1a6da9f32b7591554b88d142f",
     "heldout9": "dd11cd49ea1af3e9d6757be83ab64310",
+    # taken from the generator before heldout13-15 were added
+    "heldout10": "188819b3eb79a79975c7e8ce49819585",
+    "heldout11": "6835c7c25c692f26851f7310ba6d0905",
+    "heldout12": "91862e5a8fa7cb818edcdd5ed060e458",
 }
 
 
@@ -541,6 +545,130 @@ def test_fresh4_webs_search_through_the_proxy(name: str) -> None:
             listed.append(False)
             assert f"No {plural} matched" in submit(opener, f, f"{text}=xqzvbn"), f["action"]
         for kind in ("alert", "preference"):
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "x=1")
+            assert "found" not in body and "Please use the form" not in body, (kind, body)
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout13-15)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            key = next(k for k in ("tabs3", "listing", "subhost", "beside2") if tr.get(k)) if f["depth"] != 3 else "wizard"
+            out[key] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH5))
+def test_fresh5_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout13-15: a scored topic no other web has, beside a topic that shares its words; 64
+    sites (and their search sub-hosts), 5,000-9,000 pages; no off-topic site, portal or filler of
+    an earlier web; the scored topic's five forms: on the home page a tabbed widget whose other
+    tabs are a branch finder (a search, not of the topic) and a form that is not a search; a
+    listing page whose filter form submits to the page itself; a search page with a cookie form
+    and a booking / registration / alert form before it, whose action robots.txt disallows by its
+    own path; a search posting to an application sub-host; at depth 3 a wizard of radio buttons
+    only, on a site whose site search is on search.NAME.test."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8", "heldout10"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog")} & set(gt["sites"])
+    by = scored_by_trait(web, gt)
+    assert sorted(by) == ["beside2", "listing", "subhost", "tabs3", "wizard"]
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    # home: three forms in tabs: the record search, a branch finder, a form that is not a search
+    home = by["tabs3"]
+    assert home["depth"] == 0
+    on_home = [f for f in gt["forms"] if home["pages"][0] in f["pages"]]
+    assert {(f["kind"], f["topic"]) for f in on_home} >= {("search", web.topic), ("search", "branches")}
+    assert {f["kind"] for f in on_home} & {"valuation", "fundcheck", "safetyreport"}
+    doc = web.sites[home["host"]].pages["/"]
+    assert doc.count('role="tabpanel"') == 3 and 'data-testid="search-form"' in doc
+    # listing: the filter form's action is the page itself, which lists records
+    lst = by["listing"]
+    assert [urllib.parse.urlsplit(p).path for p in lst["pages"]] == [urllib.parse.urlsplit(lst["action"]).path]
+    assert lst["method"] == "get" and not lst["action_disallowed_by_robots"]
+    doc = web.sites[lst["host"]].pages[urllib.parse.urlsplit(lst["action"]).path]
+    assert 'class="filter-form"' in doc and "available. Showing 1-" in doc
+    # beside2: cookie form and a booking / registration / alert form before the disallowed search
+    bes = by["beside2"]
+    assert bes["action_disallowed_by_robots"] and sum(f["action_disallowed_by_robots"] for f in by.values()) == 1
+    path = urllib.parse.urlsplit(bes["action"]).path
+    assert f"Disallow: {path}\n" in web.sites[bes["host"]].robots and not path.startswith("/cgi-bin/")
+    kinds = [f["kind"] for f in gt["forms"] if bes["pages"][0] in f["pages"]]
+    assert "preference" in kinds and set(kinds) & {"registration", "viewing", "alert"}
+    doc = web.sites[bes["host"]].pages[urllib.parse.urlsplit(bes["pages"][0]).path]
+    assert doc.index("cookie-banner") < doc.index('class="promo"') < doc.index(f'action="{path}"')
+    # sub-host: the action on portal.NAME.test (or listings., app., data.), whose robots.txt allows it
+    sub = by["subhost"]
+    netloc = urllib.parse.urlsplit(sub["action"]).netloc
+    assert netloc.split(".")[0] in SUBHOSTS5 and netloc != sub["host"] and not sub["action_disallowed_by_robots"]
+    assert sub["method"] == "post" and web.sites[netloc].kind == "app"
+    # wizard: radio buttons only, and the site's own search on search.NAME.test
+    wiz = by["wizard"]
+    _doc, form = form_on_page(web, wiz["pages"][0], urllib.parse.urlsplit(wiz["action"]).path)
+    assert 'type="radio"' in form and 'type="text"' not in form and 'type="search"' not in form
+    site_search = [f for f in gt["forms"] if f["host"] == wiz["host"] and f["topic"] == "site"]
+    assert site_search and urllib.parse.urlsplit(site_search[0]["action"]).netloc == "search" + wiz["host"][3:]
+    kinds = {f["kind"] for f in gt["forms"]}
+    assert {"quote", "availability", "registration", "donate", "booking", "preference", "login"} <= kinds
+    off = {f["topic"] for f in gt["forms"] if f["kind"] == "search" and gt["sites"][f["host"]]["kind"] == "offtopic"}
+    assert {"volunteering", "advice-centres", "site", "reviews"} <= off
+    branches = [f for f in gt["forms"] if f["topic"] == "branches"]
+    assert len(branches) == 30 and all(f["kind"] == "search" for f in branches)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH5))
+def test_fresh5_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural (the wizard: for a radio value its records have) and none for nonsense; the
+    listing's numbered pages answer; a branch finder and a hosted site search list their records;
+    the new non-search forms answer without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    by = scored_by_trait(web, gt)
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for key, f in sorted(by.items()):
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            if key == "wizard":
+                cat = [n for n, role in act.fields if role == "category"][0]
+                have = slug(web.sites[f["host"]].records[0].category)
+                goods, bad = [urllib.parse.urlencode({cat: have, "step": "1"})], urllib.parse.urlencode({cat: "xqzvbn"})
+            else:
+                text = [n for n, role in act.fields if role == "text"][0]
+                goods = [urllib.parse.urlencode({text: w}) for w in (web.topic, plural)]
+                bad = urllib.parse.urlencode({text: "xqzvbn"})
+            for good in goods:
+                body = submit(opener, f, good)
+                listed.append(True)
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], good)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, bad), f["action"]
+        lst = by["listing"]
+        listed.append(True)
+        page2 = opener.open(lst["action"] + "?page=2").read().decode()
+        assert "Showing 11-" in page2, lst["action"]
+        for topic in ("branches", "site"):
+            other = next(f for f in gt["forms"] if f["topic"] == topic and not f["action_disallowed_by_robots"])
+            listed.append(True)
+            assert re.search(r'class="count">\d+ \w+ found', submit(opener, other, "")), other["action"]
+        for kind in ("quote", "availability", "registration", "preference"):
             other = next(f for f in gt["forms"] if f["kind"] == kind)
             body = submit(opener, other, "x=1")
             assert "found" not in body and "Please use the form" not in body, (kind, body)

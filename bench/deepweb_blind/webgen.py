@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -45,6 +45,12 @@ WEBS = {
     "heldout10": (27688, "trials", ["trials", "papers", "wine", "books", "events", "autos"], True),
     "heldout11": (19902, "caselaw", ["caselaw", "papers", "jobs", "music", "boats", "realestate"], True),
     "heldout12": (67625, "museums", ["museums", "instruments", "movies", "bicycles", "airfare", "recipes"], True),
+    # fresh held-out webs added 2026-11-27 (fifth batch) after the author had read the scores of
+    # dev and heldout1-12: topics never present before, each beside a topic that shares its words,
+    # new names, and the shapes of FRESH5 below
+    "heldout13": (84127, "grants", ["grants", "scholarships", "jobs", "courses", "events", "books"], True),
+    "heldout14": (50963, "rentals", ["rentals", "realestate", "events", "autos", "pets", "recipes"], True),
+    "heldout15": (73319, "recalls", ["recalls", "legislation", "autos", "bicycles", "instruments", "wine"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -123,6 +129,80 @@ FRESH4_FILLER_FORMS = {
     "sunriseswim": ("Book lessons", "/lessons/", "booking"),
     "stcolumbas": ("Give", "/give/", "donate"),
     "kelbycivic": ("Members' poll", "/poll/", "poll"),
+}
+# heldout13-15 have the shapes of heldout10-12 (their page layouts, robots.txt rules, result pages)
+# and more (see _plan_traits5): on the home page a tabbed widget of three forms (the record search,
+# a branch finder, a valuation / eligibility / report form); a listing page whose filter form
+# submits to the page itself; a search page with a cookie form and a booking, event-registration or
+# alert form before the search; a search whose action is on an application sub-host
+# (portal.NAME.test), written in a modern app's markup; a step-one "wizard" of radio buttons only;
+# site searches run by a hosted search service on search.NAME.test; branch finders that list
+# branches (searchable, not of the topic); quote and price calculators, availability checks,
+# viewings, event registrations, donations; a volunteer centre, a tenants' advice charity and a
+# consumer magazine with their own searches; other names everywhere.
+FRESH5 = {"heldout13", "heldout14", "heldout15"}
+FRESH5_NAMES = {
+    "docs.lumen-lang.test": ("docs.marlin-lang.test", "Marlin 2 documentation"),
+    "www.dailyledger.test": ("www.northmoorgazette.test", "The Northmoor Gazette"),
+    "www.ironworks-supply.test": ("www.cornerstone-diy.test", "Cornerstone DIY"),
+    "forum.backyardgrowers.test": ("forum.greenfingerschat.test", "Green Fingers Chat"),
+    "www.metroweather.test": ("www.fairweather-forecast.test", "Fairweather Forecast"),
+    "www.openlinkdirectory.test": ("www.sitescout.test", "SiteScout"),
+    "www.webguide.test": ("www.pagepilot-directory.test", "PagePilot Directory"),
+    "www.tuesdaylinks.test": ("www.mondaylinkdigest.test", "Monday Link Digest"),
+}
+# heldout13-15: the scored topic's disallowed search action (robots.txt names the path itself)
+DISALLOWED_ACTIONS5 = ["/api/search", "/listings/query.php", "/find/run"]
+# heldout13-15: sub-hosts of an application that answers the record search (portal.NAME.test)
+SUBHOSTS5 = ["portal", "listings", "app", "data"]
+# pages of heldout13-15's topic sites with a form that is not a search of the records
+FRESH5_EXTRAS = {
+    "grants": [
+        ("Check your eligibility", "/eligibility", "menu", "fundcheck"),
+        ("Funding workshops", "/workshops", "menu", "registration"),
+        ("Support our work", "/donate", "footer", "donate"),
+    ],
+    "scholarships": [("Open days", "/open-days", "menu", "registration"), ("Student budget calculator", "/budget", "footer", "quote")],
+    "rentals": [
+        ("Book a viewing", "/viewings", "menu", "viewing"),
+        ("Landlords: free valuation", "/valuation", "menu", "valuation"),
+        ("Affordability calculator", "/affordability", "footer", "quote"),
+    ],
+    "recalls": [("Report an unsafe product", "/report", "menu", "safetyreport"), ("Recall alerts", "/alerts", "footer", "alert")],
+    "legislation": [("Legislation alerts", "/alerts", "footer", "alert")],
+    "autos": [("Get a finance quote", "/finance-quote", "footer", "quote")],
+    "events": [("Register for the open day", "/open-day", "footer", "registration")],
+}
+# the third tab of the home page's search widget (heldout13-15), and the form before a search
+FRESH5_TAB3 = {"grants": "fundcheck", "rentals": "valuation", "recalls": "safetyreport"}
+FRESH5_BESIDE = {"grants": "registration", "rentals": "viewing", "recalls": "alert"}
+# fillers of heldout13-15 (names no earlier web has): (name, host name, category)
+FILLERS5 = [
+    ("Moorside Dental Practice", "moorsidedental", "health"),
+    ("Hawthorn Family Practice", "hawthornpractice", "health"),
+    ("Little Acorns Nursery", "littleacornsnursery", "education"),
+    ("St Oswald's Parish Church", "stoswalds", "society"),
+    ("Northmoor Amateur Dramatics", "northmoordrama", "society"),
+    ("Greenbank Allotment Society", "greenbankallotments", "society"),
+    ("Swift Removals", "swiftremovals", "local"),
+    ("The Old Barn Wedding Venue", "oldbarnweddings", "local"),
+    ("Parkside Garage", "parksidegarage", "local"),
+    ("Lotus Thai Kitchen", "lotusthaikitchen", "local"),
+    ("Brightwell Window Cleaning", "brightwellwindows", "local"),
+    ("Northmoor Harriers", "northmoorharriers", "sports"),
+    ("Kelby Bowls Club", "kelbybowls", "sports"),
+    ("Rosa Lindqvist Photography", "rosalindqvist", "personal"),
+    ("Uncle Ted's Model Railway", "uncletedrailway", "personal"),
+    ("Kelby Food Share", "kelbyfoodshare", "society"),
+    ("Purl Together Knitters", "purltogether", "personal"),
+]
+FRESH5_FILLER_FORMS = {
+    "swiftremovals": ("Get a quote", "/quote/", "quote"),
+    "oldbarnweddings": ("Check availability", "/availability/", "availability"),
+    "northmoordrama": ("Auditions", "/auditions/", "registration"),
+    "kelbyfoodshare": ("Donate", "/donate/", "donate"),
+    "parksidegarage": ("Book a service", "/book/", "booking"),
+    "lotusthaikitchen": ("Book a table", "/book-a-table/", "table"),
 }
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
@@ -456,10 +536,11 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4
-        self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4
+        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5
+        self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5
         self.fresh3 = name in FRESH3
-        self.fresh4 = name in FRESH4
+        self.fresh4 = name in FRESH4 or name in FRESH5  # heldout13-15 keep heldout10-12's shapes
+        self.fresh5 = name in FRESH5
         self.traits: dict[str, dict] = {}  # heldout6/7: per topic site, which new shapes it has
         self.rng = random.Random(self.seed)
         self.year = 2026
@@ -473,12 +554,16 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh5:
+            return FRESH5_NAMES.get(host, (host, name))
         if self.fresh4:
             return FRESH4_NAMES.get(host, (host, name))
         return FRESH3_NAMES.get(host, (host, name)) if self.fresh3 else (host, name)
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh5:  # only the first lists and heldout13-15's own
+            return list(t[key]) + FRESH5_LINKS.get(key, {}).get(topic, [])
         if self.fresh4:  # only the first lists and heldout10-12's own
             return list(t[key]) + FRESH4_LINKS.get(key, {}).get(topic, [])
         if self.fresh3:  # only the first lists and heldout8/9's own (the new topics have their own lists)
@@ -532,7 +617,9 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh4:
+            if self.fresh5:
+                self._plan_traits5(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
+            elif self.fresh4:
                 self._plan_traits4(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             elif self.fresh3:
                 self._plan_traits3(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
@@ -547,7 +634,11 @@ class Web:
         self._store_site()
         self._forum_site()
         self._weather_site()
-        if self.fresh4:
+        if self.fresh5:
+            self._volunteer_site()
+            self._tenants_site()
+            self._consumer_site()
+        elif self.fresh4:
             self._hospital_site()
             self._lawfirm_site()
             self._tourism_site()
@@ -559,7 +650,24 @@ class Web:
             self._magazine_site()
         self._filler_sites()
         self._interlink()
-        if self.fresh4:  # the renamed sites' own words for themselves
+        if self.fresh5:  # the renamed sites' own words for themselves
+            words = [
+                ("Lumen", "Marlin"),
+                ("Daily Ledger", "Northmoor Gazette"),
+                ("Ledger", "Gazette"),
+                ("Ironworks Supply Co.", "Cornerstone DIY"),
+            ]
+            words += [("Ironworks", "Cornerstone"), ("Backyard Growers", "Green Fingers Chat"), ("Metro Weather", "Fairweather Forecast")]
+            words += [("Tuesday", "Monday")]
+            for host, _name in FRESH5_NAMES.values():
+                site = self.sites[host]
+                for path, doc in site.pages.items():
+                    if doc is None:
+                        continue
+                    for old, new in words:
+                        doc = doc.replace(old, new)
+                    site.pages[path] = doc
+        elif self.fresh4:  # the renamed sites' own words for themselves
             words = [
                 ("Lumen", "Tessera"),
                 ("Daily Ledger", "Evening Herald"),
@@ -599,6 +707,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 14:
+            return self._fresh5_search_form(topic, action, method, style, rng, compact)
         if style >= 12:
             return self._fresh4_search_form(topic, action, method, style, rng, compact)
         if style >= 9:
@@ -895,12 +1005,12 @@ class Web:
         if cgi:
             search_action = "/cgi-bin/search.cgi"
             if self.fresh4:  # robots.txt names the results path itself (not a /cgi-bin/ folder)
-                search_action = rng.choice(DISALLOWED_ACTIONS4)
+                search_action = rng.choice(DISALLOWED_ACTIONS5 if self.fresh5 else DISALLOWED_ACTIONS4)
         elif traits.get("app_action"):
             search_action = rng.choice(APP_ACTIONS3 if self.fresh3 else APP_ACTIONS)
         elif traits.get("subhost"):
             # the form's action is on a search sub-host of the same site (search.NAME.test)
-            app_host = rng.choice(SUBHOSTS) + host[len("www") :]
+            app_host = rng.choice(SUBHOSTS5 if self.fresh5 else SUBHOSTS) + host[len("www") :]
             app_path = rng.choice(["/results", "/query", "/search", "/lookup.do", "/find"])
             search_action = f"http://{app_host}{app_path}"
         method = rng.choice(["get", "get", "post"])
@@ -936,6 +1046,8 @@ class Web:
         link_name = rng.choice(self.pool(topic, "search_links"))
         if traits.get("box"):  # heldout10-12: linked from a small box on the home page
             link_name = rng.choice(["advanced search", "full search", "detailed search", "advanced search form"])
+        if traits.get("listing"):  # heldout13-15: a listing of the records, named as such
+            link_name = rng.choice(t["listing_links"])
         search_path = rng.choice(
             [
                 "/search.html",
@@ -967,6 +1079,15 @@ class Web:
             search_action = rel
             site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
             search_entry = (search_action, method, "search", topic)
+        if traits.get("listing") and not cgi:
+            # heldout13-15: a listing of the records whose filter form submits to the page itself
+            del site.actions[search_action]
+            form_html = form_html.replace(f' action="{search_action}"', f' action="{search_path}"', 1)
+            search_action = search_path
+            site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+            search_entry = (search_action, method, "search", topic)
+        if self.fresh5:  # a branch finder: a search of the business's branches (not of its records)
+            site.branch_finder = self._branch_finder(site)
         site.menu = [("Home", "/")]
         if placement == "d1" and not traits.get("box"):
             site.menu.append((link_name, search_path))
@@ -997,6 +1118,8 @@ class Web:
             extras = extras + FRESH3_EXTRAS.get(topic, []) + FRESH3_COMMON_EXTRAS
         if self.fresh4:
             extras = extras + FRESH4_EXTRAS.get(topic, []) + FRESH4_COMMON_EXTRAS
+        if self.fresh5:
+            extras = extras + FRESH5_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         if traits.get("newsfirst"):
@@ -1023,6 +1146,8 @@ class Web:
             # a quick search box in the header of every page
             site.header_form = form_html
             site.layout_forms = [news_entry, search_entry]
+        elif self.fresh5 and traits.get("hosted"):
+            self._hosted_site_search(site, rng)
         elif self.fresh:
             self._site_search(site, rng)
         if traits.get("pref") and self.fresh3:
@@ -1081,7 +1206,29 @@ class Web:
                 + '<p><a href="/about">About us</a> &middot; <a href="/contact">Find us</a></p>'
             )
         home_forms = []
-        if placement == "home" and self.fresh4 and site.header_form != form_html:
+        if placement == "home" and self.fresh5 and traits.get("tabs3"):
+            # a tabbed widget of three forms: the record search, the branch finder, and a form
+            # that is not a search (valuation, eligibility, report), as agents' home pages have
+            bh, bf = site.branch_finder
+            th, tf = self._fresh_form(site, FRESH5_TAB3.get(topic, "quote"), rng)
+            tab_names = [
+                rng.choice(t["search_links"]),
+                rng.choice(["Find a branch", "Find an office near you", "Local offices"]),
+                {"fundcheck": "Am I eligible?", "valuation": "Landlords", "safetyreport": "Report a product"}.get(tf[2], "Get a quote"),
+            ]
+            tabs = "".join(
+                f'<button role="tab" id="tab-{k}" aria-controls="panel-{k}" aria-selected="{"true" if k == 1 else "false"}">{E(n)}</button>'
+                for k, n in enumerate(tab_names, 1)
+            )
+            panels = "".join(
+                f'<div role="tabpanel" id="panel-{k}" aria-labelledby="tab-{k}"{"" if k == 1 else " hidden"}>{h}</div>'
+                for k, h in enumerate([form_html, bh, th], 1)
+            )
+            home_body = (
+                f'<section class="hero-tabs"><div role="tablist" aria-label="Get started">{tabs}</div>{panels}</section>' + home_body
+            )
+            home_forms = [search_entry, bf, tf]
+        elif placement == "home" and self.fresh4 and site.header_form != form_html:
             # a hero box: at the top, or at the end of a home page of news and blog links
             hero = (
                 f'<section class="hero"><h2>{E(rng.choice(["Explore the collection" if topic == "museums" else "Find a " + t["noun"], "Start exploring", "Search " + t["plural"]]))}</h2>'
@@ -1134,6 +1281,23 @@ class Web:
                 f'<div class="alerts"><h2>Email me new {E(t["plural"])}</h2>{ah}</div>'
             )
             search_forms = [lf, search_entry, af]
+        if traits.get("beside2") and placement != "home":
+            # a cookie form and a booking / registration / alert form before the search form
+            ch, cf = self._fresh4_form(site, "cookies", rng)
+            bh, bf = self._fresh_form(site, FRESH5_BESIDE.get(topic, "registration"), rng)
+            search_body = (
+                f'<div class="cookie-banner" role="dialog"><p>We use cookies.</p>{ch}</div><div class="promo">{bh}</div>{search_body}'
+            )
+            search_forms = [cf, bf, search_entry]
+        if traits.get("listing"):
+            shown = site.records[:10]
+            pager = " ".join(f'<a href="{search_path}?page={k}">{k}</a>' for k in range(2, min(6, (len(site.records) + 9) // 10 + 1)))
+            search_body = (
+                f'<div class="listing-layout"><aside class="filters"><h2>Filter results</h2>{form_html}</aside>'
+                f'<section class="results"><p>{len(site.records)} {E(t["plural"])} available. Showing 1-{len(shown)}.</p><ul>'
+                + "".join(item_link(r) for r in shown)
+                + f'</ul><p class="pager">Page 1 {pager}</p></section></div>'
+            )
         if placement == "d1":
             site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=search_forms)
         hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
@@ -1238,8 +1402,21 @@ class Web:
         site.page(
             "/help", "Help", f"<h2>Track your order</h2>{h}<h2>FAQ</h2><p>Shipping takes 3-5 days. {E(rng.choice(sent))}</p>", forms=[f]
         )
-        h, f = self._simple_form(site, "/stores", "locator", rng)
-        site.page("/stores", "Our stores", f"<p>We have {rng.randrange(2, 9)} locations.</p>{h}", forms=[f])
+        if self.fresh5:
+            h, f = site.branch_finder
+            for r in site.branches:
+                site.page(r.href, r.title, f"<p>{E(r.title)}, High Street, {E(r.fmt)}. Open Monday to Saturday, 9 to 5.</p>")
+            site.page(
+                "/stores",
+                "Find a branch",
+                f"<p>We have {len(site.branches)} branches.</p>{h}<ul>"
+                + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in site.branches)
+                + "</ul>",
+                forms=[f],
+            )
+        else:
+            h, f = self._simple_form(site, "/stores", "locator", rng)
+            site.page("/stores", "Our stores", f"<p>We have {rng.randrange(2, 9)} locations.</p>{h}", forms=[f])
         h, f = self._simple_form(site, "/cart", "checkout", rng)
         site.page("/cart", "Your cart", f"<p>Your cart is empty.</p>{h}", forms=[f])
         site.page("/privacy", "Privacy policy", "<p>We never sell your personal data. Cookies are used for your cart.</p>")
@@ -1857,9 +2034,248 @@ class Web:
             )
             kind = "preference"
         else:
+            return self._fresh5_form(site, kind, rng)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, method, kind, "none")
+
+    # ------------------------------------------------------------------ heldout13-15
+    def _plan_traits5(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout13-15: which shapes each topic site has. On the scored topic's five sites: on the
+        home page a tabbed widget of three forms (the record search in an app's markup, the branch
+        finder, a form that is not a search); a listing page of the records whose filter form
+        submits to the page itself (on a site whose action robots.txt allows); a search page with a
+        cookie form and a booking / registration / alert form before the search (the site whose
+        action robots.txt disallows); a search posting to an application sub-host (portal.NAME.test);
+        at depth 3 a step-one wizard of radio buttons, on a site whose site search is run by a hosted
+        search service (search.NAME.test). Elsewhere at random."""
+        trng = random.Random(f"{self.seed}-traits5-{topic}")
+        idx = list(range(len(hosts)))
+        home = placements.index("home")
+        traits: list[dict] = [
+            {
+                "style": trng.choice([0, 1, 2, 3, 4, 5, 6, 12, 15] if i == home else [0, 1, 2, 3, 4, 5, 6, 7, 12, 14, 15, 16]),
+                "newsy": trng.random() < 0.15,
+                "pref": trng.random() < 0.3,
+                "poll": trng.random() < 0.15,
+                "newsfirst": trng.random() < 0.2,
+                "box": placements[i] == "d1" and trng.random() < 0.3,
+                "beside": placements[i] != "home" and trng.random() < 0.15,
+                "beside2": placements[i] != "home" and trng.random() < 0.25,
+                "hosted": trng.random() < 0.35,
+                "tabs3": i == home and trng.random() < 0.5,
+            }
+            for i in idx
+        ]
+        if topic == self.topic:
+            for tr in traits:
+                tr.update(newsfirst=False, box=False, beside=False, beside2=False, newsy=False, tabs3=False, hosted=False)
+            d3 = placements.index("d3")
+            mids = [i for i in idx if placements[i] in ("d1", "d2")]
+            free = [i for i in mids if i != cgi_index]
+            listing = placements.index("d1") if placements.index("d1") != cgi_index else free[0]
+            subhost = next(i for i in free if i != listing)
+            traits[home].update(tabs3=True, style=15, compact=False)
+            traits[listing].update(listing=True, style=14, method="get")
+            traits[subhost].update(subhost=True, style=15, method="post")
+            traits[cgi_index].update(beside2=True, style=trng.choice([1, 2, 3, 5, 12]))
+            traits[d3].update(style=16, hosted=True)
+            traits[trng.choice(idx)]["pref"] = True
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh5_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout13-15: 14 = a filter sidebar (keywords, selects, "Update
+        results"); 15 = a modern app's markup (visually hidden labels, a type=search box, selects
+        named by aria-label, generated ids, a hidden state field, a button with a span); 16 = step
+        one of a wizard: two sets of radio buttons and a button, no text box."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        if style == 14:
+            kw = rng.choice(["keywords", "kw", "search"])
+            cat = rng.choice(["type", "category", "theme", "filter[type]"])
+            band = rng.choice(["band", "range", "filter[band]"])
+            fields += [(kw, "text"), (cat, "category"), (band, "price"), ("order", "other")]
+            copts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"])
+            popts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["prices"])
+            h = (
+                f'<form action="{action}" method="{method}" class="filter-form">'
+                f'<div class="filter-group"><label for="flt-kw">Keywords</label><input id="flt-kw" type="text" name="{kw}"></div>'
+                f'<div class="filter-group"><label for="flt-cat">{E(labels["category"])}</label><select id="flt-cat" name="{cat}">{copts}</select></div>'
+                f'<div class="filter-group"><label for="flt-band">{E(labels["price"])}</label><select id="flt-band" name="{band}">{popts}</select></div>'
+                '<div class="filter-group"><label for="flt-order">Order by</label><select id="flt-order" name="order">'
+                '<option value="newest">Newest first</option><option value="az">A to Z</option></select></div>'
+                f'<button type="submit" class="btn btn-secondary">{E(rng.choice(["Update results", "Apply filters", "Filter"]))}</button></form>'
+            )
+            return h, fields
+        if style == 15:
+            name, label = rng.choice(t["text_fields"][:3])
+            fields.append((name, "text"))
+            uid = rng.randrange(10, 99)
+            parts = [
+                f'<div class="sc-{uid}a field"><label class="visually-hidden" for=":r{uid}:">{E(label)}</label>'
+                f'<input id=":r{uid}:" type="search" name="{name}" placeholder="{E(rng.choice(t["placeholders"]))}" enterkeyhint="search" autocomplete="off"></div>'
+            ]
+            if not compact:
+                for role, nm in (
+                    ("category", rng.choice(["category", "type", "sector"])),
+                    ("price", rng.choice(["band", "price", "level"])),
+                ):
+                    opts_src = t["categories"] if role == "category" else t["prices"]
+                    fields.append((nm, role))
+                    opts = f'<option value="">{E(labels[role])}: any</option>' + "".join(
+                        f'<option value="{slug(o)}">{E(o)}</option>' for o in opts_src
+                    )
+                    parts.append(f'<div class="sc-{uid}b field"><select name="{nm}" aria-label="{E(labels[role])}">{opts}</select></div>')
+            state = hashlib.sha256(f"{action}{uid}".encode()).hexdigest()[:24]
+            h = (
+                f'<form action="{action}" method="{method}" class="sc-{uid}x" data-testid="search-form" novalidate>{"".join(parts)}'
+                f'<input type="hidden" name="_state" value="{state}">'
+                f'<button type="submit" class="sc-{uid}c" data-testid="search-submit"><span>{E(rng.choice(["Search", "Go", "Show results"]))}</span></button></form>'
+            )
+            return h, fields
+        cat = rng.choice(["sector", "what", "cat"])
+        fmt = rng.choice(["kind", "type", "fmt"])
+        fields += [(cat, "category"), (fmt, "format"), ("step", "other")]
+        r1 = "".join(f'<label class="radio"><input type="radio" name="{cat}" value="{slug(o)}"> {E(o)}</label>' for o in t["categories"])
+        r2 = "".join(f'<label class="radio"><input type="radio" name="{fmt}" value="{slug(o)}"> {E(o)}</label>' for o in t["formats"])
+        h = (
+            f'<form action="{action}" method="{method}" class="wizard"><input type="hidden" name="step" value="1">'
+            f'<p class="step">Step 1 of 2</p><fieldset><legend>{E(labels["category"])}</legend>{r1}</fieldset>'
+            f"<fieldset><legend>{E(labels['format'])}</legend>{r2}</fieldset>"
+            f'<button type="submit" name="next" value="1">{E(t.get("avail_button") or "Next")}</button></form>'
+        )
+        return h, fields
+
+    def _fresh5_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout13-15 that are not searches of records: quote and price calculators,
+        availability checks, viewings, event registrations, valuations, funding eligibility
+        checks, reports of unsafe products."""
+        t = TOPICS.get(site.topic, {})
+        cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("categories", ["General"])[:8])
+        label = t.get("labels", {}).get("category", "Category")
+        if kind == "quote":  # GET: numbers and a select; answers with a price, not records
+            action, method = rng.choice(["/quote/calculate", "/calculator", "/estimate"]), "get"
+            h = (
+                f'<form action="{action}" method="get" class="calculator"><h3>{E(rng.choice(["Get a quote", "Price calculator", "How much will it cost?"]))}</h3>'
+                f'<label>{E(label)} <select name="what">{cats}</select></label> '
+                '<label>Amount or size <input type="number" name="amount"></label> <label>Postcode <input type="text" name="postcode" size="8"></label> '
+                '<input type="submit" value="Calculate"></form>'
+            )
+        elif kind == "availability":  # GET: a date and numbers; answers available or not
+            action, method = rng.choice(["/availability/check", "/check-dates"]), "get"
+            n = "".join(f"<option>{i}</option>" for i in range(1, 9))
+            h = (
+                f'<form action="{action}" method="get"><label>Date <input type="date" name="date"></label> '
+                f'<label>Nights <select name="nights">{n}</select></label> <label>Guests <input type="number" name="guests" value="2"></label> '
+                '<input type="submit" value="Check availability"></form>'
+            )
+        elif kind == "viewing":  # POST: a property reference, a date and a time
+            action, method = rng.choice(["/viewings/book", "/book-viewing"]), "post"
+            times = "".join(f"<option>{h_}:00</option>" for h_ in range(9, 19))
+            h = (
+                f'<h3>Book a viewing</h3><form action="{action}" method="post"><label>Property reference <input type="text" name="ref"></label> '
+                f'<label>Preferred date <input type="date" name="date"></label> <label>Time <select name="time">{times}</select></label> '
+                '<label>Name <input type="text" name="name"></label> <label>Phone <input type="tel" name="phone"></label> '
+                '<input type="submit" value="Request viewing"></form>'
+            )
+        elif kind == "registration":  # POST: an event (dates in a select), name, email
+            action, method = rng.choice(["/events/register", "/workshops/book", "/register-place"]), "post"
+            evs = "".join(
+                f"<option>{E(x)} - {d} {m} 2027</option>"
+                for x, d, m in zip(
+                    ["Writing a winning bid", "Open day", "Budgets and reporting", "Meet the team"],
+                    (12, 19, 3, 24),
+                    ("January", "February", "March", "March"),
+                    strict=True,
+                )
+            )
+            h = (
+                f'<h3>{E(rng.choice(["Book a place", "Register for an event", "Reserve your place"]))}</h3><form action="{action}" method="post">'
+                f'<label>Event <select name="event">{evs}</select></label> <label>Name <input type="text" name="name"></label> '
+                '<label>Email <input type="email" name="email"></label> <label>Organisation <input type="text" name="org"></label> '
+                '<label><input type="checkbox" name="access" value="1"> I have access needs</label> <input type="submit" value="Register"></form>'
+            )
+        elif kind == "valuation":  # POST, shaped like the rental search: postcode, bedrooms, property type
+            action, method = rng.choice(["/landlords/valuation", "/valuation/request"]), "post"
+            beds = "".join(f"<option>{i}</option>" for i in range(1, 6))
+            h = (
+                f'<form action="{action}" method="post"><label>Postcode <input type="text" name="postcode"></label> '
+                f'<label>Bedrooms <select name="beds">{beds}</select></label> <label>{E(label)} <select name="type">{cats}</select></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Get my free valuation"></form>'
+            )
+        elif kind == "fundcheck":  # GET: organisation type, income, where: "you may be eligible"
+            action, method = rng.choice(["/eligibility/check", "/am-i-eligible"]), "get"
+            h = (
+                f'<form action="{action}" method="get"><label>Your organisation <select name="orgtype"><option>Registered charity</option>'
+                "<option>Community group</option><option>Social enterprise</option><option>School or PTA</option></select></label> "
+                '<label>Annual income <select name="income"><option>Under 10,000 pounds</option><option>10,000 to 100,000 pounds</option>'
+                f'<option>Over 100,000 pounds</option></select></label> <label>{E(label)} <select name="theme">{cats}</select></label> '
+                '<input type="submit" value="Check eligibility"></form>'
+            )
+        elif kind == "safetyreport":  # POST, shaped like the recall search: product, brand, type
+            action, method = rng.choice(["/report/submit", "/unsafe-product/report"]), "post"
+            h = (
+                f'<form action="{action}" method="post"><label>Product <input type="text" name="product"></label> '
+                f'<label>Brand <input type="text" name="brand"></label> <label>{E(label)} <select name="type">{cats}</select></label> '
+                '<label>What happened? <textarea name="what"></textarea></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Send report"></form>'
+            )
+        else:
             raise ValueError(kind)
         site.actions[action] = Action(kind, "none")
         return h, (action, method, kind, "none")
+
+    def _branch_finder(self, site: Site) -> tuple[str, tuple]:
+        """heldout13-15: a finder of the business's branches by town or postcode. It queries a
+        database and lists records (branches), so it is searchable; its records are not the
+        topic's, so it is not relevant."""
+        rng = random.Random(f"{self.seed}-{site.host}-branches")
+        towns = rng.sample(
+            ["Leeds", "York", "Harrogate", "Wakefield", "Otley", "Ilkley", "Skipton", "Ripon", "Selby", "Keighley"], rng.randrange(3, 8)
+        )
+        site.branches = []
+        for i, town in enumerate(towns):
+            pc = f"{town[:2].upper()}{rng.randrange(1, 20)}"
+            p = f"/branches/{slug(town)}"
+            site.branches.append(
+                Record(i, f"{site.name}, {town}", site.name, "Branch", pc, "", f"{town} {pc} branch office".lower(), href=p)
+            )
+        action = rng.choice(["/branches/search", "/find-a-branch/results", "/offices/near"])
+        site.actions[action] = Action(
+            "search", "branches", [("location", "text"), ("radius", "other")], site.branches, "/branches/", "branch", "branches"
+        )
+        h = (
+            f'<form action="{action}" method="get" class="branch-finder"><label>Town or postcode <input type="text" name="location" placeholder="e.g. LS6"></label> '
+            '<select name="radius" aria-label="Distance"><option>5 miles</option><option>10 miles</option><option>25 miles</option></select> '
+            f'<input type="submit" value="{E(rng.choice(["Find a branch", "Find offices", "Search"]))}"></form>'
+        )
+        return h, (action, "get", "search", "branches")
+
+    def _hosted_site_search(self, site: Site, rng: random.Random) -> None:
+        """heldout13-15: the site's own pages searched by a hosted search service on
+        search.NAME.test (a site search: searchable, not of the records)."""
+        app_host = "search" + site.host[len("www") :]
+        pages = [("About us", "/about"), ("Help", "/help"), ("Contact us", "/contact"), ("Find a branch", "/stores"), ("News", "/news/")]
+        recs = [
+            Record(i, tt, site.name, "", "", "", f"{tt} {site.name}".lower(), href=f"http://{site.host}{h}")
+            for i, (tt, h) in enumerate(pages)
+        ]
+        app = Site(self, app_host, f"{site.name} site search", "app", "site")
+        app.robots = "User-agent: *\nDisallow: /admin/\n"
+        app.actions["/s/search.html"] = Action("search", "site", [("query", "text")], recs, "/", "page", "pages")
+        app.pages["/"] = (
+            f'<!DOCTYPE html>\n<html><head><title>Search</title></head><body><p><a href="http://{site.host}/">{E(site.name)}</a></p></body></html>\n'
+        )
+        self.app_sites.append(app)
+        action = f"http://{app_host}/s/search.html"
+        coll = slug(site.name)[:20]
+        site.header_form = (
+            f'<form class="site-search" action="{action}" method="get" role="search"><input type="hidden" name="collection" value="{coll}-web">'
+            f'<label for="hosted-q">Search</label><input type="text" id="hosted-q" name="query" placeholder="Search {E(site.name)}">'
+            '<button type="submit">Go</button></form>'
+        )
+        site.layout_forms = site.layout_forms + [(action, "get", "search", "site")]
 
     def _newsfirst(self, site: Site, rng: random.Random) -> str:
         """heldout10-12: a blog with an archive by month (tag pages disallowed by robots.txt),
@@ -2196,6 +2612,241 @@ class Web:
             "/",
             "Visit Eastmoor",
             '<p>Moors, beaches and museums. <a href="/whats-on/">What\'s on</a> &middot; <a href="/museums/">Museums</a>.</p>',
+        )
+
+    def _volunteer_site(self) -> None:
+        """heldout13-15: a volunteer centre: a site search, a search of volunteering opportunities
+        (records of roles, no scored topic), a funding-advice page that names funds and funders
+        (no search), training events with a registration form, donations."""
+        rng = random.Random(f"{self.seed}-volunteer")
+        site = self._offtopic4("www.northmoor-volunteers.test", "Northmoor Volunteer Centre", "volunteering", "/search", "q", "Search")
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = site.layout_forms + [news_entry]
+        site.menu = [
+            ("Home", "/"),
+            ("Volunteer", "/opportunities/"),
+            ("Support for groups", "/groups/"),
+            ("Funding advice", "/groups/funding/"),
+            ("Training and events", "/training/"),
+            ("Donate", "/donate/"),
+        ]
+        site.footer = [("About us", "/about/"), ("Contact", "/contact/")]
+        causes = ["Animals", "Arts", "Environment", "Older people", "Sport", "Young people", "Health", "Heritage"]
+        roles = []
+        for i in range(28):
+            title = f"{rng.choice(['Volunteer', 'Trustee', 'Befriender', 'Driver', 'Shop assistant', 'Gardener', 'Treasurer'])} at {rng.choice(['Kelby', 'Northmoor', 'Otley', 'Eastmoor'])} {rng.choice(['Food Share', 'Museum', 'Hospice', 'Youth Club', 'Park Friends', 'Sports Club'])}"
+            c = rng.choice(causes)
+            p = f"/opportunities/{i + 1}-{slug(title)}"
+            roles.append(Record(i, title, "Northmoor", c, "Volunteering", "", f"{title} {c}".lower(), href=p))
+            site.page(
+                p, title, f"<p>{E(title)}: {E(c.lower())}, a few hours a week.</p>", crumbs=[("Volunteer", "/opportunities/"), (title, p)]
+            )
+        opts = '<option value="">Any cause</option>' + "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in causes)
+        site.actions["/opportunities/search"] = Action(
+            "search", "volunteering", [("what", "text"), ("cause", "category")], roles, "/opportunities/", "opportunity", "opportunities"
+        )
+        site.page(
+            "/opportunities/",
+            "Find a volunteering opportunity",
+            f'<form action="/opportunities/search" method="get"><label>What would you like to do? <input type="text" name="what"></label> '
+            f'<label>Cause <select name="cause">{opts}</select></label> <input type="submit" value="Find opportunities"></form><ul>'
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in roles[:10])
+            + "</ul>",
+            forms=[("/opportunities/search", "get", "search", "volunteering")],
+        )
+        gr = TOPICS["grants"]
+        site.page(
+            "/groups/",
+            "Support for groups",
+            '<p>We help charities and community groups with governance, volunteers and funding. <a href="/groups/funding/">Funding advice</a>.</p>',
+        )
+        site.page(
+            "/groups/funding/",
+            "Funding advice",
+            "<p>Looking for a grant? Most funders open rounds once or twice a year. Funds our members have applied to lately:</p><ul>"
+            + "".join(
+                f"<li>{E(a)} {E(b)} ({E(rng.choice(gr['creators']))})</li>"
+                for a, b in zip(rng.sample(gr["title_a"], 6), rng.sample(gr["title_b"], 6), strict=True)
+            )
+            + "</ul><p>Book a funding surgery with our advisers: they will read your grant application before you send it.</p>",
+            crumbs=[("Support for groups", "/groups/"), ("Funding advice", "/groups/funding/")],
+        )
+        h, f = self._fresh5_form(site, "registration", rng)
+        site.page("/training/", "Training and events", f"<p>Courses for trustees and volunteers.</p>{h}", forms=[f])
+        h, f = self._fresh2_form(site, "donate", rng)
+        site.page("/donate/", "Donate", f"<p>Help us support local volunteering.</p>{h}", forms=[f])
+        h, f = self._simple_form(site, "/contact/", "contact", rng)
+        site.page("/contact/", "Contact", h, forms=[f])
+        site.page("/about/", "About us", "<p>The volunteer centre for Northmoor since 1974.</p>")
+        pages = [(r.href, r.title) for r in roles] + [("/groups/funding/", "Funding advice"), ("/training/", "Training and events")]
+        site.actions["/search"] = Action(
+            "search",
+            "volunteering",
+            [("q", "text")],
+            [Record(100 + i, x, "Northmoor", "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            "/",
+            "page",
+            "pages",
+        )
+        site.page("/", "Northmoor Volunteer Centre", '<p>Give a little time. <a href="/opportunities/">Find an opportunity</a>.</p>')
+
+    def _tenants_site(self) -> None:
+        """heldout13-15: a tenants' advice charity: a site search run by a hosted search service on
+        its own sub-host, an advice-centre finder (records of offices), a rent checker (a
+        calculator), renting advice full of lettings words, donations."""
+        rng = random.Random(f"{self.seed}-tenants")
+        host = "www.fairrent-advice.test"
+        site = Site(self, host, "Fair Rent Advice", "offtopic", "tenants")
+        self.sites[host] = site
+        site.menu = [
+            ("Home", "/"),
+            ("Renting advice", "/advice/"),
+            ("Is my rent fair?", "/rent-check/"),
+            ("Find local advice", "/local-advice/"),
+            ("Donate", "/donate/"),
+        ]
+        site.footer = [("About", "/about/"), ("Contact", "/contact/")]
+        self._hosted_site_search(site, rng)
+        site.actions["/s/search.html"] = None  # the site's search is on the sub-host
+        del site.actions["/s/search.html"]
+        centres = []
+        for i, town in enumerate(["Leeds", "York", "Bradford", "Harrogate", "Wakefield", "Hull"]):
+            p = f"/local-advice/{slug(town)}"
+            centres.append(
+                Record(i, f"{town} advice centre", "Fair Rent Advice", "Advice centre", "", "", f"{town} advice centre".lower(), href=p)
+            )
+            site.page(p, f"{town} advice centre", f"<p>Drop-in advice for tenants in {E(town)}, Tuesdays and Thursdays.</p>")
+        site.actions["/local-advice/find"] = Action(
+            "search", "advice-centres", [("postcode", "text")], centres, "/local-advice/", "advice centre", "advice centres"
+        )
+        site.page(
+            "/local-advice/",
+            "Find local advice",
+            '<form action="/local-advice/find" method="get"><label>Your postcode <input type="text" name="postcode"></label> '
+            '<input type="submit" value="Find advice near me"></form><ul>'
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in centres)
+            + "</ul>",
+            forms=[("/local-advice/find", "get", "search", "advice-centres")],
+        )
+        site.actions["/rent-check/result"] = Action("calculator", "none")
+        site.page(
+            "/rent-check/",
+            "Is my rent fair?",
+            '<form action="/rent-check/result" method="get"><label>Postcode <input type="text" name="postcode"></label> '
+            '<label>Bedrooms <select name="beds"><option>1</option><option>2</option><option>3</option><option>4</option></select></label> '
+            '<label>Rent per calendar month <input type="number" name="rent"></label> <input type="submit" value="Check my rent"></form>',
+            forms=[("/rent-check/result", "get", "calculator", "none")],
+        )
+        rt = TOPICS["rentals"]
+        topics = [
+            "Deposits",
+            "Repairs",
+            "Eviction notices",
+            "Rent increases",
+            "Letting agent fees",
+            "Viewing a property to rent",
+            "Tenancy agreements",
+        ]
+        for x in topics:
+            site.page(
+                f"/advice/{slug(x)}",
+                x,
+                f"<p>{E(x)}: what tenants renting from a landlord or a letting agent should know. {E(rng.choice(rt['sentences']))}</p>",
+                crumbs=[("Renting advice", "/advice/"), (x, f"/advice/{slug(x)}")],
+            )
+        site.page(
+            "/advice/", "Renting advice", "<ul>" + "".join(f'<li><a href="/advice/{slug(x)}">{E(x)}</a></li>' for x in topics) + "</ul>"
+        )
+        h, f = self._fresh2_form(site, "donate", rng)
+        site.page("/donate/", "Donate", f"<p>Every gift helps a tenant keep their home.</p>{h}", forms=[f])
+        h, f = self._simple_form(site, "/contact/", "contact", rng)
+        site.page("/contact/", "Ask an adviser", h, forms=[f])
+        site.page("/about/", "About", "<p>Free, independent advice for people who rent their homes.</p>")
+        site.page("/", "Fair Rent Advice", '<p>Renting a flat or a house? <a href="/advice/">Know your rights</a>.</p>')
+
+    def _consumer_site(self) -> None:
+        """heldout13-15: a consumer magazine: a site search, a search of its product reviews
+        (records of reviews, no scored topic), safety alerts naming recent recalls (no search), a
+        price-comparison quote form, a competition."""
+        rng = random.Random(f"{self.seed}-consumer")
+        site = self._offtopic4("www.consumerwatch-mag.test", "Consumer Watch", "reviews", "/search", "q", "Search Consumer Watch")
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = site.layout_forms + [news_entry]
+        site.menu = [
+            ("Home", "/"),
+            ("Reviews", "/reviews/"),
+            ("Safety alerts", "/safety/"),
+            ("Compare prices", "/compare/"),
+            ("Competitions", "/win/"),
+        ]
+        site.footer = [("About", "/about/"), ("Contact", "/contact/")]
+        kinds = ["Washing machines", "Kettles", "Cots", "E-bikes", "Phones", "Vacuum cleaners", "Car seats", "Laptops"]
+        revs = []
+        for i in range(30):
+            k = rng.choice(kinds)
+            title = f"{rng.choice(['Homeline', 'Kiddo', 'VoltMax', 'Nestwell', 'Lumo'])} {rng.choice(['X2', 'Pro', 'Lite', '300', 'Max'])} {k[:-1].lower()}"
+            p = f"/reviews/{i + 1}-{slug(title)}"
+            revs.append(Record(i, title, "Consumer Watch", k, "Review", "", f"{title} {k}".lower(), href=p))
+            site.page(
+                p,
+                f"Review: {title}",
+                f"<p>We tested the {E(title)}. Score {rng.randrange(40, 90)}%.</p>",
+                crumbs=[("Reviews", "/reviews/"), (title, p)],
+            )
+        opts = '<option value="">All products</option>' + "".join(f'<option value="{slug(k)}">{E(k)}</option>' for k in kinds)
+        site.actions["/reviews/search"] = Action(
+            "search", "reviews", [("product", "text"), ("cat", "category")], revs, "/reviews/", "review", "reviews"
+        )
+        site.page(
+            "/reviews/",
+            "Product reviews",
+            f'<form action="/reviews/search" method="get"><label>Product or brand <input type="text" name="product"></label> '
+            f'<label>Category <select name="cat">{opts}</select></label> <input type="submit" value="Find reviews"></form><ul>'
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in revs[:12])
+            + "</ul>",
+            forms=[("/reviews/search", "get", "search", "reviews")],
+        )
+        rc = TOPICS["recalls"]
+        site.page(
+            "/safety/",
+            "Safety alerts",
+            "<p>Products recalled this month: stop using them and contact the seller.</p><ul>"
+            + "".join(
+                f"<li>{E(a)}: {E(b)} ({E(rng.choice(rc['creators']))}, recall notice)</li>"
+                for a, b in zip(rng.sample(rc["title_a"], 6), rng.sample(rc["title_b"], 6), strict=True)
+            )
+            + "</ul><p>Check every product recall on the official recall registers before you buy second hand.</p>",
+        )
+        site.actions["/compare/quotes"] = Action("quote", "none")
+        site.page(
+            "/compare/",
+            "Compare prices",
+            '<form action="/compare/quotes" method="get"><label>Postcode <input type="text" name="postcode"></label> '
+            '<label>What <select name="what"><option>Energy</option><option>Broadband</option><option>Car insurance</option></select></label> '
+            '<label>Monthly spend <input type="number" name="spend"></label> <input type="submit" value="Get quotes"></form>',
+            forms=[("/compare/quotes", "get", "quote", "none")],
+        )
+        h, f = self._fresh2_form(site, "competition", rng)
+        site.page("/win/", "Competitions", h, forms=[f])
+        h, f = self._simple_form(site, "/contact/", "contact", rng)
+        site.page("/contact/", "Contact", h, forms=[f])
+        site.page("/about/", "About", "<p>Independent product testing since 1988.</p>")
+        pages = [(r.href, r.title) for r in revs] + [("/safety/", "Safety alerts"), ("/compare/", "Compare prices")]
+        site.actions["/search"] = Action(
+            "search",
+            "reviews",
+            [("q", "text")],
+            [Record(100 + i, x, "Consumer Watch", "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            "/",
+            "page",
+            "pages",
+        )
+        site.page(
+            "/",
+            "Consumer Watch",
+            '<p>Tested, rated, trusted. <a href="/reviews/">Latest reviews</a> &middot; <a href="/safety/">Safety alerts</a>.</p>',
         )
 
     def _library_site(self) -> None:
@@ -3034,6 +3685,8 @@ class Web:
             fillers = FILLERS3
         if self.fresh4:
             fillers = FILLERS4
+        if self.fresh5:
+            fillers = FILLERS5
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -3063,6 +3716,8 @@ class Web:
                 extra = FRESH3_FILLER_FORMS.get(host_name)
             if self.fresh4:
                 extra = FRESH4_FILLER_FORMS.get(host_name)
+            if self.fresh5:
+                extra = FRESH5_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -3186,6 +3841,19 @@ class Web:
                     "hospital": "Health: Hospitals",
                     "lawfirm": "Society: Law: Firms",
                     "tourism": "Regional: Travel and tourism",
+                }
+            )
+        if self.fresh5:
+            groups.update(
+                {
+                    "grants": "Society: Philanthropy: Grant funders",
+                    "scholarships": "Reference: Education: Student finance",
+                    "rentals": "Business: Real estate: Lettings",
+                    "recalls": "Shopping: Consumer information: Product recalls",
+                    "legislation": "Society: Law: Legislation",
+                    "volunteering": "Society: Volunteering",
+                    "tenants": "Society: Housing: Advice",
+                    "reviews": "News: Magazines: Consumer",
                 }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
@@ -3416,6 +4084,9 @@ class Web:
                 "eligibility",
                 "tickets",
                 "export",
+                "quote",
+                "availability",
+                "fundcheck",
             ):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
@@ -3452,6 +4123,13 @@ class Web:
                 "tickets": "Tickets are available on the date you chose. Continue to payment.",
                 "imagerequest": "Thank you: the picture library will reply within five working days.",
                 "export": "Your citation file is ready to download.",
+                "quote": "Your estimate: 84 pounds a month. This is a guide price, not an offer.",
+                "availability": "Good news: those dates are available. Continue to book.",
+                "viewing": "Thank you: the branch will call you to confirm the viewing.",
+                "registration": "Thank you: your place is booked. We have sent you a confirmation email.",
+                "valuation": "Thank you: a valuer will contact you within one working day.",
+                "fundcheck": "You may be eligible for funding. Read each fund's guidance before you apply.",
+                "safetyreport": "Thank you: trading standards will look at your report.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
