@@ -91,6 +91,9 @@ def main() -> int:
         "libreoffice",
         "erlang",
         "swipl",
+        "haskell",
+        "racket",
+        "exim",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -213,6 +216,43 @@ def main() -> int:
                 200,
                 "text/html",
                 b"atom_length",
+            ),
+            # sixth set: Haddock module and hyperlinked source pages, Scribble sections,
+            # Exim's chapter files and their chNN.html aliases (symbolic links: redirects)
+            (
+                "GET",
+                "http://haskell-libs.test/ghc-9.0.2/libraries/base-4.15.1.0/Data-List.html",
+                200,
+                "text/html",
+                b"foldl'",
+            ),
+            (
+                "GET",
+                "http://haskell-libs.test/ghc-9.0.2/libraries/base-4.15.1.0/src/Data-OldList.html",
+                200,
+                "text/html",
+                b"foldl'",
+            ),
+            (
+                "GET",
+                "http://docs-racket.test/8.7/reference/strings.html",
+                200,
+                "text/html",
+                b"string-append",
+            ),
+            (
+                "GET",
+                COLLECTIONS["exim"].url("ch14.html"),
+                301,
+                None,
+                None,
+            ),
+            (
+                "GET",
+                COLLECTIONS["exim"].url("ch-main_configuration.html"),
+                200,
+                "text/html; charset=utf-8",
+                b"smtp_accept_max",
             ),
         ]
         for method, url, status, ctype, needle in checks:
