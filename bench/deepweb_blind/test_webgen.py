@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
+from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, FRESH6, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
 
 
 @functools.cache
@@ -51,6 +51,10 @@ EARLIER_WEBS = {
     "heldout10": "188819b3eb79a79975c7e8ce49819585",
     "heldout11": "6835c7c25c692f26851f7310ba6d0905",
     "heldout12": "91862e5a8fa7cb818edcdd5ed060e458",
+    # taken from the generator before heldout16/17 were added
+    "heldout13": "b7fa23043a325c4867df5f61ea8cff85",
+    "heldout14": "87becc0594be0420430bdb951c635c45",
+    "heldout15": "301e3ac123dd9755b85df4b619f7af07",
 }
 
 
@@ -672,6 +676,118 @@ def test_fresh5_webs_search_through_the_proxy(name: str) -> None:
             other = next(f for f in gt["forms"] if f["kind"] == kind)
             body = submit(opener, other, "x=1")
             assert "found" not in body and "Please use the form" not in body, (kind, body)
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait6(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout16/17)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            out[next(k for k in ("dialog", "footsearch", "footlink", "bottom", "beside6", "subhost") if tr.get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH6))
+def test_fresh6_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout16/17: a scored topic no other web has, beside topics that share its words, whose
+    sites' home pages name it in other words; 64 sites (and their sub-hosts), 5,000-9,000 pages;
+    no off-topic site, portal or filler of an earlier web; the scored topic's five forms: on the
+    home page in a <dialog> at the end of the page (heldout16) or in every page's footer
+    (heldout17), in a modern markup; a Drupal Views form on a page linked from the footer only; a
+    form at the bottom of a long listing; a search page with a supplier-registration or
+    arrangement-request form before the search; a Drupal form posting to a sub-host at depth 3."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8", "heldout10", "heldout13"):
+        old = built(earlier).ground_truth()["sites"]
+        # (sub-hosts of a topic site that both webs have, e.g. a grants site's hosted search, are shared)
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait6(web, gt)
+    home_key = "dialog" if name == "heldout16" else "footsearch"
+    assert sorted(by) == sorted(["beside6", "bottom", "footlink", "subhost", home_key])
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    assert sum(f["action_disallowed_by_robots"] for f in by.values()) == 1
+    # the topic's name (and its plural) is not on the scored sites' home pages, but is in the records
+    noun = TOPICS[web.topic]["noun"]
+    for f in by.values():
+        text = re.sub(r"<[^>]+>", " ", web.sites[f["host"]].pages["/"]).lower()
+        assert web.topic not in text and "sheet music" not in text and "tender" not in text, f["host"]
+        stem = web.topic[:-1] if web.topic.endswith("s") else web.topic  # "tenders" finds "tender", as the search stems
+        assert all(stem in r.text() and noun in r.text() for r in web.sites[f["host"]].records)
+    assert noun in ("tender", "score")
+    home = by[home_key]
+    assert home["depth"] == 0
+    doc = web.sites[home["host"]].pages["/"]
+    assert "<search " in doc and 'role="combobox"' in doc and "<datalist" in doc
+    if name == "heldout16":
+        assert len(home["pages"]) == 1 and doc.index("<dialog") > doc.index("</ul>") and "</dialog>" in doc
+    else:
+        assert len(home["pages"]) > 20 and doc.index('class="footer-search"') > doc.index('<a href="/news/">Store news</a>')
+    # footlink: the Drupal form's page is linked from the footer, not from the menu
+    fl = by["footlink"]
+    assert fl["depth"] == 1 and fl["method"] == "get"
+    site = web.sites[fl["host"]]
+    path = urllib.parse.urlsplit(fl["pages"][0]).path
+    assert path in {h for _t, h in site.footer} and path not in {h for _t, h in site.menu}
+    _doc, form = form_on_page(web, fl["pages"][0], urllib.parse.urlsplit(fl["action"]).path)
+    assert 'name="search_api_fulltext"' in form and 'value="All"' in form and 'name="form_build_id"' in form
+    # bottom: the form after a long list of record links
+    bt = by["bottom"]
+    doc, form = form_on_page(web, bt["pages"][0], urllib.parse.urlsplit(bt["action"]).path)
+    assert doc.count('<li><a href="' + web.sites[bt["host"]].item_prefix) >= 20 and doc.index('class="listing"') < doc.index(form)
+    # beside6: a form shaped like the search (not a search) before it
+    bs = by["beside6"]
+    kinds = [f["kind"] for f in gt["forms"] if bs["pages"][0] in f["pages"]]
+    assert ("supplier" if name == "heldout16" else "arrangement") in kinds and "login" in kinds
+    # sub-host at depth 3, a Drupal form posting there
+    sub = by["subhost"]
+    netloc = urllib.parse.urlsplit(sub["action"]).netloc
+    assert sub["depth"] == 3 and netloc.split(".")[0] in SUBHOSTS5 and netloc != sub["host"] and sub["method"] == "post"
+    kinds = {f["kind"] for f in gt["forms"]}
+    assert {"feedback", "supplier" if name == "heldout16" else "arrangement", "login", "newsletter", "preference"} <= kinds
+    feedback = [f for f in gt["forms"] if f["kind"] == "feedback"]
+    assert len(feedback) == 30 and all(f["method"] == "get" for f in feedback)
+    off = {f["topic"] for f in gt["forms"] if f["kind"] == "search" and gt["sites"][f["host"]]["kind"] == "offtopic"}
+    assert {"volunteering", "advice-centres", "site", "reviews"} <= off
+
+
+@pytest.mark.parametrize("name", sorted(FRESH6))
+def test_fresh6_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural, and for a Drupal form's "- Any -" (All) selects sent with them, and none for
+    nonsense; the feedback, supplier and arrangement forms answer without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    by = scored_by_trait6(web, gt)
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for _key, f in sorted(by.items()):
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            anys = {n: "All" for n, role in act.fields if role in ("category", "format", "price")} if act.any_value else {}
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w, **anys}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"})), f["action"]
+        for kind in ("feedback", "supplier" if name == "heldout16" else "arrangement"):
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "helpful=yes" if kind == "feedback" else "title=x")
+            assert "found" not in body and "Please use the form" not in body and "Thank you" in body, (kind, body)
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}

@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -51,6 +51,11 @@ WEBS = {
     "heldout13": (84127, "grants", ["grants", "scholarships", "jobs", "courses", "events", "books"], True),
     "heldout14": (50963, "rentals", ["rentals", "realestate", "events", "autos", "pets", "recipes"], True),
     "heldout15": (73319, "recalls", ["recalls", "legislation", "autos", "bicycles", "instruments", "wine"], True),
+    # fresh held-out webs added 2026-11-27 (sixth batch) after the author had read the scores of dev
+    # and heldout1-15: topics never present before, named on their sites in other words, beside
+    # topics that share their words; new names and the shapes of FRESH6 below
+    "heldout16": (23178, "tenders", ["tenders", "scholarships", "jobs", "legislation", "events", "autos"], True),
+    "heldout17": (24811, "sheetmusic", ["sheetmusic", "music", "instruments", "books", "courses", "pets"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -204,6 +209,66 @@ FRESH5_FILLER_FORMS = {
     "parksidegarage": ("Book a service", "/book/", "booking"),
     "lotusthaikitchen": ("Book a table", "/book-a-table/", "table"),
 }
+# heldout16/17 have the shapes of heldout13-15 (their layouts, branch finders, hosted site searches,
+# off-topic volunteer centre, tenants' charity and consumer magazine) and more (see _plan_traits6):
+# topic sites that name their subject in other words than the topic's name; a record search in a
+# <dialog> at the end of the home page (heldout16) or in every page's footer (heldout17); a search
+# page linked from the footer only; a search form at the bottom of a long listing; a modern
+# markup (a <search> element, floating labels after their inputs, aria-labelledby, names like
+# filters[keywords], a combobox with a datalist, an icon button); a Drupal Views exposed form
+# (search_api_fulltext, "- Any -" = All, form_build_id, "Apply"); on every topic site a "Was this
+# page helpful?" form (GET, radio buttons); supplier registration and arrangement requests shaped
+# like the record search; other names for the portals, the five big off-topic sites and the fillers.
+FRESH6 = {"heldout16", "heldout17"}
+FRESH6_NAMES = {
+    "docs.lumen-lang.test": ("docs.corvid-lang.test", "Corvid 4 documentation"),
+    "www.dailyledger.test": ("www.westridingpost.test", "The West Riding Post"),
+    "www.ironworks-supply.test": ("www.toolbarn-diy.test", "Toolbarn DIY"),
+    "forum.backyardgrowers.test": ("forum.plotholders.test", "Plotholders Forum"),
+    "www.metroweather.test": ("www.skylinemet.test", "Skyline Met"),
+    "www.openlinkdirectory.test": ("www.weblinkatlas-uk.test", "UK Web Atlas"),
+    "www.webguide.test": ("www.goodsites-guide.test", "Good Sites Guide"),
+    "www.tuesdaylinks.test": ("www.weekendlinkroundup.test", "Weekend Link Roundup"),
+}
+# heldout13-15's volunteer centre, tenants' charity and consumer magazine under other names
+FRESH6_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.valleyvolunteering.test", "Valley Volunteering Hub"),
+    "www.fairrent-advice.test": ("www.rentright-advice.test", "RentRight Advice"),
+    "www.consumerwatch-mag.test": ("www.shoppers-verdict.test", "Shopper's Verdict"),
+}
+FRESH6_EXTRAS = {
+    "tenders": [("Register as a supplier", "/suppliers/register", "menu", "supplier"), ("Contract alerts", "/alerts", "footer", "alert")],
+    "sheetmusic": [("Arrangement service", "/arrangements", "menu", "arrangement"), ("Gift vouchers", "/vouchers", "footer", "voucher")],
+}
+# the form that comes before the record search on a search page of heldout16/17
+FRESH6_BESIDE = {"tenders": "supplier", "sheetmusic": "arrangement"}
+FILLERS6 = [
+    ("Birchwood Veterinary Surgery", "birchwoodvets", "health"),
+    ("Calder Valley Osteopaths", "caldervalleyosteo", "health"),
+    ("Ashgrove Primary School", "ashgroveprimary", "education"),
+    ("St Wilfrid's Church", "stwilfrids", "society"),
+    ("Kelby Camera Club", "kelbycameraclub", "society"),
+    ("Northmoor Repair Cafe", "northmoorrepaircafe", "society"),
+    ("Hollins Plumbing & Heating", "hollinsplumbing", "local"),
+    ("The Bay Tree Deli", "baytreedeli", "local"),
+    ("Sharp Cuts Barbers", "sharpcutsbarbers", "local"),
+    ("Meadowside Holiday Cottages", "meadowsidecottages", "local"),
+    ("Greaves & Daughter Joinery", "greavesjoinery", "local"),
+    ("Kelby Tennis Club", "kelbytennis", "sports"),
+    ("Northmoor Wheelers", "northmoorwheelers", "sports"),
+    ("Priya Sandhu Illustration", "priyasandhu", "personal"),
+    ("Grandad Jim's Allotment Diary", "grandadjimsplot", "personal"),
+    ("Kelby Community Larder", "kelbylarder", "society"),
+    ("Moorland Ramblers", "moorlandramblers", "personal"),
+]
+FRESH6_FILLER_FORMS = {
+    "hollinsplumbing": ("Get a quote", "/quote/", "quote"),
+    "meadowsidecottages": ("Check availability", "/availability/", "availability"),
+    "kelbycameraclub": ("Join a workshop", "/workshops/", "registration"),
+    "kelbylarder": ("Donate", "/donate/", "donate"),
+    "sharpcutsbarbers": ("Book an appointment", "/book/", "booking"),
+    "baytreedeli": ("Book a table", "/book-a-table/", "table"),
+}
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -349,6 +414,7 @@ class Action:
     noun: str = "result"
     plural: str = "results"
     advanced: str | None = None  # an advanced-search page linked from the results page
+    any_value: str | None = None  # a select value that means "any" (heldout16/17's Drupal forms send "All")
 
 
 @dataclass
@@ -536,11 +602,12 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5
-        self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5
+        self.fresh6 = name in FRESH6  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
+        self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
+        self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
         self.fresh3 = name in FRESH3
-        self.fresh4 = name in FRESH4 or name in FRESH5  # heldout13-15 keep heldout10-12's shapes
-        self.fresh5 = name in FRESH5
+        self.fresh4 = name in FRESH4 or name in FRESH5 or self.fresh6  # heldout13-15 keep heldout10-12's shapes
+        self.fresh5 = name in FRESH5 or self.fresh6
         self.traits: dict[str, dict] = {}  # heldout6/7: per topic site, which new shapes it has
         self.rng = random.Random(self.seed)
         self.year = 2026
@@ -554,6 +621,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh6:
+            return FRESH6_NAMES.get(host) or FRESH6_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh5:
             return FRESH5_NAMES.get(host, (host, name))
         if self.fresh4:
@@ -562,6 +631,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh6:  # only the first lists and heldout16/17's own
+            return list(t[key]) + FRESH6_LINKS.get(key, {}).get(topic, [])
         if self.fresh5:  # only the first lists and heldout13-15's own
             return list(t[key]) + FRESH5_LINKS.get(key, {}).get(topic, [])
         if self.fresh4:  # only the first lists and heldout10-12's own
@@ -617,7 +688,9 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh5:
+            if self.fresh6:
+                self._plan_traits6(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
+            elif self.fresh5:
                 self._plan_traits5(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             elif self.fresh4:
                 self._plan_traits4(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
@@ -650,7 +723,24 @@ class Web:
             self._magazine_site()
         self._filler_sites()
         self._interlink()
-        if self.fresh5:  # the renamed sites' own words for themselves
+        if self.fresh6:  # the renamed sites' own words for themselves
+            words = [
+                ("Lumen", "Corvid"),
+                ("Daily Ledger", "West Riding Post"),
+                ("Ledger", "Post"),
+                ("Ironworks Supply Co.", "Toolbarn DIY"),
+            ]
+            words += [("Ironworks", "Toolbarn"), ("Backyard Growers", "Plotholders"), ("Metro Weather", "Skyline Met")]
+            words += [("Tuesday", "Weekend")]
+            for host, _name in FRESH6_NAMES.values():
+                site = self.sites[host]
+                for path, doc in site.pages.items():
+                    if doc is None:
+                        continue
+                    for old, new in words:
+                        doc = doc.replace(old, new)
+                    site.pages[path] = doc
+        elif self.fresh5:  # the renamed sites' own words for themselves
             words = [
                 ("Lumen", "Marlin"),
                 ("Daily Ledger", "Northmoor Gazette"),
@@ -707,6 +797,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 17:
+            return self._fresh6_search_form(topic, action, method, style, rng, compact)
         if style >= 14:
             return self._fresh5_search_form(topic, action, method, style, rng, compact)
         if style >= 12:
@@ -1019,6 +1111,8 @@ class Web:
         compact = traits.get("compact", compact)
         form_html, fields = self.search_form(site, topic, search_action, method, style, rng, compact=compact)
         site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
+        if style == 18:  # a Drupal Views form: "- Any -" sends All
+            site.actions[search_action].any_value = "All"
         if search_action.startswith("http://"):
             app = Site(self, app_host, f"{name} search", "app", topic)
             app.robots = "User-agent: *\nDisallow: /admin/\n"
@@ -1048,6 +1142,8 @@ class Web:
             link_name = rng.choice(["advanced search", "full search", "detailed search", "advanced search form"])
         if traits.get("listing"):  # heldout13-15: a listing of the records, named as such
             link_name = rng.choice(t["listing_links"])
+        elif traits.get("bottom"):  # heldout16/17: the same (older topics: "All books", "Full list", ...)
+            link_name = rng.choice(t.get("listing_links") or [f"All {t['plural']}", "Full list", "Everything in stock"])
         search_path = rng.choice(
             [
                 "/search.html",
@@ -1089,7 +1185,7 @@ class Web:
         if self.fresh5:  # a branch finder: a search of the business's branches (not of its records)
             site.branch_finder = self._branch_finder(site)
         site.menu = [("Home", "/")]
-        if placement == "d1" and not traits.get("box"):
+        if placement == "d1" and not traits.get("box") and not traits.get("footlink"):
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
         site.menu += [
@@ -1111,6 +1207,8 @@ class Web:
             site.footer.append(("Gift cards", "/gift-cards"))  # a dead link
         if submission:
             site.footer.append((rng.choice(["Sell to us", "Submit", "Post a listing", "For sellers"]), "/sell"))
+        if traits.get("footlink") and placement == "d1":  # heldout16/17: the search page is linked from the footer only
+            site.footer.append((link_name, search_path))
         extras = FRESH_EXTRAS.get(topic, []) if self.fresh else []
         if self.fresh2:
             extras = extras + FRESH2_EXTRAS.get(topic, [])
@@ -1120,6 +1218,8 @@ class Web:
             extras = extras + FRESH4_EXTRAS.get(topic, []) + FRESH4_COMMON_EXTRAS
         if self.fresh5:
             extras = extras + FRESH5_EXTRAS.get(topic, [])
+        if self.fresh6:
+            extras = extras + FRESH6_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         if traits.get("newsfirst"):
@@ -1163,6 +1263,15 @@ class Web:
             h, f = self._fresh2_form(site, "preference", rng)
             site.footer_form += h
             site.layout_forms = site.layout_forms + [f]
+        if placement == "home" and traits.get("footsearch"):
+            # heldout17: the record search sits in every page's footer, above the newsletter
+            heading = rng.choice(["Looking for a piece?", "Can't see what you need?", "Find it in our catalogue"])
+            site.footer_form = f'<section class="footer-search"><h2>{E(heading)}</h2>{form_html}</section>' + site.footer_form
+            site.layout_forms = site.layout_forms + [search_entry]
+        if self.fresh6:  # "Was this page helpful?" at the foot of every page of a topic site
+            fh, ff = self._fresh6_form(site, "feedback", random.Random(f"{self.seed}-{host}-feedback"))
+            site.footer_form = fh + site.footer_form
+            site.layout_forms = site.layout_forms + [ff]
         robots = ["User-agent: *"]
         if cgi:
             robots.append(f"Disallow: {search_action}" if self.fresh4 else "Disallow: /cgi-bin/")
@@ -1206,7 +1315,23 @@ class Web:
                 + '<p><a href="/about">About us</a> &middot; <a href="/contact">Find us</a></p>'
             )
         home_forms = []
-        if placement == "home" and self.fresh5 and traits.get("tabs3"):
+        if placement == "home" and traits.get("footsearch"):
+            pass  # the record search is in the footer of every page (heldout17)
+        elif placement == "home" and traits.get("dialog"):
+            # heldout16: a header button opens a <dialog> placed at the end of the home page
+            uid = rng.randrange(100, 999)
+            home_body = (
+                f'<button type="button" class="search-toggle" aria-haspopup="dialog" aria-controls="dlg-{uid}">'
+                '<svg aria-hidden="true" width="16" height="16"><circle cx="7" cy="7" r="5"></circle></svg>'
+                f'<span class="visually-hidden">{E(rng.choice(["Open search", "Search", "Find"]))}</span></button>' + home_body
+            )
+            home_body += (
+                f'<dialog id="dlg-{uid}" class="search-modal" aria-labelledby="dlg-{uid}-title">'
+                f'<h2 id="dlg-{uid}-title">{E(rng.choice(["What are you looking for?", "Find what you need", "Start here"]))}</h2>'
+                f'{form_html}<button type="button" class="close" aria-label="Close">&times;</button></dialog>'
+            )
+            home_forms = [search_entry]
+        elif placement == "home" and self.fresh5 and traits.get("tabs3"):
             # a tabbed widget of three forms: the record search, the branch finder, and a form
             # that is not a search (valuation, eligibility, report), as agents' home pages have
             bh, bf = site.branch_finder
@@ -1289,6 +1414,24 @@ class Web:
                 f'<div class="cookie-banner" role="dialog"><p>We use cookies.</p>{ch}</div><div class="promo">{bh}</div>{search_body}'
             )
             search_forms = [cf, bf, search_entry]
+        if traits.get("beside6") and placement != "home":
+            # heldout16/17: a form shaped like the search (supplier registration, arrangement request)
+            # before the search, and a login after it
+            xh, xf = self._fresh_form(site, FRESH6_BESIDE.get(topic, "registration"), rng)
+            lh, lf = self._simple_form(site, search_path, "login", rng)
+            search_body = (
+                f'<div class="callout">{xh}</div>{search_body}<div class="account-box"><h2>Already registered? Sign in</h2>{lh}</div>'
+            )
+            search_forms = [xf, search_entry, lf]
+        if traits.get("bottom"):
+            # heldout16/17: a long listing of the records with the form to narrow it at the very bottom
+            shown = site.records[:40]
+            search_body = (
+                f'<p>{len(site.records)} {E(t["plural"])}. {E(rng.choice(sent))}</p><ul class="listing">'
+                + "".join(item_link(r) for r in shown)
+                + f'</ul><section class="refine"><h2>{E(rng.choice(["Narrow these results", "Refine the list", "Filter this list"]))}</h2>'
+                f"{form_html}</section>"
+            )
         if traits.get("listing"):
             shown = site.records[:10]
             pager = " ".join(f'<a href="{search_path}?page={k}">{k}</a>' for k in range(2, min(6, (len(site.records) + 9) // 10 + 1)))
@@ -2222,6 +2365,176 @@ class Web:
                 '<input type="submit" value="Send report"></form>'
             )
         else:
+            return self._fresh6_form(site, kind, rng)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, method, kind, "none")
+
+    # ------------------------------------------------------------------ heldout16/17
+    def _plan_traits6(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout16/17: which shapes each topic site has. On the scored topic's five sites: the home
+        page's record search in a <dialog> at the end of the page (heldout16) or in every page's
+        footer (heldout17), in a modern markup; the depth-1 search page linked from the footer only,
+        a Drupal Views form; at depth 2 a long listing with the form at its bottom, and a search page
+        with a form shaped like the search (supplier registration, arrangement request) before it
+        and a login after it; at depth 3 a form posting to an application sub-host, in the modern
+        markup. The robots.txt-disallowed action is on the depth-1 or a depth-2 site, as before.
+        Elsewhere at random (heldout13-15's shapes and these)."""
+        trng = random.Random(f"{self.seed}-traits6-{topic}")
+        idx = list(range(len(hosts)))
+        home = placements.index("home")
+        traits: list[dict] = [
+            {
+                "style": trng.choice([0, 1, 2, 3, 4, 5, 6, 12, 15, 17] if i == home else [0, 1, 2, 3, 5, 7, 12, 14, 15, 16, 17, 18]),
+                "newsy": trng.random() < 0.15,
+                "pref": trng.random() < 0.3,
+                "newsfirst": trng.random() < 0.15,
+                "footlink": placements[i] == "d1" and trng.random() < 0.4,
+                "beside2": placements[i] != "home" and trng.random() < 0.15,
+                "beside6": placements[i] != "home" and trng.random() < 0.2,
+                "bottom": placements[i] in ("d1", "d2") and trng.random() < 0.25,
+                "hosted": trng.random() < 0.3,
+                "tabs3": i == home and trng.random() < 0.3,
+            }
+            for i in idx
+        ]
+        for tr in traits:
+            if tr["beside2"] and tr["beside6"]:
+                tr["beside2"] = False
+        if topic == self.topic:
+            for tr in traits:
+                tr.update(newsfirst=False, beside2=False, beside6=False, bottom=False, newsy=False, tabs3=False, footlink=False)
+                tr.update(hosted=False)
+            d1 = placements.index("d1")
+            d2s = [i for i in idx if placements[i] == "d2"]
+            d3 = placements.index("d3")
+            bottom = next((i for i in d2s if i != cgi_index), d2s[0])
+            beside = next(i for i in d2s if i != bottom)
+            where = "dialog" if self.name == "heldout16" else "footsearch"
+            traits[home].update({where: True, "style": 17, "compact": False})
+            traits[d1].update(footlink=True, style=18, method="get")
+            traits[bottom].update(bottom=True, style=17, method=trng.choice(["get", "post"]))
+            traits[beside].update(beside6=True, style=trng.choice([1, 2, 3, 5, 12]))
+            traits[d3].update(subhost=True, style=18, method="post", hosted=True)
+            traits[trng.choice(idx)]["pref"] = True
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh6_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout16/17: 17 = a modern markup (a <search> element, a heading named by
+        aria-labelledby, floating labels after their inputs, names like filters[keywords], a
+        combobox with a datalist, an icon-only button); 18 = a Drupal Views exposed form
+        (search_api_fulltext, selects whose "- Any -" sends All, form_build_id, form_id, "Apply")."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fields: list = []
+        uid = rng.randrange(100, 999)
+        if style == 17:
+            name, label = rng.choice(t["text_fields"][:3])
+            wrap = rng.choice(["filters[{}]", "f[{}]", "query.{}"])
+            fname = wrap.format(name)
+            fields.append((fname, "text"))
+            heading = rng.choice(["Find what you need", "What are you looking for?", "Look it up", "Start here"])
+            dl = "".join(f'<option value="{E(c)}"></option>' for c in t["creators"][:6])
+            parts = [
+                f'<div class="float-field"><input id="in-{uid}" type="text" name="{E(fname)}" placeholder=" " role="combobox" '
+                f'aria-autocomplete="list" aria-expanded="false" list="dl-{uid}" autocomplete="off"><label for="in-{uid}">{E(label)}</label>'
+                f'<datalist id="dl-{uid}">{dl}</datalist></div>'
+            ]
+            if not compact:
+                for role, key in (("category", "category"), ("format", "format")):
+                    nm = wrap.format(rng.choice([key, key[:3], "type" if role == "format" else "group"]))
+                    if any(nm == f[0] for f in fields):
+                        nm = wrap.format(key + "2")
+                    fields.append((nm, role))
+                    src = t["categories"] if role == "category" else t["formats"]
+                    opts = '<option value="">All</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in src)
+                    parts.append(
+                        f'<div class="field"><span id="lb-{uid}-{role}" class="field-label">{E(labels[role])}</span>'
+                        f'<select name="{E(nm)}" aria-labelledby="lb-{uid}-{role}">{opts}</select></div>'
+                    )
+            h = (
+                f'<search class="c-search" aria-labelledby="hd-{uid}"><h3 id="hd-{uid}" class="c-search__title">{E(heading)}</h3>'
+                f'<form action="{action}" method="{method}" class="c-search__form" data-component="SearchForm">{"".join(parts)}'
+                f'<button type="submit" class="c-btn c-btn--icon" aria-label="{E(rng.choice(["Submit", "Go", "Find"]))}">'
+                '<svg aria-hidden="true" focusable="false" viewBox="0 0 24 24"><path d="M10 2a8 8 0 1 0 4.9 14.3l5.4 5.4 1.4-1.4-5.4-5.4A8 8 0 0 0 10 2z"></path></svg>'
+                "</button></form></search>"
+            )
+            return h, fields
+        view = rng.choice(["notices", "catalogue", "listing", "items"])
+        cat = rng.choice(["field_category_target_id", "field_type_target_id", "category"])
+        fmt = rng.choice(["field_format_value", "field_procedure_value", "format"])
+        band = rng.choice(["field_band_value", "field_level_value"])
+        fields += [("search_api_fulltext", "text"), (cat, "category"), (fmt, "format"), (band, "price"), ("items_per_page", "other")]
+
+        def sel(name: str, label: str, src: list) -> str:
+            did = "edit-" + name.replace("_", "-")
+            opts = '<option value="All" selected="selected">- Any -</option>' + "".join(
+                f'<option value="{slug(o)}">{E(o)}</option>' for o in src
+            )
+            return (
+                f'<div class="js-form-item form-item js-form-type-select form-type-select js-form-item-{did[5:]} form-item-{did[5:]}">'
+                f'<label for="{did}">{E(label)}</label><select data-drupal-selector="{did}" id="{did}" name="{name}" class="form-select">{opts}</select></div>'
+            )
+
+        build = hashlib.sha256(f"{action}{uid}".encode()).hexdigest()[:32]
+        h = (
+            f'<form class="views-exposed-form" data-drupal-selector="views-exposed-form-{view}-page-1" action="{action}" method="{method}" '
+            f'id="views-exposed-form-{view}-page-1" accept-charset="UTF-8"><div class="form--inline clearfix">'
+            '<div class="js-form-item form-item js-form-type-textfield form-type-textfield js-form-item-search-api-fulltext form-item-search-api-fulltext">'
+            f'<label for="edit-search-api-fulltext">{E(rng.choice(["Keywords", "Search", "Contains"]))}</label>'
+            '<input data-drupal-selector="edit-search-api-fulltext" type="text" id="edit-search-api-fulltext" name="search_api_fulltext" '
+            'value="" size="30" maxlength="128" class="form-text"></div>'
+            + sel(cat, labels["category"], t["categories"])
+            + sel(fmt, labels["format"], t["formats"])
+            + sel(band, labels["price"], t["prices"])
+            + '<div class="js-form-item form-item js-form-type-select form-type-select"><label for="edit-items-per-page">Items per page</label>'
+            '<select data-drupal-selector="edit-items-per-page" id="edit-items-per-page" name="items_per_page" class="form-select">'
+            '<option value="10" selected="selected">10</option><option value="25">25</option><option value="50">50</option></select></div>'
+            f'<input autocomplete="off" type="hidden" name="form_build_id" value="form-{build}">'
+            f'<input type="hidden" name="form_id" value="views_exposed_form">'
+            f'<div data-drupal-selector="edit-actions" class="form-actions js-form-wrapper form-wrapper" id="edit-actions">'
+            f'<input data-drupal-selector="edit-submit-{view}" type="submit" id="edit-submit-{view}" value="{E(rng.choice(["Apply", "Filter", "Search"]))}" '
+            'class="button js-form-submit form-submit"></div></div></form>'
+        )
+        return h, fields
+
+    def _fresh6_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout16/17 that are not searches of records: "Was this page helpful?" (GET,
+        radio buttons), supplier registration (POST, shaped like the tender search), arrangement
+        requests (POST, shaped like the score search)."""
+        t = TOPICS.get(site.topic, {})
+        cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("categories", ["General"])[:8])
+        labels = t.get("labels", {})
+        if kind == "feedback":
+            action, method = rng.choice(["/feedback", "/page-feedback", "/helpful"]), "get"
+            h = (
+                f'<form action="{action}" method="get" class="page-feedback"><fieldset><legend>Was this page helpful?</legend>'
+                '<label><input type="radio" name="helpful" value="yes"> Yes</label> <label><input type="radio" name="helpful" value="no"> No</label>'
+                '</fieldset><label>How could we improve it? <textarea name="comment" rows="2"></textarea></label>'
+                '<input type="hidden" name="source" value="footer"><button type="submit">Send feedback</button></form>'
+            )
+        elif kind == "supplier":
+            action, method = rng.choice(["/suppliers/register", "/supplier-registration/submit"]), "post"
+            h = (
+                f"<h3>{E(rng.choice(['New supplier? Register to bid', 'Not registered yet?', 'Find work: register as a supplier']))}</h3>"
+                f'<form action="{action}" method="post"><label>Company name <input type="text" name="company"></label> '
+                f'<label>What do you supply? <select name="category">{cats}</select></label> '
+                '<label>Region <select name="region"><option>North East</option><option>Yorkshire and the Humber</option>'
+                "<option>North West</option><option>Anywhere in the UK</option></select></label> "
+                '<label>Keywords describing your work <input type="text" name="keywords"></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Register"></form>'
+            )
+        elif kind == "arrangement":
+            action, method = rng.choice(["/arrangements/request", "/arranging-service/order"]), "post"
+            lv = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("prices", [])[:4])
+            h = (
+                f"<h3>{E(rng.choice(['Cannot find your piece?', 'Need it arranged?', 'Request an arrangement']))}</h3>"
+                f'<form action="{action}" method="post"><label>Title <input type="text" name="title"></label> '
+                f'<label>Composer <input type="text" name="composer"></label> <label>{E(labels.get("category", "Instrument"))} '
+                f'<select name="instrument">{cats}</select></label> <label>{E(labels.get("price", "Level"))} <select name="level">{lv}</select></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Request arrangement"></form>'
+            )
+        else:
             raise ValueError(kind)
         site.actions[action] = Action(kind, "none")
         return h, (action, method, kind, "none")
@@ -2619,7 +2932,9 @@ class Web:
         (records of roles, no scored topic), a funding-advice page that names funds and funders
         (no search), training events with a registration form, donations."""
         rng = random.Random(f"{self.seed}-volunteer")
-        site = self._offtopic4("www.northmoor-volunteers.test", "Northmoor Volunteer Centre", "volunteering", "/search", "q", "Search")
+        site = self._offtopic4(
+            *self.renamed("www.northmoor-volunteers.test", "Northmoor Volunteer Centre"), "volunteering", "/search", "q", "Search"
+        )
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
         site.layout_forms = site.layout_forms + [news_entry]
@@ -2689,15 +3004,15 @@ class Web:
             "page",
             "pages",
         )
-        site.page("/", "Northmoor Volunteer Centre", '<p>Give a little time. <a href="/opportunities/">Find an opportunity</a>.</p>')
+        site.page("/", site.name, '<p>Give a little time. <a href="/opportunities/">Find an opportunity</a>.</p>')
 
     def _tenants_site(self) -> None:
         """heldout13-15: a tenants' advice charity: a site search run by a hosted search service on
         its own sub-host, an advice-centre finder (records of offices), a rent checker (a
         calculator), renting advice full of lettings words, donations."""
         rng = random.Random(f"{self.seed}-tenants")
-        host = "www.fairrent-advice.test"
-        site = Site(self, host, "Fair Rent Advice", "offtopic", "tenants")
+        host, name = self.renamed("www.fairrent-advice.test", "Fair Rent Advice")
+        site = Site(self, host, name, "offtopic", "tenants")
         self.sites[host] = site
         site.menu = [
             ("Home", "/"),
@@ -2713,9 +3028,7 @@ class Web:
         centres = []
         for i, town in enumerate(["Leeds", "York", "Bradford", "Harrogate", "Wakefield", "Hull"]):
             p = f"/local-advice/{slug(town)}"
-            centres.append(
-                Record(i, f"{town} advice centre", "Fair Rent Advice", "Advice centre", "", "", f"{town} advice centre".lower(), href=p)
-            )
+            centres.append(Record(i, f"{town} advice centre", site.name, "Advice centre", "", "", f"{town} advice centre".lower(), href=p))
             site.page(p, f"{town} advice centre", f"<p>Drop-in advice for tenants in {E(town)}, Tuesdays and Thursdays.</p>")
         site.actions["/local-advice/find"] = Action(
             "search", "advice-centres", [("postcode", "text")], centres, "/local-advice/", "advice centre", "advice centres"
@@ -2763,14 +3076,20 @@ class Web:
         h, f = self._simple_form(site, "/contact/", "contact", rng)
         site.page("/contact/", "Ask an adviser", h, forms=[f])
         site.page("/about/", "About", "<p>Free, independent advice for people who rent their homes.</p>")
-        site.page("/", "Fair Rent Advice", '<p>Renting a flat or a house? <a href="/advice/">Know your rights</a>.</p>')
+        site.page("/", site.name, '<p>Renting a flat or a house? <a href="/advice/">Know your rights</a>.</p>')
 
     def _consumer_site(self) -> None:
         """heldout13-15: a consumer magazine: a site search, a search of its product reviews
         (records of reviews, no scored topic), safety alerts naming recent recalls (no search), a
         price-comparison quote form, a competition."""
         rng = random.Random(f"{self.seed}-consumer")
-        site = self._offtopic4("www.consumerwatch-mag.test", "Consumer Watch", "reviews", "/search", "q", "Search Consumer Watch")
+        site = self._offtopic4(
+            *self.renamed("www.consumerwatch-mag.test", "Consumer Watch"),
+            "reviews",
+            "/search",
+            "q",
+            "Search " + self.renamed("www.consumerwatch-mag.test", "Consumer Watch")[1],
+        )
         news_html, news_entry = self.newsletter(site, rng)
         site.footer_form = news_html
         site.layout_forms = site.layout_forms + [news_entry]
@@ -2788,7 +3107,7 @@ class Web:
             k = rng.choice(kinds)
             title = f"{rng.choice(['Homeline', 'Kiddo', 'VoltMax', 'Nestwell', 'Lumo'])} {rng.choice(['X2', 'Pro', 'Lite', '300', 'Max'])} {k[:-1].lower()}"
             p = f"/reviews/{i + 1}-{slug(title)}"
-            revs.append(Record(i, title, "Consumer Watch", k, "Review", "", f"{title} {k}".lower(), href=p))
+            revs.append(Record(i, title, site.name, k, "Review", "", f"{title} {k}".lower(), href=p))
             site.page(
                 p,
                 f"Review: {title}",
@@ -2838,14 +3157,14 @@ class Web:
             "search",
             "reviews",
             [("q", "text")],
-            [Record(100 + i, x, "Consumer Watch", "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            [Record(100 + i, x, site.name, "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
             "/",
             "page",
             "pages",
         )
         site.page(
             "/",
-            "Consumer Watch",
+            site.name,
             '<p>Tested, rated, trusted. <a href="/reviews/">Latest reviews</a> &middot; <a href="/safety/">Safety alerts</a>.</p>',
         )
 
@@ -3687,6 +4006,8 @@ class Web:
             fillers = FILLERS4
         if self.fresh5:
             fillers = FILLERS5
+        if self.fresh6:
+            fillers = FILLERS6
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -3718,6 +4039,8 @@ class Web:
                 extra = FRESH4_FILLER_FORMS.get(host_name)
             if self.fresh5:
                 extra = FRESH5_FILLER_FORMS.get(host_name)
+            if self.fresh6:
+                extra = FRESH6_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -3854,6 +4177,18 @@ class Web:
                     "volunteering": "Society: Volunteering",
                     "tenants": "Society: Housing: Advice",
                     "reviews": "News: Magazines: Consumer",
+                }
+            )
+        if self.fresh6:
+            groups.update(
+                {
+                    "tenders": "Business: Government: Procurement",
+                    "sheetmusic": "Arts: Music: Printed music",
+                    "music": "Arts: Music: Record stores",
+                    "books": "Arts: Literature: Bookstores",
+                    "jobs": "Business: Employment: Job boards",
+                    "autos": "Shopping: Vehicles: Dealers",
+                    "recipes": "Home: Cooking: Recipes",
                 }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
@@ -4087,6 +4422,7 @@ class Web:
                 "quote",
                 "availability",
                 "fundcheck",
+                "feedback",
             ):
                 return wrap("Please use the form", "<p>This page only accepts form submissions.</p>")
             msg = {
@@ -4130,6 +4466,9 @@ class Web:
                 "valuation": "Thank you: a valuer will contact you within one working day.",
                 "fundcheck": "You may be eligible for funding. Read each fund's guidance before you apply.",
                 "safetyreport": "Thank you: trading standards will look at your report.",
+                "feedback": "Thank you for your feedback. We read every comment.",
+                "supplier": "Thank you: check your email to finish registering as a supplier.",
+                "arrangement": "Thank you: our arrangers will send you a quote within a week.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
@@ -4142,6 +4481,8 @@ class Web:
             if role == "text":
                 words += [w for w in re.findall(r"[a-z0-9$,-]+", " ".join(vals).lower()) if len(w) >= 2]
             elif role in ("category", "format", "price"):
+                if action.any_value is not None and vals[0] == action.any_value:
+                    continue  # "- Any -" of a Drupal Views form
                 filters[role] = vals[0]
             elif role in ("facet", "facet_format"):  # heldout8/9: check boxes, any of the values ticked
                 facets[role] = {slug(v) for v in vals}
