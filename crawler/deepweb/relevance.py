@@ -176,11 +176,12 @@ class TopicVocabulary:
         min_pages: int = defaults.SMART_VOCABULARY_MIN_PAGES,
         min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
         max_chance: float = defaults.SMART_VOCABULARY_MAX_CHANCE,
+        word_family: bool = defaults.SMART_TOPIC_WORD_FAMILY,
     ) -> None:
         self.topic = set(topic_terms)
         # the topic's stems and their family ("rentals": "rent", "renter" too): a site
         # of the topic says the plain word more often than the user's derived one
-        self.family = WordFamily(self.topic)
+        self.family = WordFamily(self.topic, word_family)
         self.min_pages = max(1, min_pages)
         self.min_ratio = min_ratio
         self.max_chance = max_chance

@@ -44,13 +44,15 @@ class SiteClassifier:
         min_hits: int = defaults.SMART_SITE_MIN_HITS,
         min_examples: int = defaults.SMART_SITE_MIN_EXAMPLES,
         retrain_every: int = defaults.SMART_SITE_RETRAIN_EVERY,
+        word_family: bool = defaults.SMART_TOPIC_WORD_FAMILY,
     ) -> None:
         if query is None and not on_topic:
             raise ExamplesError("the site classifier needs a topic or on-topic examples")
         self.query = query
         # the family of the topic's one-word clauses ("rentals": "rent", "renting" too)
         self.family = WordFamily(
-            c.stems[0] for c in (query.clauses if query else ()) if len(c.stems) == 1
+            (c.stems[0] for c in (query.clauses if query else ()) if len(c.stems) == 1),
+            word_family,
         )
         self.threshold = threshold
         self.min_hits = max(1, min_hits)
@@ -70,9 +72,7 @@ class SiteClassifier:
         tokens = terms(text)
         hits = sum(clause.count(tokens) for clause in self.query.clauses)
         # words of the topic's family that are not its stems ("rent" for "rentals")
-        return hits + sum(
-            1 for t in tokens if t not in self.family.stems and t in self.family
-        )
+        return hits + sum(1 for t in tokens if t not in self.family.stems and t in self.family)
 
     def _train(self) -> None:
         on, off = self.examples[True], self.examples[False]

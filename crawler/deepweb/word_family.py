@@ -53,9 +53,11 @@ def family_roots(stems: Iterable[str]) -> frozenset[str]:
 class WordFamily:
     """The family of a topic's stems: membership of a term, remembered."""
 
-    def __init__(self, stems: Iterable[str]) -> None:
+    def __init__(self, stems: Iterable[str], derived: bool = True) -> None:
+        """``derived=False``: the stems alone (setting SMART_TOPIC_WORD_FAMILY off)."""
         self.stems = frozenset(stems)
-        self.roots = family_roots(self.stems)
+        self.derived = derived
+        self.roots = family_roots(self.stems) if derived else self.stems
         self._known: dict[str, bool] = {}
 
     def __contains__(self, term: object) -> bool:
@@ -63,6 +65,8 @@ class WordFamily:
             return False
         if term in self.roots:
             return True
+        if not self.derived:
+            return False
         known = self._known.get(term)
         if known is None:
             known = self._known[term] = any(same_family(term, r) for r in self.roots)

@@ -33,6 +33,12 @@ def test_inflected_and_derived_words_of_a_topic_word_are_its_family():
     assert all(t in family for t in terms(words))
     assert not any(t in family for t in terms("current parent lettings sale recipes"))
     assert not WordFamily([]) and "rent" not in WordFamily([])
+    # SMART_TOPIC_WORD_FAMILY off: the stems alone
+    stems_only = WordFamily(terms("rentals"), derived=False)
+    assert "rental" in stems_only and "rent" not in stems_only
+    classifier = SiteClassifier(parse_query("rentals", "any"), word_family=False)
+    assert classifier.keyword_hits("homes to rent, renting made simple") == 0
+    assert not TopicVocabulary(terms("rentals"), word_family=False).marks_topic("rent")
 
 
 # a letting agent's home page as such sites are written: "to rent", "renting",
@@ -50,8 +56,7 @@ RECIPES = html_page(
 )
 CARS = html_page(
     "Highway Auto Sales",
-    "<h1>Used cars</h1><p>Certified pre-owned cars, trucks and SUVs. Finance available."
-    "</p>",
+    "<h1>Used cars</h1><p>Certified pre-owned cars, trucks and SUVs. Finance available.</p>",
 )
 
 
