@@ -483,6 +483,10 @@ SMART_VOCABULARY_MIN_RATIO = 3.0
 # ... and on so many of them that a word as frequent on the other home pages would be
 # there this rarely by chance (one-sided binomial test; template words of a few sites).
 SMART_VOCABULARY_MAX_CHANCE = 0.05
+# The topic's stems count with their word family (crawler/deepweb/word_family.py: a stem
+# plus or minus a derivational suffix, "rentals" -> "rent", "renter"): in the site
+# verdict's keyword hits, in the links that name the topic and in the vocabulary.
+SMART_TOPIC_WORD_FAMILY = True
 # When no site waits in the frontier, sites stopped by a rule with links left are
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic
 # sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".

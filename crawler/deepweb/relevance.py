@@ -41,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
 from crawler.deepweb.similarity import url_vector
+from crawler.deepweb.word_family import WordFamily
 from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -175,8 +176,12 @@ class TopicVocabulary:
         min_pages: int = defaults.SMART_VOCABULARY_MIN_PAGES,
         min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
         max_chance: float = defaults.SMART_VOCABULARY_MAX_CHANCE,
+        word_family: bool = defaults.SMART_TOPIC_WORD_FAMILY,
     ) -> None:
         self.topic = set(topic_terms)
+        # the topic's stems and their family ("rentals": "rent", "renter" too): a site
+        # of the topic says the plain word more often than the user's derived one
+        self.family = WordFamily(self.topic, word_family)
         self.min_pages = max(1, min_pages)
         self.min_ratio = min_ratio
         self.max_chance = max_chance
@@ -190,7 +195,7 @@ class TopicVocabulary:
         self._marks.clear()
 
     def marks_topic(self, term: str) -> bool:
-        if term in self.topic:
+        if term in self.family:
             return True
         known = self._marks.get(term)
         if known is None:
@@ -213,7 +218,7 @@ class TopicVocabulary:
         """0..1: 1 per topic stem, ``learned_weight`` per learned topic term (distinct)."""
         total = 0.0
         for term in set(words):
-            if term in self.topic:
+            if term in self.family:
                 total += 1.0
             elif self.marks_topic(term):
                 total += learned_weight
@@ -265,15 +270,16 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
-        if mixed and not own & self.topic:
+        if mixed and not any(t in self.family for t in own):
             return MIXED_EVIDENCE
         if says_site_search(form) and not any(self.marks_topic(t) for t in own):
             return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 
     def names_topic(self, words: Iterable[str]) -> bool:
-        """Words (a link's anchor and context) hold one of the topic's own stems."""
-        return not self.topic.isdisjoint(words)
+        """Words (a link's anchor and context) hold one of the topic's own stems (or a
+        word of their family: "to rent" names "rentals")."""
+        return any(term in self.family for term in words)
 
     def answers_topic(
         self, form: Form, query_terms: Iterable[str], record_evidence: float, links_name: bool

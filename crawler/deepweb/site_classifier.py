@@ -6,7 +6,8 @@ stop words removed. It is the focused crawl's :class:`~crawler.focus.TopicClassi
 
 - on the home pages of example sites (``-a examples=FILE``: on- and off-topic ones), or
 - with a topic by keywords alone, online: every home page seen is labelled by the topic
-  terms it holds (at least ``min_hits`` occurrences of the topic's stems), and once
+  terms it holds (at least ``min_hits`` occurrences of the topic's stems or of words of
+  their family, :mod:`crawler.deepweb.word_family`: "rent" for "rentals"), and once
   ``min_examples`` home pages of each label exist Naive Bayes is trained on them (again
   every ``retrain_every`` new home pages) and decides from then on, among the home pages
   that hold a topic word at all: Naive Bayes has no evidence on a page of words it has
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crawler import defaults
+from crawler.deepweb.word_family import WordFamily
 from crawler.focus.classifier import ExamplesError, TopicClassifier
 from crawler.focus.query import FocusQuery, terms
 
@@ -42,10 +44,16 @@ class SiteClassifier:
         min_hits: int = defaults.SMART_SITE_MIN_HITS,
         min_examples: int = defaults.SMART_SITE_MIN_EXAMPLES,
         retrain_every: int = defaults.SMART_SITE_RETRAIN_EVERY,
+        word_family: bool = defaults.SMART_TOPIC_WORD_FAMILY,
     ) -> None:
         if query is None and not on_topic:
             raise ExamplesError("the site classifier needs a topic or on-topic examples")
         self.query = query
+        # the family of the topic's one-word clauses ("rentals": "rent", "renting" too)
+        self.family = WordFamily(
+            (c.stems[0] for c in (query.clauses if query else ()) if len(c.stems) == 1),
+            word_family,
+        )
         self.threshold = threshold
         self.min_hits = max(1, min_hits)
         self.min_examples = max(1, min_examples)
@@ -62,7 +70,9 @@ class SiteClassifier:
     def keyword_hits(self, text: str) -> int:
         assert self.query is not None
         tokens = terms(text)
-        return sum(clause.count(tokens) for clause in self.query.clauses)
+        hits = sum(clause.count(tokens) for clause in self.query.clauses)
+        # words of the topic's family that are not its stems ("rent" for "rentals")
+        return hits + sum(1 for t in tokens if t not in self.family.stems and t in self.family)
 
     def _train(self) -> None:
         on, off = self.examples[True], self.examples[False]

@@ -213,11 +213,16 @@ class SmartSpider(CrawlerSpider):
         self.reverse_below = integer("SMART_REVERSE_SEARCH_BELOW")
         self.reverse_pages = integer("SMART_REVERSE_MAX_PAGES")
         self.reverse_links = integer("SMART_REVERSE_MAX_LINKS")
+        # the topic's stems with their word family ("rentals": "rent", "renting")
+        self.word_family = settings.getbool(
+            "SMART_TOPIC_WORD_FAMILY", defaults.SMART_TOPIC_WORD_FAMILY
+        )
         self.classifier_options = {
             "threshold": number("SMART_SITE_THRESHOLD"),
             "min_hits": integer("SMART_SITE_MIN_HITS"),
             "min_examples": integer("SMART_SITE_MIN_EXAMPLES"),
             "retrain_every": integer("SMART_SITE_RETRAIN_EVERY"),
+            "word_family": self.word_family,
         }
         self.weights = RelevanceWeights(
             site=number("SMART_FORM_SITE_WEIGHT"),
@@ -237,6 +242,7 @@ class SmartSpider(CrawlerSpider):
             min_pages=integer("SMART_VOCABULARY_MIN_PAGES"),
             min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
             max_chance=number("SMART_VOCABULARY_MAX_CHANCE"),
+            word_family=self.word_family,
         )
         # the topic's long words written as two words ("real estate" for "realestate")
         self.compounds = compound_pattern(self.topic.split())

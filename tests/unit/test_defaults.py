@@ -64,6 +64,7 @@ def test_deep_web_stop_rules_and_rankers():
         defaults.SMART_VOCABULARY_MIN_RATIO,
         defaults.SMART_VOCABULARY_MAX_CHANCE,
     )
+    assert vocabulary.family.derived is defaults.SMART_TOPIC_WORD_FAMILY
 
 
 def test_focused_crawl_parameters():
