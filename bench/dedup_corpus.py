@@ -48,6 +48,12 @@ SITES = {
     "postgresql": Path("/usr/share/doc/postgresql-doc-15/html"),
     "django": Path("/usr/share/doc/python-django-doc/html"),
 }
+#: Sites the evaluation can add (``--sites``): Erlang/OTP's reference (package
+#: erlang-doc), whose module pages open with a left menu of their application's pages and
+#: functions (43-78 % of a module page's HTML), shared by every page of the application.
+EXTRA_SITES = {
+    "erlang": Path("/usr/share/doc/erlang-doc"),
+}
 EDIT_CLASSES = (
     "banner", "date", "words_1", "words_5", "words_20", "words_50", "reorder", "runs_5",
 )  # fmt: skip
@@ -119,13 +125,36 @@ def extract_paragraphs(path: Path) -> tuple[str, ...]:
     return tuple(block for block in [" ".join(title.split()), *blocks] if block)
 
 
-def load_pages(sites: dict[str, Path] = SITES) -> list[Page]:
-    """All pages of the sites, in a fixed order, exact duplicates and empty pages dropped."""
+def model_paragraphs(path: Path, paragraphs: tuple[str, ...]) -> tuple[str, ...]:
+    """The page as the crawl's content model sees it: the title and the paragraphs found
+    in its main content (``crawler.content.main_content``, the crawl's own extractor);
+    every paragraph when the model finds no main content (the crawl then fingerprints
+    the visible text too)."""
+    from crawler.content import main_content as content_model
+
+    main = content_model(path.read_bytes()).text
+    if not main.strip() or not paragraphs:
+        return paragraphs
+    main = " ".join(main.split())
+    kept, position = [paragraphs[0]], 0
+    for text in paragraphs[1:]:  # in page order: a menu entry before the content whose
+        found = main.find(text, position)  # words recur in it is mostly left out
+        if found >= 0:
+            kept.append(text)
+            position = found + len(text)
+    return tuple(kept)
+
+
+def load_pages(sites: dict[str, Path] = SITES, *, model: bool = False) -> list[Page]:
+    """All pages of the sites, in a fixed order, exact duplicates and empty pages dropped
+    (``model``: each page reduced to its main content, :func:`model_paragraphs`)."""
     pages: list[Page] = []
     seen_digests: set[str] = set()
     for site, root in sites.items():
         for path in sorted(root.rglob("*.html")):
             paragraphs = extract_paragraphs(path)
+            if model:
+                paragraphs = model_paragraphs(path, paragraphs)
             page = Page(f"{site}:{path.relative_to(root)}", site, paragraphs)
             digest = exact_digest(page.text)
             if not paragraphs or digest in seen_digests:
@@ -246,8 +275,8 @@ def content_ratio(a: Page, b: Page, boilerplate: set[str]) -> float:
 
 
 def iter_site_counts(pages: list[Page]) -> Iterator[tuple[str, int]]:
-    """(site, number of pages) in SITES order."""
-    for site in SITES:
+    """(site, number of pages) in SITES order, then the extra sites."""
+    for site in (*SITES, *EXTRA_SITES):
         yield site, sum(1 for page in pages if page.site == site)
 
 

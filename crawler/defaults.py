@@ -250,6 +250,11 @@ DEDUP_CANDIDATE_THRESHOLD = 0.55
 DEDUP_ALIGNMENT_THRESHOLD = 0.93
 # MinHash permutations of the LSH index (more: closer estimates, more memory).
 DEDUP_NUM_PERM = 128
+# What is fingerprinted: "main", the page's title and main content (pages.main_text,
+# crawler/content.py; the visible text when the page has none), so that pages sharing a
+# large menu but differing in content are not judged alike (docs/dedup.md, Main
+# content); "all", the title and the whole visible text.
+DEDUP_CONTENT = "main"
 # Follow the links of a duplicate page anyway (they are dropped by default).
 DEDUP_FOLLOW_LINKS = False
 # Keep every admitted page's minutiae and word hashes in memory (a few KB per page:
