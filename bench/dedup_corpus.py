@@ -125,24 +125,38 @@ def extract_paragraphs(path: Path) -> tuple[str, ...]:
     return tuple(block for block in [" ".join(title.split()), *blocks] if block)
 
 
+MODEL_CHUNK_WORDS = 40  # sentences joined into "paragraphs" of at least this many words
+_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+")
+
+
 def model_paragraphs(path: Path, paragraphs: tuple[str, ...]) -> tuple[str, ...]:
-    """The page as the crawl's content model sees it: the title and the paragraphs found
-    in its main content (``crawler.content.main_content``, the crawl's own extractor);
-    every paragraph when the model finds no main content (the crawl then fingerprints
-    the visible text too)."""
+    """The page as the crawl fingerprints it with DEDUP_CONTENT=main: its title and its
+    main content (``crawler.content.main_content``, the crawl's own extractor, whose text
+    is one line), cut at sentence ends into chunks of at least MODEL_CHUNK_WORDS words so
+    that the edits have paragraphs to work on; the visible text when the model finds no
+    main content (as the crawl does)."""
     from crawler.content import main_content as content_model
 
     main = content_model(path.read_bytes()).text
     if not main.strip() or not paragraphs:
         return paragraphs
-    main = " ".join(main.split())
-    kept, position = [paragraphs[0]], 0
-    for text in paragraphs[1:]:  # in page order: a menu entry before the content whose
-        found = main.find(text, position)  # words recur in it is mostly left out
-        if found >= 0:
-            kept.append(text)
-            position = found + len(text)
-    return tuple(kept)
+    title = root_title(path)
+    chunks: list[str] = []
+    current: list[str] = []
+    for sentence in _SENTENCE_END.split(" ".join(main.split())):
+        current.append(sentence)
+        if sum(len(s.split()) for s in current) >= MODEL_CHUNK_WORDS:
+            chunks.append(" ".join(current))
+            current = []
+    if current:
+        chunks.append(" ".join(current))
+    return tuple(text for text in (title, *chunks) if text)
+
+
+def root_title(path: Path) -> str:
+    """The page's title, white space collapsed ('' if none)."""
+    root = html.parse(str(path)).getroot()
+    return " ".join((root.findtext(".//title") or "").split()) if root is not None else ""
 
 
 def load_pages(sites: dict[str, Path] = SITES, *, model: bool = False) -> list[Page]:

@@ -358,17 +358,20 @@ def evaluate_defaults(
     threshold: float = DEFAULT_THRESHOLD,
     candidate_threshold: float = DEFAULT_CANDIDATE_THRESHOLD,
     alignment_threshold: float = DEFAULT_ALIGNMENT_THRESHOLD,
+    short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
 ) -> ContentSeenTest:
     site_of = {page.key: page.site for page in pages}
     test = ContentSeenTest(
         threshold=threshold,
         candidate_threshold=candidate_threshold,
         alignment_threshold=alignment_threshold,
+        short_page_words=short_page_words,
     )
     fingerprint = test.winnowing
     stage2 = (
         f"second stage: Jaccard in [{candidate_threshold}, {threshold}) and word alignment "
-        f">= {alignment_threshold}" if test.second_stage else "no second stage"
+        f">= {alignment_threshold}, pages under {short_page_words} words by the alignment "
+        "alone" if test.second_stage else "no second stage"
     )
     print(
         f"\n== 2. Defaults: K={fingerprint.k} W={fingerprint.w} hash={fingerprint.hash_name} "
@@ -653,6 +656,9 @@ def main() -> None:
     parser.add_argument("--alignment-threshold", type=float,
                         default=DEFAULT_ALIGNMENT_THRESHOLD,
                         help="word alignment of the second stage of section 2")
+    parser.add_argument("--short-page-words", type=int,
+                        default=defaults.DEDUP_SHORT_PAGE_WORDS,
+                        help="pages of fewer words judged by the alignment alone (0: off)")
     parser.add_argument("--no-sweep", action="store_true", help="skip sections 1 and 1b")
     parser.add_argument("--thresholds", default=",".join(map(str, SWEEP_THRESHOLDS)),
                         help="comma-separated thresholds of the sweep")
@@ -692,6 +698,7 @@ def main() -> None:
     test = evaluate_defaults(
         pages, edits, twins, arguments.threshold,
         min(arguments.candidate_threshold, arguments.threshold), arguments.alignment_threshold,
+        arguments.short_page_words,
     )
     measure_costs(pages, test)
     if not arguments.no_memory:

@@ -197,6 +197,7 @@ class ContentSeenTest:
         candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD,
         alignment_threshold: float = defaults.DEDUP_ALIGNMENT_THRESHOLD,
         content: str = defaults.DEDUP_CONTENT,
+        short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
     ) -> None:
         if content not in CONTENT_CHOICES:
             raise ValueError(f"content must be one of {', '.join(CONTENT_CHOICES)}")
@@ -209,6 +210,7 @@ class ContentSeenTest:
         self.candidate_threshold = candidate_threshold
         self.alignment_threshold = alignment_threshold
         self.content = content
+        self.short_page_words = max(0, short_page_words)
         self.index = NearDuplicateIndex(
             threshold,
             num_perm,
@@ -317,12 +319,20 @@ class ContentSeenTest:
                 found[key] = similarity
         return found
 
-    def words_needed(self, similarities: Mapping[str, float]) -> list[str]:
+    def words_needed(
+        self, similarities: Mapping[str, float], fingerprint: PageFingerprint | None = None
+    ) -> list[str]:
         """Second-stage candidates (of :meth:`similarities`) whose word hashes are not in
         memory (pages loaded from storage, or every page when minutiae are not kept in
         memory): fetch them and pass them to :meth:`decide` as ``words``.  Empty when
-        the first stage decides."""
-        if not self.second_stage or any(j >= self.threshold for j in similarities.values()):
+        the first stage decides (``fingerprint``: the page's, which the first stage does
+        not decide when it is short)."""
+        if not self.second_stage:
+            return []
+        short = fingerprint is not None and self._short(fingerprint)
+        if not short and any(
+            j >= self.threshold for j in similarities.values()
+        ):
             return []
         return sorted(key for key in similarities if key not in self._words)
 
@@ -358,9 +368,10 @@ class ContentSeenTest:
         in memory (:meth:`words_needed`)."""
         if fingerprint.minutiae.size == 0 or not similarities:
             return None
-        # first stage: highest Jaccard, ties to the smallest key
+        # first stage: highest Jaccard, ties to the smallest key (not for a short page:
+        # its few minutiae make the Jaccard too coarse, the alignment decides)
         key, similarity = min(similarities.items(), key=lambda item: (-item[1], item[0]))
-        if similarity >= self.threshold:
+        if similarity >= self.threshold and not self._short(fingerprint):
             return Duplicate(key, similarity, exact=False)
         if not self.second_stage:
             return None
@@ -379,6 +390,10 @@ class ContentSeenTest:
             return None
         alignment, similarity, key = min(aligned, key=lambda a: (-a[0], -a[1], a[2]))
         return Duplicate(key, similarity, exact=False, alignment=alignment)
+
+    def _short(self, fingerprint: PageFingerprint) -> bool:
+        """Whether the page is judged by the word alignment alone (``short_page_words``)."""
+        return self.second_stage and 0 < fingerprint.words.size < self.short_page_words
 
     def add(self, url: str, fingerprint: PageFingerprint) -> None:
         """Admit a page (a page already admitted is re-indexed with its new content).

@@ -142,7 +142,7 @@ class SharedContentSeen:
             if similarity >= self.test.candidate_threshold:
                 similarities[key] = similarity
         words = None
-        missing = self.test.words_needed(similarities)
+        missing = self.test.words_needed(similarities, fingerprint)
         if missing:
             cursor = await conn.execute(_PAGE_TEXT_SQL, (self.crawl_id, missing))
             words = {

@@ -144,6 +144,7 @@ class ContentSeenMiddleware:
         agents_enabled: bool,
         keep_authoritative: bool,
         content: str = defaults.DEDUP_CONTENT,
+        short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
     ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
@@ -153,6 +154,7 @@ class ContentSeenMiddleware:
         self.alignment_threshold = alignment_threshold
         self.num_perm = num_perm
         self.content = content
+        self.short_page_words = short_page_words
         self.follow_links = follow_links
         self.in_memory = in_memory
         self.batch_size = batch_size
@@ -214,6 +216,9 @@ class ContentSeenMiddleware:
                 "DEDUP_KEEP_AUTHORITATIVE", defaults.DEDUP_KEEP_AUTHORITATIVE
             ),
             content=config.content,
+            short_page_words=settings.getint(
+                "DEDUP_SHORT_PAGE_WORDS", defaults.DEDUP_SHORT_PAGE_WORDS
+            ),
         )
 
     def _shared_wanted(self, spider: Any) -> bool:
@@ -241,6 +246,7 @@ class ContentSeenMiddleware:
             candidate_threshold=self.candidate_threshold,
             alignment_threshold=self.alignment_threshold,
             content=self.content,
+            short_page_words=self.short_page_words,
         )
         try:
             self.database.prepare()
@@ -410,7 +416,7 @@ class ContentSeenMiddleware:
                     started = time.perf_counter()
                 # second stage: words of candidates not in memory come from `pages`
                 similarities = test.similarities(item.url, fingerprint, stored)
-                missing = test.words_needed(similarities)
+                missing = test.words_needed(similarities, fingerprint)
                 words = None
                 if missing:
                     self._add_seconds(started)
