@@ -48,6 +48,12 @@ SITES = {
     "postgresql": Path("/usr/share/doc/postgresql-doc-15/html"),
     "django": Path("/usr/share/doc/python-django-doc/html"),
 }
+#: Sites the evaluation can add (``--sites``): Erlang/OTP's reference (package
+#: erlang-doc), whose module pages open with a left menu of their application's pages and
+#: functions (43-78 % of a module page's HTML), shared by every page of the application.
+EXTRA_SITES = {
+    "erlang": Path("/usr/share/doc/erlang-doc"),
+}
 EDIT_CLASSES = (
     "banner", "date", "words_1", "words_5", "words_20", "words_50", "reorder", "runs_5",
 )  # fmt: skip
@@ -119,13 +125,50 @@ def extract_paragraphs(path: Path) -> tuple[str, ...]:
     return tuple(block for block in [" ".join(title.split()), *blocks] if block)
 
 
-def load_pages(sites: dict[str, Path] = SITES) -> list[Page]:
-    """All pages of the sites, in a fixed order, exact duplicates and empty pages dropped."""
+MODEL_CHUNK_WORDS = 40  # sentences joined into "paragraphs" of at least this many words
+_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+")
+
+
+def model_paragraphs(path: Path, paragraphs: tuple[str, ...]) -> tuple[str, ...]:
+    """The page as the crawl fingerprints it with DEDUP_CONTENT=main: its title and its
+    main content (``crawler.content.main_content``, the crawl's own extractor, whose text
+    is one line), cut at sentence ends into chunks of at least MODEL_CHUNK_WORDS words so
+    that the edits have paragraphs to work on; the visible text when the model finds no
+    main content (as the crawl does)."""
+    from crawler.content import main_content as content_model
+
+    main = content_model(path.read_bytes()).text
+    if not main.strip() or not paragraphs:
+        return paragraphs
+    title = root_title(path)
+    chunks: list[str] = []
+    current: list[str] = []
+    for sentence in _SENTENCE_END.split(" ".join(main.split())):
+        current.append(sentence)
+        if sum(len(s.split()) for s in current) >= MODEL_CHUNK_WORDS:
+            chunks.append(" ".join(current))
+            current = []
+    if current:
+        chunks.append(" ".join(current))
+    return tuple(text for text in (title, *chunks) if text)
+
+
+def root_title(path: Path) -> str:
+    """The page's title, white space collapsed ('' if none)."""
+    root = html.parse(str(path)).getroot()
+    return " ".join((root.findtext(".//title") or "").split()) if root is not None else ""
+
+
+def load_pages(sites: dict[str, Path] = SITES, *, model: bool = False) -> list[Page]:
+    """All pages of the sites, in a fixed order, exact duplicates and empty pages dropped
+    (``model``: each page reduced to its main content, :func:`model_paragraphs`)."""
     pages: list[Page] = []
     seen_digests: set[str] = set()
     for site, root in sites.items():
         for path in sorted(root.rglob("*.html")):
             paragraphs = extract_paragraphs(path)
+            if model:
+                paragraphs = model_paragraphs(path, paragraphs)
             page = Page(f"{site}:{path.relative_to(root)}", site, paragraphs)
             digest = exact_digest(page.text)
             if not paragraphs or digest in seen_digests:
@@ -246,8 +289,8 @@ def content_ratio(a: Page, b: Page, boilerplate: set[str]) -> float:
 
 
 def iter_site_counts(pages: list[Page]) -> Iterator[tuple[str, int]]:
-    """(site, number of pages) in SITES order."""
-    for site in SITES:
+    """(site, number of pages) in SITES order, then the extra sites."""
+    for site in (*SITES, *EXTRA_SITES):
         yield site, sum(1 for page in pages if page.site == site)
 
 

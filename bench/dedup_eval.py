@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.dedup_corpus import (  # noqa: E402
     EDIT_CLASSES,
+    EXTRA_SITES,
+    SITES,
     SOURCE_TWIN_RATIO,
     EditedPage,
     Page,
@@ -356,17 +358,20 @@ def evaluate_defaults(
     threshold: float = DEFAULT_THRESHOLD,
     candidate_threshold: float = DEFAULT_CANDIDATE_THRESHOLD,
     alignment_threshold: float = DEFAULT_ALIGNMENT_THRESHOLD,
+    short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
 ) -> ContentSeenTest:
     site_of = {page.key: page.site for page in pages}
     test = ContentSeenTest(
         threshold=threshold,
         candidate_threshold=candidate_threshold,
         alignment_threshold=alignment_threshold,
+        short_page_words=short_page_words,
     )
     fingerprint = test.winnowing
     stage2 = (
         f"second stage: Jaccard in [{candidate_threshold}, {threshold}) and word alignment "
-        f">= {alignment_threshold}" if test.second_stage else "no second stage"
+        f">= {alignment_threshold}, pages under {short_page_words} words by the alignment "
+        "alone" if test.second_stage else "no second stage"
     )
     print(
         f"\n== 2. Defaults: K={fingerprint.k} W={fingerprint.w} hash={fingerprint.hash_name} "
@@ -635,8 +640,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sweep and memory test")
     parser.add_argument("--bases", type=int, default=300, help="base pages for edits")
     parser.add_argument(
-        "--content", choices=("all", "main"), default="all",
-        help="fingerprint all of each page's text, or its main content (boilerplate dropped)",
+        "--content", choices=("all", "main", "model"), default="all",
+        help="fingerprint all of each page's text, its main content (per-site boilerplate "
+        "paragraphs dropped), or what the crawl's content model finds (DEDUP_CONTENT=main)",
+    )
+    parser.add_argument(
+        "--sites", default=",".join(SITES),
+        help=f"comma-separated sites of the corpus ({', '.join((*SITES, *EXTRA_SITES))})",
     )
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                         help="threshold of section 2")
@@ -646,6 +656,9 @@ def main() -> None:
     parser.add_argument("--alignment-threshold", type=float,
                         default=DEFAULT_ALIGNMENT_THRESHOLD,
                         help="word alignment of the second stage of section 2")
+    parser.add_argument("--short-page-words", type=int,
+                        default=defaults.DEDUP_SHORT_PAGE_WORDS,
+                        help="pages of fewer words judged by the alignment alone (0: off)")
     parser.add_argument("--no-sweep", action="store_true", help="skip sections 1 and 1b")
     parser.add_argument("--thresholds", default=",".join(map(str, SWEEP_THRESHOLDS)),
                         help="comma-separated thresholds of the sweep")
@@ -653,16 +666,20 @@ def main() -> None:
     arguments = parser.parse_args()
     thresholds = tuple(float(t) for t in arguments.thresholds.split(","))
     started = time.perf_counter()
-    pages = load_pages()
-    edits = make_edits(pages, base_count=arguments.bases)
+    known = {**SITES, **EXTRA_SITES}
+    sites = {name: known[name] for name in arguments.sites.split(",") if name}
+    pages = load_pages(sites)
     twins = SourceTwins(pages)  # judged on the full pages, whatever is fingerprinted
+    if arguments.content == "model":  # the edits are made on what the model keeps
+        pages = load_pages(sites, model=True)
+    edits = make_edits(pages, base_count=arguments.bases)
     if arguments.content == "main":
         pages, edits = main_content(pages, edits)
-    sites = defaultdict(int)
+    site_counts = defaultdict(int)
     for page in pages:
-        sites[page.site] += 1
+        site_counts[page.site] += 1
     print(
-        f"corpus: {len(pages)} distinct pages {dict(sites)}; {len(edits)} edited pages "
+        f"corpus: {len(pages)} distinct pages {dict(site_counts)}; {len(edits)} edited pages "
         f"({arguments.bases} bases x {len(EDIT_CLASSES)} edit classes); "
         f"loaded in {time.perf_counter() - started:.1f} s; fingerprinted content: "
         f"{arguments.content}"
@@ -681,6 +698,7 @@ def main() -> None:
     test = evaluate_defaults(
         pages, edits, twins, arguments.threshold,
         min(arguments.candidate_threshold, arguments.threshold), arguments.alignment_threshold,
+        arguments.short_page_words,
     )
     measure_costs(pages, test)
     if not arguments.no_memory:

@@ -261,6 +261,16 @@ DEDUP_CANDIDATE_THRESHOLD = 0.55
 DEDUP_ALIGNMENT_THRESHOLD = 0.93
 # MinHash permutations of the LSH index (more: closer estimates, more memory).
 DEDUP_NUM_PERM = 128
+# What is fingerprinted: "main", the page's title and main content (pages.main_text,
+# crawler/content.py; the visible text when the page has none), so that pages sharing a
+# large menu but differing in content are not judged alike (docs/dedup.md, Main
+# content); "all", the title and the whole visible text.
+DEDUP_CONTENT = "main"
+# A page of fewer words than this (in what is fingerprinted) is judged by the word
+# alignment alone (DEDUP_ALIGNMENT_THRESHOLD), never by the Jaccard: a short text has a
+# few dozen minutiae, and two application index pages differing only in their name ("X
+# Reference Manual, Version 5.3") reach a Jaccard of 0.83. Needs the second stage; 0: off.
+DEDUP_SHORT_PAGE_WORDS = 100
 # Follow the links of a duplicate page anyway (they are dropped by default).
 DEDUP_FOLLOW_LINKS = False
 # Keep every admitted page's minutiae and word hashes in memory (a few KB per page:

@@ -29,7 +29,6 @@ from crawler.dedup.content_seen import (
     ContentSeenTest,
     FingerprintConfig,
     PageFingerprint,
-    fingerprint_text,
 )
 from crawler.extract import ExtractedLink, extract_page
 
@@ -51,7 +50,7 @@ class PageAnalysis:
     main_text: str = ""
     headings: list[str] = field(default_factory=list)
     lang: str = ""
-    # the content-seen test's fingerprint of fingerprint_text(title, text), with the
+    # the content-seen test's fingerprint of its page_text(title, text, main_text), with the
     # configuration it was made with (None: not made here)
     fingerprint: tuple[FingerprintConfig, PageFingerprint | None] | None = None
 
@@ -133,7 +132,10 @@ def _worker_analyse(
         test = _tests.get(fingerprint_config)
         if test is None:
             test = _tests[fingerprint_config] = fingerprint_config.test()
-        fingerprint = (fingerprint_config, test.fingerprint(fingerprint_text(a.title, a.text)))
+        fingerprint = (
+            fingerprint_config,
+            test.fingerprint(test.page_text(a.title, a.text, a.main_text)),
+        )
     return (a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang, fingerprint)
 
 

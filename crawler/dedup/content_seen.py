@@ -51,6 +51,7 @@ from crawler.dedup.near_duplicates import (
 from crawler.dedup.winnowing import WinnowingFingerprint, normalize_text
 
 __all__ = [
+    "CONTENT_CHOICES",
     "ContentSeenTest",
     "Duplicate",
     "FingerprintConfig",
@@ -60,8 +61,19 @@ __all__ = [
 ]
 
 
-def fingerprint_text(title: str, text: str) -> str:
-    """What the content-seen test fingerprints: the title and the text of a page."""
+#: What the content-seen test may fingerprint (DEDUP_CONTENT).
+CONTENT_CHOICES = ("main", "all")
+
+
+def fingerprint_text(
+    title: str, text: str, main_text: str | None = None, content: str = "all"
+) -> str:
+    """What the content-seen test fingerprints: the title and the text of a page; with
+    ``content="main"`` the title and the main content, or the visible text when the page
+    has no main content (``main_text`` None or blank: a page stored before the content
+    model, a page the extractor found nothing in)."""
+    if content == "main" and main_text and not main_text.isspace():
+        text = main_text
     return f"{title}\n{text}" if title else text
 
 
@@ -77,6 +89,7 @@ class FingerprintConfig:
     num_perm: int = defaults.DEDUP_NUM_PERM
     threshold: float = defaults.DEDUP_THRESHOLD
     candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD
+    content: str = defaults.DEDUP_CONTENT
 
     def test(self) -> ContentSeenTest:
         """An empty test with this configuration (for its :meth:`~ContentSeenTest.fingerprint`)."""
@@ -85,6 +98,7 @@ class FingerprintConfig:
             self.threshold,
             self.num_perm,
             candidate_threshold=min(self.threshold, self.candidate_threshold),
+            content=self.content,
         )
 
 
@@ -182,7 +196,11 @@ class ContentSeenTest:
         keep_minutiae: bool = defaults.DEDUP_MINUTIAE_IN_MEMORY,
         candidate_threshold: float = defaults.DEDUP_CANDIDATE_THRESHOLD,
         alignment_threshold: float = defaults.DEDUP_ALIGNMENT_THRESHOLD,
+        content: str = defaults.DEDUP_CONTENT,
+        short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
     ) -> None:
+        if content not in CONTENT_CHOICES:
+            raise ValueError(f"content must be one of {', '.join(CONTENT_CHOICES)}")
         if not 0.0 < candidate_threshold <= threshold:
             raise ValueError("candidate_threshold must be in (0, threshold]")
         if not 0.0 < alignment_threshold <= 1.0:
@@ -191,6 +209,8 @@ class ContentSeenTest:
         self.keep_minutiae = keep_minutiae
         self.candidate_threshold = candidate_threshold
         self.alignment_threshold = alignment_threshold
+        self.content = content
+        self.short_page_words = max(0, short_page_words)
         self.index = NearDuplicateIndex(
             threshold,
             num_perm,
@@ -215,13 +235,26 @@ class ContentSeenTest:
         """Identifies the minutiae's configuration (stored with them): minutiae of
         different schemes are never compared."""
         w = self.winnowing
-        return f"winnow:k={w.k}:w={w.w}:{w.hash_name}"
+        # the whole text's scheme keeps its old name: rows stored before DEDUP_CONTENT
+        # existed were made from the whole text
+        suffix = ":main" if self.content == "main" else ""
+        return f"winnow:k={w.k}:w={w.w}:{w.hash_name}{suffix}"
+
+    def page_text(self, title: str, text: str, main_text: str | None = None) -> str:
+        """The text of a page this test fingerprints (:func:`fingerprint_text`)."""
+        return fingerprint_text(title, text, main_text, self.content)
 
     @property
     def fingerprint_config(self) -> FingerprintConfig:
         w = self.winnowing
         return FingerprintConfig(
-            w.k, w.w, w.hash_name, self.index.num_perm, self.threshold, self.candidate_threshold
+            w.k,
+            w.w,
+            w.hash_name,
+            self.index.num_perm,
+            self.threshold,
+            self.candidate_threshold,
+            self.content,
         )
 
     @staticmethod
@@ -286,12 +319,20 @@ class ContentSeenTest:
                 found[key] = similarity
         return found
 
-    def words_needed(self, similarities: Mapping[str, float]) -> list[str]:
+    def words_needed(
+        self, similarities: Mapping[str, float], fingerprint: PageFingerprint | None = None
+    ) -> list[str]:
         """Second-stage candidates (of :meth:`similarities`) whose word hashes are not in
         memory (pages loaded from storage, or every page when minutiae are not kept in
         memory): fetch them and pass them to :meth:`decide` as ``words``.  Empty when
-        the first stage decides."""
-        if not self.second_stage or any(j >= self.threshold for j in similarities.values()):
+        the first stage decides (``fingerprint``: the page's, which the first stage does
+        not decide when it is short)."""
+        if not self.second_stage:
+            return []
+        short = fingerprint is not None and self._short(fingerprint)
+        if not short and any(
+            j >= self.threshold for j in similarities.values()
+        ):
             return []
         return sorted(key for key in similarities if key not in self._words)
 
@@ -327,9 +368,10 @@ class ContentSeenTest:
         in memory (:meth:`words_needed`)."""
         if fingerprint.minutiae.size == 0 or not similarities:
             return None
-        # first stage: highest Jaccard, ties to the smallest key
+        # first stage: highest Jaccard, ties to the smallest key (not for a short page:
+        # its few minutiae make the Jaccard too coarse, the alignment decides)
         key, similarity = min(similarities.items(), key=lambda item: (-item[1], item[0]))
-        if similarity >= self.threshold:
+        if similarity >= self.threshold and not self._short(fingerprint):
             return Duplicate(key, similarity, exact=False)
         if not self.second_stage:
             return None
@@ -348,6 +390,10 @@ class ContentSeenTest:
             return None
         alignment, similarity, key = min(aligned, key=lambda a: (-a[0], -a[1], a[2]))
         return Duplicate(key, similarity, exact=False, alignment=alignment)
+
+    def _short(self, fingerprint: PageFingerprint) -> bool:
+        """Whether the page is judged by the word alignment alone (``short_page_words``)."""
+        return self.second_stage and 0 < fingerprint.words.size < self.short_page_words
 
     def add(self, url: str, fingerprint: PageFingerprint) -> None:
         """Admit a page (a page already admitted is re-indexed with its new content).

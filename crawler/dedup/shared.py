@@ -58,7 +58,7 @@ WHERE crawl_id = %s AND url = ANY(%b::text[]) AND scheme = %s
 """
 
 _PAGE_TEXT_SQL = """
-SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
+SELECT url, title, text, main_text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
 """
 
 _ADMIT_SQL = """
@@ -142,12 +142,12 @@ class SharedContentSeen:
             if similarity >= self.test.candidate_threshold:
                 similarities[key] = similarity
         words = None
-        missing = self.test.words_needed(similarities)
+        missing = self.test.words_needed(similarities, fingerprint)
         if missing:
             cursor = await conn.execute(_PAGE_TEXT_SQL, (self.crawl_id, missing))
             words = {
-                key: word_hashes(f"{title}\n{text}")
-                for key, title, text in await cursor.fetchall()
+                key: word_hashes(self.test.page_text(title, text, main_text))
+                for key, title, text, main_text in await cursor.fetchall()
             }
         return self.test.decide(fingerprint, similarities, words)
 

@@ -30,7 +30,12 @@ from psycopg_pool import AsyncConnectionPool
 
 from crawler import defaults
 from crawler.dedup.alignment import word_hashes
-from crawler.dedup.content_seen import ContentSeenTest, PageFingerprint, StoredFingerprint
+from crawler.dedup.content_seen import (
+    ContentSeenTest,
+    PageFingerprint,
+    StoredFingerprint,
+    fingerprint_text,
+)
 
 __all__ = ["FingerprintRow", "FingerprintStore"]
 
@@ -63,9 +68,10 @@ WHERE crawl_id = %s AND url = ANY(%b::text[]) AND scheme = %s
 
 # The texts the second stage aligns, when their word hashes are not in memory (pages
 # loaded at a restart, or lookup mode): the stored page itself, as the spider extracted
-# it (title and text: their words, whatever separates them, are the fingerprinted ones).
+# it (title, text and main content: fingerprint_text picks what the test fingerprints;
+# the words, whatever separates them, are the fingerprinted ones).
 _PAGE_TEXT_SQL = """
-SELECT url, title, text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
+SELECT url, title, text, main_text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
 """
 
 
@@ -90,12 +96,14 @@ class FingerprintStore:
         crawl_id: str,
         scheme: str,
         *,
+        content: str = defaults.DEDUP_CONTENT,
         batch_size: int = defaults.STORE_BATCH_SIZE,
         attempts: int = defaults.STORE_WRITE_ATTEMPTS,
     ) -> None:
         self.pool = pool
         self.crawl_id = crawl_id
         self.scheme = scheme
+        self.content = content
         self.batch_size = max(1, batch_size)
         self.attempts = max(1, attempts)
         self.pending: dict[str, PageFingerprint] = {}
@@ -165,8 +173,10 @@ class FingerprintStore:
         if missing:
             async with self.pool.connection() as conn:
                 cursor = await conn.execute(_PAGE_TEXT_SQL, (self.crawl_id, missing))
-                for url, title, text in await cursor.fetchall():
-                    found[url] = word_hashes(f"{title}\n{text}")
+                for url, title, text, main_text in await cursor.fetchall():
+                    found[url] = word_hashes(
+                        fingerprint_text(title, text, main_text, self.content)
+                    )
         return found
 
     # ------------------------------------------------------------------ writing

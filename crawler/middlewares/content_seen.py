@@ -51,6 +51,7 @@ from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 from crawler import defaults
 from crawler.dedup.authority import LinkEvidence
 from crawler.dedup.content_seen import (
+    CONTENT_CHOICES,
     ContentSeenTest,
     Duplicate,
     FingerprintConfig,
@@ -71,15 +72,22 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def page_text(item: PageItem) -> str:
-    """What the content-seen test fingerprints: the title and the text of a page."""
-    return fingerprint_text(item.title, item.text)
+def page_text(item: PageItem, content: str = defaults.DEDUP_CONTENT) -> str:
+    """What the content-seen test fingerprints: the title and the main content of a
+    page, or its whole text (``content``, DEDUP_CONTENT)."""
+    return fingerprint_text(item.title, item.text, item.main_text, content)
 
 
 def fingerprint_config(settings: Any) -> FingerprintConfig | None:
     """The content-seen test's fingerprint settings; None when the test is off."""
     if not settings.getbool("DEDUP_ENABLED", defaults.DEDUP_ENABLED):
         return None
+    content = str(settings.get("DEDUP_CONTENT", defaults.DEDUP_CONTENT)).lower()
+    if content not in CONTENT_CHOICES:
+        raise UsageError(
+            f"DEDUP_CONTENT must be {' or '.join(CONTENT_CHOICES)}, not {content!r}",
+            print_help=False,
+        )
     return FingerprintConfig(
         settings.getint("DEDUP_K", defaults.DEDUP_K),
         settings.getint("DEDUP_W", defaults.DEDUP_W),
@@ -87,6 +95,7 @@ def fingerprint_config(settings: Any) -> FingerprintConfig | None:
         settings.getint("DEDUP_NUM_PERM", defaults.DEDUP_NUM_PERM),
         settings.getfloat("DEDUP_THRESHOLD", defaults.DEDUP_THRESHOLD),
         settings.getfloat("DEDUP_CANDIDATE_THRESHOLD", defaults.DEDUP_CANDIDATE_THRESHOLD),
+        content,
     )
 
 
@@ -106,7 +115,11 @@ def _worker_fingerprint(
     if made is None or made[0] != test.fingerprint_config:
         return False
     analysis = attached.analysis
-    if (analysis.title, analysis.text) != (item.title, item.text):
+    if (analysis.title, analysis.text, analysis.main_text) != (
+        item.title,
+        item.text,
+        item.main_text or "",
+    ):
         return False  # the spider changed the text
     return made[1]
 
@@ -130,6 +143,8 @@ class ContentSeenMiddleware:
         shared_setting: str,
         agents_enabled: bool,
         keep_authoritative: bool,
+        content: str = defaults.DEDUP_CONTENT,
+        short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
     ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
@@ -138,6 +153,8 @@ class ContentSeenMiddleware:
         self.candidate_threshold = min(threshold, candidate_threshold)
         self.alignment_threshold = alignment_threshold
         self.num_perm = num_perm
+        self.content = content
+        self.short_page_words = short_page_words
         self.follow_links = follow_links
         self.in_memory = in_memory
         self.batch_size = batch_size
@@ -198,6 +215,10 @@ class ContentSeenMiddleware:
             keep_authoritative=settings.getbool(
                 "DEDUP_KEEP_AUTHORITATIVE", defaults.DEDUP_KEEP_AUTHORITATIVE
             ),
+            content=config.content,
+            short_page_words=settings.getint(
+                "DEDUP_SHORT_PAGE_WORDS", defaults.DEDUP_SHORT_PAGE_WORDS
+            ),
         )
 
     def _shared_wanted(self, spider: Any) -> bool:
@@ -224,6 +245,8 @@ class ContentSeenMiddleware:
             keep_minutiae=self.in_memory,
             candidate_threshold=self.candidate_threshold,
             alignment_threshold=self.alignment_threshold,
+            content=self.content,
+            short_page_words=self.short_page_words,
         )
         try:
             self.database.prepare()
@@ -242,6 +265,7 @@ class ContentSeenMiddleware:
                 self.pool,
                 crawl_id,
                 test.scheme,
+                content=test.content,
                 batch_size=self.batch_size,
                 attempts=self.attempts,
             )
@@ -372,7 +396,7 @@ class ContentSeenMiddleware:
         started = time.perf_counter()
         fingerprint = _worker_fingerprint(test, response, item)
         if fingerprint is False:
-            fingerprint = test.fingerprint(page_text(item))
+            fingerprint = test.fingerprint(page_text(item, test.content))
         else:
             self.stats.inc_value("dedup/worker_fingerprints")
         if fingerprint is None:  # nothing left after normalising: no evidence
@@ -392,7 +416,7 @@ class ContentSeenMiddleware:
                     started = time.perf_counter()
                 # second stage: words of candidates not in memory come from `pages`
                 similarities = test.similarities(item.url, fingerprint, stored)
-                missing = test.words_needed(similarities)
+                missing = test.words_needed(similarities, fingerprint)
                 words = None
                 if missing:
                     self._add_seconds(started)
@@ -425,7 +449,7 @@ class ContentSeenMiddleware:
         started = time.perf_counter()
         fingerprint = _worker_fingerprint(shared.test, response, item)
         if fingerprint is False:
-            fingerprint = shared.test.fingerprint(page_text(item))
+            fingerprint = shared.test.fingerprint(page_text(item, shared.test.content))
         else:
             self.stats.inc_value("dedup/worker_fingerprints")
         self._add_seconds(started)

@@ -160,6 +160,13 @@ def found(engine: SearchEngine, query: str) -> set[int]:
         ("updated:30d python", PYTHON - {8}),
         ("connections", {4, 8}),  # connecting / connections -> connect
         ("json.dumps", {1}),
+        # a qualified name or a name/arity: its name's words, not a phrase of its parts
+        ("snake:asia", {2}),  # "snake that lives in Asia"
+        ("snake::asia/2", {2}),
+        ("json:dumps/1", {1}),
+        ("dumps/1", {1}),
+        ("-snake:asia python", PYTHON),  # an operand keeps the phrase: "snake asia"
+        ("snake:asia OR cooking", {7}),  # (likewise)
         ("(snake OR json) AND python", {1, 2}),
         ("json OR snake AND database", {1}),  # AND binds tighter than OR
         ("(json OR snake) AND database", set()),
@@ -364,6 +371,19 @@ def test_tokenizer_keeps_word_offsets() -> None:
     word = tokenize(text)[1]
     assert text[word.start : word.end] == "python.org" and word.field == "site"
     assert parse("") is None and parse("AND OR") is None
+
+
+def test_tokenizer_splits_qualified_names_and_drops_arities() -> None:
+    text = "lists:keyfind/3 atom_length/2 std::vector json.dumps 10:30 http://a.test/b"
+    tokens = tokenize(text)
+    assert [t.text for t in tokens] == [
+        "lists", "keyfind", "atom_length", "std", "vector", "json.dumps", "10:30",
+        "http://a.test/b",
+    ]
+    assert all(text[t.start : t.end] == t.text for t in tokens)
+    # the operand of an operator stays one word (split, the operator would bind one part)
+    for query in ("-a:b", "NOT a:b", "x OR a:b", "a:b OR x", "a:b NEAR/3 x", "x NEAR a:b"):
+        assert "a:b" in [t.text for t in tokenize(query)], query
 
 
 @pytest.mark.parametrize(

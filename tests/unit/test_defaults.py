@@ -96,6 +96,8 @@ def test_content_seen_test():
     assert test.candidate_threshold == defaults.DEDUP_CANDIDATE_THRESHOLD
     assert test.alignment_threshold == defaults.DEDUP_ALIGNMENT_THRESHOLD
     assert test.keep_minutiae == defaults.DEDUP_MINUTIAE_IN_MEMORY
+    assert test.content == defaults.DEDUP_CONTENT
+    assert test.short_page_words == defaults.DEDUP_SHORT_PAGE_WORDS
     assert WinnowingFingerprint() == WinnowingFingerprint(
         defaults.DEDUP_K, defaults.DEDUP_W, defaults.DEDUP_HASH
     )

@@ -159,7 +159,10 @@ def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
                         anchor_max_chars=500).result(timeout=60)
         )
         made_with, made = page.fingerprint
-        expected = test.fingerprint(fingerprint_text(page.title, page.text))
+        expected = test.fingerprint(
+            fingerprint_text(page.title, page.text, page.main_text, config.content)
+        )
+        assert page.main_text and config.content == "main"
         assert made_with == config and made.digest == expected.digest
         assert made.minutiae.tolist() == expected.minutiae.tolist() and made.minutiae.size
         assert made.signature.tolist() == expected.signature.tolist()

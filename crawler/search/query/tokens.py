@@ -13,6 +13,17 @@ FILTER_PREFIXES = frozenset({"site", "host", "domain", "format", "updated"})
 OPERATORS = frozenset({"AND", "OR", "NOT", "XOR", "NEAR"})
 
 _NEAR_N = re.compile(r"NEAR/(\d+)")
+#: A qualified name: ``module:function`` (Erlang, Elixir), ``Class::method`` (C++, Perl,
+#: Ruby), optionally with an arity (``lists:keyfind/3``). Its parts are searched as
+#: words of their own: a module's reference page names the module in its title and URL
+#: and the function in a heading ("keyfind(Key, N, TupleList)"), rarely as one string,
+#: which as a phrase (what a word the analyzer splits becomes) only pages quoting the
+#: call hold.
+_QUALIFIED = re.compile(r"[^\W\d]\w*(?:::?[^\W\d]\w*)+(?:/\d+)?")
+#: A name with its arity (``atom_length/2``, Prolog and Erlang): the name alone is
+#: searched, since the page defining it writes its arguments ("atom_length(+Atom,
+#: -Length)"), while "atom_length 2" as a phrase finds only the pages citing it.
+_NAME_ARITY = re.compile(r"([^\W\d]\w*)/\d+")
 
 
 class QuerySyntaxError(ValueError):
@@ -78,10 +89,36 @@ def tokenize(text: str) -> list[Token]:
                     token, j = _phrase(text, j, prefix)
                     tokens.append(token)
                 # a prefix with nothing after it is ignored
+            elif not _operand(tokens, text, j) and (parts := name_parts(word)):
+                start = i
+                for part in parts:  # offsets of each part in the query
+                    start = text.index(part, start)
+                    tokens.append(Token("word", part, start, start + len(part)))
+                    start += len(part)
             else:
                 tokens.append(Token("word", word, i, j))
             i = j
     return tokens
+
+
+def name_parts(word: str) -> list[str]:
+    """The words a qualified name or a name/arity is searched as (``lists:keyfind/3``
+    -> lists, keyfind; ``atom_length/2`` -> atom_length); [] for any other word."""
+    arity = _NAME_ARITY.fullmatch(word)
+    if arity:
+        return [arity.group(1)]
+    if not _QUALIFIED.fullmatch(word):
+        return []
+    return [part for part in word.rsplit("/", 1)[0].split(":") if part]
+
+
+def _operand(tokens: list[Token], text: str, j: int) -> bool:
+    """Whether the word ending at ``j`` is an operator's operand (``-lists:keyfind``,
+    ``a NEAR b:c``, ``b:c OR d``): split, the operator would bind one part only."""
+    if tokens and tokens[-1].kind == "op":
+        return True
+    following = text[j:].split(maxsplit=1)
+    return bool(following) and (following[0] in OPERATORS or bool(_NEAR_N.fullmatch(following[0])))
 
 
 def _phrase(text: str, i: int, prefix: str | None) -> tuple[Token, int]:
