@@ -103,6 +103,15 @@ def says_site_search(form: Form) -> bool:
     return bool(set(terms(" ".join(p for p in parts if p))) & SITE_SEARCH_WORDS)
 
 
+def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
+    """The ``words`` (stems, 4 letters or more) that are part of the form's site's host
+    name: "eastmoor" in "Search Visit Eastmoor" on ``www.visiteastmoor.test``. A site's
+    own name in its box says "this site", not the topic, even when the name was learned
+    to mark the topic (a museum of that town is named after it too)."""
+    host = re.sub(r"[^a-z0-9]", "", (urlsplit(form.page_url).hostname or "").lower())
+    return {w for w in words if len(w) >= 4 and w in host}
+
+
 def form_terms(form: Form) -> set[str]:
     """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
     buttons, field names), field labels, select options (values and texts) and its
@@ -267,7 +276,9 @@ class TopicVocabulary:
             return -1.0
         if mixed and not own & self.topic:
             return MIXED_EVIDENCE
-        if says_site_search(form) and not any(self.marks_topic(t) for t in own):
+        if says_site_search(form) and not any(
+            self.marks_topic(t) for t in (own - site_name_terms(form, own)) | (own & self.topic)
+        ):
             return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 

@@ -737,10 +737,11 @@ class SmartSpider(CrawlerSpider):
             )
         else:
             self.logger.info(
-                "form %d of %s not searchable (%.3f): fields %s; text %r",
+                "form %d of %s not searchable (%.3f%s): fields %s; text %r",
                 form.index,
                 form.page_url,
                 verdict.score,
+                f", {verdict.reason}" if verdict.reason else "",
                 " ".join(f"{f.name}:{f.type}/{len(f.options)}" for f in form.fields),
                 form.text[:120],
             )
