@@ -344,7 +344,7 @@ def facet_groups(form: Form) -> int:
 DATE_TYPES = frozenset({"date", "datetime-local", "datetime", "month", "week", "time"})
 #: words of a field that holds a day (a text field named "arrival", "Date of visit")
 DATE_WORDS = frozenset(
-    {"date", "day", "arrival", "arrive", "arriving", "departure", "checkin", "checkout", "visit"}
+    {"date", "arrival", "arrive", "arriving", "departure", "checkin", "checkout"}
 )
 #: a label that says the field is a count ("Number of claims", "How many guests?")
 _COUNT_LABEL = re.compile(r"\b(?:number of|no\.? of|how many)\b", re.IGNORECASE)
@@ -368,7 +368,15 @@ def _field_words(f: FormField) -> set[str]:
 
 
 def _is_date_field(f: FormField) -> bool:
-    return f.type in DATE_TYPES or (f.type in TEXT_TYPES and bool(_field_words(f) & DATE_WORDS))
+    """A date input, or a text field named or labelled as a day ("arrival", "Date of
+    visit"), not one whose label says search ("Search by title or date")."""
+    if f.type in DATE_TYPES:
+        return True
+    if f.type not in TEXT_TYPES:
+        return False
+    label = set(_words(f.label))
+    named = set(_words(f.name.replace("_", " ")))
+    return bool(named & DATE_WORDS) or bool(label & DATE_WORDS and not label & SEARCH_WORDS)
 
 
 def _is_count_field(f: FormField) -> bool:

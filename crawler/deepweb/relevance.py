@@ -372,6 +372,21 @@ UNKNOWN = 0.5
 NO_RECORDS = -0.25
 
 
+#: result evidence of a form without a word that marks the topic whose probes (the
+#: topic's words, then its most frequent learned word) were all answered "no results":
+#: nothing says it searches the topic's records (a tourism site's "What's on" search on
+#: a site judged on topic by its museums page); relevant on its site alone no more
+NOTHING_FOR_TOPIC = 0.0
+
+
+def no_results_evidence(form_evidence: float) -> float:
+    """The result evidence of a probe answered "no results" (a count of 0) every time:
+    unknown (:data:`UNKNOWN`) for a form whose own words mark the topic (a car dealer's
+    search has nothing for "autos", its records say "car"; a collection search has no
+    object called "museums"), :data:`NOTHING_FOR_TOPIC` for a form without any."""
+    return UNKNOWN if form_evidence > 0 else NOTHING_FOR_TOPIC
+
+
 def judge_form(
     searchable: bool,
     site: float,

@@ -58,6 +58,7 @@ from crawler.deepweb.relevance import (
     join_compounds,
     judge_form,
     link_names_topic,
+    no_results_evidence,
     own_terms,
     site_evidence,
 )
@@ -919,9 +920,10 @@ class SmartSpider(CrawlerSpider):
             # lists none: not the search of the site's records (a booking lookup)
             evidence = 0.0
         else:
-            # no records: says nothing of the topic (a car dealer's search has nothing
-            # for "autos", its records say "car")
-            evidence = UNKNOWN
+            # "no results" for the topic's words: says nothing of the topic when the form
+            # names it (a car dealer's search has nothing for "autos", its records say
+            # "car"); nothing for it at all when the form does not either
+            evidence = no_results_evidence(state.item.form_score)
         yield self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )

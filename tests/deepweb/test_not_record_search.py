@@ -10,7 +10,13 @@ import urllib.request
 from crawler.deepweb import classify_form, extract_forms, parse_html
 from crawler.deepweb.forms import not_a_record_search
 from crawler.deepweb.probe import read_results, record_groups
-from crawler.deepweb.relevance import SITE_SEARCH_EVIDENCE, TopicVocabulary
+from crawler.deepweb.relevance import (
+    NOTHING_FOR_TOPIC,
+    SITE_SEARCH_EVIDENCE,
+    UNKNOWN,
+    TopicVocabulary,
+    no_results_evidence,
+)
 from crawler.sandbox.web import SandboxWeb, html_page
 
 TICKETS = """<form action="/tickets/availability" method="get"><fieldset><legend>Plan your
@@ -54,6 +60,11 @@ STAYS = """<form action="/stays" method="get"><label for="r">Region</label><sele
   <label for="d">Available from</label><input type="date" id="d" name="from">
   <label for="n">Nights</label><select id="n" name="nights"><option>1</option><option>2
   </option></select><button>Show stays</button></form>"""
+# a site's box whose label holds "Visit" (the site's name) and a box searching by date
+VISIT_BOX = """<form class="site-search" action="/search"><label for="q">Search Visit
+  Eastmoor</label><input type="search" id="q" name="q"><button>Search</button></form>"""
+BY_DATE = """<form action="/archive"><label for="q">Search by title or date</label>
+  <input id="q" name="when"><button>Go</button></form>"""
 YEARS = """<form action="/judgments" method="get"><label for="y">Year</label><select id="y"
   name="year"><option>2024</option><option>2023</option><option>2022</option></select>
   <button>Browse judgments</button></form>"""
@@ -79,8 +90,9 @@ def test_bookings_calculators_and_preferences_are_not_record_searches():
 def test_searches_with_dates_and_counts_stay_searches():
     # a collection search with a date range; a hotel search by place with dates and
     # guests; a search of stays by region (a select of words); a browse by year (a select
-    # of numbers that are not small counts)
-    for html in (COLLECTION, HOTELS, STAYS, YEARS):
+    # of numbers that are not small counts); a box labelled with the site's name "Visit
+    # Eastmoor"; a box whose label says it searches by date
+    for html in (COLLECTION, HOTELS, STAYS, YEARS, VISIT_BOX, BY_DATE):
         form = one(html)
         assert not_a_record_search(form) == ""
         assert classify_form(form).searchable
@@ -90,7 +102,7 @@ def test_a_site_box_named_after_its_site_is_not_a_topic_search():
     # "eastmoor" learned to mark the topic (a museums site of that town is named after
     # it), but in the tourism site's own box it is the site's name: a site-wide search
     words = TopicVocabulary(["museum"], min_pages=2, min_ratio=3.0, max_chance=1.0)
-    for text in ("eastmoor museum collection", "eastmoor museum gallery", "eastmoor museum objects"):
+    for text in ("eastmoor museum collection", "eastmoor museum art", "eastmoor museum maps"):
         words.learn(text, True)
     for text in ("football scores", "garden tools", "recipes and wine"):
         words.learn(text, False)
@@ -164,3 +176,11 @@ def test_served_booking_and_collection_search(sandbox):
         # not searchable from the form alone; and its answer lists no records either
         "http://www.museum.test/tickets/availability": ("booking", False, "no_records"),
     }
+
+
+def test_no_results_for_the_topic_is_evidence_only_against_a_form_without_topic_words():
+    # a car dealer's search (form words mark the topic) answering "no results" for
+    # "autos" says nothing; an events search without a topic word that finds nothing for
+    # "museums" nor for the topic's learned word is not the topic's search
+    assert no_results_evidence(0.25) == UNKNOWN == 0.5
+    assert no_results_evidence(0.0) == NOTHING_FOR_TOPIC == 0.0
