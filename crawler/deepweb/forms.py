@@ -103,6 +103,10 @@ NON_SEARCH_WORDS = frozenset(
         "booking",
         "tracking",
         "confirmation",
+        # a gift voucher's balance check ("Voucher code", "PIN", "Check balance"): a
+        # lookup of one's own voucher, as a booking or order lookup is
+        "balance",
+        "pin",
     }
 )
 #: names of a select that picks a page to go to (a "jump menu": a select and "Go"), not
@@ -356,6 +360,9 @@ CALCULATOR = re.compile(
     r"\b(?:calc|calculate|calculator|estimate|estimator|(?:get|request|free) an? quote)\b",
     re.IGNORECASE,
 )
+#: words of a field that holds a postcode, and of a form that checks delivery to it
+POSTCODE_WORDS = frozenset({"postcode", "zip", "zipcode", "postal"})
+DELIVERY_WORDS = frozenset({"delivery", "deliver", "shipping"})
 #: names of the selects of a preference form (language, region, currency, delivery
 #: country: "Update", "Save"): it sets how the site answers, it queries nothing
 PREFERENCE_SELECT_NAMES = frozenset(
@@ -416,7 +423,10 @@ def not_a_record_search(form: Form) -> str:
     - ``calculator``: its words work out a sum ("Calculate", "Cost estimator", "Get a
       quote"): its answer is a price or a fee;
     - ``preference``: its only fields are selects of language, region, country or
-      currency (a locale or delivery-country form in a footer)."""
+      currency (a locale or delivery-country form in a footer);
+    - ``delivery``: its only field is a postcode and its words say delivery ("Check
+      delivery"): whether the shop delivers there, not a list of records (a store
+      locator's postcode box is a search of stores)."""
     filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
     if not filled:
         return ""
@@ -426,6 +436,8 @@ def not_a_record_search(form: Form) -> str:
         return "calculator"
     if all(f.type == "select" and f.name.lower() in PREFERENCE_SELECT_NAMES for f in filled):
         return "preference"
+    if set(_words(own)) & DELIVERY_WORDS and all(_field_words(f) & POSTCODE_WORDS for f in filled):
+        return "delivery"
     days_and_counts = [f for f in filled if _is_date_field(f) or _is_count_field(f)]
     if not days_and_counts:
         return ""

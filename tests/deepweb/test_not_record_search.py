@@ -43,6 +43,13 @@ LOCALE = """<form class="locale" action="/prefs"><select name="lang"><option>Eng
 CURRENCY = """<form class="prefs" action="/prefs"><label for="cu">Currency</label>
   <select id="cu" name="currency"><option>GBP</option><option>EUR</option><option>USD</option>
   </select><button>Update</button></form>"""
+DELIVERY = """<form action="/delivery" method="get"><label for="pc">Your postcode</label>
+  <input id="pc" name="postcode"><button>Check delivery</button></form>"""
+VOUCHER = """<form action="/vouchers/balance" method="get"><label for="c">Voucher code</label>
+  <input id="c" name="code"><label for="p">PIN</label><input id="p" name="pin">
+  <button>Check balance</button></form>"""
+STORES = """<form action="/stores" method="get"><label for="pc">Find a store near you</label>
+  <input id="pc" name="postcode"><button>Find</button></form>"""
 # real searches with days and counts in them
 COLLECTION = """<form action="/collections/find" method="get"><label for="m">Maker or
   artist</label><input id="m" name="maker"><label for="o">Object name</label>
@@ -81,10 +88,20 @@ def test_bookings_calculators_and_preferences_are_not_record_searches():
     assert not_a_record_search(one(FEES)) == "calculator"
     assert not_a_record_search(one(LOCALE)) == "preference"
     assert not_a_record_search(one(CURRENCY)) == "preference"
+    assert not_a_record_search(one(DELIVERY)) == "delivery"
     # each is judged not searchable, whatever its search words ("Check availability")
-    for html in (TICKETS, ROOM_REQUEST, FEES, LOCALE, CURRENCY):
+    for html in (TICKETS, ROOM_REQUEST, FEES, LOCALE, CURRENCY, DELIVERY):
         verdict = classify_form(one(html))
         assert (verdict.searchable, verdict.score) == (False, 0.0)
+
+
+def test_a_voucher_balance_check_is_a_lookup_of_ones_own_voucher():
+    verdict = classify_form(one(VOUCHER))
+    assert not_a_record_search(one(VOUCHER)) == ""
+    assert (verdict.searchable, verdict.features["non_search_words"]) == (False, 3.0)
+    # a store locator's postcode box stays a search (of stores: the locator rule of
+    # relevance keeps it off a topic's output)
+    assert not_a_record_search(one(STORES)) == "" and classify_form(one(STORES)).searchable
 
 
 def test_searches_with_dates_and_counts_stay_searches():
