@@ -6,7 +6,8 @@ The classifier is a linear score over stated features of one form (weights in
 :data:`FORM_FEATURE_WEIGHTS`, see docs/deepweb.md), searchable when the score reaches
 :data:`SEARCHABLE_THRESHOLD`; a form without a free-text field, a select or a group of
 check boxes sharing a name (facets) is never searchable, a form with a password field
-never is.
+never is, nor a form shaped like a search that searches no records
+(:func:`not_a_record_search`: a booking, a calculator, a preference, a delivery check).
 """
 
 from __future__ import annotations
@@ -477,8 +478,8 @@ def form_features(form: Form) -> dict[str, float]:
 def classify_form(form: Form) -> FormVerdict:
     """Searchable or not (see the module docstring)."""
     features = form_features(form)
-    # a booking, a calculator, a preference: not a search of records, whatever its
-    # words ("Check availability", "Calculate") and its shape (selects, GET)
+    # a booking, a calculator, a preference, a delivery check: not a search of records,
+    # whatever its words ("Check availability", "Calculate") and its shape (selects, GET)
     reason = not_a_record_search(form)
     features["not_record_search"] = float(bool(reason))
     linear = sum(FORM_FEATURE_WEIGHTS.get(name, 0.0) * value for name, value in features.items())
