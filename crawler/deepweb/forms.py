@@ -6,7 +6,8 @@ The classifier is a linear score over stated features of one form (weights in
 :data:`FORM_FEATURE_WEIGHTS`, see docs/deepweb.md), searchable when the score reaches
 :data:`SEARCHABLE_THRESHOLD`; a form without a free-text field, a select or a group of
 check boxes sharing a name (facets) is never searchable, a form with a password field
-never is.
+never is, nor a form shaped like a search that searches no records
+(:func:`not_a_record_search`: a booking, a calculator, a preference, a delivery check).
 """
 
 from __future__ import annotations
@@ -103,6 +104,10 @@ NON_SEARCH_WORDS = frozenset(
         "booking",
         "tracking",
         "confirmation",
+        # a gift voucher's balance check ("Voucher code", "PIN", "Check balance"): a
+        # lookup of one's own voucher, as a booking or order lookup is
+        "balance",
+        "pin",
     }
 )
 #: names of a select that picks a page to go to (a "jump menu": a select and "Go"), not
@@ -189,6 +194,8 @@ class FormVerdict:
     searchable: bool
     score: float  # logistic of the linear score, 0..1
     features: dict[str, float]
+    #: why a form shaped like a search is none (:func:`not_a_record_search`), or ""
+    reason: str = ""
 
 
 def _words(text: str) -> list[str]:
@@ -337,6 +344,113 @@ def facet_groups(form: Form) -> int:
     return sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
 
 
+# --- forms that are not searches of records, by their shape -----------------------------
+#: input types of a date or a time (a day to visit, an arrival, a departure)
+DATE_TYPES = frozenset({"date", "datetime-local", "datetime", "month", "week", "time"})
+#: words of a field that holds a day (a text field named "arrival", "Date of visit")
+DATE_WORDS = frozenset(
+    {"date", "arrival", "arrive", "arriving", "departure", "checkin", "checkout"}
+)
+#: a label that says the field is a count ("Number of claims", "How many guests?")
+_COUNT_LABEL = re.compile(r"\b(?:number of|no\.? of|how many)\b", re.IGNORECASE)
+#: a select option that is a small count ("0" .. "20", "6+", "2 adults")
+_SMALL_COUNT = re.compile(r"^\s*(?:[0-9]|1[0-9]|20)\s*\+?\s*(?:[a-z]+)?\s*$", re.IGNORECASE)
+#: words of a form that works out a price or a fee ("Calculate fees", "Cost estimator",
+#: "Get a quote"): its answer is a sum, not records
+CALCULATOR = re.compile(
+    r"\b(?:calc|calculate|calculator|estimate|estimator|(?:get|request|free) an? quote)\b",
+    re.IGNORECASE,
+)
+#: words of a field that holds a postcode, and of a form that checks delivery to it
+POSTCODE_WORDS = frozenset({"postcode", "zip", "zipcode", "postal"})
+DELIVERY_WORDS = frozenset({"delivery", "deliver", "shipping"})
+#: names of the selects of a preference form (language, region, currency, delivery
+#: country: "Update", "Save"): it sets how the site answers, it queries nothing
+PREFERENCE_SELECT_NAMES = frozenset(
+    {"lang", "language", "locale", "region", "country", "currency", "hl", "lc"}
+)
+
+
+def _field_words(f: FormField) -> set[str]:
+    return set(_words(f"{f.name.replace('_', ' ')} {f.label}"))
+
+
+def _is_date_field(f: FormField) -> bool:
+    """A date input, or a text field named or labelled as a day ("arrival", "Date of
+    visit"), not one whose label says search ("Search by title or date")."""
+    if f.type in DATE_TYPES:
+        return True
+    if f.type not in TEXT_TYPES:
+        return False
+    label = set(_words(f.label))
+    named = set(_words(f.name.replace("_", " ")))
+    return bool(named & DATE_WORDS) or bool(label & DATE_WORDS and not label & SEARCH_WORDS)
+
+
+def _is_count_field(f: FormField) -> bool:
+    """A field that counts (adults, guests, nights, "Number of claims"): a number input,
+    a field labelled as a count, or a select whose options are all small counts
+    ("0".."6", "2 adults"; a select of years is not one). Not by its name alone: a
+    "Party name" field of a case search is no party size."""
+    if f.type not in TEXT_TYPES and f.type not in ("number", "range", "select"):
+        return False
+    if f.type in ("number", "range") or _COUNT_LABEL.search(f.label or ""):
+        return True
+    if f.type == "select":
+        real = [
+            label or value
+            for value, label in zip(f.options, f.option_labels or f.options, strict=False)
+            if not ANY_OPTION.match(label) or label.strip() == "0"
+        ]
+        return bool(real) and all(_SMALL_COUNT.match(o) for o in real)
+    return False
+
+
+def _is_contact_field(f: FormField) -> bool:
+    words = _field_words(f)
+    return f.type in ("email", "tel") or bool(words & {"email", "phone", "tel", "mobile"})
+
+
+def not_a_record_search(form: Form) -> str:
+    """Why a form that may look like a search is not a search of records ("" when it
+    may be one), from the form itself:
+
+    - ``booking``: a day or a count of people or things (a date of visit, adults,
+      children, guests, nights, tickets) and no field to search by (no text field that
+      is not a day, a count or a contact, no select of words): a ticket or table
+      booking, a "check availability" of one's own visit. A hotel search with a place
+      beside its dates, a catalogue search with a date range beside its words are
+      searches;
+    - ``calculator``: its words work out a sum ("Calculate", "Cost estimator", "Get a
+      quote"): its answer is a price or a fee;
+    - ``preference``: its only fields are selects of language, region, country or
+      currency (a locale or delivery-country form in a footer);
+    - ``delivery``: its only field is a postcode and its words say delivery ("Check
+      delivery"): whether the shop delivers there, not a list of records (a store
+      locator's postcode box is a search of stores)."""
+    filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
+    if not filled:
+        return ""
+    action = re.sub(r"^[a-z]+://[^/]*", "", form.action_url.lower()).split("?")[0]
+    own = " ".join([form.text, *(f.label for f in form.fields), action])
+    if CALCULATOR.search(re.sub(r"[^A-Za-z]+", " ", own)):
+        return "calculator"
+    if all(f.type == "select" and f.name.lower() in PREFERENCE_SELECT_NAMES for f in filled):
+        return "preference"
+    if set(_words(own)) & DELIVERY_WORDS and all(_field_words(f) & POSTCODE_WORDS for f in filled):
+        return "delivery"
+    days_and_counts = [f for f in filled if _is_date_field(f) or _is_count_field(f)]
+    if not days_and_counts:
+        return ""
+    searchable_by = [
+        f
+        for f in filled
+        if not any(f is g for g in days_and_counts)
+        and ((f.type in TEXT_TYPES and not _is_contact_field(f)) or f.type == "select")
+    ]
+    return "" if searchable_by or facet_groups(form) else "booking"
+
+
 def form_features(form: Form) -> dict[str, float]:
     """The classifier's features of a form (counts, 0/1 flags)."""
     words = _words(form.text + " " + " ".join(f.label for f in form.fields))
@@ -364,6 +478,10 @@ def form_features(form: Form) -> dict[str, float]:
 def classify_form(form: Form) -> FormVerdict:
     """Searchable or not (see the module docstring)."""
     features = form_features(form)
+    # a booking, a calculator, a preference, a delivery check: not a search of records,
+    # whatever its words ("Check availability", "Calculate") and its shape (selects, GET)
+    reason = not_a_record_search(form)
+    features["not_record_search"] = float(bool(reason))
     linear = sum(FORM_FEATURE_WEIGHTS.get(name, 0.0) * value for name, value in features.items())
     score = 1.0 / (1.0 + math.exp(-linear))
     vetoed = (
@@ -371,7 +489,10 @@ def classify_form(form: Form) -> FormVerdict:
         or features["password_field"] > 0
         or features["textarea"] > 0
         or features["jump_menu"] > 0
+        or features["not_record_search"] > 0
     )
     if vetoed:
         score = min(score, 0.0)
-    return FormVerdict(not vetoed and score >= SEARCHABLE_THRESHOLD, round(score, 6), features)
+    return FormVerdict(
+        not vetoed and score >= SEARCHABLE_THRESHOLD, round(score, 6), features, reason
+    )

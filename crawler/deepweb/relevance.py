@@ -85,6 +85,12 @@ MIXED_MAX_SHARE = 1 / 3
 #: its gardening articles for "plants": the topic is one of its sections, its database
 #: is not the topic's)
 MIXED_EVIDENCE = -1.0
+#: text fields of such a search at most: a keyword box beside the section select (a
+#: newspaper's, a magazine's search). A search by several named fields (applicant,
+#: inventor, title words) is a database's advanced search, whose select of subjects is
+#: the database's classification (heldout9: a patent register's "Record type" of eleven
+#: classes, two of them learned words, had form evidence -1 and was never output)
+MIXED_MAX_TEXT_FIELDS = 1
 
 
 def own_terms(form: Form) -> set[str]:
@@ -102,6 +108,15 @@ def says_site_search(form: Form) -> bool:
     action = urlsplit(form.action_url)
     parts = [form.text, *(f.label for f in form.fields), _SPLIT.sub(" ", unquote(action.path))]
     return bool(set(terms(" ".join(p for p in parts if p))) & SITE_SEARCH_WORDS)
+
+
+def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
+    """The ``words`` (stems, 4 letters or more) that are part of the form's site's host
+    name: "eastmoor" in "Search Visit Eastmoor" on ``www.visiteastmoor.test``. A site's
+    own name in its box says "this site", not the topic, even when the name was learned
+    to mark the topic (a museum of that town is named after it too)."""
+    host = re.sub(r"[^a-z0-9]", "", (urlsplit(form.page_url).hostname or "").lower())
+    return {w for w in words if len(w) >= 4 and w in host}
 
 
 def form_terms(form: Form) -> set[str]:
@@ -270,9 +285,16 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
-        if mixed and not any(t in self.family for t in own):
+        if (
+            mixed
+            and not any(t in self.family for t in own)
+            and len(form.text_fields) <= MIXED_MAX_TEXT_FIELDS
+        ):
             return MIXED_EVIDENCE
-        if says_site_search(form) and not any(self.marks_topic(t) for t in own):
+        if says_site_search(form) and not any(
+            self.marks_topic(t)
+            for t in (own - site_name_terms(form, own)) | {t for t in own if t in self.family}
+        ):
             return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
 
@@ -365,6 +387,21 @@ UNKNOWN = 0.5
 #: topic word in it (a nursery's "delivery", learned from its shops' menus) is not
 #: relevant on its site alone; a form whose own words name the topic still is.
 NO_RECORDS = -0.25
+
+
+#: result evidence of a form without a word that marks the topic whose probes (the
+#: topic's words, then its most frequent learned word) were all answered "no results":
+#: nothing says it searches the topic's records (a tourism site's "What's on" search on
+#: a site judged on topic by its museums page); relevant on its site alone no more
+NOTHING_FOR_TOPIC = 0.0
+
+
+def no_results_evidence(form_evidence: float) -> float:
+    """The result evidence of a probe answered "no results" (a count of 0) every time:
+    unknown (:data:`UNKNOWN`) for a form whose own words mark the topic (a car dealer's
+    search has nothing for "autos", its records say "car"; a collection search has no
+    object called "museums"), :data:`NOTHING_FOR_TOPIC` for a form without any."""
+    return UNKNOWN if form_evidence > 0 else NOTHING_FOR_TOPIC
 
 
 def judge_form(

@@ -58,6 +58,7 @@ from crawler.deepweb.relevance import (
     join_compounds,
     judge_form,
     link_names_topic,
+    no_results_evidence,
     own_terms,
     site_evidence,
 )
@@ -743,10 +744,11 @@ class SmartSpider(CrawlerSpider):
             )
         else:
             self.logger.info(
-                "form %d of %s not searchable (%.3f): fields %s; text %r",
+                "form %d of %s not searchable (%.3f%s): fields %s; text %r",
                 form.index,
                 form.page_url,
                 verdict.score,
+                f", {verdict.reason}" if verdict.reason else "",
                 " ".join(f"{f.name}:{f.type}/{len(f.options)}" for f in form.fields),
                 form.text[:120],
             )
@@ -924,9 +926,10 @@ class SmartSpider(CrawlerSpider):
             # lists none: not the search of the site's records (a booking lookup)
             evidence = 0.0
         else:
-            # no records: says nothing of the topic (a car dealer's search has nothing
-            # for "autos", its records say "car")
-            evidence = UNKNOWN
+            # "no results" for the topic's words: says nothing of the topic when the form
+            # names it (a car dealer's search has nothing for "autos", its records say
+            # "car"); nothing for it at all when the form does not either
+            evidence = no_results_evidence(state.item.form_score)
         yield self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )

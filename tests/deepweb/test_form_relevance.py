@@ -254,6 +254,15 @@ def test_a_search_over_many_subjects_marking_the_topic_by_a_learned_word():
         "http://mag.test/",
     )
     assert words.form_evidence(magazine) == -1.0
+    # a search by several named fields is a database's: its select of subjects is its
+    # classification (evidence of the options: one of four marks the topic, 0.25 / 4)
+    (register,) = extract_forms(
+        b"""<form action="/find"><input name="author"><input name="title"><select
+        name="class"><option value="">All classes</option><option>Travel</option>
+        <option>Poetry</option><option>Food</option><option>Music</option></select></form>""",
+        "http://register.test/",
+    )
+    assert words.form_evidence(register) == pytest.approx(0.25 / 4)
     # "Any" is no choice: three real options, one marking the topic, is not many subjects
     (shop,) = extract_forms(
         b"""<form action="/find"><input name="q"><select name="shelf"><option>Any</option>

@@ -1,0 +1,203 @@
+"""Forms that look like searches but do not search the topic's records: bookings and
+"check availability" of a visit, fee calculators, locale and currency preferences; and the
+site-wide box of a site named like the topic's sites. Judged from the form itself."""
+
+from __future__ import annotations
+
+import urllib.parse
+import urllib.request
+
+from crawler.deepweb import classify_form, extract_forms, parse_html
+from crawler.deepweb.forms import not_a_record_search
+from crawler.deepweb.probe import read_results, record_groups
+from crawler.deepweb.relevance import (
+    NOTHING_FOR_TOPIC,
+    SITE_SEARCH_EVIDENCE,
+    UNKNOWN,
+    TopicVocabulary,
+    no_results_evidence,
+)
+from crawler.sandbox.web import SandboxWeb, html_page
+
+TICKETS = """<form action="/tickets/availability" method="get"><fieldset><legend>Plan your
+  visit</legend><label for="d">Date of visit</label><input type="date" id="d" name="date">
+  <label for="a">Adults</label><select id="a" name="adults">{counts}</select>
+  <label for="c">Children</label><select id="c" name="children">{counts}</select>
+  <button type="submit">Check availability</button></fieldset></form>""".format(
+    counts="".join(f"<option>{n}</option>" for n in range(7))
+)
+# a hotel's "Request a booking": arrival as a text field, nights and guests as counts
+ROOM_REQUEST = """<form action="/book" method="get"><label for="ar">Arrival date</label>
+  <input id="ar" name="arrival" placeholder="dd/mm/yyyy"><label for="n">Nights</label>
+  <input type="number" id="n" name="nights"><label for="g">Guests</label>
+  <select id="g" name="guests"><option>1</option><option>2</option><option>3</option></select>
+  <button>Request a booking</button></form>"""
+FEES = """<form class="calc" action="/costs/calculate" method="get">
+  <label for="cl">Number of claims</label><input id="cl" name="claims">
+  <label for="b">Classification</label><select id="b" name="band"><option value="a">A - Human
+  necessities</option><option value="b">B - Operations</option><option value="c">C -
+  Chemistry</option></select><button>Calculate</button></form>"""
+LOCALE = """<form class="locale" action="/prefs"><select name="lang"><option>English</option>
+  <option>Cymraeg</option></select><select name="region"><option>UK</option><option>EU
+  </option></select><button>Save</button></form>"""
+CURRENCY = """<form class="prefs" action="/prefs"><label for="cu">Currency</label>
+  <select id="cu" name="currency"><option>GBP</option><option>EUR</option><option>USD</option>
+  </select><button>Update</button></form>"""
+DELIVERY = """<form action="/delivery" method="get"><label for="pc">Your postcode</label>
+  <input id="pc" name="postcode"><button>Check delivery</button></form>"""
+VOUCHER = """<form action="/vouchers/balance" method="get"><label for="c">Voucher code</label>
+  <input id="c" name="code"><label for="p">PIN</label><input id="p" name="pin">
+  <button>Check balance</button></form>"""
+STORES = """<form action="/stores" method="get"><label for="pc">Find a store near you</label>
+  <input id="pc" name="postcode"><button>Find</button></form>"""
+# real searches with days and counts in them
+COLLECTION = """<form action="/collections/find" method="get"><label for="m">Maker or
+  artist</label><input id="m" name="maker"><label for="o">Object name</label>
+  <input id="o" name="object"><label for="f">From</label><input type="date" id="f" name="from">
+  <label for="t">To</label><input type="date" id="t" name="to"><select name="cat">
+  <option value="">Any collection</option><option value="ceramics">Ceramics</option>
+  <option value="textiles">Textiles</option></select><button>Search the collection</button>
+  </form>"""
+HOTELS = """<form action="/availability" method="get"><label for="p">Place or hotel
+  name</label><input id="p" name="where"><label for="ar">Arriving</label><input type="date"
+  id="ar" name="arrive"><label for="g">Guests</label><select id="g" name="guests"><option>1
+  </option><option>2</option></select><button>Check availability</button></form>"""
+STAYS = """<form action="/stays" method="get"><label for="r">Region</label><select id="r"
+  name="area"><option>Lakes</option><option>Dales</option><option>Coast</option></select>
+  <label for="d">Available from</label><input type="date" id="d" name="from">
+  <label for="n">Nights</label><select id="n" name="nights"><option>1</option><option>2
+  </option></select><button>Show stays</button></form>"""
+# a site's box whose label holds "Visit" (the site's name) and a box searching by date
+VISIT_BOX = """<form class="site-search" action="/search"><label for="q">Search Visit
+  Eastmoor</label><input type="search" id="q" name="q"><button>Search</button></form>"""
+BY_DATE = """<form action="/archive"><label for="q">Search by title or date</label>
+  <input id="q" name="when"><button>Go</button></form>"""
+YEARS = """<form action="/judgments" method="get"><label for="y">Year</label><select id="y"
+  name="year"><option>2024</option><option>2023</option><option>2022</option></select>
+  <button>Browse judgments</button></form>"""
+
+
+def one(html: str, url: str = "http://www.museum.test/"):
+    (form,) = extract_forms(html.encode(), url)
+    return form
+
+
+def test_bookings_calculators_and_preferences_are_not_record_searches():
+    assert not_a_record_search(one(TICKETS)) == "booking"
+    assert not_a_record_search(one(ROOM_REQUEST)) == "booking"
+    assert not_a_record_search(one(FEES)) == "calculator"
+    assert not_a_record_search(one(LOCALE)) == "preference"
+    assert not_a_record_search(one(CURRENCY)) == "preference"
+    assert not_a_record_search(one(DELIVERY)) == "delivery"
+    # each is judged not searchable, whatever its search words ("Check availability")
+    for html in (TICKETS, ROOM_REQUEST, FEES, LOCALE, CURRENCY, DELIVERY):
+        verdict = classify_form(one(html))
+        assert (verdict.searchable, verdict.score) == (False, 0.0)
+
+
+def test_a_voucher_balance_check_is_a_lookup_of_ones_own_voucher():
+    verdict = classify_form(one(VOUCHER))
+    assert not_a_record_search(one(VOUCHER)) == ""
+    assert (verdict.searchable, verdict.features["non_search_words"]) == (False, 3.0)
+    # a store locator's postcode box stays a search (of stores: the locator rule of
+    # relevance keeps it off a topic's output)
+    assert not_a_record_search(one(STORES)) == "" and classify_form(one(STORES)).searchable
+
+
+def test_searches_with_dates_and_counts_stay_searches():
+    # a collection search with a date range; a hotel search by place with dates and
+    # guests; a search of stays by region (a select of words); a browse by year (a select
+    # of numbers that are not small counts); a box labelled with the site's name "Visit
+    # Eastmoor"; a box whose label says it searches by date
+    for html in (COLLECTION, HOTELS, STAYS, YEARS, VISIT_BOX, BY_DATE):
+        form = one(html)
+        assert not_a_record_search(form) == ""
+        assert classify_form(form).searchable
+
+
+def test_a_site_box_named_after_its_site_is_not_a_topic_search():
+    # "eastmoor" learned to mark the topic (a museums site of that town is named after
+    # it), but in the tourism site's own box it is the site's name: a site-wide search
+    words = TopicVocabulary(["museum"], min_pages=2, min_ratio=3.0, max_chance=1.0)
+    for text in ("eastmoor museum collection", "eastmoor museum art", "eastmoor museum maps"):
+        words.learn(text, True)
+    for text in ("football scores", "garden tools", "recipes and wine"):
+        words.learn(text, False)
+    assert words.marks_topic("eastmoor")
+    box = """<form class="site-search" action="/search"><input type="search" name="q"
+      aria-label="Search Visit Eastmoor"><button>Search</button></form>"""
+    assert words.form_evidence(one(box, "http://www.visiteastmoor.test/")) == SITE_SEARCH_EVIDENCE
+    # on a site not so named the learned word still counts
+    assert words.form_evidence(one(box, "http://www.tourist-office.test/")) == 0.25
+
+
+def museum_web() -> SandboxWeb:
+    web = SandboxWeb()
+    home = "http://www.museum.test/"
+    web.add_page(
+        home,
+        html_page(
+            "Harbour Museum",
+            '<ul class="menu"><li><a href="/collections/">Collections online</a></li>'
+            '<li><a href="/visit/">Plan your visit</a></li></ul><p>Open daily.</p>',
+        ),
+    )
+    web.add_page(home + "collections/", html_page("Collections online", COLLECTION))
+    web.add_page(home + "visit/", html_page("Plan your visit", TICKETS))
+    # the ticket check answers prices and times, not records
+    web.add_page(
+        home + "tickets/availability",
+        html_page(
+            "Availability",
+            "<h1>Tickets</h1><p>Tickets are available on the day you chose.</p>"
+            "<p>Adults 8.00, children free. Last entry 4pm.</p>"
+            '<p><a href="/visit/">Change your visit</a></p>',
+        ),
+        any_query=True,
+    )
+    rows = "".join(
+        f'<li class="object"><a href="/object/{n}">Blue jug {n}</a> ceramics, made in '
+        f"Delft, {1700 + n}</li>"
+        for n in range(4)
+    )
+    web.add_page(
+        home + "collections/find",
+        html_page("Results", f'<p>4 objects</p><ul class="results">{rows}</ul>'),
+        any_query=True,
+    )
+    return web
+
+
+def test_served_booking_and_collection_search(sandbox):
+    # the forms as a crawl meets them: pages served on 127.0.0.1, each form submitted
+    server = sandbox(museum_web())
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": server.proxy_url}))
+
+    def get(url: str) -> bytes:
+        with opener.open(url, timeout=10) as answer:
+            return answer.read()
+
+    verdicts = {}
+    for path in ("collections/", "visit/"):
+        page = f"http://www.museum.test/{path}"
+        body = get(page)
+        (form,) = extract_forms(body, page)
+        verdict = classify_form(form)
+        query = {f.name: f.options[1] if f.options else "jug" for f in form.fields if f.name}
+        answer = get(form.action_url + "?" + urllib.parse.urlencode(query))
+        before = record_groups(parse_html(body, page))
+        result = read_results(parse_html(answer, form.action_url), before)
+        verdicts[form.action_url] = (not_a_record_search(form), verdict.searchable, result.status)
+    assert verdicts == {
+        "http://www.museum.test/collections/find": ("", True, "confirmed"),
+        # not searchable from the form alone; and its answer lists no records either
+        "http://www.museum.test/tickets/availability": ("booking", False, "no_records"),
+    }
+
+
+def test_no_results_for_the_topic_is_evidence_only_against_a_form_without_topic_words():
+    # a car dealer's search (form words mark the topic) answering "no results" for
+    # "autos" says nothing; an events search without a topic word that finds nothing for
+    # "museums" nor for the topic's learned word is not the topic's search
+    assert no_results_evidence(0.25) == UNKNOWN == 0.5
+    assert no_results_evidence(0.0) == NOTHING_FOR_TOPIC == 0.0
