@@ -37,10 +37,15 @@ PAGE_ANALYSIS_PROCESSES: int | None = None
 # Pages queued per worker; beyond it the crawl's process analyses the page itself.
 PAGE_ANALYSIS_MAX_PENDING = 8
 # ... unless the page is larger than this (bytes): it waits for a worker (started for it
-# if need be) however many are queued. Analysis costs about 0.2 ms of CPU per KB, and the
-# crawl's process sends no request while it analyses: a few 1 MB pages analysed there at
-# once stopped every download for seconds (docs/performance.md). 0: no limit.
+# if need be) while the workers hold fewer than PAGE_ANALYSIS_WAIT_MAX_BYTES per worker.
+# Analysis costs about 0.2 ms of CPU per KB, and the crawl's process sends no request while
+# it analyses: a few 1 MB pages analysed there at once stopped every download for seconds
+# (docs/performance.md). 0: no limit.
 PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES = 100_000
+# The bound on that wait: a page waiting for analysis is neither stored nor acked, so a
+# kill -9 loses it (it is fetched again on resume); about 0.2 s of a worker's CPU keeps
+# that window near the store's flush interval (tests/e2e/test_kill_window.py).
+PAGE_ANALYSIS_WAIT_MAX_BYTES = 1_000_000
 # The workers start once the crawl has received this many HTML pages: a short crawl
 # would spend more CPU starting them (imports: ready 1.4-4.8 s after the pool opened, at
 # load 10-12) than they save, and would take it from the search indexer's last batch.

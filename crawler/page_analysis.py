@@ -193,6 +193,8 @@ class PageAnalysisPool:
         # (counts of the current workers only: a replaced pool's futures finish later)
         self._submitted = 0
         self._completed = 0
+        self._submitted_bytes = 0
+        self._completed_bytes = 0
         self._generation = 0
         self.ready = False
         self.restarts = 0
@@ -226,6 +228,11 @@ class PageAnalysisPool:
         """Pages submitted and not yet analysed."""
         return self._submitted - self._completed
 
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes of the pages submitted and not yet analysed."""
+        return self._submitted_bytes - self._completed_bytes
+
     def submit(
         self,
         body: bytes,
@@ -250,12 +257,14 @@ class PageAnalysisPool:
             self.fingerprint_config,
         )
         self._submitted += 1
-        future.add_done_callback(functools.partial(self._done, self._generation))
+        self._submitted_bytes += len(body)
+        future.add_done_callback(functools.partial(self._done, self._generation, len(body)))
         return future
 
-    def _done(self, generation: int, future: concurrent.futures.Future[Any]) -> None:
+    def _done(self, generation: int, size: int, future: concurrent.futures.Future[Any]) -> None:
         if generation == self._generation:
             self._completed += 1
+            self._completed_bytes += size
 
     def broken(self) -> None:
         """A page raised BrokenProcessPool: replace the workers, unless that was done
@@ -272,6 +281,7 @@ class PageAnalysisPool:
         executor, self._executor = self._executor, None
         self._generation += 1
         self._submitted = self._completed = 0
+        self._submitted_bytes = self._completed_bytes = 0
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
             self.restarts += 1

@@ -63,6 +63,7 @@ class PageAnalysisMiddleware:
         start_queue: int = defaults.PAGE_ANALYSIS_START_QUEUE,
         queued: Callable[[], int] | None = None,
         in_process_max_bytes: int = defaults.PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES,
+        wait_max_bytes: int = defaults.PAGE_ANALYSIS_WAIT_MAX_BYTES,
     ) -> None:
         self.pool = pool
         self.stats = stats
@@ -72,6 +73,7 @@ class PageAnalysisMiddleware:
         self.start_queue = start_queue
         self.queued = queued  # requests the scheduler holds
         self.in_process_max_bytes = in_process_max_bytes
+        self.wait_max_bytes = wait_max_bytes * max(1, pool.processes)
         self.html_pages = 0
 
     @classmethod
@@ -104,6 +106,9 @@ class PageAnalysisMiddleware:
             in_process_max_bytes=settings.getint(
                 "PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES", defaults.PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES
             ),
+            wait_max_bytes=settings.getint(
+                "PAGE_ANALYSIS_WAIT_MAX_BYTES", defaults.PAGE_ANALYSIS_WAIT_MAX_BYTES
+            ),
         )
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
@@ -114,8 +119,12 @@ class PageAnalysisMiddleware:
     def spider_closed(self, spider: Spider) -> None:
         self.pool.close()
 
-    def _too_large_for_the_crawl_process(self, response: Response) -> bool:
-        return 0 < self.in_process_max_bytes < len(response.body)
+    def _waits_for_a_worker(self, response: Response) -> bool:
+        # too large for the crawl's process, and the workers' backlog is short enough
+        return (
+            0 < self.in_process_max_bytes < len(response.body)
+            and self.pool.pending_bytes < self.wait_max_bytes
+        )
 
     def _is_html(self, response: Response) -> bool:
         if not isinstance(response, TextResponse) or not 200 <= response.status < 300:
@@ -133,7 +142,7 @@ class PageAnalysisMiddleware:
             # analysed in the crawl's process
             self.pool.open()
         if self.pool.saturated:
-            if not self._too_large_for_the_crawl_process(response):
+            if not self._waits_for_a_worker(response):
                 self.stats.inc_value("page_analysis/in_process")
                 return response
             # the event loop would stop for the whole analysis: wait for a worker

@@ -246,3 +246,41 @@ def test_a_large_page_waits_for_a_worker_instead_of_stopping_the_crawl_process()
         assert stats.get_value("page_analysis/workers") == 1
     finally:
         middleware.pool.close()
+
+
+def test_a_large_page_is_analysed_in_process_when_the_workers_backlog_is_long():
+    import asyncio
+
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares.page_analysis import PAGE_ANALYSIS_META, PageAnalysisMiddleware
+
+    pool = PageAnalysisPool(1, max_pending=1)  # one queued page fills it
+    middleware = PageAnalysisMiddleware(
+        pool, get_crawler().stats, html_content_types=frozenset({"text/html"}),
+        anchor_max_chars=500, start_after=1000, start_queue=0, in_process_max_bytes=1000,
+        wait_max_bytes=1000,
+    )
+    url, body = PAGES[0]
+    try:
+        pool.open()
+        wait_ready(pool)
+        assert len(body) >= 1000  # one queued page is backlog enough
+        # a backlog of one large page, held behind a task that keeps the worker busy
+        assert pool._executor is not None
+        busy = pool._executor.submit(time.sleep, 3)
+        held = pool.submit(body, url, encoding=None, content_language="", anchor_max_chars=500)
+        assert pool.pending_bytes == len(body)
+        request = Request(url)
+        response = HtmlResponse(url, body=body * 2, headers={"Content-Type": "text/html"})
+        asyncio.run(middleware.process_response(request, response))
+        assert not held.done()
+        assert PAGE_ANALYSIS_META not in request.meta
+        assert middleware.stats.get_value("page_analysis/in_process") == 1
+        busy.result(timeout=60)
+        held.result(timeout=60)
+        assert pool.pending_bytes == 0
+    finally:
+        pool.close()
