@@ -82,5 +82,8 @@ def test_a_kill_9_loses_only_the_pages_of_the_last_flush_interval(
         f"{len(not_stored)} pages served more than {FLUSH_INTERVAL + SLACK} s before the "
         f"kill are not stored; the oldest (seconds before the kill): {oldest}"
     )
-    # the kill did lose something: the test saw the window, not a finished crawl
-    assert any(served_url(r) not in stored for r in served)
+    # the crawl was fetching inside the window at the kill: the test saw the window, not
+    # a finished or stalled crawl (whether a page of it was still unsaved depends on
+    # where the kill fell in a flush interval: 1 of 4 runs had none with large pages
+    # analysed in the crawl's process, 1 of 9 with them waiting for the worker)
+    assert any(r.finished >= killed_at - FLUSH_INTERVAL - SLACK for r in served)
