@@ -19,6 +19,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,7 +106,25 @@ _AnalysisTuple = tuple[
 _tests: dict[FingerprintConfig, ContentSeenTest] = {}
 
 
-def _worker_init() -> None:
+# seconds between a worker's checks that the crawl's process still runs
+ORPHAN_CHECK_INTERVAL = 1.0
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    # A crawl killed with SIGKILL cannot stop its pool: its workers would wait forever on
+    # the call queue, or on sending back a result nobody reads, each holding its memory
+    # (found after kill -9 tests: dozens of them). A worker holds nothing to save.
+    while True:
+        if os.getppid() != parent_pid:
+            os._exit(0)
+        time.sleep(ORPHAN_CHECK_INTERVAL)
+
+
+def _worker_init(parent_pid: int | None = None) -> None:
+    if parent_pid is not None:
+        threading.Thread(
+            target=_exit_when_orphaned, args=(parent_pid,), name="orphan-check", daemon=True
+        ).start()
     # what a worker's first page would otherwise wait for. Not datasketch: a worker makes
     # MinHash signatures without it (near_duplicates.affine32_permutations), and its
     # import (scipy, redis: 1.4 s of CPU) would delay the worker's start by that much.
@@ -207,6 +227,7 @@ class PageAnalysisPool:
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_init,
+                initargs=(os.getpid(),),
             )
             self.ready = False
             warm = self._executor.submit(_ready)

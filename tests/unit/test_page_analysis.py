@@ -284,3 +284,44 @@ def test_a_large_page_is_analysed_in_process_when_the_workers_backlog_is_long():
         assert pool.pending_bytes == 0
     finally:
         pool.close()
+
+
+def test_the_workers_of_a_killed_crawl_exit():
+    import subprocess
+    import sys
+
+    # a crawl's process holding a pool with a ready worker, killed with SIGKILL
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import time\n"
+         "from crawler.page_analysis import PageAnalysisPool\n"
+         "if __name__ == '__main__':\n"
+         "    pool = PageAnalysisPool(1)\n"
+         "    pool.open()\n"
+         "    while not pool.ready:\n"
+         "        time.sleep(0.05)\n"
+         "    print(*[p.pid for p in pool._executor._processes.values()], flush=True)\n"
+         "    time.sleep(600)\n"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        workers = [int(pid) for pid in holder.stdout.readline().split()]
+        assert len(workers) == 1
+        holder.kill()
+        holder.wait()
+        deadline = time.monotonic() + 30
+        while any(_runs(pid) for pid in workers):
+            assert time.monotonic() < deadline, "the worker outlived its crawl"
+            time.sleep(0.1)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+
+
+def _runs(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"  # a zombie has exited
+    except FileNotFoundError:
+        return False
