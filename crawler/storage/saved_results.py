@@ -20,18 +20,10 @@ def params(crawl_id: str) -> dict[str, object]:
     return {"crawl_id": crawl_id, "not_fetched": sorted(NOT_FETCHED_CATEGORIES)}
 
 
-def fetched(url: str) -> str:
-    """The URL was fetched: it has a page, or a failure row of a fetch (not a depth or
-    trap refusal, recorded without fetching, nor an eviction). Such a URL is done."""
-    return f"""(EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
-                        AND p.url = {url})
-                OR EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                           AND u.url = {url} AND u.category <> ALL(%(not_fetched)s)))"""
-
-
 def failure_saved(url: str) -> str:
-    """The URL's fetch failed and its failure row was saved (as :func:`fetched` counts
-    one). A failure has no links, so nothing of it is missing once that row is saved;
+    """The URL's fetch failed and its failure row was saved: an ``uncrawled`` row of a
+    fetch (not a depth or trap refusal, recorded without fetching, nor an eviction). A
+    failure has no links, so nothing of it is missing once that row is saved;
     a saved page says nothing of its links, which the frontier writes separately."""
     return f"""EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
                        AND u.url = {url} AND u.category <> ALL(%(not_fetched)s))"""
@@ -39,14 +31,12 @@ def failure_saved(url: str) -> str:
 
 def unsaved(url: str) -> str:
     """Nothing about the URL's fetch reached the database: no page and no ``uncrawled``
-    row but refusals and evictions (which :func:`fetched` does not count either). An acked
-    URL whose result is unsaved is fetched again."""
+    row but refusals and evictions (which :func:`failure_saved` does not count either).
+    An acked URL whose result is unsaved is fetched again."""
     # two NOT EXISTS (not NOT (a OR b)): PostgreSQL plans each as an anti-join
     return f"""(NOT EXISTS (SELECT 1 FROM pages p WHERE p.crawl_id = %(crawl_id)s
                             AND p.url = {url})
-                AND NOT EXISTS (SELECT 1 FROM uncrawled u WHERE u.crawl_id = %(crawl_id)s
-                                AND u.url = {url}
-                                AND u.category <> ALL(%(not_fetched)s)))"""
+                AND NOT {failure_saved(url)})"""
 
 
 def failed_urls() -> str:
