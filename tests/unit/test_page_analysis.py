@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 import pytest
+from scrapy import Request
+from scrapy.http import HtmlResponse
+from scrapy.utils.test import get_crawler
 
 from crawler.dedup.content_seen import ContentSeenTest, FingerprintConfig, fingerprint_text
 from crawler.dedup.winnowing import WinnowingFingerprint
+from crawler.middlewares.page_analysis import PAGE_ANALYSIS_META, PageAnalysisMiddleware
 from crawler.page_analysis import PageAnalysisPool, analyse_html, result
 from crawler.sandbox.web import html_page
 
@@ -176,33 +182,36 @@ def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
         pool.close()
 
 
+def analysis_middleware(pool: PageAnalysisPool, **options: Any) -> PageAnalysisMiddleware:
+    """The page-analysis downloader middleware over ``pool``, workers started late."""
+    options = {"start_after": 1000, **options}
+    return PageAnalysisMiddleware(
+        pool, get_crawler().stats, html_content_types=frozenset({"text/html"}),
+        anchor_max_chars=500, **options,
+    )  # fmt: skip
+
+
+def receive(middleware: PageAnalysisMiddleware, url: str, body: bytes) -> Request:
+    """Pass one HTML response through the middleware; its request (and meta)."""
+    request = Request(url)
+    response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
+    assert asyncio.run(middleware.process_response(request, response)) is response
+    return request
+
+
 def test_the_workers_start_when_the_scheduler_holds_enough_work():
-    import asyncio
-
-    from scrapy import Request
-    from scrapy.http import HtmlResponse
-    from scrapy.utils.test import get_crawler
-
-    from crawler.middlewares.page_analysis import PageAnalysisMiddleware
-
     queued = [0]
-    middleware = PageAnalysisMiddleware(
-        PageAnalysisPool(1), get_crawler().stats, html_content_types=frozenset({"text/html"}),
-        anchor_max_chars=500, start_after=1000, start_queue=5, queued=lambda: queued[0],
+    middleware = analysis_middleware(
+        PageAnalysisPool(1), start_queue=5, queued=lambda: queued[0]
     )
     url, body = PAGES[0]
-
-    def receive() -> None:
-        response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
-        assert asyncio.run(middleware.process_response(Request(url), response)) is response
-
     try:
-        receive()
+        receive(middleware, url, body)
         queued[0] = 4
-        receive()
+        receive(middleware, url, body)
         assert middleware.pool._executor is None  # few pages, little work ahead: no worker
         queued[0] = 5
-        receive()  # analysed in process: the worker is still starting
+        receive(middleware, url, body)  # analysed in process: the worker is still starting
         assert middleware.pool._executor is not None
         wait_ready(middleware.pool)
         assert middleware.stats.get_value("page_analysis/in_process") == 3
@@ -211,34 +220,18 @@ def test_the_workers_start_when_the_scheduler_holds_enough_work():
 
 
 def test_a_large_page_waits_for_a_worker_instead_of_stopping_the_crawl_process():
-    import asyncio
-
-    from scrapy import Request
-    from scrapy.http import HtmlResponse
-    from scrapy.utils.test import get_crawler
-
-    from crawler.middlewares.page_analysis import PAGE_ANALYSIS_META, PageAnalysisMiddleware
-
-    middleware = PageAnalysisMiddleware(
-        PageAnalysisPool(1), get_crawler().stats, html_content_types=frozenset({"text/html"}),
-        anchor_max_chars=500, start_after=1000, start_queue=0, in_process_max_bytes=1000,
+    middleware = analysis_middleware(
+        PageAnalysisPool(1), start_queue=0, in_process_max_bytes=1000
     )
     small_url, small = PAGES[1]
     large_url, large = PAGES[0]
     assert len(small) < 1000 < len(large)
-
-    def receive(url: str, body: bytes) -> Request:
-        request = Request(url)
-        response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
-        assert asyncio.run(middleware.process_response(request, response)) is response
-        return request
-
     try:
         # no worker yet, few pages: the small page is analysed in the crawl's process
-        assert PAGE_ANALYSIS_META not in receive(small_url, small).meta
+        assert PAGE_ANALYSIS_META not in receive(middleware, small_url, small).meta
         assert middleware.pool._executor is None
         # the large one starts a worker and waits for it
-        analysed = receive(large_url, large).meta[PAGE_ANALYSIS_META].analysis
+        analysed = receive(middleware, large_url, large).meta[PAGE_ANALYSIS_META].analysis
         assert analysed == analyse_html(large, large_url)
         stats = middleware.stats
         assert stats.get_value("page_analysis/in_process") == 1
@@ -249,19 +242,9 @@ def test_a_large_page_waits_for_a_worker_instead_of_stopping_the_crawl_process()
 
 
 def test_a_large_page_is_analysed_in_process_when_the_workers_backlog_is_long():
-    import asyncio
-
-    from scrapy import Request
-    from scrapy.http import HtmlResponse
-    from scrapy.utils.test import get_crawler
-
-    from crawler.middlewares.page_analysis import PAGE_ANALYSIS_META, PageAnalysisMiddleware
-
     pool = PageAnalysisPool(1, max_pending=1)  # one queued page fills it
-    middleware = PageAnalysisMiddleware(
-        pool, get_crawler().stats, html_content_types=frozenset({"text/html"}),
-        anchor_max_chars=500, start_after=1000, start_queue=0, in_process_max_bytes=1000,
-        wait_max_bytes=1000,
+    middleware = analysis_middleware(
+        pool, start_queue=0, in_process_max_bytes=1000, wait_max_bytes=1000
     )
     url, body = PAGES[0]
     try:
@@ -273,9 +256,7 @@ def test_a_large_page_is_analysed_in_process_when_the_workers_backlog_is_long():
         busy = pool._executor.submit(time.sleep, 3)
         held = pool.submit(body, url, encoding=None, content_language="", anchor_max_chars=500)
         assert pool.pending_bytes == len(body)
-        request = Request(url)
-        response = HtmlResponse(url, body=body * 2, headers={"Content-Type": "text/html"})
-        asyncio.run(middleware.process_response(request, response))
+        request = receive(middleware, url, body * 2)
         assert not held.done()
         assert PAGE_ANALYSIS_META not in request.meta
         assert middleware.stats.get_value("page_analysis/in_process") == 1
