@@ -1,6 +1,7 @@
 """What a `kill -9` loses: only the pages fetched in the last STORE_FLUSH_INTERVAL (plus a
-little slack) before it. A real crawl into PostgreSQL, killed mid-run, judged on the
-sandbox server's request log (docs/performance.md, kill window)."""
+little slack, and a large page's own analysis time) before it. A real crawl into
+PostgreSQL, killed mid-run, judged on the sandbox server's request log
+(docs/performance.md, kill window)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ pytestmark = pytest.mark.slow
 
 FLUSH_INTERVAL = 2.0  # the default STORE_FLUSH_INTERVAL, set explicitly
 SLACK = 1.5  # the crawl's own parse backlog and the commit
+# A page's own analysis runs before its row can be buffered: the storage deadline counts
+# from the response's arrival, so a page whose analysis outlasts the interval is written
+# as soon as it reaches the pipeline, i.e. its window is its analysis plus a write.
+# analyse_html of the largest page here (whatsnew/changelog.html, 3,912,136 bytes) took
+# 0.80-1.01 s of CPU on a quiet machine; a loaded 2-core machine (the suite runs two tests
+# at once) is allowed four times that: 1 s per MB on top of the interval and the slack.
+ANALYSIS_SECONDS_PER_BYTE = 1.0 / 1_000_000
 
 
 def served_url(record) -> str:  # noqa: ANN001 (a RequestRecord)
@@ -70,17 +78,28 @@ def test_a_kill_9_loses_only_the_pages_of_the_last_flush_interval(
         for r in server.log
         if r.method == "GET" and r.path != "/robots.txt" and r.finished <= killed_at
     ]
-    old_enough = [r for r in served if r.finished < killed_at - FLUSH_INTERVAL - SLACK]
+
+    sizes: dict[str, int] = {}
+
+    def allowed(record) -> float:  # noqa: ANN001 (a RequestRecord)
+        """Seconds after being served by which the page must be stored."""
+        url = served_url(record)
+        if url not in sizes:
+            resource = web.fetch(url)
+            sizes[url] = len(resource.body) if resource is not None else 0
+        return FLUSH_INTERVAL + SLACK + sizes[url] * ANALYSIS_SECONDS_PER_BYTE
+
+    old_enough = [r for r in served if r.finished < killed_at - allowed(r)]
     assert len(old_enough) >= 300
     not_stored = {
-        served_url(r): round(killed_at - r.finished, 2)
+        served_url(r): (round(killed_at - r.finished, 2), round(allowed(r), 2))
         for r in old_enough
         if served_url(r) not in stored
     }
-    oldest = sorted(not_stored.items(), key=lambda kv: -kv[1])[:5]
+    oldest = sorted(not_stored.items(), key=lambda kv: -kv[1][0])[:5]
     assert not_stored == {}, (
-        f"{len(not_stored)} pages served more than {FLUSH_INTERVAL + SLACK} s before the "
-        f"kill are not stored; the oldest (seconds before the kill): {oldest}"
+        f"{len(not_stored)} pages served longer before the kill than they were allowed "
+        f"are not stored; the oldest (seconds before the kill, allowed): {oldest}"
     )
     # the crawl was fetching inside the window at the kill: the test saw the window, not
     # a finished or stalled crawl (whether a page of it was still unsaved depends on
