@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, FRESH6, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
+from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH7_VENDORS, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
 
 
 @functools.cache
@@ -34,8 +34,8 @@ def dev() -> Web:
 
 
 # sha256 (first 32 hex digits) of every page (host, path, HTML) and of the ground truth of the
-# webs that existed before heldout8/9 were added (dev and heldout1-5 before heldout6/7 too): they
-# must not change, byte for byte
+# webs that existed before heldout8/9 were added (dev and heldout1-5 before heldout6/7 too), and of
+# every later web: they must not change, byte for byte
 EARLIER_WEBS = {
     "dev": "f4aa78d8891f003554dde9046b8b31ed",
     "heldout1": "2669c8bad5971dface0f8fbdfd6b603b",
@@ -55,6 +55,13 @@ EARLIER_WEBS = {
     "heldout13": "b7fa23043a325c4867df5f61ea8cff85",
     "heldout14": "87becc0594be0420430bdb951c635c45",
     "heldout15": "301e3ac123dd9755b85df4b619f7af07",
+    # taken from the generator before heldout18-20 were added
+    "heldout16": "180cd74dcff5e42f8137afd2df79b5ce",
+    "heldout17": "c46f393adef6f7680462a315420af350",
+    # heldout18-20 as committed, taken before any crawler run on them
+    "heldout18": "7d50eca312dab307371cfde022bcc0f7",
+    "heldout19": "31a6d52837917ca045a0b6596ffbace9",
+    "heldout20": "d2df41b00ec93ddd476008141ef532f9",
 }
 
 
@@ -788,6 +795,146 @@ def test_fresh6_webs_search_through_the_proxy(name: str) -> None:
             other = next(f for f in gt["forms"] if f["kind"] == kind)
             body = submit(opener, other, "helpful=yes" if kind == "feedback" else "title=x")
             assert "found" not in body and "Please use the form" not in body and "Thank you" in body, (kind, body)
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait7(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout18-20)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            out[next(k for k in ("noscript", "browse", "vendor", "advlink", "disclaimer") if tr.get(k))] = f
+    return out
+
+
+def anchors_to(doc: str, path: str) -> list[str]:
+    """The texts of the links of a page to a path of its own site."""
+    return [html.unescape(re.sub(r"<[^>]+>", "", m)) for m in re.findall(rf'<a href="{re.escape(path)}">(.*?)</a>', doc, re.S)]
+
+
+@pytest.mark.parametrize("name", sorted(FRESH7))
+def test_fresh7_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout18-20: a scored topic no other web has (obituaries and ships named on their sites'
+    home pages in other words, auctions plainly); 64 sites (and their sub-hosts and vendors),
+    5,000-9,000 pages; no off-topic site, portal or filler of an earlier web; the scored topic's five
+    forms: on the home page only inside <noscript> below a script's mount point; a GET form of many
+    selects on a page the menu calls "Browse ..."; a form posting to a vendor's platform on another
+    registered domain; a page linked from its hub by an "Advanced" link only, with a form shaped like
+    the search after it; at depth 3 behind a terms-of-use page with an accept form."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8", "heldout10", "heldout13", "heldout16"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait7(web, gt)
+    assert sorted(by) == ["advlink", "browse", "disclaimer", "noscript", "vendor"]
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    assert sum(f["action_disallowed_by_robots"] for f in by.values()) == 1 and not by["vendor"]["action_disallowed_by_robots"]
+    noun = TOPICS[web.topic]["noun"]
+    stem = web.topic[:-1]
+    name_re = {"heldout18": r"obituar", "heldout19": r"\bships?\b"}.get(name)
+    for f in by.values():
+        text = re.sub(r"<[^>]+>", " ", web.sites[f["host"]].pages["/"]).lower()
+        if name == "heldout20":  # auction houses say what they are
+            assert "auction" in text, f["host"]
+        else:  # the topic's name is not on the home pages, but is in every record
+            assert name_re and not re.search(name_re, text) and web.topic not in text, f["host"]
+        assert all(stem in r.text() and noun in r.text() for r in web.sites[f["host"]].records)
+    # noscript: the form only inside <noscript>, after a script's mount point
+    ns = by["noscript"]
+    assert ns["depth"] == 0 and len(ns["pages"]) == 1
+    doc, form = form_on_page(web, ns["pages"][0], urllib.parse.urlsplit(ns["action"]).path)
+    start = doc.index(form)
+    assert doc.rindex("<noscript>", 0, start) > doc.index('id="search-root"') and doc.index("</noscript>", start) > start
+    assert doc.count(f'action="{urllib.parse.urlsplit(ns["action"]).path}"') == 1  # nowhere else on the page
+    assert ('"@type": "SearchAction"' in doc) == (name != "heldout18")
+    # browse: a GET form of many selects (a date range of day, month and year) and one text box
+    br = by["browse"]
+    site = web.sites[br["host"]]
+    path = urllib.parse.urlsplit(br["pages"][0]).path
+    assert br["depth"] == 1 and br["method"] == "get"
+    assert [t for t, h in site.menu if h == path] and all(t.startswith("Browse") for t, h in site.menu if h == path)
+    _doc, form = form_on_page(web, br["pages"][0], urllib.parse.urlsplit(br["action"]).path)
+    assert form.count("<select ") >= 9 and form.count('type="text"') == 1 and 'name="from_month"' in form and 'name="per_page"' in form
+    # vendor: the action on another registered domain, under the site's own tenant path
+    vd = by["vendor"]
+    netloc = urllib.parse.urlsplit(vd["action"]).netloc
+    assert vd["depth"] == 2 and netloc == FRESH7_VENDORS[web.topic] and not netloc.endswith(vd["host"][len("www.") :])
+    assert web.sites[netloc].kind == "app" and urllib.parse.urlsplit(vd["action"]).path.count("/") == 2
+    # advlink: the only links to the page say "Advanced ..." or "More options"
+    ad = by["advlink"]
+    site = web.sites[ad["host"]]
+    path = urllib.parse.urlsplit(ad["pages"][0]).path
+    texts = [t for p, d in site.pages.items() if d and p != path for t in anchors_to(d, path)]
+    assert texts and all(t.startswith("Advanced") or t == "More options" for t in texts), texts
+    kinds = [f["kind"] for f in gt["forms"] if ad["pages"][0] in f["pages"]]
+    beside = {"heldout18": "notice", "heldout19": "vesselreg", "heldout20": "appraisal"}[name]
+    assert beside in kinds
+    doc, form = form_on_page(web, ad["pages"][0], urllib.parse.urlsplit(ad["action"]).path)
+    assert doc.index('class="callout"') > doc.index(form)
+    # disclaimer: the only page linking to the search page is a terms page with an accept form to it
+    dc = by["disclaimer"]
+    site = web.sites[dc["host"]]
+    path = urllib.parse.urlsplit(dc["pages"][0]).path
+    linking = [p for p, d in site.pages.items() if d and p != path and anchors_to(d, path)]
+    assert dc["depth"] == 3 and len(linking) == 1 and 'class="terms-accept"' in site.pages[linking[0]]
+    terms = [f for f in gt["forms"] if f["kind"] == "terms" and f["host"] == dc["host"]]
+    assert len(terms) == 1 and terms[0]["action"] == dc["pages"][0] and terms[0]["method"] == "get"
+    assert any(f["topic"] == "site" and urllib.parse.urlsplit(f["action"]).netloc == "search" + dc["host"][3:] for f in gt["forms"])
+    kinds = {f["kind"] for f in gt["forms"]}
+    extra = {"heldout18": {"notice", "tribute"}, "heldout19": {"vesselreg", "transcriptorder"}, "heldout20": {"appraisal", "bid"}}[name]
+    assert extra | {"terms", "feedback", "login", "newsletter", "preference"} <= kinds
+    off = {f["topic"] for f in gt["forms"] if f["kind"] == "search" and gt["sites"][f["host"]]["kind"] == "offtopic"}
+    assert {"volunteering", "advice-centres", "site", "reviews"} <= off
+
+
+@pytest.mark.parametrize("name", sorted(FRESH7))
+def test_fresh7_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural (the many-select form also with every select left at its first option) and
+    none for nonsense; the vendor's results link to record pages on the site that answer; the
+    terms page's accept form answers with the search page; the new forms that are not searches
+    answer without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    by = scored_by_trait7(web, gt)
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for key, f in sorted(by.items()):
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            blank = {n: "" for n, role in act.fields if role != "text"} if key == "browse" else {}
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w, **blank}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w)
+                if key == "vendor":
+                    rec = re.search(r'<td><a href="([^"]+)"', body).group(1)
+                    assert rec.startswith(f"http://{f['host']}/")
+                    assert opener.open(rec).status == 200
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"})), f["action"]
+        terms = next(f for f in gt["forms"] if f["kind"] == "terms" and f["host"] == by["disclaimer"]["host"])
+        page = opener.open(terms["action"] + "?accept=yes&agree=1").read().decode()
+        assert urllib.parse.urlsplit(by["disclaimer"]["action"]).path in page or by["disclaimer"]["action"] in page
+        beside = {"heldout18": ("notice", "tribute"), "heldout19": ("vesselreg", "transcriptorder"), "heldout20": ("appraisal", "bid")}
+        for kind in beside[name]:
+            other = next(f for f in gt["forms"] if f["kind"] == kind)
+            body = submit(opener, other, "x=1")
+            assert "found" not in body and "Please use the form" not in body, (kind, body)
+            assert "Thank you" in body or "sign in" in body, (kind, body)
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}

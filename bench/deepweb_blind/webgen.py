@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH7_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -56,6 +56,12 @@ WEBS = {
     # topics that share their words; new names and the shapes of FRESH6 below
     "heldout16": (23178, "tenders", ["tenders", "scholarships", "jobs", "legislation", "events", "autos"], True),
     "heldout17": (24811, "sheetmusic", ["sheetmusic", "music", "instruments", "books", "courses", "pets"], True),
+    # fresh held-out webs added 2026-11-27 (seventh batch) after the author had read the scores of dev
+    # and heldout1-17: topics never present before (two named on their sites in other words, one
+    # plainly), new names and the shapes of FRESH7 below
+    "heldout18": (41957, "obituaries", ["obituaries", "events", "books", "legislation", "pets", "recipes"], True),
+    "heldout19": (90533, "ships", ["ships", "boats", "airfare", "jobs", "wine", "bicycles"], True),
+    "heldout20": (15782, "auctions", ["auctions", "books", "instruments", "wine", "autos", "pets"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -268,6 +274,89 @@ FRESH6_FILLER_FORMS = {
     "kelbylarder": ("Donate", "/donate/", "donate"),
     "sharpcutsbarbers": ("Book an appointment", "/book/", "booking"),
     "baytreedeli": ("Book a table", "/book-a-table/", "table"),
+}
+# heldout18-20 (seventh batch) have the shapes of heldout16/17 (and so of heldout13-15) and more (see
+# _plan_traits7): on the home page a JavaScript search app whose form is only in a <noscript>
+# fallback (with a schema.org SearchAction in JSON-LD on heldout19/20); a search page reached from the
+# menu by a "Browse ..." link only, holding a GET form of many selects (category, type, band, a date
+# range of day/month/year selects, sort, results per page) beside one text box; a search page whose
+# form posts to another registered domain (the search platform of a vendor serving many sites, a
+# tenant path per site); a search page linked from its hub by an "Advanced" link only, with a form
+# shaped like the search after it (place a notice, register a vessel, request a valuation); at depth
+# 3 a terms-of-use page ("Before you search") with an accept form (GET, to the search page) and a
+# text link, in front of the search page; other names for the portals, off-topic sites and fillers.
+FRESH7 = {"heldout18", "heldout19", "heldout20"}
+FRESH7_NAMES = {
+    "docs.lumen-lang.test": ("docs.heron-lang.test", "Heron 6 documentation"),
+    "www.dailyledger.test": ("www.dalesobserver.test", "The Dales Observer"),
+    "www.ironworks-supply.test": ("www.benchmark-tools.test", "Benchmark Tools"),
+    "forum.backyardgrowers.test": ("forum.seedswappers.test", "Seed Swappers Forum"),
+    "www.metroweather.test": ("www.cloudbase-weather.test", "Cloudbase Weather"),
+    "www.openlinkdirectory.test": ("www.linkharbour.test", "Link Harbour"),
+    "www.webguide.test": ("www.handpicked-web.test", "Handpicked Web"),
+    "www.tuesdaylinks.test": ("www.thursdaylinklist.test", "Thursday Link List"),
+}
+# heldout13-15's volunteer centre, tenants' charity and consumer magazine under other names again
+FRESH7_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.helpinghands-kelby.test", "Helping Hands Kelby"),
+    "www.fairrent-advice.test": ("www.homesafe-advice.test", "HomeSafe Advice"),
+    "www.consumerwatch-mag.test": ("www.buyersguide-monthly.test", "Buyer's Guide Monthly"),
+}
+# the renamed sites' own words for themselves (the generator writes the earlier names in their text)
+FRESH7_WORDS = [
+    ("Lumen", "Heron"),
+    ("Daily Ledger", "Dales Observer"),
+    ("Ledger", "Observer"),
+    ("Ironworks Supply Co.", "Benchmark Tools"),
+    ("Ironworks", "Benchmark"),
+    ("Backyard Growers", "Seed Swappers"),
+    ("Metro Weather", "Cloudbase Weather"),
+    ("Tuesday", "Thursday"),
+]
+FRESH7_EXTRAS = {
+    "obituaries": [("Place a notice", "/place-a-notice", "menu", "notice"), ("Leave a tribute", "/tributes", "footer", "tribute")],
+    "ships": [
+        ("Register a vessel", "/registration/apply", "menu", "vesselreg"),
+        ("Order a transcript", "/transcripts", "footer", "transcriptorder"),
+    ],
+    "auctions": [("Valuations", "/valuations", "menu", "appraisal"), ("Commission bids", "/commission-bids", "footer", "bid")],
+}
+# the form shaped like the search that follows it on the "Advanced" page of heldout18-20
+FRESH7_BESIDE = {"obituaries": "notice", "ships": "vesselreg", "auctions": "appraisal"}
+# the search platforms (another registered domain) that run some sites' record searches: one per
+# scored topic, and a shop platform for the other topics' sites; each site has its own tenant path
+FRESH7_VENDORS = {
+    "obituaries": "www.noticeboard-platform.test",
+    "ships": "registry.seacloud-systems.test",
+    "auctions": "bid.salecatalogue-live.test",
+}
+FRESH7_SHOP_VENDOR = "app.storefront-cloud.test"
+FILLERS7 = [
+    ("Oakfield Chiropractic", "oakfieldchiro", "health"),
+    ("Riverbank Medical Practice", "riverbankmedical", "health"),
+    ("Kelby Montessori", "kelbymontessori", "education"),
+    ("St Aidan's Chapel", "staidanschapel", "society"),
+    ("Northmoor Bell Ringers", "northmoorbells", "society"),
+    ("Kelby Men's Shed", "kelbymensshed", "society"),
+    ("Thornton Electrical", "thorntonelectrical", "local"),
+    ("The Olive Branch Bistro", "olivebranchbistro", "local"),
+    ("Snip & Style Salon", "snipandstyle", "local"),
+    ("Heather View Glamping", "heatherviewglamping", "local"),
+    ("Marsden Landscaping", "marsdenlandscaping", "local"),
+    ("Kelby Badminton Club", "kelbybadminton", "sports"),
+    ("Northmoor Fell Runners", "northmoorfellrunners", "sports"),
+    ("Anya Kowalska Pottery", "anyakowalska", "personal"),
+    ("Uncle Bill's Steam Pages", "unclebillsteam", "personal"),
+    ("Kelby Baby Bank", "kelbybabybank", "society"),
+    ("Dales Birdwatchers", "dalesbirdwatchers", "personal"),
+]
+FRESH7_FILLER_FORMS = {
+    "thorntonelectrical": ("Get a quote", "/quote/", "quote"),
+    "heatherviewglamping": ("Check availability", "/availability/", "availability"),
+    "northmoorbells": ("Learn to ring", "/learn/", "registration"),
+    "kelbybabybank": ("Donate", "/donate/", "donate"),
+    "snipandstyle": ("Book an appointment", "/book/", "booking"),
+    "olivebranchbistro": ("Book a table", "/book-a-table/", "table"),
 }
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
@@ -602,7 +691,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh6 = name in FRESH6  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
+        self.fresh7 = name in FRESH7  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
+        self.fresh6 = name in FRESH6 or self.fresh7  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
         self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
         self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
         self.fresh3 = name in FRESH3
@@ -616,11 +706,14 @@ class Web:
         self.seeds: list[str] = []
         self.dead_sites: dict[str, list] = {}
         self.app_sites: list[Site] = []  # heldout8/9: search sub-hosts of topic sites
+        self.vendor_sites: dict[str, Site] = {}  # heldout18-20: search platforms shared by several sites
         self._build()
 
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh7:
+            return FRESH7_NAMES.get(host) or FRESH7_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh6:
             return FRESH6_NAMES.get(host) or FRESH6_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh5:
@@ -631,6 +724,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh7:  # only the first lists and heldout18-20's own
+            return list(t[key]) + FRESH7_LINKS.get(key, {}).get(topic, [])
         if self.fresh6:  # only the first lists and heldout16/17's own
             return list(t[key]) + FRESH6_LINKS.get(key, {}).get(topic, [])
         if self.fresh5:  # only the first lists and heldout13-15's own
@@ -688,7 +783,9 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh6:
+            if self.fresh7:
+                self._plan_traits7(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
+            elif self.fresh6:
                 self._plan_traits6(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             elif self.fresh5:
                 self._plan_traits5(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
@@ -723,7 +820,16 @@ class Web:
             self._magazine_site()
         self._filler_sites()
         self._interlink()
-        if self.fresh6:  # the renamed sites' own words for themselves
+        if self.fresh7:  # the renamed sites' own words for themselves
+            for host, _name in FRESH7_NAMES.values():
+                site = self.sites[host]
+                for path, doc in site.pages.items():
+                    if doc is None:
+                        continue
+                    for old, new in FRESH7_WORDS:
+                        doc = doc.replace(old, new)
+                    site.pages[path] = doc
+        elif self.fresh6:  # the renamed sites' own words for themselves
             words = [
                 ("Lumen", "Corvid"),
                 ("Daily Ledger", "West Riding Post"),
@@ -797,6 +903,8 @@ class Web:
     def search_form(
         self, site: Site, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool = False
     ) -> tuple[str, list]:
+        if style >= 19:
+            return self._fresh7_search_form(topic, action, method, style, rng, compact)
         if style >= 17:
             return self._fresh6_search_form(topic, action, method, style, rng, compact)
         if style >= 14:
@@ -1100,6 +1208,12 @@ class Web:
                 search_action = rng.choice(DISALLOWED_ACTIONS5 if self.fresh5 else DISALLOWED_ACTIONS4)
         elif traits.get("app_action"):
             search_action = rng.choice(APP_ACTIONS3 if self.fresh3 else APP_ACTIONS)
+        elif traits.get("vendor"):
+            # heldout18-20: the record search runs on a vendor's platform, another registered domain
+            # serving many sites, each under its own tenant path
+            app_host = FRESH7_VENDORS.get(topic, FRESH7_SHOP_VENDOR)
+            app_path = f"/{slug(name).replace('-', '')[:18]}/" + rng.choice(["search", "search.do", "results", "find", "lookup"])
+            search_action = f"http://{app_host}{app_path}"
         elif traits.get("subhost"):
             # the form's action is on a search sub-host of the same site (search.NAME.test)
             app_host = rng.choice(SUBHOSTS5 if self.fresh5 else SUBHOSTS) + host[len("www") :]
@@ -1113,7 +1227,11 @@ class Web:
         site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
         if style == 18:  # a Drupal Views form: "- Any -" sends All
             site.actions[search_action].any_value = "All"
-        if search_action.startswith("http://"):
+        if search_action.startswith("http://") and traits.get("vendor"):
+            act = site.actions.pop(search_action)
+            act.item_prefix = f"http://{host}{site.item_prefix}"  # the results link to the records' pages on www
+            self._vendor_tenant(app_host, app_path, act, site)
+        elif search_action.startswith("http://"):
             app = Site(self, app_host, f"{name} search", "app", topic)
             app.robots = "User-agent: *\nDisallow: /admin/\n"
             act = site.actions.pop(search_action)
@@ -1144,6 +1262,10 @@ class Web:
             link_name = rng.choice(t["listing_links"])
         elif traits.get("bottom"):  # heldout16/17: the same (older topics: "All books", "Full list", ...)
             link_name = rng.choice(t.get("listing_links") or [f"All {t['plural']}", "Full list", "Everything in stock"])
+        if traits.get("browse"):  # heldout18-20: the menu says "Browse ...", not "search"
+            link_name = rng.choice(t.get("browse_links") or ["Browse", "Browse the range", "Browse by category"])
+        elif traits.get("advlink"):  # heldout18-20: the hub links to the search page by "Advanced" only
+            link_name = rng.choice(["Advanced", "Advanced options", "More options", "Advanced filters"])
         search_path = rng.choice(
             [
                 "/search.html",
@@ -1220,6 +1342,8 @@ class Web:
             extras = extras + FRESH5_EXTRAS.get(topic, [])
         if self.fresh6:
             extras = extras + FRESH6_EXTRAS.get(topic, [])
+        if self.fresh7:
+            extras = extras + FRESH7_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         if traits.get("newsfirst"):
@@ -1317,6 +1441,10 @@ class Web:
         home_forms = []
         if placement == "home" and traits.get("footsearch"):
             pass  # the record search is in the footer of every page (heldout17)
+        elif placement == "home" and traits.get("noscript"):
+            # heldout18-20: a JavaScript search app; the HTML form is only in its <noscript> fallback
+            home_body = self._noscript_search(site, form_html, search_action, fields, rng) + home_body
+            home_forms = [search_entry]
         elif placement == "home" and traits.get("dialog"):
             # heldout16: a header button opens a <dialog> placed at the end of the home page
             uid = rng.randrange(100, 999)
@@ -1423,6 +1551,15 @@ class Web:
                 f'<div class="callout">{xh}</div>{search_body}<div class="account-box"><h2>Already registered? Sign in</h2>{lh}</div>'
             )
             search_forms = [xf, search_entry, lf]
+        if traits.get("vendor") and placement != "home":
+            vhost = FRESH7_VENDORS.get(topic, FRESH7_SHOP_VENDOR)
+            search_body += f'<p class="powered-by"><small>Search powered by <a href="http://{vhost}/">{E(self.vendor_sites[vhost].name)}</a></small></p>'
+        if traits.get("beside7") and placement != "home":
+            # heldout18-20: a form shaped like the search after it (place a notice, register a vessel,
+            # request a valuation)
+            xh, xf = self._fresh_form(site, FRESH7_BESIDE.get(topic, "registration"), rng)
+            search_body += f'<div class="callout">{xh}</div>'
+            search_forms = search_forms + [xf]
         if traits.get("bottom"):
             # heldout16/17: a long listing of the records with the form to narrow it at the very bottom
             shown = site.records[:40]
@@ -1461,13 +1598,30 @@ class Web:
                 f'<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul><p><a href="{sub_path}">{E(sub_name)}</a></p>',
                 crumbs=[(hub_name, hub_path)],
             )
-            site.page(
-                sub_path,
-                sub_name,
-                f'<p>{E(rng.choice(sent))}</p><ul><li><a href="/help">Ordering help</a></li>'
-                f'<li><a href="{search_path}">{E(link_name)}</a></li><li><a href="/featured">Featured</a></li></ul>',
-                crumbs=[(hub_name, hub_path), (sub_name, sub_path)],
-            )
+            if traits.get("disclaimer"):
+                # heldout18-20: a terms-of-use page in front of the search: an accept form (GET, to the
+                # search page) and a text link for browsers without JavaScript
+                sub_name = rng.choice(["Before you search", "Terms of use", "Using this service", "Conditions of use"])
+                site.page(
+                    sub_path,
+                    sub_name,
+                    f"<p>{E(rng.choice(sent))}</p><p>The information is provided for personal research. You may not copy it in bulk "
+                    "or use it to send marketing.</p>"
+                    f'<form action="{search_path}" method="get" class="terms-accept"><input type="hidden" name="accept" value="yes">'
+                    '<label><input type="checkbox" name="agree" value="1" required> I have read and accept the terms of use</label> '
+                    f'<input type="submit" value="{E(rng.choice(["Accept and continue", "I agree", "Continue"]))}"></form>'
+                    f'<noscript><p><a href="{search_path}">Continue to {E(link_name.lower())}</a></p></noscript>',
+                    crumbs=[(hub_name, hub_path), (sub_name, sub_path)],
+                    forms=[(search_path, "get", "terms", "none")],
+                )
+            else:
+                site.page(
+                    sub_path,
+                    sub_name,
+                    f'<p>{E(rng.choice(sent))}</p><ul><li><a href="/help">Ordering help</a></li>'
+                    f'<li><a href="{search_path}">{E(link_name)}</a></li><li><a href="/featured">Featured</a></li></ul>',
+                    crumbs=[(hub_name, hub_path), (sub_name, sub_path)],
+                )
             site.page(
                 search_path,
                 link_name,
@@ -2535,9 +2689,253 @@ class Web:
                 '<label>Email <input type="email" name="email"></label> <input type="submit" value="Request arrangement"></form>'
             )
         else:
-            raise ValueError(kind)
+            return self._fresh7_form(site, kind, rng)
         site.actions[action] = Action(kind, "none")
         return h, (action, method, kind, "none")
+
+    # ------------------------------------------------------------------ heldout18-20
+    def _plan_traits7(self, topic: str, hosts: list[str], placements: list[str], cgi_index: int) -> None:
+        """heldout18-20: which shapes each topic site has. On the scored topic's five sites: on the home
+        page a JavaScript search app whose HTML form is only in its <noscript> fallback; at depth 1 a
+        page linked from the menu by "Browse ..." only, with a GET form of many selects; at depth 2 a
+        form whose action is on a vendor's platform (another registered domain), on the depth-2 site
+        whose action robots.txt does not disallow, and a page linked from its hub by "Advanced" only,
+        with a form shaped like the search after it; at depth 3 a terms-of-use page with an accept
+        form in front of the search page, on a site whose site search is hosted. Elsewhere at random
+        (heldout13-17's shapes and these)."""
+        trng = random.Random(f"{self.seed}-traits7-{topic}")
+        idx = list(range(len(hosts)))
+        home = placements.index("home")
+        traits: list[dict] = [
+            {
+                "style": trng.choice([0, 1, 2, 3, 4, 5, 6, 12, 15, 17, 20] if i == home else [0, 1, 2, 3, 5, 7, 12, 14, 15, 17, 18, 19]),
+                "newsy": trng.random() < 0.15,
+                "pref": trng.random() < 0.3,
+                "newsfirst": trng.random() < 0.1,
+                "footlink": placements[i] == "d1" and trng.random() < 0.2,
+                "beside6": placements[i] != "home" and trng.random() < 0.15,
+                "bottom": placements[i] in ("d1", "d2") and trng.random() < 0.15,
+                "hosted": trng.random() < 0.3,
+                "tabs3": i == home and trng.random() < 0.2,
+                "noscript": i == home and trng.random() < 0.35,
+                "browse": placements[i] == "d1" and trng.random() < 0.35,
+                "vendor": placements[i] == "d2" and i != cgi_index and trng.random() < 0.3,
+                "advlink": placements[i] == "d2" and trng.random() < 0.3,
+                "beside7": placements[i] != "home" and trng.random() < 0.15,
+                "disclaimer": placements[i] == "d3" and trng.random() < 0.35,
+            }
+            for i in idx
+        ]
+        for tr in traits:
+            if tr["noscript"]:
+                tr["tabs3"] = False
+            if tr["browse"]:
+                tr.update(footlink=False, bottom=False)
+            if tr["beside6"] and tr["beside7"]:
+                tr["beside6"] = False
+        if topic == self.topic:
+            for tr in traits:
+                tr.update(newsfirst=False, beside6=False, bottom=False, newsy=False, tabs3=False, footlink=False, hosted=False)
+                tr.update(noscript=False, browse=False, vendor=False, advlink=False, beside7=False, disclaimer=False)
+            d1 = placements.index("d1")
+            d2s = [i for i in idx if placements[i] == "d2"]
+            d3 = placements.index("d3")
+            vendor = next((i for i in d2s if i != cgi_index), d2s[0])
+            adv = next(i for i in d2s if i != vendor)
+            traits[home].update(noscript=True, style=20, compact=False)
+            traits[d1].update(browse=True, style=19, method="get")
+            traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
+            traits[adv].update(advlink=True, beside7=True, style=trng.choice([1, 2, 5, 12]))
+            traits[d3].update(disclaimer=True, style=trng.choice([17, 18, 19]), hosted=True)
+            traits[trng.choice(idx)]["pref"] = True
+        for host, tr in zip(hosts, traits, strict=True):
+            self.traits[host] = tr
+
+    def _fresh7_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
+        """Search forms of heldout18-20: 19 = a GET form of many selects, as council, register and
+        saleroom sites write them (one text box; the topic's three lists; a date range of day, month
+        and year selects; sort order; results per page; "Search" and "Clear"); 20 = the plain form a
+        search app keeps for browsers without JavaScript (a label, a text box, one select, a hidden
+        "nojs" flag, "Search")."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        uid = rng.randrange(100, 999)
+        if style == 20:
+            name, label = rng.choice(t["text_fields"][:4])
+            cat = rng.choice(["category", "type", "filter", "c"])
+            opts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in t["categories"][:8])
+            h = (
+                f'<form action="{action}" method="{method}" class="nojs-search"><input type="hidden" name="nojs" value="1">'
+                f'<label for="nj-{uid}">{E(label)}</label> <input type="text" id="nj-{uid}" name="{name}" size="30"> '
+                f'<label for="nj-{uid}-c">{E(labels["category"])}</label> <select id="nj-{uid}-c" name="{cat}">{opts}</select> '
+                f'<input type="submit" value="{E(rng.choice(["Search", "Find", "Go"]))}"></form>'
+            )
+            return h, [(name, "text"), (cat, "category"), ("nojs", "other")]
+        name, label = rng.choice(t["text_fields"][:4])
+        fields: list = [(name, "text")]
+        rows = [
+            f'<tr><th scope="row"><label for="ms-{name}">{E(label)}</label></th><td><input type="text" id="ms-{name}" name="{name}" size="40"></td></tr>'
+        ]
+        for role, key in (
+            ("category", rng.choice(["category", "cat", "type"])),
+            ("format", rng.choice(["kind", "fmt", "part"])),
+            ("price", rng.choice(["band", "range", "value"])),
+        ):
+            src = {"category": t["categories"], "format": t["formats"], "price": t["prices"]}[role]
+            fields.append((key, role))
+            opts = f'<option value="">{E(rng.choice(["All", "Any", "-- All --"]))}</option>' + "".join(
+                f'<option value="{slug(o)}">{E(o)}</option>' for o in src
+            )
+            rows.append(
+                f'<tr><th scope="row"><label for="ms-{key}">{E(labels[role])}</label></th><td><select id="ms-{key}" name="{key}">{opts}</select></td></tr>'
+            )
+        months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+        def date(prefix: str, word: str) -> str:
+            days = '<option value="">Day</option>' + "".join(f'<option value="{d:02d}">{d}</option>' for d in range(1, 32))
+            mons = '<option value="">Month</option>' + "".join(f'<option value="{k:02d}">{m}</option>' for k, m in enumerate(months, 1))
+            years = '<option value="">Year</option>' + "".join(f"<option>{y}</option>" for y in range(self.year, self.year - 12, -1))
+            for part in ("day", "month", "year"):
+                fields.append((f"{prefix}_{part}", "other"))
+            return (
+                f'<select name="{prefix}_day" aria-label="{word} day">{days}</select>'
+                f'<select name="{prefix}_month" aria-label="{word} month">{mons}</select>'
+                f'<select name="{prefix}_year" aria-label="{word} year">{years}</select>'
+            )
+
+        rows.append(
+            f'<tr><th scope="row">{E(t.get("date_label", "Date from"))}</th><td>{date("from", "From")} and {date("to", "To")}</td></tr>'
+        )
+        fields += [("sort", "other"), ("per_page", "other")]
+        rows.append(
+            '<tr><th scope="row"><label for="ms-sort">Sort by</label></th><td><select id="ms-sort" name="sort">'
+            '<option value="date_desc">Newest first</option><option value="date_asc">Oldest first</option>'
+            '<option value="name">Name A-Z</option></select> <label for="ms-pp">Results per page</label> '
+            '<select id="ms-pp" name="per_page"><option>10</option><option>25</option><option>50</option><option>100</option></select></td></tr>'
+        )
+        heading = rng.choice(
+            ["Search criteria", "Filter the list", f"Browse {t['plural']}" if topic != self.topic else "Choose what to show"]
+        )
+        h = (
+            f'<form action="{action}" method="get" id="browseForm" class="criteria"><table class="form-table"><caption>{E(heading)}</caption>'
+            f'{"".join(rows)}</table><p><input type="submit" name="search" value="{E(rng.choice(["Search", "Show results", "Apply"]))}"> '
+            '<input type="reset" value="Clear"></p></form>'
+        )
+        return h, fields
+
+    def _noscript_search(self, site: Site, form_html: str, action: str, fields: list, rng: random.Random) -> str:
+        """heldout18-20: the home page's search as a JavaScript app (an empty mount point, a script, its
+        endpoint in a data attribute) whose HTML form is only in the <noscript> fallback; on heldout19/20
+        also a schema.org SearchAction in JSON-LD, as sites write for search engines."""
+        uid = rng.randrange(16**6)
+        text = next(n for n, role in fields if role == "text")
+        out = (
+            f'<div id="search-root" class="js-search" data-endpoint="/api/v{rng.randrange(1, 4)}/query" data-theme="hero">'
+            f'<p class="loading">{E(rng.choice(["Loading search", "Loading", "Starting search"]))}&hellip;</p></div>'
+            f'<script src="/static/js/search.{uid:06x}.js" defer></script>'
+            f'<noscript><div class="nojs-fallback"><p>{E(rng.choice(["Search without JavaScript:", "JavaScript is switched off. Use this form instead:", "Basic search"]))}</p>'
+            f"{form_html}</div></noscript>"
+        )
+        if self.name != "heldout18":
+            target = site.url(action) + f"?{text}={{search_term_string}}"
+            out = (
+                '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "WebSite", '
+                f'"url": "http://{site.host}/", "potentialAction": {{"@type": "SearchAction", "target": "{target}", '
+                '"query-input": "required name=search_term_string"}}</script>' + out
+            )
+        return out
+
+    def _vendor_tenant(self, vhost: str, path: str, act: Action, site: Site) -> None:
+        """heldout18-20: a site's record search answered by a vendor's platform on another registered
+        domain (one site object per platform; each client site under its own path)."""
+        app = self.vendor_sites.get(vhost)
+        if app is None:
+            vname = {
+                "www.noticeboard-platform.test": "NoticeBoard Platform",
+                "registry.seacloud-systems.test": "SeaCloud Registry Systems",
+                "bid.salecatalogue-live.test": "SaleCatalogue Live",
+            }.get(vhost, "Storefront Cloud")
+            app = Site(self, vhost, vname, "app", act.topic)
+            app.robots = "User-agent: *\nDisallow: /admin/\nDisallow: /api/\n"
+            app.clients = []
+            self.vendor_sites[vhost] = app
+            self.app_sites.append(app)
+        app.actions[path] = act
+        app.clients.append(site)
+        app.pages["/"] = (
+            f"<!DOCTYPE html>\n<html><head><title>{E(app.name)}</title></head><body><h1>{E(app.name)}</h1>"
+            f"<p>{'Hosted catalogue search for independent shops' if vhost == FRESH7_SHOP_VENDOR else 'Hosted search for publishers, registers and salerooms'}.</p>"
+            "<h2>Some of our clients</h2><ul>"
+            + "".join(f'<li><a href="http://{c.host}/">{E(c.name)}</a></li>' for c in app.clients)
+            + "</ul></body></html>\n"
+        )
+
+    def _fresh7_form(self, site: Site, kind: str, rng: random.Random) -> tuple[str, tuple]:
+        """Forms of heldout18-20 that are not searches of records, several shaped like the search:
+        placing a notice, a tribute, applying to register a vessel, ordering a transcript of
+        registry, requesting a valuation, leaving a commission bid (all POST)."""
+        t = TOPICS.get(site.topic, {})
+        cats = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("categories", ["General"])[:8])
+        fmts = "".join(f'<option value="{slug(c)}">{E(c)}</option>' for c in t.get("formats", ["General"]))
+        labels = t.get("labels", {"category": "Category", "format": "Type"})
+        if kind == "notice":
+            action = rng.choice(["/notices/place", "/place-a-notice/submit"])
+            h = (
+                f"<h3>{E(rng.choice(['Place a notice', 'Announce a death', 'Add an announcement']))}</h3>"
+                f'<form action="{action}" method="post"><label>Surname of the deceased <input type="text" name="surname"></label> '
+                '<label>First name(s) <input type="text" name="forename"></label> '
+                f'<label>{E(labels["category"])} <select name="town">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="type">{fmts}</select></label> '
+                '<label>Date of death <input type="date" name="died"></label> <label>Your email <input type="email" name="email"></label> '
+                '<input type="submit" value="Continue to wording"></form>'
+            )
+        elif kind == "tribute":
+            action = rng.choice(["/tributes/add", "/guestbook/sign"])
+            h = (
+                f'<form action="{action}" method="post"><label>Notice number <input type="text" name="notice"></label> '
+                '<label>Your name <input type="text" name="name"></label> <label>Your tribute <textarea name="message" rows="4"></textarea></label> '
+                '<label><input type="checkbox" name="candle" value="1"> Light a candle</label> <input type="submit" value="Leave tribute"></form>'
+            )
+        elif kind == "vesselreg":
+            action = rng.choice(["/registration/submit", "/apply/vessel"])
+            h = (
+                f"<h3>{E(rng.choice(['Register a vessel', 'Apply to register', 'New registration']))}</h3>"
+                f'<form action="{action}" method="post"><label>Vessel name <input type="text" name="name"></label> '
+                '<label>IMO number <input type="text" name="imo"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="part">{fmts}</select></label> '
+                '<label>Owner <input type="text" name="owner"></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Start application"></form>'
+            )
+        elif kind == "transcriptorder":
+            action = rng.choice(["/transcripts/order", "/copies/request"])
+            h = (
+                f'<form action="{action}" method="post"><label>Official number <input type="text" name="official_no"></label> '
+                '<label>Transcript <select name="kind"><option>Current transcript</option><option>Historic transcript</option>'
+                '<option>Certificate of deletion</option></select></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Order"></form>'
+            )
+        elif kind == "appraisal":
+            action = rng.choice(["/valuations/request", "/free-valuation/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Free auction valuation', 'Thinking of selling?', 'Request a valuation']))}</h3>"
+                f'<form action="{action}" method="post" enctype="multipart/form-data"><label>What is it? <input type="text" name="item"></label> '
+                f'<label>{E(labels["category"])} <select name="department">{cats}</select></label> '
+                '<label>Maker or artist, if known <input type="text" name="maker"></label> '
+                '<label>Photographs <input type="file" name="photos" multiple></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Send for valuation"></form>'
+            )
+        elif kind == "bid":
+            action = rng.choice(["/bids/commission", "/absentee-bid"])
+            h = (
+                f'<form action="{action}" method="post"><label>Lot number <input type="text" name="lot"></label> '
+                '<label>Your maximum bid (pounds) <input type="number" name="max_bid"></label> '
+                '<label>Bidder number <input type="text" name="bidder"></label> <input type="submit" value="Place commission bid"></form>'
+            )
+        else:
+            raise ValueError(kind)
+        site.actions[action] = Action(kind, "none")
+        return h, (action, "post", kind, "none")
 
     def _branch_finder(self, site: Site) -> tuple[str, tuple]:
         """heldout13-15: a finder of the business's branches by town or postcode. It queries a
@@ -4008,6 +4406,8 @@ class Web:
             fillers = FILLERS5
         if self.fresh6:
             fillers = FILLERS6
+        if self.fresh7:
+            fillers = FILLERS7
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -4041,6 +4441,8 @@ class Web:
                 extra = FRESH5_FILLER_FORMS.get(host_name)
             if self.fresh6:
                 extra = FRESH6_FILLER_FORMS.get(host_name)
+            if self.fresh7:
+                extra = FRESH7_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -4189,6 +4591,14 @@ class Web:
                     "jobs": "Business: Employment: Job boards",
                     "autos": "Shopping: Vehicles: Dealers",
                     "recipes": "Home: Cooking: Recipes",
+                }
+            )
+        if self.fresh7:
+            groups.update(
+                {
+                    "obituaries": "Society: Death and bereavement: Family notices",
+                    "ships": "Business: Transport: Maritime: Vessel registers",
+                    "auctions": "Shopping: Antiques: Auction houses",
                 }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
@@ -4469,6 +4879,12 @@ class Web:
                 "feedback": "Thank you for your feedback. We read every comment.",
                 "supplier": "Thank you: check your email to finish registering as a supplier.",
                 "arrangement": "Thank you: our arrangers will send you a quote within a week.",
+                "notice": "Thank you: now write the wording of your notice. You can preview it before you pay.",
+                "tribute": "Thank you: your tribute will appear once a moderator has read it.",
+                "vesselreg": "Thank you: your application has been started. We have emailed you a reference.",
+                "transcriptorder": "Thank you: we will email the transcript within two working days.",
+                "appraisal": "Thank you: a specialist will reply with an estimate within a week.",
+                "bid": "Please sign in or register to bid before leaving a commission bid.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
