@@ -46,6 +46,9 @@ class FrontierStats:
         self.interval = interval
         self.database = crawl_database(crawler)
         self._task: asyncio.Task[None] | None = None
+        # the row being written by the periodic task: the close waits for it instead of
+        # cancelling it (a cancelled insert lost its interval's counts, already sampled)
+        self._recording: asyncio.Task[None] | None = None
         self._since = time.monotonic()
         self._pages = 0
         self._duplicates = 0
@@ -68,13 +71,18 @@ class FrontierStats:
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        if self._recording is not None:
+            await self._recording
+            self._recording = None
         if time.monotonic() - self._since >= 0.05:
             await self.record()
 
     async def _every_interval(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
-            await self.record()
+            self._recording = asyncio.get_running_loop().create_task(self.record())
+            await asyncio.shield(self._recording)
+            self._recording = None
 
     def sample(self) -> tuple[Any, ...]:
         """The values of one row (and of the log line), for the interval just ended."""
