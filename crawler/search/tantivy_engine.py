@@ -119,8 +119,8 @@ FIRST_WINDOW = 100
 PROXIMITY_PROBE_DOCS = 50_000
 #: A first tier of at most this many matches gets its proximity bonus scored on all of
 #: them in one search (the same scores for the rescored hits); a larger one on its best
-#: hits, found by their URLs (reading each hit's stored fields: 20-40 ms for 100 long
-#: documentation pages).
+#: hits, found by their ``url_key`` (a column read; before layout 3, by their URLs,
+#: reading each hit's stored fields: 20-40 ms for 100 long documentation pages).
 RESCORE_ALL_MATCHES = 5_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
@@ -777,7 +777,7 @@ class TantivySearchEngine(SearchEngine):
         """``top`` (blended score, address) with each page's proximity bonus added,
         blended with its PageRank like the rest of its score, best first. ``tier``: the
         tier's query when it has few matches (RESCORE_ALL_MATCHES): the clauses are then
-        scored on its matches in one search, without reading the hits' stored URLs."""
+        scored on its matches in one search, without finding the hits again."""
         addresses = [a for _, a in top]
         if tier is not None:
             q = Query.boolean_query(
@@ -789,13 +789,23 @@ class TantivySearchEngine(SearchEngine):
                 if score > 0
             }
             return self._add_extra(searcher, top, extra)
-        urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
+        # The hits found again by a term each: their url_key, a column read by address
+        # (a hit's whole stored document, the page's text, read only for its URL was
+        # about 12 % of the engine's time at 1,000,000 pages, docs/search.md); an index
+        # of layout 2 has only the URLs. A page sharing a hit's url_key (a 64-bit hash)
+        # is found too: its score is not a hit's (``extra`` is taken by address), and
+        # the room for twice the hits keeps it from pushing one out.
+        if self.ix.has_url_key:
+            keys = searcher.fast_field_values("url_key", addresses)
+            terms = [("url_key", key) for key in keys]
+        else:
+            terms = [("url", stored_url(searcher.doc(a).get_first("stored"))) for a in addresses]
         # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
         # hit. A union of phrases (or a term set query) beside the hits is walked through
         # their matches between two hits, as costly as probing every match (measured at
         # 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14 phrases).
         only = Query.const_score_query(
-            _or([Query.term_query(self.ix.schema, "url", url) for url in urls]), 0.0
+            _or([Query.term_query(self.ix.schema, name, value) for name, value in terms]), 0.0
         )
         q = Query.boolean_query(
             [(Occur.Must, only)]
@@ -803,7 +813,7 @@ class TantivySearchEngine(SearchEngine):
         )
         extra = {
             (a.segment_ord, a.doc): score
-            for score, a in searcher.search(q, len(urls), count=False).hits
+            for score, a in searcher.search(q, 2 * len(terms), count=False).hits
             if score > 0
         }
         return self._add_extra(searcher, top, extra)
