@@ -140,14 +140,18 @@ def test_the_marker_records_the_blend_weight_and_an_older_layout_is_refused(
         TantivyIndex(tmp_path / "new", create=False)
 
 
+@pytest.mark.parametrize("all_matches", [5_000, 0])
 def test_a_rescored_lead_phrase_ranks_as_probing_every_match(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, all_matches: int
 ) -> None:
     """With a window holding every match, rescoring the lead phrase on the best hits (as
     beyond PROXIMITY_PROBE_DOCS) gives exactly the results of probing it on every match
-    of the first tier. The proximity bonus is always rescored, as Whoosh's."""
+    of the first tier. The proximity bonus is always rescored, as Whoosh's; with
+    RESCORE_ALL_MATCHES 0 on the hits found by their url_key, each phrase (the lead's
+    sequence: several) intersected with them (PhraseClause.query)."""
     from crawler.search import tantivy_engine
 
+    monkeypatch.setattr(tantivy_engine, "RESCORE_ALL_MATCHES", all_matches)
     monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
     monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     ix = _index(tmp_path)
