@@ -388,13 +388,12 @@ class TantivyCompiler(CompilerBase):
         )
 
     def _sequence(self, fieldname: str, terms: list[str]) -> list[Any]:
-        """The phrases that all match where ``terms`` are in this order in a field,
-        each at most PROXIMITY_SLOP positions
-        after the one before (Whoosh's ordered SpanNear2, slop 3). Tantivy's slop is a
-        budget of skipped positions for the whole phrase: the phrase with the budget of
-        every neighbour pair's at most PROXIMITY_SLOP - 1, and each neighbour pair
-        within PROXIMITY_SLOP - 1 (two occurrences of the pairs may be combined, which
-        Whoosh's chain would not)."""
+        """The phrases that all match where ``terms`` are in this order in a field, each
+        at most PROXIMITY_SLOP positions after the one before (Whoosh's ordered
+        SpanNear2, slop 3). Tantivy's slop is a budget of skipped positions for the
+        whole phrase: the phrase with the budget of every neighbour pair's at most
+        PROXIMITY_SLOP - 1, and each neighbour pair within PROXIMITY_SLOP - 1 (two
+        occurrences of the pairs may be combined, which Whoosh's chain would not)."""
         slop = PROXIMITY_SLOP - 1
         whole = Query.phrase_query(self.schema, fieldname, terms, slop * (len(terms) - 1))
         if len(terms) <= 2:
@@ -842,11 +841,13 @@ class TantivySearchEngine(SearchEngine):
         else:
             terms = [("url", stored_url(searcher.doc(a).get_first("stored"))) for a in addresses]
         # Each phrase is intersected with the hits (PhraseClause.query): Tantivy then
-        # checks the phrase at each hit. A union of phrases (or a term set query) beside
-        # the hits is walked through their matches between two hits, as costly as
-        # probing every match (measured at 100,000 pages: 4.6 ms for a clause
-        # intersected with the hits, 16.9 ms as a union, for 14 phrases; at 200,000, each
-        # phrase intersected, docs/search.md 2026-11-27).
+        # checks the phrase at each hit. Phrases beside the hits, or under a union, are
+        # walked from one of their matches to the next between two hits, as costly as
+        # probing every match: at 100,000 pages 16.9 ms for 14 phrases as a union beside
+        # the hits, 4.6 ms with each clause intersected with them; at 200,000 pages, a
+        # description's rescore search 3.95 ms so, 2.38 ms with each phrase intersected
+        # (docs/search.md, 2026-11-27). A term set query of the hits' keys instead of a
+        # term query each was slower (8.06 ms against 3.69 there).
         only = Query.const_score_query(
             _or([Query.term_query(self.ix.schema, name, value) for name, value in terms]), 0.0
         )
