@@ -119,8 +119,8 @@ FIRST_WINDOW = 100
 PROXIMITY_PROBE_DOCS = 50_000
 #: A first tier of at most this many matches gets its proximity bonus scored on all of
 #: them in one search (the same scores for the rescored hits); a larger one on its best
-#: hits, found by their URLs (reading each hit's stored fields: 20-40 ms for 100 long
-#: documentation pages).
+#: hits, found by their ``url_key`` (a column read; before layout 3, by their URLs,
+#: reading each hit's stored fields: 20-40 ms for 100 long documentation pages).
 RESCORE_ALL_MATCHES = 5_000
 #: NEAR with more operands than this tries their given order and its reverse only.
 MAX_NEAR_PERMUTATIONS = 4
@@ -141,6 +141,30 @@ def _without(q: Any, negatives: list[Any]) -> Any:
 
 
 @dataclass
+class PhraseClause:
+    """A clause scored as Whoosh scores a phrase (TantivyCompiler._scored_phrase), its
+    match kept as alternatives so that the rescore can intersect each phrase with its
+    hits (TantivySearchEngine._rescored): the clause matches where all the queries of
+    one alternative do, and scores the sum of ``terms`` times ``boost``."""
+
+    alternatives: list[list[Any]]
+    terms: list[Any]
+    boost: float = 1.0
+
+    def query(self, only: Any | None = None) -> Any:
+        """The clause; with ``only`` (a query of a few pages), matching those alone,
+        each phrase intersected with them: Tantivy's intersection then checks a
+        phrase at each of those pages, where a phrase under a union (or a boolean
+        query) is walked from one of its matches to the next, as costly at 200,000
+        pages as probing every match (docs/search.md, 2026-11-27)."""
+        match = _or([_and(([only] if only is not None else []) + alt) for alt in self.alternatives])
+        clauses = [(Occur.Must, Query.const_score_query(match, 0.0))]
+        clauses += [(Occur.Should, t) for t in self.terms]
+        q = Query.boolean_query(clauses)
+        return q if self.boost == 1.0 else Query.boost_query(q, self.boost)
+
+
+@dataclass
 class TantivyParsed:
     """A compiled query (ParsedQuery's Tantivy twin): the tiers' matching queries, the
     scored clauses of the query's words, and the bonuses."""
@@ -153,7 +177,7 @@ class TantivyParsed:
     #: the proximity bonus's phrases (boosted), when rescored on the first tier's best
     #: hits, and how many plain terms it holds (a long one gets the smaller window, as
     #: with Whoosh)
-    proximity: list[Any] = field(default_factory=list)
+    proximity: list[PhraseClause] = field(default_factory=list)
     proximity_terms: int = 0
     snippet_terms: list[str] = field(default_factory=list)
 
@@ -240,14 +264,14 @@ class TantivyCompiler(CompilerBase):
             # TantivySearchEngine._rescored)
             parsed.first_bonus += self._field_bonus(tree, "lead", self.boosts.lead, phrases=False)
             parsed.proximity = (
-                self._field_bonus(tree, "lead", self.boosts.lead, phrases=True)
+                self._field_phrases(tree, "lead", self.boosts.lead)
                 + [lead_phrase]
                 + parsed.proximity
             )
         else:
             # probed on every match of the first tier, as Whoosh does
             parsed.first_bonus += self._field_bonus(tree, "lead", self.boosts.lead)
-            parsed.first_bonus.append(lead_phrase)
+            parsed.first_bonus.append(lead_phrase.query())
         if parsed.proximity:
             parsed.proximity_terms = len(self._plain_terms(tree)[:SEQUENCE_TERMS])
 
@@ -281,10 +305,14 @@ class TantivyCompiler(CompilerBase):
         the phrase's frequency, another scale)."""
         if match is None:
             match = Query.phrase_query(self.schema, fieldname, terms, slop)
-        clauses = [(Occur.Must, Query.const_score_query(match, 0.0))]
-        clauses += [(Occur.Should, self._term(score_field or fieldname, t)) for t in terms]
-        q = Query.boolean_query(clauses)
-        return q if boost == 1.0 else Query.boost_query(q, boost)
+        return self._phrase_clause(score_field or fieldname, terms, boost, [[match]]).query()
+
+    def _phrase_clause(
+        self, score_field: str, terms: list[str], boost: float, alternatives: list[list[Any]]
+    ) -> PhraseClause:
+        """_scored_phrase's clause, matching where one of ``alternatives`` does (each a
+        list of queries, all of which match), for the rescore (PhraseClause)."""
+        return PhraseClause(alternatives, [self._term(score_field, t) for t in terms], boost)
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
         return [
@@ -329,6 +357,19 @@ class TantivyCompiler(CompilerBase):
                 parts.append(q)
         return parts
 
+    def _field_phrases(self, tree: Node, fieldname: str, boost: float) -> list[PhraseClause]:
+        """The phrases of _field_bonus(..., phrases=True), as clauses to rescore."""
+        if boost <= 0:
+            return []
+        parts, seen = [], set()
+        for leaf in self._bonus_leaves(tree):
+            key = tuple(self.analyze(fieldname, leaf.text))
+            if len(key) > 1 and key not in seen:
+                seen.add(key)
+                phrase = Query.phrase_query(self.schema, fieldname, list(key), 0)
+                parts.append(self._phrase_clause(fieldname, list(key), boost, [[phrase]]))
+        return parts
+
     def _plain_terms(self, tree: Node) -> list[str]:
         terms: list[str] = []
         for leaf in positive_leaves(tree):
@@ -336,31 +377,29 @@ class TantivyCompiler(CompilerBase):
                 terms += self.analyze(CONTENT, leaf.text)
         return terms
 
-    def _lead_phrase(self, tree: Node) -> Any | None:
+    def _lead_phrase(self, tree: Node) -> PhraseClause | None:
         """The lead bonus's sloppy phrase (a description's words in order in the lead)."""
         terms = self._plain_terms(tree)
         if len(terms) < LEAD_MIN_TERMS or self.boosts.lead <= 0:
             return None
         sequence = terms[:SEQUENCE_TERMS]
-        return self._scored_phrase(
-            "lead", sequence, 0, self.boosts.lead, match=self._sequence("lead", sequence)
+        return self._phrase_clause(
+            "lead", sequence, self.boosts.lead, [self._sequence("lead", sequence)]
         )
 
-    def _sequence(self, fieldname: str, terms: list[str]) -> Any:
-        """``terms`` in this order in a field, each at most PROXIMITY_SLOP positions
-        after the one before (Whoosh's ordered SpanNear2, slop 3). Tantivy's slop is a
-        budget of skipped positions for the whole phrase: the phrase with the budget of
-        every neighbour pair's at most PROXIMITY_SLOP - 1, and each neighbour pair
-        within PROXIMITY_SLOP - 1 (two occurrences of the pairs may be combined, which
-        Whoosh's chain would not)."""
+    def _sequence(self, fieldname: str, terms: list[str]) -> list[Any]:
+        """The phrases that all match where ``terms`` are in this order in a field, each
+        at most PROXIMITY_SLOP positions after the one before (Whoosh's ordered
+        SpanNear2, slop 3). Tantivy's slop is a budget of skipped positions for the
+        whole phrase: the phrase with the budget of every neighbour pair's at most
+        PROXIMITY_SLOP - 1, and each neighbour pair within PROXIMITY_SLOP - 1 (two
+        occurrences of the pairs may be combined, which Whoosh's chain would not)."""
         slop = PROXIMITY_SLOP - 1
         whole = Query.phrase_query(self.schema, fieldname, terms, slop * (len(terms) - 1))
         if len(terms) <= 2:
-            return whole
+            return [whole]
         pairs = dict.fromkeys(itertools.pairwise(terms))
-        return _and(
-            [whole] + [Query.phrase_query(self.schema, fieldname, list(p), slop) for p in pairs]
-        )
+        return [whole] + [Query.phrase_query(self.schema, fieldname, list(p), slop) for p in pairs]
 
     def _exact_bonus(self, tree: Node) -> list[Any]:
         if self.boosts.exact <= 0:
@@ -434,7 +473,7 @@ class TantivyCompiler(CompilerBase):
             cost += min(self.doc_frequency("lead", t) for t in sequence)
         return cost
 
-    def _proximity_bonus(self, tree: Node) -> list[Any]:
+    def _proximity_bonus(self, tree: Node) -> list[PhraseClause]:
         """Solr's pf2 and pf (see QueryCompiler._proximity_bonus and
         crawler.search.proximity), scored as Whoosh's rescore scores them: each
         consecutive pair of the query's words within PROXIMITY_SLOP words in either order
@@ -451,14 +490,12 @@ class TantivyCompiler(CompilerBase):
         clauses = []
         if len(pairs) <= MAX_PROXIMITY_PAIRS:
             for a, b in pairs:
-                match = _or(self._near_phrases(a, b, PROXIMITY_SLOP))
-                clauses.append(
-                    self._scored_phrase(CONTENT, [a, b], 0, boost, match=match)
-                )
+                near = [[q] for q in self._near_phrases(a, b, PROXIMITY_SLOP)]
+                clauses.append(self._phrase_clause(CONTENT, [a, b], boost, near))
         if len(terms) > 2:
             sequence = terms[:SEQUENCE_TERMS]
-            match = _or([self._sequence(name, sequence) for name in ("title", "body")])
-            clauses.append(self._scored_phrase(CONTENT, sequence, 0, boost, match=match))
+            ordered = [self._sequence(name, sequence) for name in ("title", "body")]
+            clauses.append(self._phrase_clause(CONTENT, sequence, boost, ordered))
         return clauses
 
     # tiers ----------------------------------------------------------------------------
@@ -771,17 +808,20 @@ class TantivySearchEngine(SearchEngine):
         self,
         searcher: Any,
         top: list[tuple[float, Any]],
-        clauses: list[Any],
+        clauses: list[PhraseClause],
         tier: Any | None = None,
     ) -> list[tuple[float, Any]]:
         """``top`` (blended score, address) with each page's proximity bonus added,
         blended with its PageRank like the rest of its score, best first. ``tier``: the
         tier's query when it has few matches (RESCORE_ALL_MATCHES): the clauses are then
-        scored on its matches in one search, without reading the hits' stored URLs."""
+        scored on its matches in one search, without finding the hits again."""
         addresses = [a for _, a in top]
         if tier is not None:
             q = Query.boolean_query(
-                [(Occur.Must, Query.const_score_query(tier, 0.0)), (Occur.Must, _or(clauses))]
+                [
+                    (Occur.Must, Query.const_score_query(tier, 0.0)),
+                    (Occur.Must, _or([c.query() for c in clauses])),
+                ]
             )
             extra = {
                 (a.segment_ord, a.doc): score
@@ -789,21 +829,34 @@ class TantivySearchEngine(SearchEngine):
                 if score > 0
             }
             return self._add_extra(searcher, top, extra)
-        urls = [stored_url(searcher.doc(a).get_first("stored")) for a in addresses]
-        # Each phrase is intersected with the hits: Tantivy then seeks the phrase to each
-        # hit. A union of phrases (or a term set query) beside the hits is walked through
-        # their matches between two hits, as costly as probing every match (measured at
-        # 100,000 pages: 4.6 ms this way, 16.9 ms as a union, for 14 phrases).
+        # The hits found again by a term each: their url_key, a column read by address
+        # (a hit's whole stored document, the page's text, read only for its URL was
+        # about 12 % of the engine's time at 1,000,000 pages, docs/search.md); an index
+        # of layout 2 has only the URLs. A page sharing a hit's url_key (a 64-bit hash)
+        # is found too: its score is not a hit's (``extra`` is taken by address), and
+        # the room for twice the hits keeps it from pushing one out.
+        if self.ix.has_url_key:
+            keys = searcher.fast_field_values("url_key", addresses)
+            terms = [("url_key", key) for key in keys]
+        else:
+            terms = [("url", stored_url(searcher.doc(a).get_first("stored"))) for a in addresses]
+        # Each phrase is intersected with the hits (PhraseClause.query): Tantivy then
+        # checks the phrase at each hit. Phrases beside the hits, or under a union, are
+        # walked from one of their matches to the next between two hits, as costly as
+        # probing every match: at 100,000 pages 16.9 ms for 14 phrases as a union beside
+        # the hits, 4.6 ms with each clause intersected with them; at 200,000 pages, a
+        # description's rescore search 3.95 ms so, 2.38 ms with each phrase intersected
+        # (docs/search.md, 2026-11-27). A term set query of the hits' keys instead of a
+        # term query each was slower (8.06 ms against 3.69 there).
         only = Query.const_score_query(
-            _or([Query.term_query(self.ix.schema, "url", url) for url in urls]), 0.0
+            _or([Query.term_query(self.ix.schema, name, value) for name, value in terms]), 0.0
         )
         q = Query.boolean_query(
-            [(Occur.Must, only)]
-            + [(Occur.Should, _and([only, phrase])) for phrase in clauses]
+            [(Occur.Must, only)] + [(Occur.Should, clause.query(only)) for clause in clauses]
         )
         extra = {
             (a.segment_ord, a.doc): score
-            for score, a in searcher.search(q, len(urls), count=False).hits
+            for score, a in searcher.search(q, 2 * len(terms), count=False).hits
             if score > 0
         }
         return self._add_extra(searcher, top, extra)
@@ -871,7 +924,11 @@ class TantivySearchEngine(SearchEngine):
             q = _without(tier, [_or(before)]) if before else tier
             before.append(tier)
             if len(groups) >= wanted + GROUP_WINDOW:
-                matched = searcher.search(tier, 1, count=True).count
+                # only counted: unscored (a two-word query's second tier, every page of
+                # either word, was scored only to be counted)
+                matched = searcher.search(
+                    Query.const_score_query(tier, 0.0), 1, count=True
+                ).count
                 continue
             top, count = self._top(
                 searcher,

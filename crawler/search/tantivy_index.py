@@ -20,6 +20,9 @@ the same relevance signals work on it (docs/search.md, *Backends*):
 - stored fields are one JSON value (``stored``) with Whoosh's stored field names, so a
   document can be rebuilt from them (scrapy pagerank) exactly as with Whoosh.
 - the PageRank, language and grouping keys are fast fields (columns), read for the hits.
+- ``url_key`` (layout 3) is a hash of the URL, indexed and a fast field: the proximity
+  rescore reads it for its best hits and restricts its phrases to them by it, instead of
+  reading each hit's whole stored document for its URL (docs/search.md, 2026-11-27).
 - ``pagerank_blend`` is the PageRank blend's factor in the form Tantivy's score weighting
   takes (``weight_by_field``: score x log2(2 + value)), for the blend weight recorded in
   the marker: Tantivy then ranks by the blended score itself, in one pass over the
@@ -63,8 +66,12 @@ logger = logging.getLogger(__name__)
 #: The file that marks a crawler's Tantivy index and records its layout.
 MARKER = "crawler-index.json"
 #: Version of this backend's layout (beside INDEX_SCHEMA_VERSION, the documents' own).
-#: 2: the ``pagerank_blend`` fast field.
-LAYOUT_VERSION = 2
+#: 2: the ``pagerank_blend`` fast field. 3: the ``url_key`` field.
+LAYOUT_VERSION = 3
+#: Older layouts still opened, read and written (without what came after them: an index
+#: of layout 2 has no ``url_key``, and its rescore reads the hits' stored URLs, slower);
+#: `scrapy reindex` rebuilds one in the current layout.
+OPENED_LAYOUTS = (2, LAYOUT_VERSION)
 #: The PageRank weight ``pagerank_blend`` is computed for (recorded in the marker); an
 #: engine with another SEARCH_PAGERANK_WEIGHT blends a window of hits in Python instead.
 BLEND_WEIGHT = defaults.SEARCH_PAGERANK_WEIGHT
@@ -169,7 +176,9 @@ def analyze(kind: str, text: str) -> list[str]:
     return _ANALYZERS[kind].analyze(text)
 
 
-def build_tantivy_schema() -> Any:
+def build_tantivy_schema(*, url_key: bool = True) -> Any:
+    """The schema of a new index (``url_key=False``: layout 2's, for the tests of an
+    index in it)."""
     sb = tantivy.SchemaBuilder()
     sb.add_text_field("url", tokenizer_name="raw", index_option="basic")
     # weighted terms of title, text and URL (module docstring): match and score
@@ -188,6 +197,12 @@ def build_tantivy_schema() -> Any:
     sb.add_unsigned_field("lang_code", fast=True)
     sb.add_unsigned_field("variant_key", fast=True)
     sb.add_unsigned_field("copy_key", fast=True)
+    if url_key:
+        # the URL's hash (url_key_of), indexed and a column: the rescore's best hits read
+        # it by address (a column read; Tantivy's columns of text are not readable from
+        # Python, and the stored document is the page's whole text) and are found again
+        # by it, a term of each
+        sb.add_unsigned_field("url_key", indexed=True, fast=True)
     sb.add_bytes_field("stored", stored=True)
     return sb.build()
 
@@ -213,6 +228,13 @@ def key_hash(value: str) -> int:
     return xxhash.xxh64_intdigest(value.encode()) if value else 0
 
 
+def url_key_of(url: str) -> int:
+    """The ``url_key`` of a page: the 64-bit hash of its URL (two of a million pages'
+    URLs share one with a probability of about 3e-8; the rescore tolerates a shared one,
+    see TantivySearchEngine._rescored)."""
+    return xxhash.xxh64_intdigest(url.encode())
+
+
 def is_tantivy_index(path: str | Path) -> bool:
     return (Path(path) / MARKER).exists()
 
@@ -229,13 +251,21 @@ class TantivyIndex:
             info = json.loads(marker.read_text())
             if (
                 info.get("schema_version") != INDEX_SCHEMA_VERSION
-                or info.get("layout") != LAYOUT_VERSION
+                or info.get("layout") not in OPENED_LAYOUTS
             ):
                 raise TantivyIndexError(
                     f"the index in {self.path} was built with another schema; rebuild it "
                     "with `scrapy reindex`"
                 )
             self.index = tantivy.Index.open(str(self.path))
+            self.layout = int(info["layout"])
+            if self.layout != LAYOUT_VERSION:
+                logger.warning(
+                    "the search index in %s has layout %d (current: %d): it works, but "
+                    "its queries are slower (no url_key field); rebuild it with "
+                    "`scrapy reindex`",
+                    self.path, self.layout, LAYOUT_VERSION,
+                )
         elif not create:
             raise TantivyIndexError(
                 f"no search index in {self.path}: crawl with the search pipeline enabled "
@@ -244,6 +274,7 @@ class TantivyIndex:
         else:
             self.path.mkdir(parents=True, exist_ok=True)
             self.index = tantivy.Index(build_tantivy_schema(), path=str(self.path), reuse=True)
+            self.layout = LAYOUT_VERSION
             tmp = marker.with_suffix(".tmp")
             tmp.write_text(
                 json.dumps(
@@ -260,6 +291,8 @@ class TantivyIndex:
         for name, analyzer in _ANALYZERS.items():
             self.index.register_tokenizer(name, analyzer)
         self.schema = self.index.schema
+        #: the index has the ``url_key`` field (layout 3 on)
+        self.has_url_key = self.layout >= 3
         #: the PageRank weight of the ``pagerank_blend`` field
         self.blend_weight = float(json.loads(marker.read_text()).get("blend_weight", BLEND_WEIGHT))
 
@@ -338,14 +371,19 @@ def content_terms(title: str, body: str, url: str, hub: float, anchors: str) -> 
     return terms
 
 
-def tantivy_document(doc: Mapping[str, Any], blend_weight: float = BLEND_WEIGHT) -> Any:
+def tantivy_document(
+    doc: Mapping[str, Any], blend_weight: float = BLEND_WEIGHT, *, url_key: bool = True
+) -> Any:
     """The Tantivy document of an index document (crawler.search.schema.page_document),
-    its ``pagerank_blend`` for the index's ``blend_weight``."""
+    its ``pagerank_blend`` for the index's ``blend_weight``; ``url_key``: with that field
+    (an index of layout 3 on)."""
     hub = float(doc.get("hub") or 0.0)
     title, body, url = doc.get("title") or "", doc.get("body") or "", doc["url"]
     title_words, body_words = without_stop_words(title), without_stop_words(body)
     out = tantivy.Document()
     out.add_text("url", url)
+    if url_key:
+        out.add_unsigned("url_key", url_key_of(url))
     anchors = doc.get("anchor_text") or ""
     out.add_text("content_w", " ".join(content_terms(title_words, body_words, url, hub, anchors)))
     out.add_text("title", title_words)
@@ -429,7 +467,10 @@ class TantivyIndexWriter(BatchWriter):
                 for doc in docs:
                     if not doc.get("pagerank") and doc["url"] in old:
                         doc["pagerank"] = float(old[doc["url"]].get("pagerank") or 0.0)
-        converted = [tantivy_document(doc, self.ix.blend_weight) for doc in docs]
+        converted = [
+            tantivy_document(doc, self.ix.blend_weight, url_key=self.ix.has_url_key)
+            for doc in docs
+        ]
         writer = self.ix.writer(timeout=self.writer_timeout, heap_mb=self.limitmb)
         try:
             if docs:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from tantivy import Query
 
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
 from crawler.search.query.compiler import CompilerBase
@@ -25,7 +26,9 @@ from crawler.search.tantivy_index import (
     TantivyIndex,
     TantivyIndexError,
     blend_weight_value,
+    build_tantivy_schema,
     rebuild_tantivy_index,
+    url_key_of,
 )
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
@@ -44,6 +47,12 @@ QUERIES = (
 
 
 def _index(path: Path) -> TantivyIndex:
+    ix = open_index(path, backend="tantivy")
+    IndexWriter(ix).write(_docs())
+    return ix
+
+
+def _docs() -> list[dict]:
     rng = random.Random(28)
     docs = []
     for i in range(400):
@@ -60,9 +69,7 @@ def _index(path: Path) -> TantivyIndex:
                 pagerank=round(rng.paretovariate(1.5) - 1.0, 6) + i * 1e-6,
             )
         )
-    ix = open_index(path, backend="tantivy")
-    IndexWriter(ix).write(docs)
-    return ix
+    return docs
 
 
 def _every_match_blended(engine: SearchEngine, q, limit: int, weight: float) -> list:
@@ -126,21 +133,25 @@ def test_the_marker_records_the_blend_weight_and_an_older_layout_is_refused(
 ) -> None:
     TantivyIndex(tmp_path / "new")
     info = json.loads((tmp_path / "new" / MARKER).read_text())
-    assert info["layout"] == 2 and info["blend_weight"] == BLEND_WEIGHT == 0.5
+    assert info["layout"] == 3 and info["blend_weight"] == BLEND_WEIGHT == 0.5
     info["layout"] = 1
     (tmp_path / "new" / MARKER).write_text(json.dumps(info))
     with pytest.raises(TantivyIndexError, match="rebuild it with `scrapy reindex`"):
         TantivyIndex(tmp_path / "new", create=False)
 
 
+@pytest.mark.parametrize("all_matches", [5_000, 0])
 def test_a_rescored_lead_phrase_ranks_as_probing_every_match(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, all_matches: int
 ) -> None:
     """With a window holding every match, rescoring the lead phrase on the best hits (as
     beyond PROXIMITY_PROBE_DOCS) gives exactly the results of probing it on every match
-    of the first tier. The proximity bonus is always rescored, as Whoosh's."""
+    of the first tier. The proximity bonus is always rescored, as Whoosh's; with
+    RESCORE_ALL_MATCHES 0 on the hits found by their url_key, each phrase (the lead's
+    sequence: several) intersected with them (PhraseClause.query)."""
     from crawler.search import tantivy_engine
 
+    monkeypatch.setattr(tantivy_engine, "RESCORE_ALL_MATCHES", all_matches)
     monkeypatch.setattr(tantivy_engine, "RESCORE_WINDOW", 400)
     monkeypatch.setattr(tantivy_engine, "LONG_RESCORE_WINDOW", 400)
     ix = _index(tmp_path)
@@ -313,3 +324,52 @@ def test_the_proximity_bonus_scored_on_all_matches_equals_it_by_url(
         assert [h.score for h in got.hits] == pytest.approx(
             [h.score for h in one_search[text].hits], rel=1e-6
         )
+
+
+def test_each_page_s_url_key_is_read_by_address_and_finds_the_page(tmp_path: Path) -> None:
+    """The rescore's read path: the ``url_key`` column by address is the hash of the
+    page's stored URL, and a term query of it finds that page alone (hashes of 2**63 and
+    more included: the column and the term are unsigned)."""
+    ix = _index(tmp_path)
+    searcher = ix.searcher()
+    hits = searcher.search(Query.all_query(), searcher.num_docs, count=False).hits
+    addresses = [a for _, a in hits]
+    keys = searcher.fast_field_values("url_key", addresses)
+    urls = [json.loads(searcher.doc(a).get_first("stored"))["url"] for a in addresses]
+    assert len(addresses) == 400
+    assert keys == [url_key_of(url) for url in urls]
+    assert sum(key >= 2**63 for key in keys) > 100
+    for address, key in list(zip(addresses, keys, strict=True))[::40]:
+        found = searcher.search(Query.term_query(ix.schema, "url_key", key), 5).hits
+        assert [(a.segment_ord, a.doc) for _, a in found] == [(address.segment_ord, address.doc)]
+
+
+def test_an_index_of_layout_2_is_searched_and_written_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An index built before ``url_key`` (layout 2) still opens, takes new pages and
+    ranks as one of the current layout (its rescore finds the hits by their stored
+    URLs), and its opening says to rebuild it."""
+    from crawler.search import tantivy_engine, tantivy_index
+
+    with monkeypatch.context() as old:
+        old.setattr(tantivy_index, "LAYOUT_VERSION", 2)
+        old.setattr(tantivy_index, "build_tantivy_schema", lambda: build_tantivy_schema(
+            url_key=False
+        ))
+        IndexWriter(open_index(tmp_path / "old", backend="tantivy")).write(_docs()[:300])
+    assert json.loads((tmp_path / "old" / MARKER).read_text())["layout"] == 2
+    with caplog.at_level("WARNING", logger="crawler.search.tantivy_index"):
+        old_ix = open_index(tmp_path / "old", backend="tantivy")
+    assert not old_ix.has_url_key
+    assert "has layout 2 (current: 3)" in caplog.text and "scrapy reindex" in caplog.text
+    IndexWriter(old_ix).write(_docs()[300:])
+    new_ix = _index(tmp_path / "new")
+    assert new_ix.has_url_key
+    monkeypatch.setattr(tantivy_engine, "RESCORE_ALL_MATCHES", 0)
+    old_engine, new_engine = SearchEngine(old_ix), SearchEngine(new_ix)
+    for text in QUERIES:
+        a, b = old_engine.search(text, per_page=20), new_engine.search(text, per_page=20)
+        assert [h.url for h in a.hits] == [h.url for h in b.hits], text
+        assert [h.score for h in a.hits] == pytest.approx([h.score for h in b.hits], rel=1e-6)
+        assert a.total == b.total > 0
