@@ -46,6 +46,7 @@ from crawler.deepweb import (
 )
 from crawler.deepweb.exploration import ResumePolicy, release_out_links
 from crawler.deepweb.forms import Form, FormVerdict
+from crawler.deepweb.meaning import TopicMeaning, load_encoder
 from crawler.deepweb.page import list_page_words
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
@@ -247,6 +248,26 @@ class SmartSpider(CrawlerSpider):
         )
         # the topic's long words written as two words ("real estate" for "realestate")
         self.compounds = compound_pattern(self.topic.split())
+        # the topic's meaning (a sentence encoder): finds the topic's first sites where
+        # they name it in other words; None without a topic, when off or not installed
+        self.meaning: TopicMeaning | None = None
+        self.meaning_seen = 0  # home pages embedded at the last re-judging
+        if self.query is not None and settings.getbool(
+            "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
+        ):
+            encoder = load_encoder(
+                settings.get("SMART_MEANING_MODEL", defaults.SMART_MEANING_MODEL) or None
+            )
+            if encoder is not None:
+                self.meaning = TopicMeaning(
+                    encoder,
+                    self.topic,
+                    template=settings.get("SMART_MEANING_PHRASE", defaults.SMART_MEANING_PHRASE),
+                    min_z=number("SMART_MEANING_MIN_Z"),
+                    min_similarity=number("SMART_MEANING_MIN_SIMILARITY"),
+                    min_pages=integer("SMART_MEANING_MIN_PAGES"),
+                    text_chars=integer("SMART_MEANING_TEXT_CHARS"),
+                )
         self.classifier: SiteClassifier | None = None
         if self.examples_path is None:
             self.classifier = SiteClassifier(self.query, **self.classifier_options)
@@ -571,17 +592,29 @@ class SmartSpider(CrawlerSpider):
             verdict = self.classifier.classify(home_text, learn=not seed)
             by_share = self.judged_by_share(home_words)
             by_links = self.judged_by_links(exploration.site)
-            exploration.relevant = verdict.relevant or by_share or by_links
+            by_meaning = False
+            meaning = ""
+            if self.meaning is not None and not seed:
+                similarity = self.meaning.judge(exploration.site, page.title, page.text)
+                by_meaning = self.meaning.on_topic(exploration.site)
+                meaning = (
+                    f"; meaning {similarity:.3f}, z {self.meaning.z(exploration.site):.2f}"
+                    f"{' (stands out)' if by_meaning else ''}"
+                )
+            exploration.relevant = verdict.relevant or by_share or by_links or by_meaning
             exploration.relevance = max(verdict.score, share) if by_share else verdict.score
-            if by_links and not (verdict.relevant or by_share):
+            if (by_links or by_meaning) and not (verdict.relevant or by_share):
                 exploration.relevance = max(exploration.relevance, share)
-                stats.inc_value("smart/sites_on_topic_by_links")
+                if by_links:
+                    stats.inc_value("smart/sites_on_topic_by_links")
+                else:
+                    stats.inc_value("smart/sites_on_topic_by_meaning")
             stats.inc_value(
                 "smart/sites_on_topic" if exploration.relevant else "smart/sites_off_topic"
             )
             self.logger.info(
                 "site %s judged %s on its home page (%s %.3f; topic stems %d; share of "
-                "topic words %.3f: %s; links to it name the topic: %s; frequent words: %s)",
+                "topic words %.3f: %s; links to it name the topic: %s%s; frequent words: %s)",
                 exploration.site,
                 "on topic" if exploration.relevant else "off topic",
                 verdict.model,
@@ -590,11 +623,12 @@ class SmartSpider(CrawlerSpider):
                 share,
                 " ".join(sorted(w for w in home_words if self.vocabulary.marks_topic(w))[:15]),
                 "yes" if by_links else "no",
+                meaning,
                 " ".join(w for w, _ in home_words.most_common(12)),
             )
             if seed:
                 exploration.relevant = exploration.relevant or None  # seeds are explored
-            elif exploration.relevant and not (verdict.relevant or by_links):
+            elif exploration.relevant and not (verdict.relevant or by_links or by_meaning):
                 # on topic by the vocabulary's own verdict: it does not teach the
                 # vocabulary (a cooking blog judged on topic by the words of the topic's
                 # blog-like shops would teach it the blogs' words, and so on)
@@ -783,17 +817,28 @@ class SmartSpider(CrawlerSpider):
         seen so far are judged again and, if they may be relevant, probed (the probe's
         answer writes their final item)."""
         named, self.links_named = self.links_named, set()
+        embedded = len(self.meaning.similarity) if self.meaning is not None else 0
         if not self.vocabulary.topic or (
-            self.vocabulary.pages[True] == self.vocabulary_seen and not named
+            self.vocabulary.pages[True] == self.vocabulary_seen
+            and not named
+            and embedded == self.meaning_seen
         ):
             return
         self.vocabulary_seen = self.vocabulary.pages[True]
+        self.meaning_seen = embedded
         for exploration in self.explorations.values():
             if exploration.relevant is not False or exploration.seed:
                 continue
             by_links = exploration.site in named
-            if not (by_links or self.judged_by_share(exploration.home_words)):
+            # the mean and spread of the home pages' similarities move as pages come in:
+            # a site judged among the first ones stands out among more of them later
+            by_meaning = self.meaning is not None and self.meaning.on_topic(exploration.site)
+            if not (by_links or by_meaning or self.judged_by_share(exploration.home_words)):
                 continue
+            if by_meaning:
+                # it was learned as an off-topic page: it teaches the topic's words now
+                self.vocabulary.relabel(exploration.home_words)
+                self.crawler.stats.inc_value("smart/sites_on_topic_by_meaning")
             share = self.vocabulary.share(exploration.home_words)
             exploration.relevant = True
             exploration.relevance = share
@@ -804,7 +849,11 @@ class SmartSpider(CrawlerSpider):
             self.logger.info(
                 "site %s judged on topic again (%s; share of topic words %.3f), %d forms held",
                 exploration.site,
-                "links to it read since name the topic" if by_links else "by its share",
+                "links to it read since name the topic"
+                if by_links
+                else "its meaning stands out"
+                if by_meaning
+                else "by its share",
                 share,
                 len(exploration.held_forms),
             )
