@@ -517,6 +517,9 @@ SMART_MEANING_MIN_Z = 2.0
 SMART_MEANING_MIN_SIMILARITY = 0.2
 SMART_MEANING_MIN_PAGES = 20
 SMART_MEANING_TEXT_CHARS = 300
+# ... while fewer than this many home pages taught the topic vocabulary as on topic: the
+# meaning starts the vocabulary where the topic's words find none of its sites
+SMART_MEANING_UNTIL_PAGES = 3
 SMART_MEANING_MODEL = ""
 # When no site waits in the frontier, sites stopped by a rule with links left are
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic

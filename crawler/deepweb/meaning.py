@@ -28,6 +28,7 @@ import logging
 import math
 import re
 import statistics
+import time
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -249,6 +250,7 @@ class TopicMeaning:
         self.min_pages = min_pages
         self.text_chars = text_chars
         self.similarity: dict[str, float] = {}
+        self.cpu_seconds = 0.0  # CPU time of the home pages' forward passes (stats)
 
     def home_text(self, title: str, text: str) -> str:
         """What a home page is embedded as: its title and its text's first characters."""
@@ -256,7 +258,9 @@ class TopicMeaning:
 
     def judge(self, site: str, title: str, text: str) -> float:
         """The cosine of a site's home page with the topic phrase (kept for the site)."""
+        started = time.thread_time()
         value = float(self.encoder.embed(self.home_text(title, text)) @ self.vector)
+        self.cpu_seconds += time.thread_time() - started
         self.similarity[site] = value
         return value
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from crawler.deepweb.meaning import (
 )
 from crawler.deepweb.relevance import TopicVocabulary
 from crawler.focus.query import terms
+from crawler.sandbox.web import SandboxWeb, html_page
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +34,26 @@ def test_the_model_comes_from_the_installed_package():
 
 
 def test_wordpiece_splits_like_bert_and_a_compound_topic_into_its_words():
-    pieces = WordPiece(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "sheet", "music", "mus", "##ic",
-                        "real", "estate", "books", "##s", "book", ",", "air", "##fare"])
+    pieces = WordPiece(
+        [
+            "[PAD]",
+            "[UNK]",
+            "[CLS]",
+            "[SEP]",
+            "sheet",
+            "music",
+            "mus",
+            "##ic",
+            "real",
+            "estate",
+            "books",
+            "##s",
+            "book",
+            ",",
+            "air",
+            "##fare",
+        ]
+    )
     assert pieces.encode("Books, sheet") == [2, 10, 13, 4, 3]
     assert pieces.encode("books", max_tokens=3) == [2, 10, 3]
     assert pieces.word("musics") == [5, 11]  # greedy longest match: music ##s
@@ -82,8 +103,13 @@ def test_a_similarity_stands_out_by_its_z_score_among_enough_pages():
 
 def test_topic_meaning_judges_each_site_against_the_home_pages_seen(encoder):
     meaning = TopicMeaning(
-        encoder, "sheetmusic", template="{topic} online", min_z=2.0, min_similarity=0.2,
-        min_pages=6, text_chars=300,
+        encoder,
+        "sheetmusic",
+        template="{topic} online",
+        min_z=2.0,
+        min_similarity=0.2,
+        min_pages=6,
+        text_chars=300,
     )
     assert meaning.phrase == "sheet music online"
     others = {
@@ -115,3 +141,111 @@ def test_a_page_learned_off_topic_is_relabelled_on_topic():
     assert vocabulary.frequency[False]["car"] == 1
     assert vocabulary.frequency[True]["contract"] == 2
     assert vocabulary.marks_topic("contract") and vocabulary.marks_topic("opportun")
+
+
+# --- a real crawl: two sheet-music shops that never say "sheet music" -------------------
+
+SHOPS = {
+    "www.cadenzascores.test": (
+        "Cadenza Scores - Printed music",
+        "Vocal scores, orchestral parts and study scores for choirs, bands and teachers. "
+        "Exam pieces and songbooks for every grade, posted the next day.",
+    ),
+    "www.stavehouse.test": (
+        "Stave House - Printed music",
+        "Choral scores and instrumental parts for choirs, bands and orchestras. Exam "
+        "pieces, songbooks and study scores for teachers and players.",
+    ),
+}
+OTHERS = {
+    "www.highwayautos.test": ("Highway Auto Sales", "New and used cars, trucks and SUVs."),
+    "www.luckytails.test": ("Lucky Tails Sanctuary", "Dogs and cats looking for a home."),
+    "www.staffline.test": ("Staffline Recruiting", "Job openings and careers in nursing."),
+    "www.riverbendcc.test": ("Riverbend College", "Evening classes and short courses."),
+    "www.baytreedeli.test": ("The Bay Tree Deli", "Cheese, bread, olives and coffee."),
+    "www.hollinsplumbing.test": ("Hollins Plumbing", "Boilers fitted and leaks fixed."),
+    "www.skylinemet.test": ("Skyline Met", "Local forecasts, radar and travel weather."),
+    "www.statutefinder.test": ("Statute Finder", "Acts and regulations, revised online."),
+    "www.gigsnap.test": ("Gigsnap Tickets", "Tickets for comedy, theatre and festivals."),
+    "www.bursaryfinder.test": ("The Bursary Finder", "Scholarships and student awards."),
+    "www.kelbytennis.test": ("Kelby Tennis Club", "Courts, coaching and club nights."),
+    "www.greavesjoinery.test": ("Greaves Joinery", "Kitchens, doors and staircases made."),
+    "www.sharpcuts.test": ("Sharp Cuts Barbers", "Haircuts and beard trims, walk in."),
+    "www.birchwoodvets.test": ("Birchwood Vets", "Vaccinations, neutering, pet care."),
+    "www.foxglovebooks.test": ("Foxglove Booksellers", "New and second-hand novels."),
+    "www.toolbarn.test": ("Toolbarn DIY", "Drills, saws, paint and garden tools."),
+    "www.stwilfrids.test": ("St Wilfrid's Church", "Sunday services and parish news."),
+    "www.moorlandramblers.test": ("Moorland Ramblers", "Walks on the moors every weekend."),
+    "www.wheelers.test": ("Northmoor Wheelers", "Cycling club rides and races."),
+    "www.repaircafe.test": ("Northmoor Repair Cafe", "Bring broken toasters and lamps."),
+}
+SEARCH = (
+    '<form action="/search" method="get"><label for="q">Search our {what}</label>'
+    '<input id="q" name="q" type="search"><button>Search</button></form>'
+)
+
+
+def shops_web() -> SandboxWeb:
+    web = SandboxWeb()
+    sites = {**SHOPS, **OTHERS}
+    links = "".join(
+        f'<li><a href="http://{host}/">{title}</a></li>' for host, (title, _) in sites.items()
+    )
+    web.add_page(
+        "http://www.linkatlas.test/",
+        html_page("Link Atlas", f"<h1>Link Atlas</h1><p>Sites we like.</p><ul>{links}</ul>"),
+    )
+    for host, (title, text) in sites.items():
+        what = "scores" if host in SHOPS else "pages"
+        web.add_page(
+            f"http://{host}/",
+            html_page(title, f"<h1>{title}</h1><p>{text}</p>{SEARCH.format(what=what)}"),
+        )
+        rows = "".join(
+            f'<li class="hit"><a href="/item/{n}">{title.split(" - ")[0]} item {n}</a> '
+            f"{text.split('.')[0].lower()}</li>"
+            for n in range(4)
+        )
+        web.add_page(
+            f"http://{host}/search",
+            html_page("Results", f'<p>4 found</p><ul class="hits">{rows}</ul>'),
+            any_query=True,
+        )
+    return web
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("meaning", [True, False])
+def test_a_crawl_finds_the_shops_that_name_their_subject_in_other_words(
+    sandbox, run_crawl, tmp_path, meaning
+):
+    server = sandbox(shops_web())
+    output = tmp_path / "forms.jsonl"
+    result = run_crawl(
+        "smart",
+        proxy=server.proxy_url,
+        args={"topic": "sheetmusic", "seed_urls": "http://www.linkatlas.test/"},
+        settings={
+            "SMART_TOPIC_MEANING": meaning,
+            "SMART_MEANING_MIN_PAGES": 10,
+            "FEEDS": json.dumps({str(output): {"format": "jsonlines"}}),
+        },
+    ).check()
+    exported = [json.loads(line) for line in output.read_text().splitlines()]
+    if not meaning:  # no word of the topic anywhere: no site of it, as before
+        assert exported == []
+        assert "sites_on_topic_by_meaning" not in result.stderr
+        return
+    assert sorted((f["action_url"], f["probe"], f["confirmed"]) for f in exported) == [
+        ("http://www.cadenzascores.test/search", "confirmed", True),
+        ("http://www.stavehouse.test/search", "confirmed", True),
+    ]
+    assert "'smart/sites_on_topic_by_meaning': 2" in result.stderr
+    # every home page was embedded once (the directory, a seed, is not)
+    assert "'smart/meaning_pages': 22" in result.stderr
+    # the shops' probes asked for the topic's words; no other site's form was submitted
+    probes = sorted(f"{r.host}{r.path}?{r.query}" for r in server.log if r.path == "/search")
+    assert [p.split("?")[0] for p in probes] == [
+        "www.cadenzascores.test/search",
+        "www.stavehouse.test/search",
+    ]
