@@ -122,6 +122,7 @@ class BestFirstScheduler(BaseScheduler):
         crawl_max_pages: int = defaults.CRAWL_MAX_PAGES,
         crawl_max_seconds: float = defaults.CRAWL_MAX_SECONDS,
         stall_check_interval: float = defaults.FRONTIER_STALL_CHECK_INTERVAL,
+        one_per_new_host: bool = defaults.FRONTIER_ONE_REQUEST_PER_NEW_HOST,
         backoff: HostBackoff | None = None,
         concurrent_requests: int,
         download_timeout: float,
@@ -186,6 +187,8 @@ class BestFirstScheduler(BaseScheduler):
         self.stall_check_interval = stall_check_interval
         self._stalls = StallWatch()
         self._last_stall_check = 0.0
+        # one request on its way for a host without a downloader slot (_readiness)
+        self.one_per_new_host = one_per_new_host
         # pauses of hosts that answered 429/503 (crawler/politeness/backoff.py)
         self.backoff = backoff
         if backoff is not None:
@@ -239,6 +242,9 @@ class BestFirstScheduler(BaseScheduler):
             crawl_max_seconds=settings.getfloat("CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS),
             stall_check_interval=settings.getfloat(
                 "FRONTIER_STALL_CHECK_INTERVAL", defaults.FRONTIER_STALL_CHECK_INTERVAL
+            ),
+            one_per_new_host=settings.getbool(
+                "FRONTIER_ONE_REQUEST_PER_NEW_HOST", defaults.FRONTIER_ONE_REQUEST_PER_NEW_HOST
             ),
             backoff=backoff_setting(settings),
             concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
@@ -794,6 +800,14 @@ class BestFirstScheduler(BaseScheduler):
         else:
             concurrency, delay = slots.new_slot_limits(host)
             last = 0.0
+            # No request of the host has reached the downloader's slot yet: the first
+            # one is waiting in the downloader middlewares for the host's robots.txt.
+            # Each request handed out meanwhile would wait beside it and hold one of
+            # CONCURRENT_REQUESTS, which other hosts could use (on a new crawl's web of
+            # many new hosts they held most of them for the first seconds: issue 29,
+            # docs/performance.md); it stays in the buffer until the verdict is known.
+            if in_flight and self.one_per_new_host:
+                return None
         if concurrency and in_flight >= concurrency:
             return None
         if delay:
