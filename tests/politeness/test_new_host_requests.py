@@ -35,10 +35,10 @@ def test_other_hosts_are_crawled_while_a_new_hosts_robots_txt_is_fetched(
     sandbox, run_crawl, one_per_new_host
 ):
     server = sandbox(new_hosts_web())
-    # three places in all (robots.txt requests take one too), two per host: slow.test's
-    # seeds come first
+    # three places in all and per host (a robots.txt request takes one of each too):
+    # slow.test's seeds come first
     run_crawl(proxy=server.proxy_url, args={"seed_urls": SEEDS}, settings={
-        "CONCURRENT_REQUESTS": 3, "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+        "CONCURRENT_REQUESTS": 3, "CONCURRENT_REQUESTS_PER_DOMAIN": 3,
         "FRONTIER_ONE_REQUEST_PER_NEW_HOST": one_per_new_host,
     }).check()
     slow = server.requests_for("slow.test")
@@ -58,5 +58,5 @@ def test_other_hosts_are_crawled_while_a_new_hosts_robots_txt_is_fetched(
         assert fast_pages_meanwhile == 4
     else:
         # (the behaviour before: two slow.test seeds and the robots.txt request held the
-        # three places for ROBOTS_DELAY s)
-        assert fast_pages_meanwhile == 0
+        # three places for ROBOTS_DELAY s; a fast.test seed may slip in between them)
+        assert fast_pages_meanwhile <= 1
