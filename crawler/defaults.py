@@ -234,6 +234,11 @@ STATS_INTERVAL = 1800.0
 # in `frontier/stalls`, logged once per episode as a WARNING, shown on the progress line.
 # Seconds between checks; 0: off.
 FRONTIER_STALL_CHECK_INTERVAL = 1.0
+# A host no request of which has reached the downloader yet (its robots.txt is being
+# fetched) gets one request handed out, not CONCURRENT_REQUESTS_PER_DOMAIN: the others
+# would wait in the downloader's middlewares for the same verdict and hold places of
+# CONCURRENT_REQUESTS meanwhile (docs/performance.md, "First seconds of a crawl").
+FRONTIER_ONE_REQUEST_PER_NEW_HOST = True
 
 # --- back-off by answer (docs/politeness.md) ---------------------------------------------
 # Statuses that pause their host: for the Retry-After it sends (seconds or an HTTP date),

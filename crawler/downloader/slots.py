@@ -15,6 +15,8 @@ the Crawl-delay-aware AutoThrottle.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +30,11 @@ if TYPE_CHECKING:
 
 #: hosts whose last address is remembered past its TTL (POLITENESS_KEY=ip)
 _REMEMBERED_ADDRESSES = 100_000
+
+#: the attribute of Scrapy's Downloader holding the requests whose response waits in a
+#: downloader middleware for work done elsewhere (shared by every DownloaderSlots of
+#: the crawler: :meth:`DownloaderSlots.response_waiting`)
+_WAITING_RESPONSES = "_crawler_waiting_responses"
 
 
 class DownloaderSlots:
@@ -117,8 +124,35 @@ class DownloaderSlots:
 
     @property
     def downloading(self) -> Collection[Request]:
-        """The requests in the downloader now (its middlewares included)."""
-        return self.downloader.active
+        """The requests in the downloader now (its middlewares included), but for those
+        whose response is only waiting for a page-analysis worker
+        (:meth:`response_waiting`): their download is over."""
+        downloader = self.downloader
+        waiting = downloader.__dict__.get(_WAITING_RESPONSES)
+        return downloader.active - waiting if waiting else downloader.active
+
+    @contextmanager
+    def response_waiting(self, request: Request) -> Iterator[None]:
+        """While the response of ``request`` waits in a downloader middleware for work
+        done elsewhere (a page-analysis worker), the request holds no place of
+        CONCURRENT_REQUESTS and is no longer in flight for its host (:attr:`downloading`):
+        its download is over, and Scrapy keeps it in ``Downloader.active`` only until its
+        middlewares are done. Without this, the pages queued for the one worker of a
+        2-core machine (up to PAGE_ANALYSIS_MAX_PENDING, and the large pages that wait)
+        held most of the 16 places in a crawl's first seconds (docs/performance.md)."""
+        downloader = self.downloader
+        waiting: set[Request] = downloader.__dict__.setdefault(_WAITING_RESPONSES, set())
+        limited = downloader.total_concurrency > 0  # (0: no limit)
+        waiting.add(request)
+        if limited:
+            downloader.total_concurrency += 1
+        self.wake_engine()
+        try:
+            yield
+        finally:
+            waiting.discard(request)
+            if limited:
+                downloader.total_concurrency -= 1
 
     # --- slot settings (DOWNLOAD_SLOTS, kept for slots created later) ---------------------
     def configured(self, key: str) -> dict[str, Any] | None:

@@ -25,6 +25,7 @@ from scrapy.http import Response, TextResponse
 
 from crawler import defaults
 from crawler.content import content_mime
+from crawler.downloader.slots import DownloaderSlots
 from crawler.middlewares.content_seen import fingerprint_config
 from crawler.page_analysis import (
     PAGE_ANALYSIS_META,
@@ -64,8 +65,11 @@ class PageAnalysisMiddleware:
         queued: Callable[[], int] | None = None,
         in_process_max_bytes: int = defaults.PAGE_ANALYSIS_IN_PROCESS_MAX_BYTES,
         wait_max_bytes: int = defaults.PAGE_ANALYSIS_WAIT_MAX_BYTES,
+        slots: DownloaderSlots | None = None,
     ) -> None:
         self.pool = pool
+        # (None: a middleware without a crawl's downloader, in unit tests)
+        self.slots = slots
         self.stats = stats
         self.html_content_types = html_content_types
         self.anchor_max_chars = anchor_max_chars
@@ -109,6 +113,7 @@ class PageAnalysisMiddleware:
             wait_max_bytes=settings.getint(
                 "PAGE_ANALYSIS_WAIT_MAX_BYTES", defaults.PAGE_ANALYSIS_WAIT_MAX_BYTES
             ),
+            slots=DownloaderSlots.from_crawler(crawler),
         )
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
@@ -156,7 +161,12 @@ class PageAnalysisMiddleware:
                 content_language=content_language,
                 anchor_max_chars=self.anchor_max_chars,
             )
-            values: Any = await asyncio.wrap_future(future)
+            if self.slots is None:
+                values: Any = await asyncio.wrap_future(future)
+            else:
+                # the download is over: its place goes to the next request meanwhile
+                with self.slots.response_waiting(request):
+                    values = await asyncio.wrap_future(future)
         except BrokenProcessPool:
             # a worker died (this page or another one it held): the spider analyses this
             # page in the crawl's process, new workers take the next ones

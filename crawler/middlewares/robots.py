@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from time import monotonic
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,27 @@ logger = logging.getLogger(__name__)
 robots_rules_known = object()
 
 
+class PendingVerdicts:
+    """The hosts (downloader slot keys) whose robots.txt verdict is being decided now,
+    fetched or read from the database, for each crawler. Requests of such a host wait in
+    this middleware, each holding a place of CONCURRENT_REQUESTS: the best-first
+    scheduler hands out one of them, not CONCURRENT_REQUESTS_PER_DOMAIN (issue 29)."""
+
+    def __init__(self) -> None:
+        self.hosts: Counter[str] = Counter()  # (http and https origins of one host)
+
+    def __contains__(self, host: str) -> bool:
+        return host in self.hosts
+
+
+def pending_verdicts(crawler: Any) -> PendingVerdicts:
+    """The crawler's PendingVerdicts, created once per crawler."""
+    found = getattr(crawler, "robots_pending_verdicts", None)
+    if found is None:
+        found = crawler.robots_pending_verdicts = PendingVerdicts()
+    return found
+
+
 class RobotsDisallowed(IgnoreRequest):
     """The URL is disallowed for this crawler by its host's robots.txt."""
 
@@ -84,6 +106,15 @@ class RobotsUnreachable(IgnoreRequest):
     def __init__(self, message: str, category: str) -> None:
         super().__init__(message)
         self.uncrawled_category = category
+
+
+def _slot_key(request: Request) -> str:
+    """The host key the best-first scheduler keeps the request's host by (its downloader
+    slot key by host name: crawler/downloader/slots.py)."""
+    slot = request.meta.get("download_slot")
+    if slot is not None:
+        return str(slot)
+    return (urlparse_cached(request).hostname or "").lower()
 
 
 def _wall(monotonic_time: float) -> float:
@@ -106,6 +137,7 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         parse_limit: int,
         max_redirects: int,
         share_verdicts: bool,
+        agents_enabled: bool = False,
     ) -> None:
         super().__init__(crawler)
         self.product_token = product_token
@@ -114,11 +146,16 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         self.parse_limit = parse_limit
         self.max_redirects = max_redirects
         self.share_verdicts = share_verdicts
+        self.agents_enabled = agents_enabled
+        # whether the verdict table can hold a verdict this process does not have in its
+        # cache (spider_opened, _stored_rules)
+        self._table_may_know = True
         self.cache = RobotsCache()
         self._pending: dict[str, asyncio.Future[RobotsRules]] = {}
         self.pool: AsyncConnectionPool | None = None
         self.stores: dict[str, RobotsVerdictStore] = {}  # per crawl id
         self._writes: set[asyncio.Task[None]] = set()
+        self.pending_hosts = pending_verdicts(crawler)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -141,6 +178,7 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             share_verdicts=settings.getbool(
                 "ROBOTSTXT_SHARE_VERDICTS", defaults.ROBOTSTXT_SHARE_VERDICTS
             ),
+            agents_enabled=settings.getbool("AGENTS_ENABLED", defaults.AGENTS_ENABLED),
         )
 
     def _crawl_id(self) -> str:
@@ -160,7 +198,18 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             logger.exception("robots verdicts: database unavailable, kept in memory only")
             self.pool = None
             return
-        self.stores[self._crawl_id()] = RobotsVerdictStore(self.pool, self._crawl_id())
+        store = self.stores[self._crawl_id()] = RobotsVerdictStore(self.pool, self._crawl_id())
+        if not self.agents_enabled:
+            # A crawl with no verdict yet, crawled by this process alone: every verdict
+            # the table will hold is one this process stored and keeps in its cache.
+            # Asking the table before each new host's robots.txt then only delays it:
+            # on a new crawl's web of many new hosts the look-ups queued on the pool's
+            # two connections and held the hosts' first requests (issue 29,
+            # docs/performance.md).
+            try:
+                self._table_may_know = await store.has_rows()
+            except Exception:
+                logger.exception("robots verdicts: database look-up failed")
 
     async def spider_closed(self, spider: Any, reason: str) -> None:
         if self._writes:
@@ -208,6 +257,9 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             return await asyncio.shield(pending)
         future: asyncio.Future[RobotsRules] = asyncio.get_running_loop().create_future()
         self._pending[origin] = future
+        pending_hosts = self.pending_hosts.hosts
+        host = _slot_key(request)
+        pending_hosts[host] += 1
         fetched = False
         try:
             rules = await self._stored_rules(origin)
@@ -225,6 +277,9 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             raise
         finally:
             del self._pending[origin]
+            pending_hosts[host] -= 1
+            if pending_hosts[host] <= 0:
+                del pending_hosts[host]
         self.cache.put(rules)
         if fetched:
             self._save(rules)
@@ -251,9 +306,10 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         """A live verdict of this crawl from the database (a resumed crawl, another
         agent), or None."""
         store = self.stores.get(self._crawl_id())
-        if store is None:
+        if store is None or not (self._table_may_know or self.cache.dropped):
             return None
         host = origin.split("://", 1)[1].rsplit(":", 1)[0]
+        self._stats.inc_value("robotstxt/verdict_lookups")
         try:
             stored = await store.lookup(origin, host)
         except Exception:

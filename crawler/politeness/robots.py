@@ -332,6 +332,10 @@ class RobotsCache:
         self._rules[rules.origin] = rules
         while len(self._rules) > self.max_origins:
             self._rules.popitem(last=False)
+            self.dropped = True
+
+    #: whether an entry was ever dropped to keep within ``max_origins``
+    dropped = False
 
     def __len__(self) -> int:
         return len(self._rules)

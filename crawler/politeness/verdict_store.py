@@ -82,6 +82,16 @@ class RobotsVerdictStore:
             row[8].timestamp(), row[9].timestamp(),
         )
 
+    async def has_rows(self) -> bool:
+        """Whether the crawl has any verdict row (live or not)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM robots_verdicts WHERE crawl_id = %s)",
+                (self.crawl_id,),
+            )
+            row = await cursor.fetchone()
+        return bool(row and row[0])
+
     async def save(self, rules: RobotsRules, fetched_at: float, expires_at: float) -> None:
         """Store ``rules`` with wall-clock ``fetched_at``/``expires_at``."""
         async with self.pool.connection() as conn:

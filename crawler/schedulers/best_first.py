@@ -64,6 +64,7 @@ from crawler.frontier.scores import UrlStats, make_strategy, seed_stats, weighte
 from crawler.frontier.seen import url_fingerprint
 from crawler.frontier.stalls import FRONTIER, StallWatch
 from crawler.frontier.threaded_store import ThreadedStore
+from crawler.middlewares.robots import pending_verdicts
 from crawler.politeness.backoff import HostBackoff, backoff_setting
 from crawler.schedulers.serialization import RequestCodec
 from crawler.scope.gate import SCOPE_REFUSAL_META, ScopeGate, scope_gate
@@ -122,6 +123,7 @@ class BestFirstScheduler(BaseScheduler):
         crawl_max_pages: int = defaults.CRAWL_MAX_PAGES,
         crawl_max_seconds: float = defaults.CRAWL_MAX_SECONDS,
         stall_check_interval: float = defaults.FRONTIER_STALL_CHECK_INTERVAL,
+        one_per_new_host: bool = defaults.FRONTIER_ONE_REQUEST_PER_NEW_HOST,
         backoff: HostBackoff | None = None,
         concurrent_requests: int,
         download_timeout: float,
@@ -186,6 +188,10 @@ class BestFirstScheduler(BaseScheduler):
         self.stall_check_interval = stall_check_interval
         self._stalls = StallWatch()
         self._last_stall_check = 0.0
+        # one request on its way for a host whose robots.txt verdict is not known yet
+        # (_readiness)
+        self.one_per_new_host = one_per_new_host
+        self._pending_verdicts = pending_verdicts(crawler)
         # pauses of hosts that answered 429/503 (crawler/politeness/backoff.py)
         self.backoff = backoff
         if backoff is not None:
@@ -239,6 +245,9 @@ class BestFirstScheduler(BaseScheduler):
             crawl_max_seconds=settings.getfloat("CRAWL_MAX_SECONDS", defaults.CRAWL_MAX_SECONDS),
             stall_check_interval=settings.getfloat(
                 "FRONTIER_STALL_CHECK_INTERVAL", defaults.FRONTIER_STALL_CHECK_INTERVAL
+            ),
+            one_per_new_host=settings.getbool(
+                "FRONTIER_ONE_REQUEST_PER_NEW_HOST", defaults.FRONTIER_ONE_REQUEST_PER_NEW_HOST
             ),
             backoff=backoff_setting(settings),
             concurrent_requests=settings.getint("CONCURRENT_REQUESTS"),
@@ -794,6 +803,17 @@ class BestFirstScheduler(BaseScheduler):
         else:
             concurrency, delay = slots.new_slot_limits(host)
             last = 0.0
+        # The host's robots.txt verdict is being decided (or no request of it has reached
+        # the downloader yet): its requests wait in the downloader's middlewares, each
+        # holding one of CONCURRENT_REQUESTS that other hosts could use (on a new crawl's
+        # web of many new hosts they held most of them in the first seconds: issue 29,
+        # docs/performance.md). One is handed out; the others stay in the buffer.
+        if (
+            in_flight
+            and self.one_per_new_host
+            and (slot is None or host in self._pending_verdicts)
+        ):
+            return None
         if concurrency and in_flight >= concurrency:
             return None
         if delay:

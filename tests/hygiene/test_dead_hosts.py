@@ -67,6 +67,8 @@ def test_one_request_per_dead_host_and_verdicts_survive_resume(sandbox, run_craw
     stats = db.execute("SELECT stats FROM crawls WHERE id = %s", (crawl_id,)).fetchone()[0]
     assert stats["dead_host"] == 3
     assert stats["dead_host/refused"] == len(expected)
+    # a new crawl, crawled by one process: the verdict table is not asked (issue 29)
+    assert stats.get("robotstxt/verdict_lookups", 0) == 0
     verdicts = dict(db.execute(
         "SELECT origin, state || '/' || dead_scope FROM robots_verdicts WHERE crawl_id = %s",
         (crawl_id,)).fetchall())
@@ -90,6 +92,7 @@ def test_one_request_per_dead_host_and_verdicts_survive_resume(sandbox, run_craw
     assert stats.get("dead_host", 0) == 0
     assert stats["dead_host/from_database"] == 3
     assert stats["robotstxt/verdicts_reused"] == 4
+    assert stats["robotstxt/verdict_lookups"] == 4
     assert stats["dead_host/refused"] == 3
     rows = dict(db.execute(
         "SELECT url, category FROM uncrawled WHERE crawl_id = %s AND url LIKE '%%again%%'",

@@ -103,6 +103,30 @@ def test_before_the_engine_runs_nothing_is_in_progress_and_waking_is_harmless():
     slots.wake_engine()  # no engine slot yet: nothing to wake
 
 
+@pytest.mark.parametrize("limit", [16, 0])
+def test_a_response_waiting_for_a_worker_holds_no_place_and_is_not_downloading(limit):
+    crawler = _crawler({"CONCURRENT_REQUESTS": limit})
+    slots = DownloaderSlots.from_crawler(crawler)
+    other = DownloaderSlots.from_crawler(crawler)  # (the scheduler's own adapter)
+    downloader = crawler.engine.downloader
+    waiting, downloading = Request("http://a.test/big"), Request("http://a.test/next")
+    downloader.active.update({waiting, downloading})
+    assert set(other.downloading) == {waiting, downloading}
+    with slots.response_waiting(waiting):
+        assert downloader.total_concurrency == (limit + 1 if limit else 0)
+        assert set(other.downloading) == {downloading}
+        assert waiting in downloader.active  # Scrapy removes it after its middlewares
+    assert downloader.total_concurrency == limit
+    assert set(other.downloading) == {waiting, downloading}
+    try:
+        with slots.response_waiting(waiting):
+            raise RuntimeError("the worker died")
+    except RuntimeError:
+        pass
+    assert downloader.total_concurrency == limit
+    assert set(other.downloading) == {waiting, downloading}
+
+
 class SlotProbe:
     """An extension for a real crawl: at each downloaded response, compares what
     DownloaderSlots reports with the downloader's and the engine's own state, and writes
