@@ -20,7 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH7_LINKS, FRESH_LINKS, TOPICS
+from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH7_LINKS, FRESH8_LINKS, FRESH_LINKS, TOPICS
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -62,6 +62,11 @@ WEBS = {
     "heldout18": (41957, "obituaries", ["obituaries", "events", "books", "legislation", "pets", "recipes"], True),
     "heldout19": (90533, "ships", ["ships", "boats", "airfare", "jobs", "wine", "bicycles"], True),
     "heldout20": (15782, "auctions", ["auctions", "books", "instruments", "wine", "autos", "pets"], True),
+    # fresh held-out webs added 2026-11-27 (eighth batch) after the author had read the scores of dev
+    # and heldout1-20: topics never present before (war memorial registers named on their sites in
+    # other words, type foundries plainly), new names, the shapes of FRESH7 and those of FRESH8 below
+    "heldout21": (70463, "memorials", ["memorials", "legislation", "events", "books", "wine", "recipes"], True),
+    "heldout22": (33851, "fonts", ["fonts", "books", "instruments", "courses", "jobs", "music"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -357,6 +362,64 @@ FRESH7_FILLER_FORMS = {
     "kelbybabybank": ("Donate", "/donate/", "donate"),
     "snipandstyle": ("Book an appointment", "/book/", "booking"),
     "olivebranchbistro": ("Book a table", "/book-a-table/", "table"),
+}
+# heldout21/22 (eighth batch) have the shapes of heldout18-20 (FRESH7) and one more: on the depth-2
+# search page the search form's own action is a "save this search" POST (with a CSRF token), and its
+# first (default) submit button sends the search elsewhere: <button formaction=... formmethod="get">.
+# Other names again for the portals, off-topic sites and fillers.
+FRESH8 = {"heldout21", "heldout22"}
+FRESH8_NAMES = {
+    "docs.lumen-lang.test": ("docs.kestrel-lang.test", "Kestrel 4 documentation"),
+    "www.dailyledger.test": ("www.pennineecho.test", "The Pennine Echo"),
+    "www.ironworks-supply.test": ("www.trademate-supplies.test", "Trademate Supplies"),
+    "forum.backyardgrowers.test": ("forum.vegplotters.test", "Veg Plotters Forum"),
+    "www.metroweather.test": ("www.windvane-forecast.test", "Windvane Forecast"),
+    "www.openlinkdirectory.test": ("www.linkcompass.test", "Link Compass"),
+    "www.webguide.test": ("www.sitesworthseeing.test", "Sites Worth Seeing"),
+    "www.tuesdaylinks.test": ("www.saturdaylinkbag.test", "Saturday Link Bag"),
+}
+FRESH8_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.lendahand-dales.test", "Lend a Hand Dales"),
+    "www.fairrent-advice.test": ("www.tenantline-advice.test", "Tenantline Advice"),
+    "www.consumerwatch-mag.test": ("www.valueverdict-mag.test", "Value Verdict Magazine"),
+}
+FRESH8_WORDS = [
+    ("Lumen", "Kestrel"),
+    ("Daily Ledger", "Pennine Echo"),
+    ("Ledger", "Echo"),
+    ("Ironworks Supply Co.", "Trademate Supplies"),
+    ("Ironworks", "Trademate"),
+    ("Backyard Growers", "Veg Plotters"),
+    ("Metro Weather", "Windvane Forecast"),
+    ("Tuesday", "Saturday"),
+]
+FILLERS8 = [
+    ("Brookside Osteopaths", "brooksideosteo"),
+    ("Hillcrest Dental Care", "hillcrestdental"),
+    ("Bluebell Day Nursery", "bluebelldaynursery"),
+    ("St Oswald's Church", "stoswaldschurch"),
+    ("Kelby Choral Society", "kelbychoral"),
+    ("Kelby Tool Library", "kelbytoollibrary"),
+    ("Priestley Roofing", "priestleyroofing"),
+    ("The Copper Kettle Tearoom", "copperkettletearoom"),
+    ("Fringe Benefits Hair", "fringebenefitshair"),
+    ("Moorland Shepherd Huts", "moorlandshepherdhuts"),
+    ("Greenway Tree Surgeons", "greenwaytrees"),
+    ("Kelby Table Tennis Club", "kelbytabletennis"),
+    ("Airedale Canoe Club", "airedalecanoe"),
+    ("Ruth Okafor Illustration", "ruthokafor"),
+    ("Grandad Ted's Model Railway", "grandadtedsrailway"),
+    ("Kelby Food Larder", "kelbyfoodlarder"),
+    ("Dales Moth Recorders", "dalesmothrecorders"),
+]
+FILLERS8 = [(n, h, c) for (n, h), c in zip(FILLERS8, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH8_FILLER_FORMS = {
+    "priestleyroofing": ("Get a quote", "/quote/", "quote"),
+    "moorlandshepherdhuts": ("Check availability", "/availability/", "availability"),
+    "kelbychoral": ("Join a workshop", "/workshops/", "registration"),
+    "kelbyfoodlarder": ("Donate", "/donate/", "donate"),
+    "fringebenefitshair": ("Book an appointment", "/book/", "booking"),
+    "copperkettletearoom": ("Book a table", "/book-a-table/", "table"),
 }
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
@@ -691,7 +754,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh7 = name in FRESH7  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
+        self.fresh8 = name in FRESH8  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
+        self.fresh7 = name in FRESH7 or self.fresh8  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
         self.fresh6 = name in FRESH6 or self.fresh7  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
         self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
         self.fresh2 = name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
@@ -712,6 +776,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh8:
+            return FRESH8_NAMES.get(host) or FRESH8_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh7:
             return FRESH7_NAMES.get(host) or FRESH7_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh6:
@@ -724,6 +790,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh8:  # only the first lists and heldout21/22's own
+            return list(t[key]) + FRESH8_LINKS.get(key, {}).get(topic, [])
         if self.fresh7:  # only the first lists and heldout18-20's own
             return list(t[key]) + FRESH7_LINKS.get(key, {}).get(topic, [])
         if self.fresh6:  # only the first lists and heldout16/17's own
@@ -821,12 +889,12 @@ class Web:
         self._filler_sites()
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
-            for host, _name in FRESH7_NAMES.values():
+            for host, _name in (FRESH8_NAMES if self.fresh8 else FRESH7_NAMES).values():
                 site = self.sites[host]
                 for path, doc in site.pages.items():
                     if doc is None:
                         continue
-                    for old, new in FRESH7_WORDS:
+                    for old, new in FRESH8_WORDS if self.fresh8 else FRESH7_WORDS:
                         doc = doc.replace(old, new)
                     site.pages[path] = doc
         elif self.fresh6:  # the renamed sites' own words for themselves
@@ -1242,6 +1310,14 @@ class Web:
                 f'<a href="http://{host}/">{E(name)}</a>.</p></body></html>\n'
             )
             self.app_sites.append(app)
+        save_entry = None
+        if traits.get("formaction") and placement != "home" and not cgi:
+            # heldout21/22: the form's own action saves the search; its default button searches
+            save_action = rng.choice(["/account/saved-searches", "/alerts/save", "/my/searches/new", "/saved-search/create"])
+            form_html, fields, save_fields = self._formaction_search_form(topic, search_action, save_action, rng)
+            site.actions[search_action].fields = fields
+            site.actions[save_action] = Action("alert", topic, save_fields)
+            save_entry = (save_action, "post", "alert", topic)
         search_entry = (search_action, method, "search", topic)
         adv_html, adv_path = "", ""
         if self.fresh2 and compact:
@@ -1554,6 +1630,8 @@ class Web:
         if traits.get("vendor") and placement != "home":
             vhost = FRESH7_VENDORS.get(topic, FRESH7_SHOP_VENDOR)
             search_body += f'<p class="powered-by"><small>Search powered by <a href="http://{vhost}/">{E(self.vendor_sites[vhost].name)}</a></small></p>'
+        if save_entry:
+            search_forms = search_forms + [save_entry]
         if traits.get("beside7") and placement != "home":
             # heldout18-20: a form shaped like the search after it (place a notice, register a vessel,
             # request a valuation)
@@ -2744,12 +2822,55 @@ class Web:
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
             traits[d1].update(browse=True, style=19, method="get")
-            traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
+            if self.fresh8:  # heldout21/22: the search sent by a <button formaction> of a "save this search" form
+                traits[vendor].update(formaction=True, style=trng.choice([0, 1, 2, 3, 17]), method="get")
+            else:
+                traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
             traits[adv].update(advlink=True, beside7=True, style=trng.choice([1, 2, 5, 12]))
             traits[d3].update(disclaimer=True, style=trng.choice([17, 18, 19]), hosted=True)
             traits[trng.choice(idx)]["pref"] = True
+        if self.fresh8 and topic != self.topic:
+            # heldout21/22: the other topics' sites sometimes have the <button formaction> search too
+            frng = random.Random(f"{self.seed}-traits8-{topic}")
+            plain = ("vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer")
+            for i, tr in enumerate(traits):
+                if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain) and frng.random() < 0.3:
+                    tr.update(formaction=True, method="get")
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
+
+    def _formaction_search_form(self, topic: str, action: str, save_action: str, rng: random.Random) -> tuple[str, list, list]:
+        """heldout21/22: a search form whose own action is "save this search" (POST, with a CSRF token
+        and an email box), as sites with accounts write it; its first submit button, the default one
+        (the one Enter presses), sends the same fields by GET to the search's results page through
+        `formaction` and `formmethod`. Returns the HTML, the search's fields and the save form's."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        uid = rng.randrange(100, 999)
+        name, label = rng.choice(t["text_fields"][:4])
+        cat = rng.choice(["category", "type", "cat"])
+        fmt = rng.choice(["format", "kind", "part"])
+        token = "".join(rng.choice("abcdef0123456789") for _ in range(32))
+        csrf = rng.choice(["csrf_token", "_token", "authenticity_token", "csrfmiddlewaretoken"])
+
+        def options(src: list) -> str:
+            return '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in src)
+
+        h = (
+            f'<form action="{save_action}" method="post" class="search-save" id="sf-{uid}">'
+            f'<input type="hidden" name="{csrf}" value="{token}">'
+            f'<p><label for="sf-{uid}-q">{E(label)}</label> <input type="text" id="sf-{uid}-q" name="{name}" size="32" '
+            f'placeholder="{E(rng.choice(t["placeholders"]))}"></p>'
+            f'<p><label for="sf-{uid}-c">{E(labels["category"])}</label> <select id="sf-{uid}-c" name="{cat}">{options(t["categories"])}</select> '
+            f'<label for="sf-{uid}-f">{E(labels["format"])}</label> <select id="sf-{uid}-f" name="{fmt}">{options(t["formats"])}</select></p>'
+            f'<p class="buttons"><button type="submit" formaction="{action}" formmethod="get" class="btn-primary">'
+            f"{E(rng.choice(['Search', 'Show results', 'Find']))}</button> "
+            f'<label for="sf-{uid}-e">Email me new matches</label> <input type="email" id="sf-{uid}-e" name="email"> '
+            f'<button type="submit" name="save" value="1" class="btn-secondary">{E(rng.choice(["Save this search", "Save search", "Create alert"]))}</button></p>'
+            "</form>"
+        )
+        search_fields = [(name, "text"), (cat, "category"), (fmt, "format")]
+        return h, search_fields, search_fields + [(csrf, "other"), ("email", "other"), ("save", "other")]
 
     def _fresh7_search_form(self, topic: str, action: str, method: str, style: int, rng: random.Random, compact: bool) -> tuple[str, list]:
         """Search forms of heldout18-20: 19 = a GET form of many selects, as council, register and
@@ -4408,6 +4529,8 @@ class Web:
             fillers = FILLERS6
         if self.fresh7:
             fillers = FILLERS7
+        if self.fresh8:
+            fillers = FILLERS8
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -4443,6 +4566,8 @@ class Web:
                 extra = FRESH6_FILLER_FORMS.get(host_name)
             if self.fresh7:
                 extra = FRESH7_FILLER_FORMS.get(host_name)
+            if self.fresh8:
+                extra = FRESH8_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -4600,6 +4725,10 @@ class Web:
                     "ships": "Business: Transport: Maritime: Vessel registers",
                     "auctions": "Shopping: Antiques: Auction houses",
                 }
+            )
+        if self.fresh8:
+            groups.update(
+                {"memorials": "Society: History: Remembrance: Rolls of honour", "fonts": "Arts: Design: Typography: Type foundries"}
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
