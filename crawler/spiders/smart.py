@@ -957,9 +957,7 @@ class SmartSpider(CrawlerSpider):
                 state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
             ):
                 self.site_answers_topic(exploration, state.form)
-            item = self.final_item(
-                state, probed.status, True, probed.url, probed.records, evidence
-            )
+            item = self.final_item(state, probed.status, True, probed.url, probed.records, evidence)
             if not item.relevant:
                 kept.append(probed)
                 continue
