@@ -27,6 +27,17 @@ DOCS_BOX = b"""<form action="/search.html" method="get"><input type="search" nam
   placeholder="Search the docs"><input type="submit" value="Search"></form>"""
 
 
+def learned_vocabulary(topic: str, topic_pages: tuple[str, ...]) -> TopicVocabulary:
+    """A vocabulary of ``topic`` that learned ``topic_pages`` as on topic and three
+    unrelated pages as off topic."""
+    words = TopicVocabulary([topic], min_pages=2, min_ratio=3.0, max_chance=1.0)
+    for text in topic_pages:
+        words.learn(text, True)
+    for text in ("football scores", "garden tools", "recipes and wine"):
+        words.learn(text, False)
+    return words
+
+
 def vocabulary() -> TopicVocabulary:
     # (no binomial test: three topic pages are too few for it, see
     # test_a_word_on_few_topic_pages_is_learned_only_past_chance)
@@ -323,11 +334,9 @@ def test_a_select_of_places_is_no_list_of_subjects():
 def test_a_site_name_ending_in_y_is_the_sites_name_in_its_box():
     # "kelbi" (Porter's stem of "Kelby") learned to mark the topic: in the box of
     # www.kelbyannouncements.test, "Search Kelby Announcements", it is the site's name
-    words = TopicVocabulary(["obituaries"], min_pages=2, min_ratio=3.0, max_chance=1.0)
-    for text in ("kelby obituaries notices", "kelby obituaries funeral", "kelby tributes"):
-        words.learn(text, True)
-    for text in ("football scores", "garden tools", "recipes and wine"):
-        words.learn(text, False)
+    words = learned_vocabulary(
+        "obituaries", ("kelby obituaries notices", "kelby obituaries funeral", "kelby tributes")
+    )
     assert words.marks_topic("kelbi")
     (box,) = extract_forms(
         b"""<form class="site-search" action="http://search.kelbyannouncements.test/s/search"

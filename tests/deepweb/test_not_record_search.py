@@ -14,10 +14,10 @@ from crawler.deepweb.relevance import (
     NOTHING_FOR_TOPIC,
     SITE_SEARCH_EVIDENCE,
     UNKNOWN,
-    TopicVocabulary,
     no_results_evidence,
 )
 from crawler.sandbox.web import SandboxWeb, html_page
+from tests.deepweb.test_form_relevance import learned_vocabulary
 
 TICKETS = """<form action="/tickets/availability" method="get"><fieldset><legend>Plan your
   visit</legend><label for="d">Date of visit</label><input type="date" id="d" name="date">
@@ -118,11 +118,9 @@ def test_searches_with_dates_and_counts_stay_searches():
 def test_a_site_box_named_after_its_site_is_not_a_topic_search():
     # "eastmoor" learned to mark the topic (a museums site of that town is named after
     # it), but in the tourism site's own box it is the site's name: a site-wide search
-    words = TopicVocabulary(["museum"], min_pages=2, min_ratio=3.0, max_chance=1.0)
-    for text in ("eastmoor museum collection", "eastmoor museum art", "eastmoor museum maps"):
-        words.learn(text, True)
-    for text in ("football scores", "garden tools", "recipes and wine"):
-        words.learn(text, False)
+    words = learned_vocabulary(
+        "museum", ("eastmoor museum collection", "eastmoor museum art", "eastmoor museum maps")
+    )
     assert words.marks_topic("eastmoor")
     box = """<form class="site-search" action="/search"><input type="search" name="q"
       aria-label="Search Visit Eastmoor"><button>Search</button></form>"""
