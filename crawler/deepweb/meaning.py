@@ -213,17 +213,25 @@ def topic_phrase(topic: str, template: str, tokenizer: WordPiece) -> str:
     return template.replace("{topic}", words) if "{topic}" in template else words
 
 
+def z_score(value: float, values: Sequence[float]) -> float | None:
+    """How many standard deviations ``value`` is above the mean of ``values``; None for
+    fewer than two values or no spread."""
+    if len(values) < 2:
+        return None
+    spread = statistics.pstdev(values)
+    return (value - statistics.fmean(values)) / spread if spread > 0 else None
+
+
 def stands_out(
     value: float, values: Iterable[float], min_z: float, min_similarity: float, min_pages: int
 ) -> bool:
     """``value`` (one of ``values``) is at least ``min_similarity`` and ``min_z`` standard
     deviations above the mean of ``values``, of which there are ``min_pages`` or more."""
     values = list(values)
-    if len(values) < max(2, min_pages) or value < min_similarity:
+    if len(values) < min_pages or value < min_similarity:
         return False
-    mean = statistics.fmean(values)
-    spread = statistics.pstdev(values)
-    return spread > 0 and (value - mean) >= min_z * spread
+    z = z_score(value, values)
+    return z is not None and z >= min_z
 
 
 class TopicMeaning:
@@ -272,12 +280,9 @@ class TopicMeaning:
 
     def z(self, site: str) -> float:
         """How many standard deviations the site's cosine is above the mean (for logs)."""
-        values = list(self.similarity.values())
         value = self.similarity.get(site)
-        if value is None or len(values) < 2:
-            return 0.0
-        spread = statistics.pstdev(values)
-        return (value - statistics.fmean(values)) / spread if spread > 0 else 0.0
+        z = None if value is None else z_score(value, list(self.similarity.values()))
+        return 0.0 if z is None else z
 
 
 def _one_blas_thread() -> Any:

@@ -44,6 +44,7 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.httpobj import urlparse_cached
 
 from crawler import defaults
+from crawler.downloader.slots import DownloaderSlots
 from crawler.failures import categorize_failure
 from crawler.middlewares.useragent import crawler_user_agent
 from crawler.politeness.robots import (
@@ -108,15 +109,6 @@ class RobotsUnreachable(IgnoreRequest):
         self.uncrawled_category = category
 
 
-def _slot_key(request: Request) -> str:
-    """The host key the best-first scheduler keeps the request's host by (its downloader
-    slot key by host name: crawler/downloader/slots.py)."""
-    slot = request.meta.get("download_slot")
-    if slot is not None:
-        return str(slot)
-    return (urlparse_cached(request).hostname or "").lower()
-
-
 def _wall(monotonic_time: float) -> float:
     """A monotonic instant as a ``time.time()`` value."""
     return time.time() + (monotonic_time - monotonic())
@@ -156,6 +148,8 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         self.stores: dict[str, RobotsVerdictStore] = {}  # per crawl id
         self._writes: set[asyncio.Task[None]] = set()
         self.pending_hosts = pending_verdicts(crawler)
+        # the host key the best-first scheduler keeps a request's host by
+        self.slot_key = DownloaderSlots.from_crawler(crawler).slot_key
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -258,7 +252,7 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
         future: asyncio.Future[RobotsRules] = asyncio.get_running_loop().create_future()
         self._pending[origin] = future
         pending_hosts = self.pending_hosts.hosts
-        host = _slot_key(request)
+        host = self.slot_key(request)
         pending_hosts[host] += 1
         fetched = False
         try:

@@ -951,12 +951,7 @@ class SmartSpider(CrawlerSpider):
         items: list[FormItem] = []
         for probed in self.probed_records:
             state = probed.state
-            exploration = self.explorations.get(state.item.site)
-            evidence = self.vocabulary.evidence(probed.record_terms, self.learned_weight)
-            if exploration is not None and self.vocabulary.answers_topic(
-                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
-            ):
-                self.site_answers_topic(exploration, state.form)
+            evidence = self.records_evidence(state, probed.record_terms)
             item = self.final_item(state, probed.status, True, probed.url, probed.records, evidence)
             if not item.relevant:
                 kept.append(probed)
@@ -1047,11 +1042,7 @@ class SmartSpider(CrawlerSpider):
         exploration = self.explorations.get(state.item.site)
         if result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
-            evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
-            if exploration is not None and self.vocabulary.answers_topic(
-                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
-            ):
-                self.site_answers_topic(exploration, state.form)
+            evidence = self.records_evidence(state, record_terms)
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
             # search of records answers (a delivery checker, a country preference)
@@ -1073,6 +1064,17 @@ class SmartSpider(CrawlerSpider):
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
         yield item
+
+    def records_evidence(self, state: ProbeState, record_terms: set[str]) -> float:
+        """What a confirmed probe's records say of the topic, by the vocabulary as it is
+        now; records that answer the topic mark the site's database as answering it."""
+        evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
+        exploration = self.explorations.get(state.item.site)
+        if exploration is not None and self.vocabulary.answers_topic(
+            state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+        ):
+            self.site_answers_topic(exploration, state.form)
+        return evidence
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers
