@@ -19,7 +19,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server import Log, make_server  # noqa: E402
 from topics import TOPICS  # noqa: E402
-from webgen import APP_ACTIONS, FRESH3, FRESH4, FRESH5, FRESH6, FRESH7, FRESH7_VENDORS, FRESH8, SUBHOSTS, SUBHOSTS5, WEBS, Web, slug  # noqa: E402
+from webgen import (  # noqa: E402
+    APP_ACTIONS,
+    FRESH3,
+    FRESH4,
+    FRESH5,
+    FRESH6,
+    FRESH7,
+    FRESH7_VENDORS,
+    FRESH8,
+    FRESH9,
+    FRESH9_BESIDE,
+    SUBHOSTS,
+    SUBHOSTS5,
+    WEBS,
+    Web,
+    slug,
+)
 
 
 @functools.cache
@@ -65,6 +81,10 @@ EARLIER_WEBS = {
     # heldout21/22 as committed, taken before any crawler run on them
     "heldout21": "c523c00b3f9e3577a620bac5550ba266",
     "heldout22": "056afc9eedd4eef109f5452206683bb6",
+    # heldout23-25 as committed, taken before any crawler run on them
+    "heldout23": "55b9338252c435714dbcf8a958784277",
+    "heldout24": "f8e131089c7270b872e518e0979f3b97",
+    "heldout25": "abcff85929643325722e5cb8853ef8a5",
 }
 
 
@@ -1047,6 +1067,128 @@ def test_fresh8_webs_search_through_the_proxy(name: str) -> None:
         if not save["action_disallowed_by_robots"]:
             body = submit(opener, save, urllib.parse.urlencode({"q": plural, "email": "a@example.test", "save": "1"}))
             assert "found" not in body and "alert has been set up" in body, body
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait9(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout23-25)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            out[next(k for k in ("noscript", "iconlink", "formattr", "advlink", "disclaimer") if tr.get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH9))
+def test_fresh9_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout23-25: a scored topic no other web has (theses and permits named on their sites' home
+    pages in other words, podcasts plainly); 64 sites (and their sub-hosts), 5,000-9,000 pages; no
+    off-topic site, portal or filler of an earlier web; the scored topic's five forms have
+    heldout21/22's shapes except two: at depth 1 a page linked from the menu by an icon only (an
+    <svg>, the name in aria-label, no text), at depth 2 a search whose <form> holds only a hidden
+    field, its fields and button outside it tied by form="ID"; three of the five refuse an empty
+    query; a form that is not a search, shaped like it, beside the "Advanced" one."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8", "heldout10", "heldout13", "heldout16", "heldout18", "heldout21"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait9(web, gt)
+    assert sorted(by) == ["advlink", "disclaimer", "formattr", "iconlink", "noscript"]
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    assert by["iconlink"]["depth"] == 1 and by["formattr"]["depth"] == 2
+    assert sum(f["action_disallowed_by_robots"] for f in by.values()) == 1
+    assert not by["formattr"]["action_disallowed_by_robots"] and not by["iconlink"]["action_disallowed_by_robots"]
+    noun = TOPICS[web.topic]["noun"]
+    for f in by.values():
+        text = re.sub(r"<[^>]+>", " ", web.sites[f["host"]].pages["/"]).lower()
+        if name == "heldout24":  # podcast directories say what they list
+            assert "podcast" in text, f["host"]
+        else:  # the topic's name is not on the home pages, but is in every record
+            assert noun not in text and web.topic not in text, f["host"]
+        assert all(web.topic[:-1] in r.text() and noun in r.text() for r in web.sites[f["host"]].records)
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == ["formattr", "iconlink", "noscript"]
+    # the icon link: every link to the search page is a magnifier with an aria-label and no text
+    ic = by["iconlink"]
+    site = web.sites[ic["host"]]
+    ipath = urllib.parse.urlsplit(ic["pages"][0]).path
+    links = [m for d in site.pages.values() if d for m in re.findall(rf'<a [^>]*href="{re.escape(ipath)}"[^>]*>.*?</a>', d, re.S)]
+    assert len(links) >= len(site.pages) // 2
+    for a in links:
+        assert re.search(r'aria-label="[^"]+"', a) and "<svg" in a and not re.sub(r"<[^>]+>", "", a).strip(), a
+    # the form="ID" search: the <form> holds one hidden field; the fields and button are outside it
+    fa = by["formattr"]
+    path = urllib.parse.urlsplit(fa["action"]).path
+    doc, form = form_on_page(web, fa["pages"][0], path)
+    fid = re.search(r'<form id="([^"]+)"', form).group(1)
+    assert re.fullmatch(rf'<form id="{fid}" action="{re.escape(path)}" method="{fa["method"]}"><input type="hidden" [^>]*></form>', form)
+    after = doc[doc.index(form) + len(form) :]
+    assert len(re.findall(rf'<input type="text" [^>]*form="{fid}"', after)) == 2
+    assert len(re.findall(rf'<select [^>]*form="{fid}"', after)) == 2
+    assert re.search(rf'<button type="submit" form="{fid}">', after)
+    assert doc.count(f' action="{path}"') == 1
+    # a form shaped like the search, not a search, beside the "Advanced" one
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH9_BESIDE[web.topic]]
+    assert len(beside) == 1 and ad["pages"][0] in beside[0]["pages"] and beside[0]["method"] == "post"
+    # heldout21/22's shapes on the other three
+    ns = by["noscript"]
+    doc, form = form_on_page(web, ns["pages"][0], urllib.parse.urlsplit(ns["action"]).path)
+    assert ns["depth"] == 0 and doc.rindex("<noscript>", 0, doc.index(form)) > doc.index('id="search-root"')
+    ad_path = urllib.parse.urlsplit(ad["pages"][0]).path
+    texts = [t for p, d in web.sites[ad["host"]].pages.items() if d and p != ad_path for t in anchors_to(d, ad_path)]
+    assert texts and all(t.startswith("Advanced") or t == "More options" for t in texts), texts
+    dc = by["disclaimer"]
+    site = web.sites[dc["host"]]
+    dpath = urllib.parse.urlsplit(dc["pages"][0]).path
+    linking = [p for p, d in site.pages.items() if d and p != dpath and anchors_to(d, dpath)]
+    assert dc["depth"] == 3 and len(linking) == 1 and 'class="terms-accept"' in site.pages[linking[0]]
+    # the other topics' sites sometimes have the form="ID" search, and refuse an empty query
+    other = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] in web.topics and f["topic"] != web.topic]
+    assert any(web.traits.get(f["host"], {}).get("formattr") for f in other)
+    assert any(web.traits.get(f["host"], {}).get("needs_term") for f in other)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH9))
+def test_fresh9_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense; the three that refuse an empty query answer it with
+    "Please enter a search term" (no records), the others with every record; the form shaped like
+    the search beside the "Advanced" one answers without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    by = scored_by_trait9(web, gt)
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for _key, f in sorted(by.items()):
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"})), f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+        ad = by["advlink"]
+        beside = next(f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH9_BESIDE[web.topic])
+        if not beside["action_disallowed_by_robots"]:
+            body = submit(opener, beside, urllib.parse.urlencode({"title": plural, "show": plural, "reference": plural}))
+            assert "found" not in body and "Thank you" in body, body
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}

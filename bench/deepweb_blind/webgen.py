@@ -20,7 +20,18 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from topics import FRESH2_LINKS, FRESH3_LINKS, FRESH4_LINKS, FRESH5_LINKS, FRESH6_LINKS, FRESH7_LINKS, FRESH8_LINKS, FRESH_LINKS, TOPICS
+from topics import (
+    FRESH2_LINKS,
+    FRESH3_LINKS,
+    FRESH4_LINKS,
+    FRESH5_LINKS,
+    FRESH6_LINKS,
+    FRESH7_LINKS,
+    FRESH8_LINKS,
+    FRESH9_LINKS,
+    FRESH_LINKS,
+    TOPICS,
+)
 
 WEBS = {
     # name: (seed, designated topic, the six topics of the web, held out?)
@@ -67,6 +78,13 @@ WEBS = {
     # other words, type foundries plainly), new names, the shapes of FRESH7 and those of FRESH8 below
     "heldout21": (70463, "memorials", ["memorials", "legislation", "events", "books", "wine", "recipes"], True),
     "heldout22": (33851, "fonts", ["fonts", "books", "instruments", "courses", "jobs", "music"], True),
+    # fresh held-out webs added 2026-11-27 (ninth batch) after the author had read the scores of dev
+    # and heldout1-22: topics never present before (research repositories and planning registers
+    # named on their sites in other words, podcast directories plainly), each beside topics that
+    # share its words; new names, the shapes of FRESH8 and those of FRESH9 below
+    "heldout23": (46271, "theses", ["theses", "papers", "courses", "scholarships", "books", "jobs"], True),
+    "heldout24": (82193, "podcasts", ["podcasts", "music", "events", "movies", "books", "instruments"], True),
+    "heldout25": (57037, "permits", ["permits", "realestate", "legislation", "jobs", "events", "autos"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -421,6 +439,80 @@ FRESH8_FILLER_FORMS = {
     "fringebenefitshair": ("Book an appointment", "/book/", "booking"),
     "copperkettletearoom": ("Book a table", "/book-a-table/", "table"),
 }
+# heldout23-25 (ninth batch) have the shapes of heldout21/22 (FRESH8) except two, and more:
+# - at depth 1 the menu's way to the search page is an icon: a link with an <svg> and an
+#   aria-label (or an image with an empty alt), no text (on the scored topic's site in place of the
+#   "Browse ..." link; the page holds an ordinary search form);
+# - at depth 2 (in place of the <button formaction> search) the search's <form> element is empty
+#   but for a hidden field, placed before a table; its text boxes, selects and submit button are
+#   outside it, tied to it by the HTML form="ID" attribute, as pages whose layout table cannot sit
+#   inside a form write it;
+# - some searches refuse an empty query ("Please enter a search term", no records) where the
+#   earlier webs list everything: on three of the scored topic's five sites and at random elsewhere;
+# - forms that are not searches shaped like the search: depositing a thesis, submitting a podcast's
+#   feed, commenting on a planning application (all POST);
+# other names again for the portals, off-topic sites and fillers.
+FRESH9 = {"heldout23", "heldout24", "heldout25"}
+FRESH9_NAMES = {
+    "docs.lumen-lang.test": ("docs.plover-lang.test", "Plover 2 documentation"),
+    "www.dailyledger.test": ("www.calderchronicle.test", "The Calder Chronicle"),
+    "www.ironworks-supply.test": ("www.handyman-depot.test", "Handyman Depot"),
+    "forum.backyardgrowers.test": ("forum.allotmentchat.test", "Allotment Chat Forum"),
+    "www.metroweather.test": ("www.raingauge-weather.test", "Raingauge Weather"),
+    "www.openlinkdirectory.test": ("www.linklantern.test", "Link Lantern"),
+    "www.webguide.test": ("www.curatedcorners.test", "Curated Corners"),
+    "www.tuesdaylinks.test": ("www.mondaylinkmix.test", "Monday Link Mix"),
+}
+FRESH9_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.pitchin-calder.test", "Pitch In Calder"),
+    "www.fairrent-advice.test": ("www.tenancyhelp-calder.test", "Tenancy Help Calder"),
+    "www.consumerwatch-mag.test": ("www.shopsmart-review.test", "ShopSmart Review"),
+}
+FRESH9_WORDS = [
+    ("Lumen", "Plover"),
+    ("Daily Ledger", "Calder Chronicle"),
+    ("Ledger", "Chronicle"),
+    ("Ironworks Supply Co.", "Handyman Depot"),
+    ("Ironworks", "Handyman"),
+    ("Backyard Growers", "Allotment Chat"),
+    ("Metro Weather", "Raingauge Weather"),
+    ("Tuesday", "Monday"),
+]
+FILLERS9 = [
+    ("Calder Physiotherapy", "calderphysio"),
+    ("Moorview Opticians", "moorviewopticians"),
+    ("Little Acorns Playgroup", "littleacornsplay"),
+    ("Holy Trinity Kelby", "holytrinitykelby"),
+    ("Kelby Brass Band", "kelbybrassband"),
+    ("Kelby Repair Cafe", "kelbyrepaircafe"),
+    ("Haigh & Sons Plumbing", "haighplumbing"),
+    ("The Wool Barn Cafe", "woolbarncafe"),
+    ("Shear Brilliance Barbers", "shearbrilliance"),
+    ("Pennine Yurts", "pennineyurts"),
+    ("Calder Valley Fencing", "caldervalleyfencing"),
+    ("Calder Crown Green Bowls", "caldercrowngreen"),
+    ("Calder Rowing Club", "calderrowing"),
+    ("Imogen Dunn Ceramics", "imogendunn"),
+    ("Auntie Val's Recipe Tin", "auntievalsrecipetin"),
+    ("Kelby Community Fridge", "kelbycommunityfridge"),
+    ("Calder Bat Group", "calderbatgroup"),
+]
+FILLERS9 = [(n, h, c) for (n, h), c in zip(FILLERS9, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH9_FILLER_FORMS = {
+    "haighplumbing": ("Get a quote", "/quote/", "quote"),
+    "pennineyurts": ("Check availability", "/availability/", "availability"),
+    "kelbybrassband": ("Join the training band", "/training-band/", "registration"),
+    "kelbycommunityfridge": ("Donate", "/donate/", "donate"),
+    "shearbrilliance": ("Book an appointment", "/book/", "booking"),
+    "woolbarncafe": ("Book a table", "/book-a-table/", "table"),
+}
+# pages of heldout23-25's scored sites with a form that is not a search, shaped like it
+FRESH9_EXTRAS = {
+    "theses": [("Deposit your research", "/deposit", "menu", "deposit")],
+    "podcasts": [("Submit a podcast", "/submit-podcast", "menu", "podsubmit")],
+    "permits": [("Comment on an application", "/comment-on-an-application", "footer", "objection")],
+}
+FRESH9_BESIDE = {"theses": "deposit", "podcasts": "podsubmit", "permits": "objection"}
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -567,6 +659,7 @@ class Action:
     plural: str = "results"
     advanced: str | None = None  # an advanced-search page linked from the results page
     any_value: str | None = None  # a select value that means "any" (heldout16/17's Drupal forms send "All")
+    needs_term: bool = False  # heldout23-25: an empty query is refused, not answered with every record
 
 
 @dataclass
@@ -610,6 +703,7 @@ class Site:
         if web.fresh4:
             self.layout = random.Random(f"{web.seed}-{host}-fresh4-layout").choice([0, 1, 2, 3, 4, 5])
         self.utility_form = ""  # heldout8/9: a locale form in the utility bar of the mega-menu layout
+        self.icon_links: dict[str, str] = {}  # heldout23-25: path -> aria-label of a menu link drawn as an icon
 
     def url(self, path: str) -> str:
         if path.startswith("http://"):  # heldout8/9: an action on a search sub-host of the site
@@ -741,6 +835,19 @@ class Site:
                 f"<footer>{self.footer_form}<p>{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n"
                 f"</body></html>\n"
             )
+        for href, label in self.icon_links.items():
+            # heldout23-25: the link is a magnifier icon; its name is only in aria-label
+            icon = (
+                f'<a href="{href}" class="icon-link search-toggle" aria-label="{E(label)}">'
+                '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" focusable="false">'
+                '<circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" stroke-width="2"></circle>'
+                '<line x1="13" y1="13" x2="19" y2="19" stroke="currentColor" stroke-width="2"></line></svg></a>'
+            )
+            doc = re.sub(
+                rf'<a (?:class="[^"]*" |role="menuitem" )?href="{re.escape(href)}">(?:<span>)?{re.escape(E(label))}(?:</span>)?</a>',
+                icon,
+                doc,
+            )
         self.pages[path] = doc
         for action, method, kind, topic in (forms or []) + self.layout_forms:
             self.add_form(path, action, method, kind, topic)
@@ -754,7 +861,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh8 = name in FRESH8  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
+        self.fresh9 = name in FRESH9  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
+        self.fresh8 = name in FRESH8 or self.fresh9  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
         self.fresh7 = name in FRESH7 or self.fresh8  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
         self.fresh6 = name in FRESH6 or self.fresh7  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
         self.fresh = name in FRESH or name in FRESH2 or name in FRESH3 or name in FRESH4 or name in FRESH5 or self.fresh6
@@ -776,6 +884,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh9:
+            return FRESH9_NAMES.get(host) or FRESH9_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh8:
             return FRESH8_NAMES.get(host) or FRESH8_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh7:
@@ -790,6 +900,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh9:  # only the first lists and heldout23-25's own
+            return list(t[key]) + FRESH9_LINKS.get(key, {}).get(topic, [])
         if self.fresh8:  # only the first lists and heldout21/22's own
             return list(t[key]) + FRESH8_LINKS.get(key, {}).get(topic, [])
         if self.fresh7:  # only the first lists and heldout18-20's own
@@ -889,12 +1001,12 @@ class Web:
         self._filler_sites()
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
-            for host, _name in (FRESH8_NAMES if self.fresh8 else FRESH7_NAMES).values():
+            for host, _name in (FRESH9_NAMES if self.fresh9 else FRESH8_NAMES if self.fresh8 else FRESH7_NAMES).values():
                 site = self.sites[host]
                 for path, doc in site.pages.items():
                     if doc is None:
                         continue
-                    for old, new in FRESH8_WORDS if self.fresh8 else FRESH7_WORDS:
+                    for old, new in FRESH9_WORDS if self.fresh9 else FRESH8_WORDS if self.fresh8 else FRESH7_WORDS:
                         doc = doc.replace(old, new)
                     site.pages[path] = doc
         elif self.fresh6:  # the renamed sites' own words for themselves
@@ -1310,6 +1422,9 @@ class Web:
                 f'<a href="http://{host}/">{E(name)}</a>.</p></body></html>\n'
             )
             self.app_sites.append(app)
+        if traits.get("formattr") and placement != "home" and not cgi and search_action in site.actions:
+            form_html, fields = self._formattr_search_form(topic, search_action, method, rng)
+            site.actions[search_action].fields = fields
         save_entry = None
         if traits.get("formaction") and placement != "home" and not cgi:
             # heldout21/22: the form's own action saves the search; its default button searches
@@ -1380,10 +1495,17 @@ class Web:
             search_action = search_path
             site.actions[search_action] = Action("search", topic, fields, site.records, site.item_prefix, t["noun"], t["plural"])
             search_entry = (search_action, method, "search", topic)
+        if traits.get("needs_term") and search_action in site.actions:
+            # heldout23-25: an empty query gets "Please enter a search term", not every record
+            site.actions[search_action].needs_term = True
         if self.fresh5:  # a branch finder: a search of the business's branches (not of its records)
             site.branch_finder = self._branch_finder(site)
         site.menu = [("Home", "/")]
-        if placement == "d1" and not traits.get("box") and not traits.get("footlink"):
+        if traits.get("iconlink"):  # heldout23-25: an icon at the end of the menu, named by aria-label only
+            link_name = rng.choice(["Search", "Open search", *self.pool(topic, "search_links")[:3]])
+            site.icon_links[search_path] = link_name
+            site.layout = rng.choice([0, 1, 3, 5])  # layouts that write the menu as links (not image buttons or a jump menu)
+        if placement == "d1" and not traits.get("box") and not traits.get("footlink") and not traits.get("iconlink"):
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
         site.menu += [
@@ -1392,6 +1514,8 @@ class Web:
             ("Contact", "/contact"),
             (rng.choice(["My account", "Log in", "Sign in"]), "/login"),
         ]
+        if traits.get("iconlink"):
+            site.menu.append((link_name, search_path))
         site.footer = [
             ("About", "/about"),
             ("Contact us", "/contact"),
@@ -1420,6 +1544,8 @@ class Web:
             extras = extras + FRESH6_EXTRAS.get(topic, [])
         if self.fresh7:
             extras = extras + FRESH7_EXTRAS.get(topic, [])
+        if self.fresh9:
+            extras = extras + FRESH9_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         if traits.get("newsfirst"):
@@ -1635,7 +1761,7 @@ class Web:
         if traits.get("beside7") and placement != "home":
             # heldout18-20: a form shaped like the search after it (place a notice, register a vessel,
             # request a valuation)
-            xh, xf = self._fresh_form(site, FRESH7_BESIDE.get(topic, "registration"), rng)
+            xh, xf = self._fresh_form(site, (FRESH9_BESIDE if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"), rng)
             search_body += f'<div class="callout">{xh}</div>'
             search_forms = search_forms + [xf]
         if traits.get("bottom"):
@@ -2821,8 +2947,15 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            traits[d1].update(browse=True, style=19, method="get")
-            if self.fresh8:  # heldout21/22: the search sent by a <button formaction> of a "save this search" form
+            if self.fresh9:  # heldout23-25: an icon-only menu link to an ordinary search page
+                traits[d1].update(iconlink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
+            else:
+                traits[d1].update(browse=True, style=19, method="get")
+            if self.fresh9:  # heldout23-25: the fields and button outside an empty <form>, tied by form="ID"
+                traits[vendor].update(formattr=True, method=trng.choice(["get", "post"]))
+                for i in (home, d1, vendor):
+                    traits[i]["needs_term"] = True
+            elif self.fresh8:  # heldout21/22: the search sent by a <button formaction> of a "save this search" form
                 traits[vendor].update(formaction=True, style=trng.choice([0, 1, 2, 3, 17]), method="get")
             else:
                 traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
@@ -2836,8 +2969,51 @@ class Web:
             for i, tr in enumerate(traits):
                 if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain) and frng.random() < 0.3:
                     tr.update(formaction=True, method="get")
+        if self.fresh9 and topic != self.topic:
+            # heldout23-25: the other topics' sites sometimes have the form="ID" search, and some
+            # of their searches refuse an empty query
+            nrng = random.Random(f"{self.seed}-traits9-{topic}")
+            plain = ("vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer", "formaction")
+            for i, tr in enumerate(traits):
+                if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain) and nrng.random() < 0.25:
+                    tr.update(formattr=True)
+                if nrng.random() < 0.3:
+                    tr["needs_term"] = True
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
+
+    def _formattr_search_form(self, topic: str, action: str, method: str, rng: random.Random) -> tuple[str, list]:
+        """heldout23-25: a search whose <form> element holds only a hidden field and sits before a
+        layout table; the text boxes, selects and the submit button are in the table, outside the
+        form, each tied to it by form="ID" (HTML5 form-associated elements), as pages do whose
+        table layout cannot sit inside a form. Returns the HTML and the search's fields."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fid = rng.choice(["searchForm", "frmSearch", "rs-form", "qform", "search_main"])
+        names = rng.sample(t["text_fields"][:5], 2)
+        cat = rng.choice(["category", "type", "dept", "cat"])
+        fmt = rng.choice(["format", "kind", "status", "fmt"])
+        hidden = rng.choice([("sort", "relevance"), ("view", "list"), ("rpp", "20"), ("src", "adv")])
+
+        def options(src: list) -> str:
+            return '<option value="">All</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in src)
+
+        rows = "".join(
+            f'<tr><th scope="row"><label for="{fid}-{n}">{E(lab)}</label></th>'
+            f'<td><input type="text" id="{fid}-{n}" name="{n}" form="{fid}" size="30"></td></tr>'
+            for n, lab in names
+        )
+        h = (
+            f'<form id="{fid}" action="{action}" method="{method}"><input type="hidden" name="{hidden[0]}" value="{hidden[1]}"></form>'
+            f'<table class="search-table" summary="{E(rng.choice(["Search criteria", "Search options", "Criteria"]))}">{rows}'
+            f'<tr><th scope="row"><label for="{fid}-c">{E(labels["category"])}</label></th>'
+            f'<td><select id="{fid}-c" name="{cat}" form="{fid}">{options(t["categories"])}</select></td></tr>'
+            f'<tr><th scope="row"><label for="{fid}-f">{E(labels["format"])}</label></th>'
+            f'<td><select id="{fid}-f" name="{fmt}" form="{fid}">{options(t["formats"])}</select></td></tr>'
+            f'<tr><td></td><td><button type="submit" form="{fid}">{E(rng.choice(["Search", "Find", "Go", "Show results"]))}</button> '
+            f'<button type="reset" form="{fid}">Clear</button></td></tr></table>'
+        )
+        return h, [(names[0][0], "text"), (names[1][0], "text"), (cat, "category"), (fmt, "format"), (hidden[0], "other")]
 
     def _formaction_search_form(self, topic: str, action: str, save_action: str, rng: random.Random) -> tuple[str, list, list]:
         """heldout21/22: a search form whose own action is "save this search" (POST, with a CSRF token
@@ -3045,6 +3221,36 @@ class Web:
                 '<label>Maker or artist, if known <input type="text" name="maker"></label> '
                 '<label>Photographs <input type="file" name="photos" multiple></label> <label>Email <input type="email" name="email"></label> '
                 '<input type="submit" value="Send for valuation"></form>'
+            )
+        elif kind == "deposit":
+            action = rng.choice(["/deposit/submit", "/repository/deposit"])
+            h = (
+                f"<h3>{E(rng.choice(['Deposit your final copy', 'Add your research', 'Deposit your work']))}</h3>"
+                f'<form action="{action}" method="post" enctype="multipart/form-data"><label>Title <input type="text" name="title"></label> '
+                '<label>Author <input type="text" name="author"></label> <label>Supervisor <input type="text" name="supervisor"></label> '
+                f'<label>{E(labels["category"])} <select name="department">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="degree">{fmts}</select></label> '
+                '<label>Full text (PDF) <input type="file" name="fulltext"></label> <label>University email <input type="email" name="email"></label> '
+                '<input type="submit" value="Deposit"></form>'
+            )
+        elif kind == "podsubmit":
+            action = rng.choice(["/podcasters/submit", "/add-show"])
+            h = (
+                f"<h3>{E(rng.choice(['Submit your podcast', 'Add your show', 'Make podcasts? Get listed']))}</h3>"
+                f'<form action="{action}" method="post"><label>RSS feed address <input type="url" name="feed"></label> '
+                '<label>Show name <input type="text" name="show"></label> <label>Host <input type="text" name="host"></label> '
+                f'<label>{E(labels["category"])} <select name="category">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="frequency">{fmts}</select></label> '
+                '<label>Email <input type="email" name="email"></label> <input type="submit" value="Submit show"></form>'
+            )
+        elif kind == "objection":
+            action = rng.choice(["/comments/submit", "/planning/comment"])
+            h = (
+                f"<h3>{E(rng.choice(['Comment on an application', 'Have your say', 'Make a representation']))}</h3>"
+                f'<form action="{action}" method="post"><label>Application reference <input type="text" name="reference"></label> '
+                '<label>Site address <input type="text" name="address"></label> <label>Your name <input type="text" name="name"></label> '
+                '<label>Your comment is <select name="stance"><option>An objection</option><option>In support</option><option>Neutral</option></select></label> '
+                '<label>Comments <textarea name="comments" rows="5"></textarea></label> <input type="submit" value="Send comment"></form>'
             )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
@@ -4531,6 +4737,8 @@ class Web:
             fillers = FILLERS7
         if self.fresh8:
             fillers = FILLERS8
+        if self.fresh9:
+            fillers = FILLERS9
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -4568,6 +4776,8 @@ class Web:
                 extra = FRESH7_FILLER_FORMS.get(host_name)
             if self.fresh8:
                 extra = FRESH8_FILLER_FORMS.get(host_name)
+            if self.fresh9:
+                extra = FRESH9_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -4729,6 +4939,14 @@ class Web:
         if self.fresh8:
             groups.update(
                 {"memorials": "Society: History: Remembrance: Rolls of honour", "fonts": "Arts: Design: Typography: Type foundries"}
+            )
+        if self.fresh9:
+            groups.update(
+                {
+                    "theses": "Reference: Education: Universities: Research repositories",
+                    "podcasts": "Arts: Radio and audio: Podcast directories",
+                    "permits": "Regional: Local government: Planning and building control",
+                }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
@@ -5014,6 +5232,9 @@ class Web:
                 "transcriptorder": "Thank you: we will email the transcript within two working days.",
                 "appraisal": "Thank you: a specialist will reply with an estimate within a week.",
                 "bid": "Please sign in or register to bid before leaving a commission bid.",
+                "deposit": "Thank you: the library will check your deposit and email you its handle.",
+                "podsubmit": "Thank you: we will check your feed and add your show within two days.",
+                "objection": "Thank you: your comment has been received and will be published on the application.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
@@ -5033,6 +5254,12 @@ class Web:
                 facets[role] = {slug(v) for v in vals}
         stop = {"the", "and", "of", "a", "an", "in", "for", "to", "on", "or", "by", "with"}
         words = [w for w in words if w not in stop]
+        if action.needs_term and not words and not filters and not facets:
+            return wrap(
+                "Search",
+                '<p class="noresults">Please enter a search term, or choose at least one option, and search again.</p>'
+                f'<p><a href="/">Back to {E(site.name) if site else "the home page"}</a></p>',
+            )
         recs = action.records
         for role, value in filters.items():
             attr = {"category": "category", "format": "fmt", "price": "price"}[role]
