@@ -70,6 +70,13 @@ def main() -> int:
     # queries naming or describing a parameter; gnuplot's targets are numbered node pages
     if sum(1 for q in load_queries("postfix") if q["target"] == "postconf.5.html") < 4:
         problems.append("postfix: fewer than 4 queries target postconf.5.html")
+    # seventh set: cppreference's targets are C pages (no C++ page is in the page set)
+    if any(not q["target"].startswith("c/") for q in load_queries("cppreference")):
+        problems.append("cppreference: a target outside c/")
+    if any(p.startswith("cpp/") for p in pages["cppreference"]):
+        problems.append("cppreference: a C++ page in the page set")
+    if any(q["target"].startswith("src/") for q in load_queries("rustdoc")):
+        problems.append("rustdoc: a source page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -94,6 +101,9 @@ def main() -> int:
         "haskell",
         "racket",
         "exim",
+        "cppreference",
+        "rustdoc",
+        "crystal",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -254,6 +264,30 @@ def main() -> int:
                 "text/html; charset=utf-8",
                 b"smtp_accept_max",
             ),
+            # seventh set: cppreference's C pages (its C++ pages are excluded: not served),
+            # rustdoc item pages, Crystal type pages
+            (
+                "GET",
+                COLLECTIONS["cppreference"].url("c/string/byte/strtok.html"),
+                200,
+                "text/html",
+                b"strtok_s",
+            ),
+            (
+                "GET",
+                COLLECTIONS["cppreference"].url("cpp/string/byte/strtok.html"),
+                404,
+                None,
+                None,
+            ),
+            (
+                "GET",
+                COLLECTIONS["rustdoc"].url("syn/struct.ExprClosure.html"),
+                200,
+                "text/html",
+                b"closure",
+            ),
+            ("GET", COLLECTIONS["crystal"].url("String.html"), 200, "text/html", b"gsub"),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
