@@ -9,7 +9,7 @@ load of a shared machine matters less). ``--root`` imports ``crawler`` from anot
 checkout: run it once with ``--root /work/main`` and once without for a before/after in
 the same conditions.
 
-    .venv/bin/python bench/extract_speed.py --pages 1000 [--root OTHER_CHECKOUT] [--profile]
+    .venv/bin/python bench/extract_speed.py --pages 1000 [--root CHECKOUT] [--profile] [--docs]
 
 No target of its own: it explains the "extraction" row of bench/crawl_speed.py.
 """
@@ -28,11 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collect_pages(count: int) -> list[tuple[str, bytes, str]]:
+def collect_pages(count: int, docs_only: bool = False) -> list[tuple[str, bytes, str]]:
     from crawler.sandbox import add_debian_docs, build_synthetic_web, extract_links
 
     web = build_synthetic_web(7, trap=False, faults=False)
-    seeds = list(web.seeds) + add_debian_docs(web)
+    docs = add_debian_docs(web)
+    seeds = docs if docs_only else list(web.seeds) + docs
     queue, seen = deque(seeds), set(seeds)
     pages: list[tuple[str, bytes, str]] = []
     while queue and len(pages) < count:
@@ -53,6 +54,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--root", default=str(ROOT), help="checkout to import crawler from")
     parser.add_argument("--profile", action="store_true", help="print the top functions")
+    parser.add_argument(
+        "--docs",
+        action="store_true",
+        help="only the Debian documentation sites (their pages have many more links)",
+    )
     args = parser.parse_args()
     if args.pages < 1 or not (Path(args.root) / "crawler").is_dir():
         print("error: --pages must be >= 1 and --root a checkout with crawler/", file=sys.stderr)
@@ -64,7 +70,7 @@ def main() -> None:
     from crawler.extract import extract_page
     from crawler.spiders.general import GeneralSpider
 
-    pages = collect_pages(args.pages)
+    pages = collect_pages(args.pages, args.docs)
     size = sum(len(body) for _, body, _ in pages) / max(1, len(pages))
     print(f"crawler from {args.root}; {len(pages)} pages, {size / 1024:.1f} KiB on average; "
           f"load average {os.getloadavg()[0]:.2f}")
@@ -83,6 +89,10 @@ def main() -> None:
     for cached in (crawler.urls.canonical_url, crawler.urls.url_host):
         if hasattr(cached, "cache_clear"):  # parse starts as cold as extract_page did
             cached.cache_clear()
+    import crawler.extract
+
+    if hasattr(crawler.extract, "LinkResolver"):  # its links' resolutions too
+        crawler.extract._resolver = crawler.extract.LinkResolver()
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     if profiler is not None:
         profiler.enable()

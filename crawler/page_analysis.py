@@ -217,6 +217,9 @@ class PageAnalysisPool:
         self._completed_bytes = 0
         self._generation = 0
         self.ready = False
+        # monotonic seconds from open() to the first worker's readiness (None: not yet)
+        self.ready_after: float | None = None
+        self._opened_at = 0.0
         self.restarts = 0
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._closed = False
@@ -230,12 +233,15 @@ class PageAnalysisPool:
                 initargs=(os.getpid(),),
             )
             self.ready = False
+            self._opened_at = time.monotonic()
             warm = self._executor.submit(_ready)
             warm.add_done_callback(self._warmed)
 
     def _warmed(self, future: concurrent.futures.Future[bool]) -> None:
         # a done callback runs in the executor's management thread: only a flag is set
         if not future.cancelled() and future.exception() is None:
+            if self.ready_after is None:
+                self.ready_after = time.monotonic() - self._opened_at
             self.ready = True
 
     @property

@@ -9,7 +9,10 @@ the crawl's thread. When the workers are busy or still starting, the response pa
 unanalysed and the spider analyses it itself, as it does with PAGE_ANALYSIS_PROCESSES = 0.
 
 Stats: ``page_analysis/workers`` (pages analysed by a worker), ``page_analysis/in_process``
-(HTML responses passed on to be analysed in the crawl's process), ``page_analysis/worker_died``.
+(HTML responses passed on to be analysed in the crawl's process), split into
+``page_analysis/in_process/workers_starting`` and ``.../workers_busy`` (every worker's
+queue full), ``page_analysis/ready_seconds`` (from the pool's start to its first worker's
+readiness), ``page_analysis/worker_died``.
 """
 
 from __future__ import annotations
@@ -122,6 +125,8 @@ class PageAnalysisMiddleware:
         return bool(self.start_queue and self.queued and self.queued() >= self.start_queue)
 
     def spider_closed(self, spider: Spider) -> None:
+        if self.pool.ready_after is not None:
+            self.stats.set_value("page_analysis/ready_seconds", round(self.pool.ready_after, 3))
         self.pool.close()
 
     def _waits_for_a_worker(self, response: Response) -> bool:
@@ -149,6 +154,10 @@ class PageAnalysisMiddleware:
         if self.pool.saturated:
             if not self._waits_for_a_worker(response):
                 self.stats.inc_value("page_analysis/in_process")
+                self.stats.inc_value(
+                    "page_analysis/in_process/"
+                    + ("workers_busy" if self.pool.ready else "workers_starting")
+                )
                 return response
             # the event loop would stop for the whole analysis: wait for a worker
             self.stats.inc_value("page_analysis/waited_for_worker")

@@ -72,3 +72,68 @@ def test_content_mime_of_a_content_type_header() -> None:
     assert content_mime(b"text/HTML; charset=utf-8") == "text/html"
     assert content_mime(" application/xhtml+xml ") == "application/xhtml+xml"
     assert content_mime(None) == content_mime(b"") == ""
+
+
+def test_visibilities_of_a_page_equal_each_links_own():
+    import lxml.etree
+
+    from crawler import extract
+    from crawler.extract import link_visibilities, link_visibility
+
+    html = b"""<html><body>
+    <a href="a">plain</a>
+    <strong>x <a href="b">inside bold</a></strong>
+    <a href="c"><em>italic inside</em></a>
+    <div style="font-style: italic"><p><b><a href="d">both, deep</a></b></p></div>
+    <a href="e" style="font-weight: bold">styled itself</a>
+    <span style="color: red"><a href="f">a style that is no emphasis</a></span>
+    <i><b><i><a href="g">nested twice</a></i></b></i>
+    <map><area href="h" alt="area in italic" style="font-style: oblique"></map>
+    </body></html>"""
+    root = lxml.etree.fromstring(html, lxml.etree.HTMLParser())
+    links = [el for el in root.iter("a", "area")]
+    assert link_visibilities(root, links) == [link_visibility(el) for el in links]
+    # the page-wide walk of pages with many links, on the same links
+    saved = extract.PAGE_WIDE_VISIBILITY_LINKS
+    extract.PAGE_WIDE_VISIBILITY_LINKS = 1
+    try:
+        assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2]
+    finally:
+        extract.PAGE_WIDE_VISIBILITY_LINKS = saved
+    assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2]
+    assert link_visibilities(root, []) == []
+
+
+def test_link_resolver_remembers_by_directory_and_resolves_like_urljoin():
+    from urllib.parse import urljoin
+
+    from crawler.extract import LinkResolver
+    from crawler.urls import canonical_url
+
+    resolver = LinkResolver(max_entries=4)
+    cases = [
+        ("http://a.test/dir/one.html?x=1", "two.html"),
+        ("http://a.test/dir/three.html", "two.html"),  # same directory: remembered
+        ("http://a.test/dir/three.html", "../up.html"),
+        ("http://a.test/other/one.html", "two.html"),  # another directory
+        ("http://a.test/dir/one.html", "?page=2"),  # a query needs the whole base
+        ("http://a.test/dir/three.html", "?page=2"),
+        ("http://a.test/dir/three.html", ""),
+        ("http://a.test", "x.html"),  # no path
+        ("http://a.test/dir/", "/root.html"),
+        ("http://a.test/dir/", "mailto:x@y.test"),
+        ("http://a.test/dir/", "http://[bad"),  # urljoin raises ValueError
+    ]
+    for base, href in cases:
+        try:
+            expected = canonical_url(urljoin(base, href))
+        except ValueError:
+            expected = None
+        assert resolver.resolver(base)(href) == expected, (base, href)
+    assert resolver.resolver("http://a.test/dir/three.html")("two.html") == (
+        "http://a.test/dir/two.html"
+    )
+    assert resolver.resolver("http://a.test/dir/three.html")("?page=2") == (
+        "http://a.test/dir/three.html?page=2"
+    )
+    assert len(resolver._resolved) <= 4  # cleared when full
