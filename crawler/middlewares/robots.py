@@ -387,10 +387,11 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
                 origin, detail, monotonic(), retry_interval=self.retry_interval,
                 category=category, previous=previous, dead_scope=dead_scope,
             )
-            logger.info(
-                "robots.txt of %s unreachable (%s): host disallowed for %.0f s",
-                origin, detail, self.retry_interval,
-            )
+            if not rules.dead:  # (a dead host gets its own line, with this detail)
+                logger.info(
+                    "robots.txt of %s unreachable (%s): host disallowed for %.0f s",
+                    origin, detail, self.retry_interval,
+                )
             self._stats.inc_value("robotstxt/unreachable")
             return rules
         self._stats.inc_value("robotstxt/response_count")
@@ -408,6 +409,7 @@ class RobotsExclusionMiddleware(RobotsTxtMiddleware):
             )
         if rules.state == UNREACHABLE:
             self._stats.inc_value("robotstxt/unreachable")
+        if rules.state == UNREACHABLE and not rules.dead:
             logger.info(
                 "robots.txt of %s answered HTTP %d: host disallowed for %.0f s",
                 origin, response.status, self.retry_interval,

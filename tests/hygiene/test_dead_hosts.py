@@ -41,6 +41,11 @@ def test_one_request_per_dead_host_and_verdicts_survive_resume(sandbox, run_craw
         ("CONNECT", f"{TUNNEL_HOST}:443", ""): 1,  # tunnel refused: not retried
         # https://dead.test/ costs nothing: the host name is dead
     }
+    # one log line per dead origin, saying why it is dead
+    for origin in (f"http://{DROPPED_HOST}:80", f"http://{BAD_GATEWAY_HOST}:80",
+                   f"https://{TUNNEL_HOST}:443"):  # fmt: skip
+        lines = [ln for ln in result.stderr.splitlines() if f"robots.txt of {origin} " in ln]
+        assert len(lines) == 1 and "dead host" in lines[0], lines
     crawl_id = result.crawl_id
     rows = dict(db.execute(
         "SELECT url, category FROM uncrawled WHERE crawl_id = %s", (crawl_id,)).fetchall())
