@@ -15,6 +15,7 @@ the frontier scheduler's. Robots.txt and per-host politeness apply as to any req
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
@@ -155,6 +156,9 @@ class SmartSpider(CrawlerSpider):
         self.link_words: dict[str, set[str]] = {}
         # sites judged off topic whose links, read since, name the topic
         self.links_named: set[str] = set()
+        # CPU time of the reactor's thread (`scrapy crawl` runs the reactor on the thread
+        # that builds the spider) from here to the close (stats: smart/reactor_cpu_ms)
+        self.reactor_cpu_started = time.thread_time()
 
     @staticmethod
     def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
@@ -179,6 +183,7 @@ class SmartSpider(CrawlerSpider):
         spider.configure(crawler.settings)
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
+        crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
         return spider  # type: ignore[return-value]
 
     def configure(self, settings: Any) -> None:
@@ -505,6 +510,11 @@ class SmartSpider(CrawlerSpider):
                 if exploration.done:  # stopped with nothing left in flight
                     self.finish(exploration)
         yield from self.fill()
+
+    def on_closed(self, spider: scrapy.Spider) -> None:
+        self.crawler.stats.set_value(
+            "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
+        )
 
     def request_dropped(self, request: scrapy.Request) -> None:
         # the scheduler's URL-seen test dropped it (e.g. a redirect to a URL seen before)
