@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,8 +27,11 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, UsageError
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
-from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet import threads
+from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
 
 from crawler import defaults
 from crawler.deepweb import (
@@ -272,6 +275,9 @@ class SmartSpider(CrawlerSpider):
         # the topic's meaning (a sentence encoder): finds the topic's first sites where
         # they name it in other words; None without a topic, when off or not installed
         self.meaning: TopicMeaning | None = None
+        # its forward passes run on one worker thread of their own, started at the first
+        self.meaning_pool: ThreadPool | None = None
+        self.meaning_waiting = 0  # home pages whose forward pass is queued or running
         self.meaning_seen = 0  # home pages embedded at the last re-judging
         self.meaning_until_pages = integer("SMART_MEANING_UNTIL_PAGES")
         if self.query is not None and settings.getbool(
@@ -429,6 +435,9 @@ class SmartSpider(CrawlerSpider):
         )
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
+        request = self.page_request(candidate.home, candidate.site, 0, None)
+        if self.meaning is not None and not seed:  # its cosine with the topic phrase
+            request = request.replace(callback=self.parse_home)
         self.active[candidate.site] = exploration
         self.explorations[candidate.site] = exploration
         self.candidates[candidate.site] = candidate
@@ -437,7 +446,7 @@ class SmartSpider(CrawlerSpider):
         stats.inc_value("smart/sites_started")
         if not seed:
             stats.inc_value("smart/sites_high" if candidate.offered_high else "smart/sites_low")
-        return self.page_request(candidate.home, candidate.site, 0, None)
+        return request
 
     def finish(self, exploration: SiteExploration) -> None:
         """A site is done: its out-of-site links go to the site frontier; a site stopped
@@ -515,6 +524,9 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.set_value(
             "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
         )
+        if self.meaning_pool is not None:
+            self.meaning_pool.stop()  # joins the worker (a pass left is at most 0.2 s)
+            self.meaning_pool = None
 
     def request_dropped(self, request: scrapy.Request) -> None:
         # the scheduler's URL-seen test dropped it (e.g. a redirect to a URL seen before)
@@ -579,8 +591,72 @@ class SmartSpider(CrawlerSpider):
         if info is None:  # not a page of a site being explored: stored, links not followed
             yield from (o for o in super().parse(response) if not isinstance(o, scrapy.Request))
             return
+        yield from self.read_page(response, super().parse(response, **kwargs), None)
+
+    async def parse_home(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
+        """The home page of a site the crawl found (not a seed): while the topic's meaning
+        may still judge sites, the page's cosine with the topic phrase is computed on the
+        encoder's worker thread (a forward pass is 60-200 ms of CPU, which the reactor's
+        thread, running every other callback, no longer spends), then the page is read as
+        any other (:meth:`read_page`) with it. The site stays in flight while it waits,
+        so at most SMART_CONCURRENT_SITES home pages wait at once: the worker's queue is
+        bounded by the sites explored at once."""
+        outputs = list(super().parse(response, **kwargs))
+        page = next((o for o in outputs if isinstance(o, PageItem)), None)
+        info = response.meta.get(SMART_META) or {}
+        cosine: tuple[float, float] | None = None
+        if (
+            page is not None
+            and page.content_type in ("text/html", "application/xhtml+xml")
+            and info.get("site") in self.active
+            and self.meaning_counts()
+        ):
+            try:
+                cosine = await maybe_deferred_to_future(self.meaning_cosine(page.title, page.text))
+            except Exception:  # the page is read without its meaning, the site goes on
+                self.logger.exception("topic meaning of %s failed", response.url)
+        for output in self.read_page(response, outputs, cosine):
+            yield output
+
+    def meaning_counts(self) -> bool:
+        """The topic's meaning may still judge a site (judged_by_meaning): the topic
+        vocabulary has learned from fewer than SMART_MEANING_UNTIL_PAGES topic pages (the
+        count never falls, so later home pages need no forward pass)."""
+        return self.meaning is not None and self.vocabulary.pages[True] < self.meaning_until_pages
+
+    def meaning_cosine(self, title: str, text: str) -> Deferred:
+        """A home page's (cosine, CPU seconds), computed on the encoder's worker thread
+        (one: the passes are done in the order asked, and their results come back on the
+        reactor's thread in that order)."""
+        from twisted.internet import reactor  # the one Scrapy installed
+
+        assert self.meaning is not None
+        if self.meaning_pool is None:
+            self.meaning_pool = ThreadPool(minthreads=1, maxthreads=1, name="topic-meaning")
+            self.meaning_pool.start()
+        self.meaning_waiting += 1
+        self.crawler.stats.max_value("smart/meaning_queue_max", self.meaning_waiting)
+
+        def done(result: Any) -> Any:
+            self.meaning_waiting -= 1
+            return result
+
+        return threads.deferToThreadPool(
+            reactor, self.meaning_pool, self.meaning.cosine, title, text
+        ).addBoth(done)
+
+    def read_page(
+        self,
+        response: Response,
+        outputs: Iterable[Any],
+        cosine: tuple[float, float] | None,
+    ) -> Iterator[Any]:
+        """The base spider's ``outputs`` for a page of a site being explored (its links
+        left to the link tree), then the page explored (``cosine``: its home page's
+        cosine with the topic phrase and the CPU seconds it took, when computed)."""
+        info = response.meta[SMART_META]
         page: PageItem | None = None
-        for output in super().parse(response, **kwargs):
+        for output in outputs:
             if isinstance(output, PageItem):
                 page = output
             if not isinstance(output, scrapy.Request):  # links are the link tree's
@@ -591,7 +667,9 @@ class SmartSpider(CrawlerSpider):
         exploration.in_flight -= 1
         features = exploration.fetching.pop(self.page_url(response), None)
         if page is not None and page.content_type in ("text/html", "application/xhtml+xml"):
-            yield from self.explore(exploration, response, page, int(info["depth"]), features)
+            yield from self.explore(
+                exploration, response, page, int(info["depth"]), features, cosine
+            )
         else:
             exploration.page_done(False)
         self.schedule(self.pump(exploration))
@@ -603,11 +681,13 @@ class SmartSpider(CrawlerSpider):
         page: PageItem,
         depth: int,
         features: Features | None,
+        cosine: tuple[float, float] | None = None,
     ) -> Iterator[Any]:
         """One HTML page of a site being explored: the site classifier's verdict (home
-        page), its forms (FormItems; learning from the link that led to a new searchable
-        form), its links (in-site ones into the link tree, others kept for the frontier),
-        the stop rules."""
+        page; ``cosine``: its cosine with the topic phrase and the CPU seconds it took,
+        when computed), its forms (FormItems; learning from the link that led to a new
+        searchable form), its links (in-site ones into the link tree, others kept for the
+        frontier), the stop rules."""
         doc = parse_html(response.body, response.url)
         stats = self.crawler.stats
         if depth == 0:
@@ -622,8 +702,9 @@ class SmartSpider(CrawlerSpider):
             by_links = self.judged_by_links(exploration.site)
             by_meaning = False
             meaning = ""
-            if self.meaning is not None and not seed:
-                similarity = self.meaning.judge(exploration.site, page.title, page.text)
+            if self.meaning is not None and cosine is not None and not seed:
+                similarity = cosine[0]
+                self.meaning.record(exploration.site, *cosine)
                 stats.set_value("smart/meaning_pages", len(self.meaning.similarity))
                 stats.set_value("smart/meaning_cpu_ms", round(self.meaning.cpu_seconds * 1000))
                 by_meaning = self.judged_by_meaning(exploration.site)
