@@ -361,6 +361,13 @@ CALCULATOR = re.compile(
     r"\b(?:calc|calculate|calculator|estimate|estimator|(?:get|request|free) an? quote)\b",
     re.IGNORECASE,
 )
+#: a field that chooses how the answers are ordered or how many come on a page ("Sort
+#: by", "Results per page", ``per_page``): the answer is a list of records
+LIST_CONTROL = re.compile(
+    r"\b(?:sort|sorted|sortby|sort[\s_-]*by|order[\s_-]*by|orderby|per[\s_-]*page|perpage"
+    r"|page[\s_-]*size|pagesize)\b",
+    re.IGNORECASE,
+)
 #: words of a field that holds a postcode, and of a form that checks delivery to it
 POSTCODE_WORDS = frozenset({"postcode", "zip", "zipcode", "postal"})
 DELIVERY_WORDS = frozenset({"delivery", "deliver", "shipping"})
@@ -425,6 +432,14 @@ def _is_contact_field(f: FormField) -> bool:
     return f.type in ("email", "tel") or bool(words & {"email", "phone", "tel", "mobile"})
 
 
+def _chooses_answer_order(filled: list[FormField]) -> bool:
+    """A choice (a select, radio buttons) of the order of the answers or of how many
+    come on a page (:data:`LIST_CONTROL` in its name or label)."""
+    return any(
+        f.type in ("select", "radio") and LIST_CONTROL.search(f"{f.name} {f.label}") for f in filled
+    )
+
+
 def _is_own_record_lookup(form: Form, filled: list[FormField]) -> bool:
     """Every field is an identifier (a number, an ID, a reference, a PIN) or what
     verifies its holder (a date of birth, a postcode; a surname when the form's words
@@ -482,9 +497,15 @@ def not_a_record_search(form: Form) -> str:
       locator's postcode box is a search of stores);
     - ``lookup``: an identifier and what verifies its holder are all its fields (a
       student number and a date of birth, an order reference and a postcode): one's
-      own record (exam results, an order), not a search of records."""
+      own record (exam results, an order), not a search of records.
+
+    None of these for a form with a choice of how its answers are sorted or paged ("Sort
+    by", "Results per page"): what it answers is a list of records (heldout20: an auction
+    house's lot search, a keyword box beside selects of department, sale type, estimate
+    band, dates, "Sort by" and "Results per page", was read as a calculator by its
+    "Estimate" label)."""
     filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
-    if not filled:
+    if not filled or _chooses_answer_order(filled):
         return ""
     action = re.sub(r"^[a-z]+://[^/]*", "", form.action_url.lower()).split("?")[0]
     own = " ".join([form.text, *(f.label for f in form.fields), action])

@@ -132,6 +132,28 @@ def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
     }
 
 
+def site_name_run_terms(form: Form) -> set[str]:
+    """The stems of the words of a form that spell its site's name: a run of its words
+    that, written together, is a label of the site's host name ("Lot 42 Auctions" on
+    ``www.lot42auctions.test``, "Kelby Announcements" on ``www.kelbyannouncements.test``).
+    A box that names its site so says "this site", whatever the name's words are (an
+    auction house's name holds "auction")."""
+    host = (urlsplit(form.page_url).hostname or "").lower().split(".")
+    names = {label for label in host[:-1] if label != "www" and len(label) >= 4}
+    tokens = [t for t in re.findall(r"[a-z0-9]+", form.text.lower()) if t]
+    found: set[str] = set()
+    for start in range(len(tokens)):
+        spelled = ""
+        for end in range(start, len(tokens)):
+            spelled += tokens[end]
+            if spelled in names:
+                found |= set(terms(" ".join(tokens[start : end + 1])))
+                break
+            if not any(name.startswith(spelled) for name in names):
+                break
+    return found
+
+
 def form_terms(form: Form) -> set[str]:
     """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
     buttons, field names), field labels, select options (values and texts) and its
@@ -318,9 +340,16 @@ class TopicVocabulary:
             and len(form.text_fields) <= MIXED_MAX_TEXT_FIELDS
         ):
             return MIXED_EVIDENCE
+        # the words that may save a site box from this rule: not the site's name (a
+        # learned word in it; the whole name spelled out, the topic's stem included),
+        # not its hidden fields' names (the search service's settings: "collection")
+        hidden = set(terms(" ".join(f.name for f in form.fields if f.type == "hidden")))
+        named = site_name_run_terms(form)
+        saving = own - hidden - named
         if says_site_search(form) and not any(
             self.marks_topic(t)
-            for t in (own - site_name_terms(form, own)) | {t for t in own if t in self.family}
+            for t in (saving - site_name_terms(form, saving))
+            | {t for t in saving if t in self.family}
         ):
             return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)
