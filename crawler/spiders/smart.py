@@ -663,8 +663,18 @@ class SmartSpider(CrawlerSpider):
                 yield output
         exploration = self.active.get(info["site"])
         if exploration is None:
-            return
-        exploration.in_flight -= 1
+            # a page in flight when a stop rule ended its site (SMART_SITE_REQUESTS are
+            # out at once): read all the same, its forms judged and its links kept for a
+            # resumed round; the URL is fetched once (heldout20: an auction house's
+            # search page, fetched as its site stopped, was never read)
+            exploration = self.explorations.get(info["site"])
+            if exploration is None:
+                return
+            self.crawler.stats.inc_value("smart/pages_read_after_stop")
+            self.logger.info(
+                "page %s read after its site stopped (%s)", response.url, exploration.stopped
+            )
+        exploration.in_flight = max(0, exploration.in_flight - 1)
         features = exploration.fetching.pop(self.page_url(response), None)
         if page is not None and page.content_type in ("text/html", "application/xhtml+xml"):
             yield from self.explore(
@@ -672,6 +682,8 @@ class SmartSpider(CrawlerSpider):
             )
         else:
             exploration.page_done(False)
+        if exploration.site not in self.active:  # its sites' links offered as at the end
+            self.resume_policy.sites_queued(release_out_links(exploration, self.frontier))
         self.schedule(self.pump(exploration))
 
     def explore(
