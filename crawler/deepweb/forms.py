@@ -336,12 +336,17 @@ FACET_BOXES = 3
 
 
 def facet_groups(form: Form) -> int:
-    """Groups of at least :data:`FACET_BOXES` check boxes sharing a name: a choice of
-    several values written as check boxes (a faceted search: "Record type: Baptisms,
-    Marriages, Burials, Census 1851"), counted as a select is; a lone check box
-    ("Remember me", "I agree") is not a choice of values."""
-    names = [f.name for f in form.fields if f.type == "checkbox" and f.name]
-    return sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
+    """Groups of at least :data:`FACET_BOXES` check boxes, or radio buttons, sharing a
+    name: a choice of several values written as boxes (a faceted search: "Record type:
+    Baptisms, Marriages, Burials, Census 1851"; the first step of a search wizard:
+    "Property type: Flat, Terraced house, Studio, ..." as radio buttons), counted as a
+    select is; a lone check box ("Remember me", "I agree") or a yes/no pair ("Was this
+    page helpful?") is not a choice of values."""
+    groups = 0
+    for kind in ("checkbox", "radio"):
+        names = [f.name for f in form.fields if f.type == kind and f.name]
+        groups += sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
+    return groups
 
 
 # --- forms that are not searches of records, by their shape -----------------------------
