@@ -524,9 +524,16 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.set_value(
             "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
         )
-        if self.meaning_pool is not None:
-            self.meaning_pool.stop()  # joins the worker (a pass left is at most 0.2 s)
-            self.meaning_pool = None
+        self.stop_meaning_pool()
+
+    def stop_meaning_pool(self) -> None:
+        """Joins the encoder's worker thread (a pass left is at most 0.2 s): at the
+        spider's close, and at the reactor's shutdown when the crawl is cut short (a
+        second Ctrl-C stops the reactor without closing the spider; a worker thread left
+        running would keep the process from exiting)."""
+        pool, self.meaning_pool = self.meaning_pool, None
+        if pool is not None:
+            pool.stop()
 
     def request_dropped(self, request: scrapy.Request) -> None:
         # the scheduler's URL-seen test dropped it (e.g. a redirect to a URL seen before)
@@ -634,6 +641,7 @@ class SmartSpider(CrawlerSpider):
         if self.meaning_pool is None:
             self.meaning_pool = ThreadPool(minthreads=1, maxthreads=1, name="topic-meaning")
             self.meaning_pool.start()
+            reactor.addSystemEventTrigger("during", "shutdown", self.stop_meaning_pool)
         self.meaning_waiting += 1
         self.crawler.stats.max_value("smart/meaning_queue_max", self.meaning_waiting)
 
