@@ -134,23 +134,32 @@ def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
 
 def site_name_run_terms(form: Form) -> set[str]:
     """The stems of the words of a form that spell its site's name: a run of its words
-    that, written together, is a label of the site's host name ("Lot 42 Auctions" on
-    ``www.lot42auctions.test``, "Kelby Announcements" on ``www.kelbyannouncements.test``).
-    A box that names its site so says "this site", whatever the name's words are (an
-    auction house's name holds "auction")."""
+    that, written together, is a label of the site's host name, its hyphens left out
+    ("Lot 42 Auctions" on ``www.lot42auctions.test``, "Fair Rent Advice" on
+    ``www.fairrent-advice.test``), or of two words or more that spell the label's first
+    three quarters at least ("Child Safety Recall Watch" on ``childsafetyrecalls.test``:
+    a site's name and its host differ in a plural, a last word). A box that names its
+    site so says "this site", whatever the name's words are (an auction house's name
+    holds "auction")."""
     host = (urlsplit(form.page_url).hostname or "").lower().split(".")
-    names = {label for label in host[:-1] if label != "www" and len(label) >= 4}
-    tokens = [t for t in re.findall(r"[a-z0-9]+", form.text.lower()) if t]
+    names = {re.sub(r"[^a-z0-9]", "", label) for label in host[:-1] if label != "www"}
+    names = {name for name in names if len(name) >= 4}
+    tokens = re.findall(r"[a-z0-9]+", form.text.lower())
     found: set[str] = set()
     for start in range(len(tokens)):
         spelled = ""
+        run: list[str] = []
         for end in range(start, len(tokens)):
             spelled += tokens[end]
-            if spelled in names:
-                found |= set(terms(" ".join(tokens[start : end + 1])))
+            prefix_of = [name for name in names if name.startswith(spelled)]
+            if not prefix_of:
                 break
-            if not any(name.startswith(spelled) for name in names):
-                break
+            if spelled in names or (
+                end > start and any(4 * len(spelled) >= 3 * len(name) for name in prefix_of)
+            ):
+                run = tokens[start : end + 1]
+        if run:
+            found |= set(terms(" ".join(run)))
     return found
 
 

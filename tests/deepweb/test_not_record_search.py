@@ -178,6 +178,16 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
     home = "http://www.lot42auctions.test/"
     assert site_name_run_terms(one(box, home)) == {"lot", "42", "auction"}
     assert words.form_evidence(one(box, home)) == SITE_SEARCH_EVIDENCE
+    # a host with a hyphen; a name that spells most of its host ("recalls", "Recall
+    # Watch"); one word of a name is not enough unless it is the whole host's
+    named = box.replace("Lot 42\n      Auctions", "{name}")
+    for host, name, stems in (
+        ("www.fairrent-advice.test", "Fair Rent Advice", {"fair", "rent", "advic"}),
+        ("www.childsafetyrecalls.test", "Child Safety Recall Watch", {"child", "safeti", "recal"}),
+        ("www.harbourside.test", "Harbourside Arts Centre", {"harboursid"}),
+        ("www.harbourside-arts.test", "Harbourside Gallery", set()),
+    ):
+        assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
     # the same box on a site of another name: it names auctions, not its site
     assert site_name_run_terms(one(box, "http://www.bidhouse.test/")) == set()
     assert words.form_evidence(one(box, "http://www.bidhouse.test/")) == 1.0
