@@ -72,3 +72,56 @@ def test_a_checker_answered_without_records_is_relevant_by_the_topics_words_only
     # a form whose own words name the topic stays relevant on them
     final = probe_answer(spider, "grant application")
     assert (final.probe, final.confirmed, final.relevant) == ("no_records", False, True)
+
+
+NO_RESULTS = b"""<html><head><title>Search</title></head><body><h1>Search the roll</h1>
+<p>No results found for your search.</p></body></html>"""
+
+
+def test_no_results_before_the_vocabulary_learned_a_word_waits_to_be_asked_again():
+    # heldout21: a roll of honour's search answered "no results" for "memorials", the
+    # only word there was to ask before the vocabulary had learned "cenotaph"
+    spider = SmartSpider.from_crawler(get_crawler(SmartSpider), topic="memorials")
+    site = "www.lestweforget.test"
+    exploration = SiteExploration.start(
+        site, f"http://{site}/", spider.rules, spider.link_ranker, spider.tree_penalty
+    )
+    exploration.relevant = True
+    spider.explorations[site] = exploration
+    (form,) = extract_forms(
+        b'<form action="/find"><label for="q">Name</label><input id="q" name="q">'
+        b"<button>Search</button></form>",
+        f"http://{site}/records",
+    )
+    spider.probed.add(form.signature())
+    item = FormItem(
+        site=site,
+        page_url=form.page_url,
+        form_index=0,
+        action_url=form.action_url,
+        method="GET",
+        fields=[],
+        searchable=True,
+        searchable_score=0.9,
+        relevant=False,
+        relevance_score=0.3,
+        site_score=0.5,
+        form_score=0.0,
+        probe="pending",
+    )
+    url = f"{form.action_url}?q=memori"
+    response = HtmlResponse(
+        url,
+        body=NO_RESULTS,
+        request=Request(url, meta={PROBE_META: ProbeState(form, item, {}, 5, {"memori"})}),
+        headers={"Content-Type": "text/html; charset=utf-8"},
+    )
+    (final,) = [o for o in spider.parse_probe(response) if isinstance(o, FormItem)]
+    assert (final.probe, final.relevant) == ("no_results", False)
+    assert [(e.site, f.action_url) for e, f, _, _ in spider.waiting_for_vocabulary] == [
+        (site, f"http://{site}/find")
+    ]
+    assert form.signature() not in spider.probed  # it may be probed again
+    # the vocabulary has learned nothing yet: it waits (nothing held, nothing probed)
+    assert spider.rejudge_forms() == 0 and exploration.held_forms == []
+    assert len(spider.waiting_for_vocabulary) == 1
