@@ -158,7 +158,6 @@ class SmartSpider(CrawlerSpider):
         self.waiting_for_vocabulary: list[
             tuple[SiteExploration, Form, FormVerdict, dict[str, int]]
         ] = []
-        self.asked_again: set[tuple[str, str, tuple[str, ...]]] = set()  # once per form
         self.sites_linked: set[str] = set()  # every site a page explored links to
         # site -> words of the links to it: anchors, the text around them, and the URL
         # path and title of the pages that list sites (a directory's category page)
@@ -1184,25 +1183,18 @@ class SmartSpider(CrawlerSpider):
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(state.item.form_score)
-            asked_learned = any(
-                t not in self.vocabulary.family and self.vocabulary.marks_topic(t)
-                for t in state.query_terms
-            )
             if (
                 exploration is not None
                 and exploration.relevant
                 and not exploration.seed
-                and not asked_learned
-                and state.form.signature() not in self.asked_again
+                and not self.vocabulary_terms()
             ):
-                # only the topic's own word was asked (the vocabulary had learned none
-                # when the queries were made), which a topic named in other words never
-                # answers (heldout21, memorials: a roll of honour's search answered "no
-                # results" for "memorials" and "memori" two seconds after its site was
-                # judged on topic, and was never asked "cenotaph"). It waits, and is
-                # judged and probed again once the vocabulary has learned a word
-                # (rejudge_forms); once
-                self.asked_again.add(state.form.signature())
+                # asked before the vocabulary had learned a word: only the topic's own
+                # word was asked, which a topic named in other words never answers
+                # (heldout21, memorials: a roll of honour's search answered "no results"
+                # for "memorials" two seconds after its site was judged on topic, and
+                # was never asked "cenotaph"). It waits, and is judged and probed again
+                # once the vocabulary has learned a word (rejudge_forms)
                 self.probed.discard(state.form.signature())
                 self.waiting_for_vocabulary.append(
                     (exploration, state.form, classify_form(state.form), state.page_groups)

@@ -125,6 +125,3 @@ def test_no_results_before_the_vocabulary_learned_a_word_waits_to_be_asked_again
     # the vocabulary has learned nothing yet: it waits (nothing held, nothing probed)
     assert spider.rejudge_forms() == 0 and exploration.held_forms == []
     assert len(spider.waiting_for_vocabulary) == 1
-    # asked again once: a second "no results" is final
-    list(spider.parse_probe(response))
-    assert len(spider.waiting_for_vocabulary) == 1
