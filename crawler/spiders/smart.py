@@ -153,11 +153,6 @@ class SmartSpider(CrawlerSpider):
         self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
         #: confirmed probes of forms judged not relevant, judged again (rejudge_probed)
         self.probed_records: list[ProbedRecords] = []
-        #: forms whose probe, sent before the vocabulary had learned a word, answered "no
-        #: results": held again once it has (rejudge_forms)
-        self.waiting_for_vocabulary: list[
-            tuple[SiteExploration, Form, FormVerdict, dict[str, int]]
-        ] = []
         self.sites_linked: set[str] = set()  # every site a page explored links to
         # site -> words of the links to it: anchors, the text around them, and the URL
         # path and title of the pages that list sites (a directory's category page)
@@ -1027,10 +1022,6 @@ class SmartSpider(CrawlerSpider):
         when the vocabulary and their site's evidence were smaller) judged again; those
         that may be relevant now are probed (the probe's answer writes their final
         item). Returns how many probes were scheduled."""
-        if self.waiting_for_vocabulary and self.vocabulary_terms():
-            for exploration, form, verdict, groups in self.waiting_for_vocabulary:
-                exploration.held_forms.append((form, verdict, groups))
-            self.waiting_for_vocabulary = []
         scheduled = 0
         for exploration in self.explorations.values():
             if not exploration.relevant or not exploration.held_forms:
@@ -1183,23 +1174,6 @@ class SmartSpider(CrawlerSpider):
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(state.item.form_score)
-            if (
-                exploration is not None
-                and exploration.relevant
-                and not exploration.seed
-                and not self.vocabulary_terms()
-            ):
-                # asked before the vocabulary had learned a word: only the topic's own
-                # word was asked, which a topic named in other words never answers
-                # (heldout21, memorials: a roll of honour's search answered "no results"
-                # for "memorials" two seconds after its site was judged on topic, and
-                # was never asked "cenotaph"). It waits, and is judged and probed again
-                # once the vocabulary has learned a word (rejudge_forms)
-                self.probed.discard(state.form.signature())
-                self.waiting_for_vocabulary.append(
-                    (exploration, state.form, classify_form(state.form), state.page_groups)
-                )
-                stats.inc_value("smart/probes_waiting_for_vocabulary")
         item = self.final_item(
             state,
             result.status,
