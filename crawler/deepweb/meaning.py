@@ -264,12 +264,23 @@ class TopicMeaning:
         """What a home page is embedded as: its title and its text's first characters."""
         return f"{title} . {' '.join(text[: self.text_chars].split())}"
 
-    def judge(self, site: str, title: str, text: str) -> float:
-        """The cosine of a site's home page with the topic phrase (kept for the site)."""
+    def cosine(self, title: str, text: str) -> tuple[float, float]:
+        """A home page's cosine with the topic phrase and the CPU seconds its forward
+        pass took, kept nowhere: safe to compute on another thread than the one that
+        keeps it with :meth:`record` (the spider's worker thread, one pass at a time)."""
         started = time.thread_time()
         value = float(self.encoder.embed(self.home_text(title, text)) @ self.vector)
-        self.cpu_seconds += time.thread_time() - started
+        return value, time.thread_time() - started
+
+    def record(self, site: str, value: float, cpu_seconds: float = 0.0) -> None:
+        """A site's home-page cosine (from :meth:`cosine`) kept among those seen."""
+        self.cpu_seconds += cpu_seconds
         self.similarity[site] = value
+
+    def judge(self, site: str, title: str, text: str) -> float:
+        """The cosine of a site's home page with the topic phrase (kept for the site)."""
+        value, cpu_seconds = self.cosine(title, text)
+        self.record(site, value, cpu_seconds)
         return value
 
     def on_topic(self, site: str) -> bool:

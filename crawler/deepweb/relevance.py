@@ -132,6 +132,37 @@ def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
     }
 
 
+def site_name_run_terms(form: Form) -> set[str]:
+    """The stems of the words of a form that spell its site's name: a run of its words
+    that, written together, is a label of the site's host name, its hyphens left out
+    ("Lot 42 Auctions" on ``www.lot42auctions.test``, "Fair Rent Advice" on
+    ``www.fairrent-advice.test``), or of two words or more that spell the label's first
+    three quarters at least ("Child Safety Recall Watch" on ``childsafetyrecalls.test``:
+    a site's name and its host differ in a plural, a last word). A box that names its
+    site so says "this site", whatever the name's words are (an auction house's name
+    holds "auction")."""
+    host = (urlsplit(form.page_url).hostname or "").lower().split(".")
+    names = {re.sub(r"[^a-z0-9]", "", label) for label in host[:-1] if label != "www"}
+    names = {name for name in names if len(name) >= 4}
+    tokens = re.findall(r"[a-z0-9]+", form.text.lower())
+    found: set[str] = set()
+    for start in range(len(tokens)):
+        spelled = ""
+        run: list[str] = []
+        for end in range(start, len(tokens)):
+            spelled += tokens[end]
+            prefix_of = [name for name in names if name.startswith(spelled)]
+            if not prefix_of:
+                break
+            if spelled in names or (
+                end > start and any(4 * len(spelled) >= 3 * len(name) for name in prefix_of)
+            ):
+                run = tokens[start : end + 1]
+        if run:
+            found |= set(terms(" ".join(run)))
+    return found
+
+
 def form_terms(form: Form) -> set[str]:
     """Stemmed words of a form: its own text (attributes, labels, legend, placeholders,
     buttons, field names), field labels, select options (values and texts) and its
@@ -318,9 +349,16 @@ class TopicVocabulary:
             and len(form.text_fields) <= MIXED_MAX_TEXT_FIELDS
         ):
             return MIXED_EVIDENCE
+        # the words that may save a site box from this rule: not the site's name (a
+        # learned word in it; the whole name spelled out, the topic's stem included),
+        # not its hidden fields' names (the search service's settings: "collection")
+        hidden = set(terms(" ".join(f.name for f in form.fields if f.type == "hidden")))
+        named = site_name_run_terms(form)
+        saving = own - hidden - named
         if says_site_search(form) and not any(
             self.marks_topic(t)
-            for t in (own - site_name_terms(form, own)) | {t for t in own if t in self.family}
+            for t in (saving - site_name_terms(form, saving))
+            | {t for t in saving if t in self.family}
         ):
             return SITE_SEARCH_EVIDENCE
         return min(1.0, self.evidence(own, learned_weight) + option_part)

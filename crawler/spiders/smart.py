@@ -15,8 +15,9 @@ the frontier scheduler's. Robots.txt and per-host politeness apply as to any req
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,8 +27,11 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, UsageError
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
-from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet import threads
+from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
 
 from crawler import defaults
 from crawler.deepweb import (
@@ -155,6 +159,9 @@ class SmartSpider(CrawlerSpider):
         self.link_words: dict[str, set[str]] = {}
         # sites judged off topic whose links, read since, name the topic
         self.links_named: set[str] = set()
+        # CPU time of the reactor's thread (`scrapy crawl` runs the reactor on the thread
+        # that builds the spider) from here to the close (stats: smart/reactor_cpu_ms)
+        self.reactor_cpu_started = time.thread_time()
 
     @staticmethod
     def check_arguments(topic: str | None, examples: str | None, probe: str | None) -> None:
@@ -179,6 +186,7 @@ class SmartSpider(CrawlerSpider):
         spider.configure(crawler.settings)
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
+        crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
         return spider  # type: ignore[return-value]
 
     def configure(self, settings: Any) -> None:
@@ -267,6 +275,9 @@ class SmartSpider(CrawlerSpider):
         # the topic's meaning (a sentence encoder): finds the topic's first sites where
         # they name it in other words; None without a topic, when off or not installed
         self.meaning: TopicMeaning | None = None
+        # its forward passes run on one worker thread of their own, started at the first
+        self.meaning_pool: ThreadPool | None = None
+        self.meaning_waiting = 0  # home pages whose forward pass is queued or running
         self.meaning_seen = 0  # home pages embedded at the last re-judging
         self.meaning_until_pages = integer("SMART_MEANING_UNTIL_PAGES")
         if self.query is not None and settings.getbool(
@@ -424,6 +435,9 @@ class SmartSpider(CrawlerSpider):
         )
         for url, (anchor, around) in candidate.entries.items():
             exploration.add_link(url, 1, anchor, around)
+        request = self.page_request(candidate.home, candidate.site, 0, None)
+        if self.meaning is not None and not seed:  # its cosine with the topic phrase
+            request = request.replace(callback=self.parse_home)
         self.active[candidate.site] = exploration
         self.explorations[candidate.site] = exploration
         self.candidates[candidate.site] = candidate
@@ -432,7 +446,7 @@ class SmartSpider(CrawlerSpider):
         stats.inc_value("smart/sites_started")
         if not seed:
             stats.inc_value("smart/sites_high" if candidate.offered_high else "smart/sites_low")
-        return self.page_request(candidate.home, candidate.site, 0, None)
+        return request
 
     def finish(self, exploration: SiteExploration) -> None:
         """A site is done: its out-of-site links go to the site frontier; a site stopped
@@ -506,6 +520,21 @@ class SmartSpider(CrawlerSpider):
                     self.finish(exploration)
         yield from self.fill()
 
+    def on_closed(self, spider: scrapy.Spider) -> None:
+        self.crawler.stats.set_value(
+            "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
+        )
+        self.stop_meaning_pool()
+
+    def stop_meaning_pool(self) -> None:
+        """Joins the encoder's worker thread (a pass left is at most 0.2 s): at the
+        spider's close, and at the reactor's shutdown when the crawl is cut short (a
+        second Ctrl-C stops the reactor without closing the spider; a worker thread left
+        running would keep the process from exiting)."""
+        pool, self.meaning_pool = self.meaning_pool, None
+        if pool is not None:
+            pool.stop()
+
     def request_dropped(self, request: scrapy.Request) -> None:
         # the scheduler's URL-seen test dropped it (e.g. a redirect to a URL seen before)
         self._lost(request)
@@ -569,21 +598,100 @@ class SmartSpider(CrawlerSpider):
         if info is None:  # not a page of a site being explored: stored, links not followed
             yield from (o for o in super().parse(response) if not isinstance(o, scrapy.Request))
             return
+        yield from self.read_page(response, super().parse(response, **kwargs), None)
+
+    async def parse_home(self, response: Response, **kwargs: Any) -> AsyncIterator[Any]:
+        """The home page of a site the crawl found (not a seed): while the topic's meaning
+        may still judge sites, the page's cosine with the topic phrase is computed on the
+        encoder's worker thread (a forward pass is 60-200 ms of CPU, which the reactor's
+        thread, running every other callback, no longer spends), then the page is read as
+        any other (:meth:`read_page`) with it. The site stays in flight while it waits,
+        so at most SMART_CONCURRENT_SITES home pages wait at once: the worker's queue is
+        bounded by the sites explored at once."""
+        outputs = list(super().parse(response, **kwargs))
+        page = next((o for o in outputs if isinstance(o, PageItem)), None)
+        info = response.meta.get(SMART_META) or {}
+        cosine: tuple[float, float] | None = None
+        if (
+            page is not None
+            and page.content_type in ("text/html", "application/xhtml+xml")
+            and info.get("site") in self.active
+            and self.meaning_counts()
+        ):
+            try:
+                cosine = await maybe_deferred_to_future(self.meaning_cosine(page.title, page.text))
+            except Exception:  # the page is read without its meaning, the site goes on
+                self.logger.exception("topic meaning of %s failed", response.url)
+        for output in self.read_page(response, outputs, cosine):
+            yield output
+
+    def meaning_counts(self) -> bool:
+        """The topic's meaning may still judge a site (judged_by_meaning): the topic
+        vocabulary has learned from fewer than SMART_MEANING_UNTIL_PAGES topic pages (the
+        count never falls, so later home pages need no forward pass)."""
+        return self.meaning is not None and self.vocabulary.pages[True] < self.meaning_until_pages
+
+    def meaning_cosine(self, title: str, text: str) -> Deferred:
+        """A home page's (cosine, CPU seconds), computed on the encoder's worker thread
+        (one: the passes are done in the order asked, and their results come back on the
+        reactor's thread in that order)."""
+        from twisted.internet import reactor  # the one Scrapy installed
+
+        assert self.meaning is not None
+        if self.meaning_pool is None:
+            self.meaning_pool = ThreadPool(minthreads=1, maxthreads=1, name="topic-meaning")
+            self.meaning_pool.start()
+            reactor.addSystemEventTrigger("during", "shutdown", self.stop_meaning_pool)
+        self.meaning_waiting += 1
+        self.crawler.stats.max_value("smart/meaning_queue_max", self.meaning_waiting)
+
+        def done(result: Any) -> Any:
+            self.meaning_waiting -= 1
+            return result
+
+        return threads.deferToThreadPool(
+            reactor, self.meaning_pool, self.meaning.cosine, title, text
+        ).addBoth(done)
+
+    def read_page(
+        self,
+        response: Response,
+        outputs: Iterable[Any],
+        cosine: tuple[float, float] | None,
+    ) -> Iterator[Any]:
+        """The base spider's ``outputs`` for a page of a site being explored (its links
+        left to the link tree), then the page explored (``cosine``: its home page's
+        cosine with the topic phrase and the CPU seconds it took, when computed)."""
+        info = response.meta[SMART_META]
         page: PageItem | None = None
-        for output in super().parse(response, **kwargs):
+        for output in outputs:
             if isinstance(output, PageItem):
                 page = output
             if not isinstance(output, scrapy.Request):  # links are the link tree's
                 yield output
         exploration = self.active.get(info["site"])
         if exploration is None:
-            return
-        exploration.in_flight -= 1
+            # a page in flight when a stop rule ended its site (SMART_SITE_REQUESTS are
+            # out at once): read all the same, its forms judged and its links kept for a
+            # resumed round; the URL is fetched once (heldout20: an auction house's
+            # search page, fetched as its site stopped, was never read)
+            exploration = self.explorations.get(info["site"])
+            if exploration is None:
+                return
+            self.crawler.stats.inc_value("smart/pages_read_after_stop")
+            self.logger.info(
+                "page %s read after its site stopped (%s)", response.url, exploration.stopped
+            )
+        exploration.in_flight = max(0, exploration.in_flight - 1)
         features = exploration.fetching.pop(self.page_url(response), None)
         if page is not None and page.content_type in ("text/html", "application/xhtml+xml"):
-            yield from self.explore(exploration, response, page, int(info["depth"]), features)
+            yield from self.explore(
+                exploration, response, page, int(info["depth"]), features, cosine
+            )
         else:
             exploration.page_done(False)
+        if exploration.site not in self.active:  # its sites' links offered as at the end
+            self.resume_policy.sites_queued(release_out_links(exploration, self.frontier))
         self.schedule(self.pump(exploration))
 
     def explore(
@@ -593,11 +701,13 @@ class SmartSpider(CrawlerSpider):
         page: PageItem,
         depth: int,
         features: Features | None,
+        cosine: tuple[float, float] | None = None,
     ) -> Iterator[Any]:
         """One HTML page of a site being explored: the site classifier's verdict (home
-        page), its forms (FormItems; learning from the link that led to a new searchable
-        form), its links (in-site ones into the link tree, others kept for the frontier),
-        the stop rules."""
+        page; ``cosine``: its cosine with the topic phrase and the CPU seconds it took,
+        when computed), its forms (FormItems; learning from the link that led to a new
+        searchable form), its links (in-site ones into the link tree, others kept for the
+        frontier), the stop rules."""
         doc = parse_html(response.body, response.url)
         stats = self.crawler.stats
         if depth == 0:
@@ -612,8 +722,9 @@ class SmartSpider(CrawlerSpider):
             by_links = self.judged_by_links(exploration.site)
             by_meaning = False
             meaning = ""
-            if self.meaning is not None and not seed:
-                similarity = self.meaning.judge(exploration.site, page.title, page.text)
+            if self.meaning is not None and cosine is not None and not seed:
+                similarity = cosine[0]
+                self.meaning.record(exploration.site, *cosine)
                 stats.set_value("smart/meaning_pages", len(self.meaning.similarity))
                 stats.set_value("smart/meaning_cpu_ms", round(self.meaning.cpu_seconds * 1000))
                 by_meaning = self.judged_by_meaning(exploration.site)
@@ -1040,13 +1151,20 @@ class SmartSpider(CrawlerSpider):
                 yield retry
                 return
         exploration = self.explorations.get(state.item.site)
+        form_evidence = state.item.form_score
         if result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
-            # search of records answers (a delivery checker, a country preference)
+            # search of records answers (a delivery checker, a country preference).
+            # Then only the topic's own words in the form count for it: learned words
+            # are what the topic's sites share, and a checker every one of them has is
+            # learned with them (heldout13: each grants site's "Check eligibility",
+            # organisation, income, theme; 'check', 'elig' learned; 5 such outputs)
             evidence = NO_RECORDS
+            if not self.vocabulary.names_topic(own_terms(state.form)):
+                form_evidence = min(form_evidence, 0.0)
         elif exploration is not None and exploration.answers_topic:
             # another search of the site lists records for the topic's words, this form
             # lists none: not the search of the site's records (a booking lookup)
@@ -1057,7 +1175,13 @@ class SmartSpider(CrawlerSpider):
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(state.item.form_score)
         item = self.final_item(
-            state, result.status, result.confirmed, response.url, result.records, evidence
+            state,
+            result.status,
+            result.confirmed,
+            response.url,
+            result.records,
+            evidence,
+            form_evidence,
         )
         if result.confirmed and not item.relevant:
             self.probed_records.append(
@@ -1123,11 +1247,15 @@ class SmartSpider(CrawlerSpider):
         url: str,
         records: int,
         evidence: float,
+        form_evidence: float | None = None,
     ) -> FormItem:
+        """The form's item after its probe (``form_evidence``: the form's own evidence as
+        the answer leaves it, its first judgement's when None)."""
         item = state.item
         exploration = self.explorations.get(item.site)
         site = self.site_evidence(exploration) if exploration is not None else item.site_score
-        judged = judge_form(item.searchable, site, item.form_score, evidence, self.weights)
+        form = item.form_score if form_evidence is None else form_evidence
+        judged = judge_form(item.searchable, site, form, evidence, self.weights)
         if judged.relevant:
             self.crawler.stats.inc_value("smart/forms_relevant_probed")
         if confirmed:

@@ -112,3 +112,46 @@ def test_check_boxes_sharing_a_name_are_a_choice_like_a_select():
         "http://a.test/",
     )[0]
     assert facet_groups(lone) == 0 and not classify_form(lone).searchable
+
+
+def radios(name: str, values: list[str]) -> str:
+    return "".join(
+        f'<label><input type="radio" name="{name}" value="{v}"> {v}</label>' for v in values
+    )
+
+
+def test_radio_buttons_sharing_a_name_are_a_choice_like_a_select():
+    # heldout14: the first step of a search wizard, property types and furnishing as
+    # radio buttons, nothing else to fill: a search, no longer vetoed as "no field"
+    wizard = extract_forms(
+        (
+            '<form class="wizard" action="/query.aspx" method="post">'
+            '<input type="hidden" name="step" value="1"><fieldset><legend>Property type'
+            f"</legend>{radios('sector', ['Flat', 'Terraced house', 'Studio', 'Bungalow'])}"
+            "</fieldset><fieldset><legend>Furnished</legend>"
+            f"{radios('type', ['Furnished', 'Unfurnished', 'Any'])}</fieldset>"
+            "<button>Next</button></form>"
+        ).encode(),
+        "http://a.test/list.asp",
+    )[0]
+    assert facet_groups(wizard) == 2
+    verdict = classify_form(wizard)
+    assert verdict.features["select_fields"] == 2.0 and verdict.searchable
+    # a yes/no pair ("Was this page helpful?") is no choice of values; a poll's three
+    # radio buttons are one, but its words ("Vote") say it is no search
+    helpful = extract_forms(
+        (
+            f'<form action="/feedback" method="post">{radios("helpful", ["Yes", "No"])}'
+            "<button>Send</button></form>"
+        ).encode(),
+        "http://a.test/",
+    )[0]
+    assert facet_groups(helpful) == 0 and not classify_form(helpful).searchable
+    poll = extract_forms(
+        (
+            f'<form action="/poll" method="post">{radios("choice", ["Red", "Green", "Blue"])}'
+            "<button>Vote</button></form>"
+        ).encode(),
+        "http://a.test/",
+    )[0]
+    assert facet_groups(poll) == 1 and not classify_form(poll).searchable

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -126,6 +127,10 @@ def test_topic_meaning_judges_each_site_against_the_home_pages_seen(encoder):
     assert meaning.on_topic("www.stave.test")
     assert not any(meaning.on_topic(site) for site in others)
     assert meaning.z("www.stave.test") > 2.0 and not meaning.on_topic("www.unseen.test")
+    # the cosine alone (as the spider's worker thread computes it) keeps nothing
+    value, cpu_seconds = meaning.cosine("Stave House", "Printed music: vocal scores and parts.")
+    assert value == meaning.similarity["www.stave.test"] and cpu_seconds > 0
+    assert len(meaning.similarity) == 6
 
 
 def test_a_page_learned_off_topic_is_relabelled_on_topic():
@@ -243,6 +248,10 @@ def test_a_crawl_finds_the_shops_that_name_their_subject_in_other_words(
     assert "'smart/sites_on_topic_by_meaning': 2" in result.stderr
     # every home page was embedded once (the directory, a seed, is not)
     assert "'smart/meaning_pages': 22" in result.stderr
+    # the forward passes ran on the encoder's worker thread, at most one home page per
+    # site explored at once waiting for it (SMART_CONCURRENT_SITES, 8)
+    waiting = re.search(r"'smart/meaning_queue_max': (\d+)", result.stderr)
+    assert waiting is not None and 1 <= int(waiting.group(1)) <= 8
     # the shops' probes asked for the topic's words; no other site's form was submitted
     probes = sorted(f"{r.host}{r.path}?{r.query}" for r in server.log if r.path == "/search")
     assert [p.split("?")[0] for p in probes] == [

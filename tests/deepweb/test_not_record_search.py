@@ -15,6 +15,7 @@ from crawler.deepweb.relevance import (
     SITE_SEARCH_EVIDENCE,
     UNKNOWN,
     no_results_evidence,
+    site_name_run_terms,
 )
 from crawler.sandbox.web import SandboxWeb, html_page
 from tests.deepweb.test_form_relevance import learned_vocabulary
@@ -76,6 +77,17 @@ YEARS = """<form action="/judgments" method="get"><label for="y">Year</label><se
   name="year"><option>2024</option><option>2023</option><option>2022</option></select>
   <button>Browse judgments</button></form>"""
 
+# an auction house's lot search: "Estimate" (a band of prices) among its selects, and a
+# choice of the answers' order and count per page
+LOTS = """<form class="browseForm" action="/search" method="get"><label for="q">Search
+  lots</label><input id="q" name="q"><label for="d">Department</label><select id="d"
+  name="category"><option>Ceramics</option><option>Clocks</option></select>
+  <label for="e">Estimate</label><select id="e" name="band"><option>Under 100</option>
+  <option>100-500</option></select><label for="s">Sort by</label><select id="s"
+  name="sort"><option>Lot number</option><option>Estimate</option></select>
+  <label for="n">Results per page</label><select id="n" name="per_page"><option>20</option>
+  <option>50</option></select><button>Show results</button></form>"""
+
 
 def one(html: str, url: str = "http://www.museum.test/"):
     (form,) = extract_forms(html.encode(), url)
@@ -93,6 +105,28 @@ def test_bookings_calculators_and_preferences_are_not_record_searches():
     for html in (TICKETS, ROOM_REQUEST, FEES, LOCALE, CURRENCY, DELIVERY):
         verdict = classify_form(one(html))
         assert (verdict.searchable, verdict.score) == (False, 0.0)
+
+
+def test_a_form_that_sorts_or_pages_its_answers_lists_records():
+    # "Estimate" would make it a calculator; its "Sort by" and "Results per page" say it
+    # answers with a list of records
+    assert not_a_record_search(one(LOTS)) == ""
+    assert classify_form(one(LOTS)).searchable
+    without_order = LOTS.replace('name="sort"', 'name="s1"').replace("Sort by", "Lot")
+    without_order = without_order.replace('name="per_page"', 'name="n"')
+    without_order = without_order.replace("Results per page", "Lots")
+    # without them it is still a search: "Estimate" labels a select of price bands (a
+    # criterion), not what the form does
+    assert not_a_record_search(one(without_order)) == ""
+    # heldout20's other lot search: keywords, lot number, sale name, an "Estimate" select
+    lots = """<form class="searchform" action="/find" method="post"><label for="k">Keywords
+      </label><input id="k" name="keywords"><label for="l">Lot number</label><input id="l"
+      name="lot"><label for="p">Estimate</label><select id="p" name="price"><option>Under
+      100</option><option>100-500</option></select><button>Find</button></form>"""
+    assert not_a_record_search(one(lots)) == "" and classify_form(one(lots)).searchable
+    # "Get an estimate" is what a form does: a calculator
+    quote = lots.replace("<button>Find</button>", "<button>Get an estimate</button>")
+    assert not_a_record_search(one(quote)) == "calculator"
 
 
 def test_a_voucher_balance_check_is_a_lookup_of_ones_own_voucher():
@@ -127,6 +161,40 @@ def test_a_site_box_named_after_its_site_is_not_a_topic_search():
     assert words.form_evidence(one(box, "http://www.visiteastmoor.test/")) == SITE_SEARCH_EVIDENCE
     # on a site not so named the learned word still counts
     assert words.form_evidence(one(box, "http://www.tourist-office.test/")) == 0.25
+
+
+def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
+    # heldout20: an auction house's box ("Search Lot 42 Auctions", class site-search) sent
+    # to a hosted search service with a hidden "collection"; the name holds the topic's
+    # stem and a learned word ("lot"), the hidden field's name another ("collect")
+    words = learned_vocabulary(
+        "auction",
+        ("auction lot collection sale", "auction lot collection bid", "auction lot collection"),
+    )
+    assert words.marks_topic("lot") and words.marks_topic("collect")
+    box = """<form class="site-search" action="http://search.lot42auctions.test/s/search.html">
+      <input type="hidden" name="collection" value="lot42-web"><label for="q">Search Lot 42
+      Auctions</label><input id="q" name="query"><button>Go</button></form>"""
+    home = "http://www.lot42auctions.test/"
+    assert site_name_run_terms(one(box, home)) == {"lot", "42", "auction"}
+    assert words.form_evidence(one(box, home)) == SITE_SEARCH_EVIDENCE
+    # a host with a hyphen; a name that spells most of its host ("recalls", "Recall
+    # Watch"); one word of a name is not enough unless it is the whole host's
+    named = box.replace("Lot 42\n      Auctions", "{name}")
+    for host, name, stems in (
+        ("www.fairrent-advice.test", "Fair Rent Advice", {"fair", "rent", "advic"}),
+        ("www.childsafetyrecalls.test", "Child Safety Recall Watch", {"child", "safeti", "recal"}),
+        ("www.harbourside.test", "Harbourside Arts Centre", {"harboursid"}),
+        ("www.harbourside-arts.test", "Harbourside Gallery", set()),
+    ):
+        assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
+    # the same box on a site of another name: it names auctions, not its site
+    assert site_name_run_terms(one(box, "http://www.bidhouse.test/")) == set()
+    assert words.form_evidence(one(box, "http://www.bidhouse.test/")) == 1.0
+    # a database search of the same site: its words are the records' ("lot number")
+    lots = """<form class="site-search" action="/lots"><label for="n">Lot number</label>
+      <input id="n" name="lot"><button>Search</button></form>"""
+    assert words.form_evidence(one(lots, home)) == 0.25  # one learned word
 
 
 def museum_web() -> SandboxWeb:
