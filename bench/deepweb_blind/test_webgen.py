@@ -30,6 +30,8 @@ from webgen import (  # noqa: E402
     FRESH8,
     FRESH9,
     FRESH9_BESIDE,
+    FRESH10,
+    FRESH10_BESIDE,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -85,6 +87,9 @@ EARLIER_WEBS = {
     "heldout23": "55b9338252c435714dbcf8a958784277",
     "heldout24": "f8e131089c7270b872e518e0979f3b97",
     "heldout25": "abcff85929643325722e5cb8853ef8a5",
+    # heldout26/27 as committed, taken before any crawler run on them
+    "heldout26": "e06dfa6bf9154d3476ef80d8b54e6ade",
+    "heldout27": "0def4db9828b153bce8b45417fb6d028",
 }
 
 
@@ -1188,6 +1193,146 @@ def test_fresh9_webs_search_through_the_proxy(name: str) -> None:
         beside = next(f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH9_BESIDE[web.topic])
         if not beside["action_disallowed_by_robots"]:
             body = submit(opener, beside, urllib.parse.urlencode({"title": plural, "show": plural, "reference": plural}))
+            assert "found" not in body and "Thank you" in body, body
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait10(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout26/27)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            out[next(k for k in ("noscript", "maplink", "imgsubmit", "advlink", "disclaimer") if tr.get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH10))
+def test_fresh10_webs_topics_names_sizes_and_new_shapes(name: str) -> None:
+    """heldout26/27: a scored topic no other web has (dictionaries named on their sites' home pages
+    in other words, campsites plainly); 64 sites (and their sub-hosts), 5,000-9,000 pages; no
+    off-topic site, portal or filler of an earlier web; the scored topic's five forms have
+    heldout23-25's shapes except two: at depth 1 a page linked only by an <area> of an image map in
+    the menu (no <a> to it anywhere on its site), at depth 2 a search whose only submit control is
+    an <input type="image">, with a <datalist>, radio buttons and check boxes; three of the five
+    refuse an empty query; a form that is not a search, shaped like it, beside the "Advanced" one."""
+    web = built(name)
+    gt = web.ground_truth()
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in ("dev", "heldout6", "heldout8", "heldout10", "heldout13", "heldout16", "heldout18", "heldout21", "heldout23"):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait10(web, gt)
+    assert sorted(by) == ["advlink", "disclaimer", "imgsubmit", "maplink", "noscript"]
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    assert by["maplink"]["depth"] == 1 and by["imgsubmit"]["depth"] == 2
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    for f in by.values():
+        text = re.sub(r"<[^>]+>", " ", web.sites[f["host"]].pages["/"]).lower()
+        if name == "heldout27":  # campsite finders say what they list
+            assert "campsite" in text, f["host"]
+        else:  # "dictionary" is not on the home pages (lexicon, glossary, word finder...), but is in every record
+            assert "dictionar" not in text, f["host"]
+        assert all(web.topic[:-3] in r.text() for r in web.sites[f["host"]].records)
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == ["imgsubmit", "maplink", "noscript"]
+    # the image map: no <a> to the search page anywhere on its site; an <area> named by alt on every page
+    mp = by["maplink"]
+    site = web.sites[mp["host"]]
+    mpath = urllib.parse.urlsplit(mp["pages"][0]).path
+    docs = [d for p, d in site.pages.items() if d]
+    assert not [d for d in docs if re.search(rf'<a [^>]*href="{re.escape(mpath)}"', d)]
+    areas = [a for d in docs for a in re.findall(rf'<area [^>]*href="{re.escape(mpath)}"[^>]*>', d)]
+    assert len(areas) >= len(docs) // 2
+    for a in areas:
+        assert re.search(r'alt="[^"]+"', a), a
+    assert all(re.search(r'<img [^>]*usemap="#navmap1"', d) for d in docs if "<area " in d)
+    # the image-submit search: no other submit control; a datalist, radios with "Any" checked, check boxes
+    im = by["imgsubmit"]
+    path = urllib.parse.urlsplit(im["action"]).path
+    doc, form = form_on_page(web, im["pages"][0], path)
+    assert len(re.findall(r'<input type="image" name="[^"]+" src="[^"]+" alt="[^"]+"', form)) == 1
+    assert 'type="submit"' not in form and "<button" not in form
+    assert '<input type="search"' in form and "<datalist" in form
+    assert re.search(r'<input type="radio" name="[^"]+" value="" checked> Any', form)
+    assert len(re.findall(r'<input type="checkbox"', form)) == len(TOPICS[web.topic]["formats"])
+    assert doc.count(f' action="{path}"') == 1
+    # a form shaped like the search, not a search, beside the "Advanced" one
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH10_BESIDE[web.topic]]
+    assert len(beside) == 1 and ad["pages"][0] in beside[0]["pages"] and beside[0]["method"] == "post"
+    # heldout21-25's shapes on the other three
+    ns = by["noscript"]
+    doc, form = form_on_page(web, ns["pages"][0], urllib.parse.urlsplit(ns["action"]).path)
+    assert ns["depth"] == 0 and doc.rindex("<noscript>", 0, doc.index(form)) > doc.index('id="search-root"')
+    ad_path = urllib.parse.urlsplit(ad["pages"][0]).path
+    texts = [t for p, d in web.sites[ad["host"]].pages.items() if d and p != ad_path for t in anchors_to(d, ad_path)]
+    assert texts and all(t.startswith("Advanced") or t == "More options" for t in texts), texts
+    dc = by["disclaimer"]
+    site = web.sites[dc["host"]]
+    dpath = urllib.parse.urlsplit(dc["pages"][0]).path
+    linking = [p for p, d in site.pages.items() if d and p != dpath and anchors_to(d, dpath)]
+    assert dc["depth"] == 3 and len(linking) == 1 and 'class="terms-accept"' in site.pages[linking[0]]
+    # the other topics' sites sometimes have the image-submit search (none the form="ID" one), and refuse an empty query
+    other = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] in web.topics and f["topic"] != web.topic]
+    assert any(web.traits.get(f["host"], {}).get("imgsubmit") for f in other)
+    assert not any(web.traits.get(f["host"], {}).get("formattr") for f in other)
+    assert any(web.traits.get(f["host"], {}).get("needs_term") for f in other)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH10))
+def test_fresh10_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense; the three that refuse an empty query answer it with
+    "Please enter a search term" (no records), the others with every record; the image-submit
+    search, sent as a browser sends it (NAME.x, NAME.y, the checked radios), lists records, and a
+    ticked check box narrows them; the form shaped like the search beside the "Advanced" one
+    answers without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    by = scored_by_trait10(web, gt)
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for _key, f in sorted(by.items()):
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"})), f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+        im = by["imgsubmit"]
+        act = action_of(web, im)
+        names = dict((role, n) for n, role in act.fields)
+        doc, form = form_on_page(web, im["pages"][0], urllib.parse.urlsplit(im["action"]).path)
+        button = re.search(r'<input type="image" name="([^"]+)"', form).group(1)
+        match = re.search(r'<input type="radio" name="([^"]+)" value="([^"]+)" checked>', form).groups()
+        sent = [(names["text"], plural), (match[0], match[1]), (names["category"], ""), (f"{button}.x", "31"), (f"{button}.y", "9")]
+        listed.append(True)
+        everything = re.search(rf'class="count">(\d+) {plural} found', submit(opener, im, urllib.parse.urlencode(sent))).group(1)
+        fmt = slug(TOPICS[web.topic]["formats"][0])
+        listed.append(True)
+        narrowed = re.search(
+            rf'class="count">(\d+) {plural} found', submit(opener, im, urllib.parse.urlencode(sent + [(names["facet_format"], fmt)]))
+        )
+        assert narrowed and int(narrowed.group(1)) < int(everything)
+        ad = by["advlink"]
+        beside = next(f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH10_BESIDE[web.topic])
+        if not beside["action_disallowed_by_robots"]:
+            body = submit(opener, beside, urllib.parse.urlencode({"word": plural, "name": plural, "meaning": plural}))
             assert "found" not in body and "Thank you" in body, body
     finally:
         server.shutdown()

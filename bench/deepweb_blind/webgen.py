@@ -29,6 +29,7 @@ from topics import (
     FRESH7_LINKS,
     FRESH8_LINKS,
     FRESH9_LINKS,
+    FRESH10_LINKS,
     FRESH_LINKS,
     TOPICS,
 )
@@ -85,6 +86,12 @@ WEBS = {
     "heldout23": (46271, "theses", ["theses", "papers", "courses", "scholarships", "books", "jobs"], True),
     "heldout24": (82193, "podcasts", ["podcasts", "music", "events", "movies", "books", "instruments"], True),
     "heldout25": (57037, "permits", ["permits", "realestate", "legislation", "jobs", "events", "autos"], True),
+    # fresh held-out webs added 2026-11-27 (tenth batch) after the author had read the scores of dev
+    # and heldout1-25: topics never present before (dictionary sites named on their sites in other
+    # words, campsite finders plainly), each beside topics that share its words; new names, the
+    # shapes of FRESH9 but two, and those of FRESH10 below
+    "heldout26": (39157, "dictionaries", ["dictionaries", "books", "courses", "papers", "jobs", "music"], True),
+    "heldout27": (71671, "campsites", ["campsites", "events", "realestate", "boats", "bicycles", "pets"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -513,6 +520,77 @@ FRESH9_EXTRAS = {
     "permits": [("Comment on an application", "/comment-on-an-application", "footer", "objection")],
 }
 FRESH9_BESIDE = {"theses": "deposit", "podcasts": "podsubmit", "permits": "objection"}
+# heldout26/27 (tenth batch) have the shapes of heldout23-25 (FRESH9) except two, and more:
+# - at depth 1 the only way to the search page is an image map: the menu's entry is a picture
+#   (<img usemap>) whose <map> holds an <area href> named by its alt text, no <a> to the page
+#   anywhere on the site (as sites built with image-sliced navigation bars write it);
+# - at depth 2 (in place of the form="ID" search) a search whose only submit control is an
+#   <input type="image">, its query box an <input type="search"> with a <datalist> of suggestions,
+#   its category a group of radio buttons ("Any" checked), its second filter check boxes, and a
+#   "match" radio group (starts with, contains, ...);
+# - forms that are not searches shaped like the search: suggesting a word for the lexicon,
+#   reviewing a campsite (both POST);
+# other names again for the portals, off-topic sites and fillers.
+FRESH10 = {"heldout26", "heldout27"}
+FRESH10_NAMES = {
+    "docs.lumen-lang.test": ("docs.tern-lang.test", "Tern 1.8 documentation"),
+    "www.dailyledger.test": ("www.harbourgazette.test", "The Harbour Gazette"),
+    "www.ironworks-supply.test": ("www.toolshed-direct.test", "Toolshed Direct"),
+    "forum.backyardgrowers.test": ("forum.vegpatchtalk.test", "Veg Patch Talk Forum"),
+    "www.metroweather.test": ("www.fellside-forecast.test", "Fellside Forecast"),
+    "www.openlinkdirectory.test": ("www.signpostdir.test", "Signpost Directory"),
+    "www.webguide.test": ("www.pickoftheweb.test", "Pick of the Web"),
+    "www.tuesdaylinks.test": ("www.fridayfinds.test", "Friday Finds"),
+}
+FRESH10_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.eskby-volunteer-hub.test", "Eskby Volunteer Hub"),
+    "www.fairrent-advice.test": ("www.renterscorner-eskby.test", "Renters' Corner Eskby"),
+    "www.consumerwatch-mag.test": ("www.bestbuyverdict.test", "Best Buy Verdict"),
+}
+FRESH10_WORDS = [
+    ("Lumen", "Tern"),
+    ("Daily Ledger", "Harbour Gazette"),
+    ("Ledger", "Gazette"),
+    ("Ironworks Supply Co.", "Toolshed Direct"),
+    ("Ironworks", "Toolshed"),
+    ("Backyard Growers", "Veg Patch Talk"),
+    ("Metro Weather", "Fellside Forecast"),
+    ("Tuesday", "Friday"),
+]
+FILLERS10 = [
+    ("Harbourside Dental Care", "harboursidedental"),
+    ("Saltmarsh Yoga", "saltmarshyoga"),
+    ("Kittiwake Nursery", "kittiwakenursery"),
+    ("St Bride's Church Eskby", "stbrideseskby"),
+    ("Eskby Male Voice Choir", "eskbychoir"),
+    ("Eskby Men's Shed", "eskbymensshed"),
+    ("Pickering & Lowe Electricians", "pickeringlowe"),
+    ("The Net Loft Cafe", "netloftcafe"),
+    ("Tides Hair Studio", "tideshair"),
+    ("Gull Rock Holiday Cottages", "gullrockcottages"),
+    ("Eskby Roofing", "eskbyroofing"),
+    ("Eskby Bowls Club", "eskbybowls"),
+    ("Eskby Sea Scouts", "eskbyseascouts"),
+    ("Rhoda Crane Pottery", "rhodacrane"),
+    ("Grandad Ted's Pickles", "grandadtedspickles"),
+    ("Eskby Food Bank", "eskbyfoodbank"),
+    ("Eskby Seal Watch", "eskbysealwatch"),
+]
+FILLERS10 = [(n, h, c) for (n, h), c in zip(FILLERS10, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH10_FILLER_FORMS = {
+    "pickeringlowe": ("Get a quote", "/quote/", "quote"),
+    "gullrockcottages": ("Check availability", "/availability/", "availability"),
+    "eskbychoir": ("Join the choir", "/join/", "registration"),
+    "eskbyfoodbank": ("Donate", "/donate/", "donate"),
+    "tideshair": ("Book an appointment", "/book/", "booking"),
+    "netloftcafe": ("Book a table", "/book-a-table/", "table"),
+}
+# pages of heldout26/27's scored sites with a form that is not a search, shaped like it
+FRESH10_EXTRAS = {
+    "dictionaries": [("Suggest a word", "/suggest-a-word", "menu", "suggestword")],
+    "campsites": [("Review a campsite", "/write-a-review", "footer", "campreview")],
+}
+FRESH10_BESIDE = {"dictionaries": "suggestword", "campsites": "campreview"}
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -704,6 +782,7 @@ class Site:
             self.layout = random.Random(f"{web.seed}-{host}-fresh4-layout").choice([0, 1, 2, 3, 4, 5])
         self.utility_form = ""  # heldout8/9: a locale form in the utility bar of the mega-menu layout
         self.icon_links: dict[str, str] = {}  # heldout23-25: path -> aria-label of a menu link drawn as an icon
+        self.map_links: dict[str, str] = {}  # heldout26/27: path -> alt text of a menu entry drawn as an image map
 
     def url(self, path: str) -> str:
         if path.startswith("http://"):  # heldout8/9: an action on a search sub-host of the site
@@ -848,6 +927,18 @@ class Site:
                 icon,
                 doc,
             )
+        for k, (href, label) in enumerate(self.map_links.items()):
+            # heldout26/27: the menu entry is a sliced picture; the link is an <area> of its image map
+            mid = f"navmap{k + 1}"
+            area = (
+                f'<img src="/img/nav-{slug(label)}.gif" width="110" height="26" alt="" usemap="#{mid}" border="0">'
+                f'<map name="{mid}" id="{mid}"><area shape="rect" coords="0,0,110,26" href="{href}" alt="{E(label)}" title="{E(label)}"></map>'
+            )
+            doc = re.sub(
+                rf'<a (?:class="[^"]*" |role="menuitem" )?href="{re.escape(href)}">(?:<span>)?{re.escape(E(label))}(?:</span>)?</a>',
+                area,
+                doc,
+            )
         self.pages[path] = doc
         for action, method, kind, topic in (forms or []) + self.layout_forms:
             self.add_form(path, action, method, kind, topic)
@@ -861,7 +952,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh9 = name in FRESH9  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
+        self.fresh10 = name in FRESH10  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
+        self.fresh9 = name in FRESH9 or self.fresh10  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
         self.fresh8 = name in FRESH8 or self.fresh9  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
         self.fresh7 = name in FRESH7 or self.fresh8  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
         self.fresh6 = name in FRESH6 or self.fresh7  # heldout16/17 keep heldout13-15's shapes (fresh5) and add their own
@@ -884,6 +976,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh10:
+            return FRESH10_NAMES.get(host) or FRESH10_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh9:
             return FRESH9_NAMES.get(host) or FRESH9_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh8:
@@ -900,6 +994,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh10:  # only the first lists and heldout26/27's own
+            return list(t[key]) + FRESH10_LINKS.get(key, {}).get(topic, [])
         if self.fresh9:  # only the first lists and heldout23-25's own
             return list(t[key]) + FRESH9_LINKS.get(key, {}).get(topic, [])
         if self.fresh8:  # only the first lists and heldout21/22's own
@@ -1001,12 +1097,16 @@ class Web:
         self._filler_sites()
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
-            for host, _name in (FRESH9_NAMES if self.fresh9 else FRESH8_NAMES if self.fresh8 else FRESH7_NAMES).values():
+            for host, _name in (
+                FRESH10_NAMES if self.fresh10 else FRESH9_NAMES if self.fresh9 else FRESH8_NAMES if self.fresh8 else FRESH7_NAMES
+            ).values():
                 site = self.sites[host]
                 for path, doc in site.pages.items():
                     if doc is None:
                         continue
-                    for old, new in FRESH9_WORDS if self.fresh9 else FRESH8_WORDS if self.fresh8 else FRESH7_WORDS:
+                    for old, new in (
+                        FRESH10_WORDS if self.fresh10 else FRESH9_WORDS if self.fresh9 else FRESH8_WORDS if self.fresh8 else FRESH7_WORDS
+                    ):
                         doc = doc.replace(old, new)
                     site.pages[path] = doc
         elif self.fresh6:  # the renamed sites' own words for themselves
@@ -1425,6 +1525,9 @@ class Web:
         if traits.get("formattr") and placement != "home" and not cgi and search_action in site.actions:
             form_html, fields = self._formattr_search_form(topic, search_action, method, rng)
             site.actions[search_action].fields = fields
+        if traits.get("imgsubmit") and placement != "home" and not cgi and search_action in site.actions:
+            form_html, fields = self._imgsubmit_search_form(topic, search_action, method, rng)
+            site.actions[search_action].fields = fields
         save_entry = None
         if traits.get("formaction") and placement != "home" and not cgi:
             # heldout21/22: the form's own action saves the search; its default button searches
@@ -1505,7 +1608,17 @@ class Web:
             link_name = rng.choice(["Search", "Open search", *self.pool(topic, "search_links")[:3]])
             site.icon_links[search_path] = link_name
             site.layout = rng.choice([0, 1, 3, 5])  # layouts that write the menu as links (not image buttons or a jump menu)
-        if placement == "d1" and not traits.get("box") and not traits.get("footlink") and not traits.get("iconlink"):
+        if traits.get("maplink"):  # heldout26/27: an image-map entry at the end of the menu, named by its alt text only
+            link_name = rng.choice(["Search", "Quick search", *self.pool(topic, "search_links")[:3]])
+            site.map_links[search_path] = link_name
+            site.layout = rng.choice([0, 1, 3, 5])  # layouts that write the menu as links (not image buttons or a jump menu)
+        if (
+            placement == "d1"
+            and not traits.get("box")
+            and not traits.get("footlink")
+            and not traits.get("iconlink")
+            and not traits.get("maplink")
+        ):
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
         site.menu += [
@@ -1514,7 +1627,7 @@ class Web:
             ("Contact", "/contact"),
             (rng.choice(["My account", "Log in", "Sign in"]), "/login"),
         ]
-        if traits.get("iconlink"):
+        if traits.get("iconlink") or traits.get("maplink"):
             site.menu.append((link_name, search_path))
         site.footer = [
             ("About", "/about"),
@@ -1546,6 +1659,8 @@ class Web:
             extras = extras + FRESH7_EXTRAS.get(topic, [])
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
+        if self.fresh10:
+            extras = extras + FRESH10_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
         if traits.get("newsfirst"):
@@ -1761,7 +1876,9 @@ class Web:
         if traits.get("beside7") and placement != "home":
             # heldout18-20: a form shaped like the search after it (place a notice, register a vessel,
             # request a valuation)
-            xh, xf = self._fresh_form(site, (FRESH9_BESIDE if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"), rng)
+            xh, xf = self._fresh_form(
+                site, ({**FRESH9_BESIDE, **FRESH10_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"), rng
+            )
             search_body += f'<div class="callout">{xh}</div>'
             search_forms = search_forms + [xf]
         if traits.get("bottom"):
@@ -2947,11 +3064,17 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            if self.fresh9:  # heldout23-25: an icon-only menu link to an ordinary search page
+            if self.fresh10:  # heldout26/27: an image-map-only menu entry to an ordinary search page
+                traits[d1].update(maplink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
+            elif self.fresh9:  # heldout23-25: an icon-only menu link to an ordinary search page
                 traits[d1].update(iconlink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             else:
                 traits[d1].update(browse=True, style=19, method="get")
-            if self.fresh9:  # heldout23-25: the fields and button outside an empty <form>, tied by form="ID"
+            if self.fresh10:  # heldout26/27: a search submitted only by an <input type="image">, radios and check boxes
+                traits[vendor].update(imgsubmit=True, method=trng.choice(["get", "post"]))
+                for i in (home, d1, vendor):
+                    traits[i]["needs_term"] = True
+            elif self.fresh9:  # heldout23-25: the fields and button outside an empty <form>, tied by form="ID"
                 traits[vendor].update(formattr=True, method=trng.choice(["get", "post"]))
                 for i in (home, d1, vendor):
                     traits[i]["needs_term"] = True
@@ -2969,7 +3092,17 @@ class Web:
             for i, tr in enumerate(traits):
                 if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain) and frng.random() < 0.3:
                     tr.update(formaction=True, method="get")
-        if self.fresh9 and topic != self.topic:
+        if self.fresh10 and topic != self.topic:
+            # heldout26/27: the other topics' sites sometimes have the image-submit search, and some
+            # of their searches refuse an empty query
+            nrng = random.Random(f"{self.seed}-traits10-{topic}")
+            plain = ("vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer", "formaction")
+            for i, tr in enumerate(traits):
+                if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain) and nrng.random() < 0.25:
+                    tr.update(imgsubmit=True)
+                if nrng.random() < 0.3:
+                    tr["needs_term"] = True
+        elif self.fresh9 and topic != self.topic:
             # heldout23-25: the other topics' sites sometimes have the form="ID" search, and some
             # of their searches refuse an empty query
             nrng = random.Random(f"{self.seed}-traits9-{topic}")
@@ -3014,6 +3147,45 @@ class Web:
             f'<button type="reset" form="{fid}">Clear</button></td></tr></table>'
         )
         return h, [(names[0][0], "text"), (names[1][0], "text"), (cat, "category"), (fmt, "format"), (hidden[0], "other")]
+
+    def _imgsubmit_search_form(self, topic: str, action: str, method: str, rng: random.Random) -> tuple[str, list]:
+        """heldout26/27: a search whose only submit control is an <input type="image"> (a browser
+        sends NAME.x and NAME.y with it), its query box an <input type="search"> with a <datalist>
+        of suggestions, its category a group of radio buttons with "Any" checked, its second filter
+        a row of check boxes (any ticked matches), and a "match" radio group. Returns the HTML and
+        the search's fields."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        name, label = rng.choice(t["text_fields"][:4])
+        cat = rng.choice(["cat", "category", "c", "filter_cat"])
+        fmt = rng.choice(["fmt", "type", "f", "filter_type"])
+        match = rng.choice(["match", "mode", "m"])
+        button = rng.choice(["go", "btnSearch", "submit", "search"])
+        modes = (
+            ["Starts with", "Contains", "Ends with", "Exact word"]
+            if topic == "dictionaries"
+            else ["All the words", "Any of the words", "Exact phrase"]
+        )
+        suggest = "".join(f'<option value="{E(w)}">' for w in rng.sample(t["title_a"], 5))
+        cats = f'<label><input type="radio" name="{cat}" value="" checked> Any</label> ' + " ".join(
+            f'<label><input type="radio" name="{cat}" value="{slug(c)}"> {E(c)}</label>' for c in t["categories"][:6]
+        )
+        fmts = " ".join(f'<label><input type="checkbox" name="{fmt}" value="{slug(o)}"> {E(o)}</label>' for o in t["formats"])
+        mode_html = " ".join(
+            f'<label><input type="radio" name="{match}" value="{slug(m)}"{" checked" if k == 0 else ""}> {E(m)}</label>'
+            for k, m in enumerate(modes)
+        )
+        h = (
+            f'<form name="finder" class="finder" action="{action}" method="{method}">'
+            f'<p><label for="finder-{name}">{E(label)}</label> <input type="search" id="finder-{name}" name="{name}" list="{name}-suggest" '
+            f'placeholder="{E(rng.choice(t["placeholders"]))}" autocomplete="off"><datalist id="{name}-suggest">{suggest}</datalist></p>'
+            f'<p class="modes">{mode_html}</p>'
+            f'<fieldset class="radios"><legend>{E(labels["category"])}</legend>{cats}</fieldset>'
+            f'<fieldset class="ticks"><legend>{E(labels["format"])}</legend>{fmts}</fieldset>'
+            f'<p class="go"><input type="image" name="{button}" src="/img/{rng.choice(["btn-search", "go-button", "search_btn"])}.gif" '
+            f'alt="{E(rng.choice(["Search", "Find", "Look up", "Go"]))}" width="72" height="24"></p></form>'
+        )
+        return h, [(name, "text"), (cat, "category"), (fmt, "facet_format"), (match, "other")]
 
     def _formaction_search_form(self, topic: str, action: str, save_action: str, rng: random.Random) -> tuple[str, list, list]:
         """heldout21/22: a search form whose own action is "save this search" (POST, with a CSRF token
@@ -3251,6 +3423,27 @@ class Web:
                 '<label>Site address <input type="text" name="address"></label> <label>Your name <input type="text" name="name"></label> '
                 '<label>Your comment is <select name="stance"><option>An objection</option><option>In support</option><option>Neutral</option></select></label> '
                 '<label>Comments <textarea name="comments" rows="5"></textarea></label> <input type="submit" value="Send comment"></form>'
+            )
+        elif kind == "suggestword":
+            action = rng.choice(["/suggest/send", "/words/suggest"])
+            h = (
+                f"<h3>{E(rng.choice(['Suggest a word', 'Know a word we have missed?', 'Send us a word']))}</h3>"
+                f'<form action="{action}" method="post"><label>Word <input type="text" name="word"></label> '
+                '<label>What it means <input type="text" name="meaning"></label> <label>Used in a sentence <textarea name="example" rows="3"></textarea></label> '
+                f'<label>{E(labels["category"])} <select name="field">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="pos">{fmts}</select></label> '
+                '<label>Where you heard it <input type="text" name="where"></label> <label>Email <input type="email" name="email"></label> '
+                '<input type="submit" value="Send the word"></form>'
+            )
+        elif kind == "campreview":
+            action = rng.choice(["/reviews/submit", "/write-a-review/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Review your stay', 'Tell other campers', 'Write a review']))}</h3>"
+                f'<form action="{action}" method="post"><label>Name of the site you stayed at <input type="text" name="name"></label> '
+                '<label>Town or postcode <input type="text" name="location"></label> <label>Date of your stay <input type="date" name="stayed"></label> '
+                f'<label>{E(labels["category"])} <select name="pitch">{cats}</select></label> '
+                '<label>Your rating <select name="rating"><option>5 stars</option><option>4 stars</option><option>3 stars</option><option>2 stars</option><option>1 star</option></select></label> '
+                '<label>Your review <textarea name="review" rows="5"></textarea></label> <input type="submit" value="Post review"></form>'
             )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
@@ -4739,6 +4932,8 @@ class Web:
             fillers = FILLERS8
         if self.fresh9:
             fillers = FILLERS9
+        if self.fresh10:
+            fillers = FILLERS10
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -4778,6 +4973,8 @@ class Web:
                 extra = FRESH8_FILLER_FORMS.get(host_name)
             if self.fresh9:
                 extra = FRESH9_FILLER_FORMS.get(host_name)
+            if self.fresh10:
+                extra = FRESH10_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -4947,6 +5144,10 @@ class Web:
                     "podcasts": "Arts: Radio and audio: Podcast directories",
                     "permits": "Regional: Local government: Planning and building control",
                 }
+            )
+        if self.fresh10:
+            groups.update(
+                {"dictionaries": "Reference: Language: Lexicons and glossaries", "campsites": "Recreation: Outdoors: Camping: Campsites"}
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
@@ -5235,6 +5436,8 @@ class Web:
                 "deposit": "Thank you: the library will check your deposit and email you its handle.",
                 "podsubmit": "Thank you: we will check your feed and add your show within two days.",
                 "objection": "Thank you: your comment has been received and will be published on the application.",
+                "suggestword": "Thank you: an editor will look at your word and write to you if it goes in.",
+                "campreview": "Thank you: your review will appear once the campsite's owner has had a chance to reply.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
