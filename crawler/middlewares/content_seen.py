@@ -417,6 +417,9 @@ class ContentSeenMiddleware:
                 stored = None
                 if not test.keep_minutiae:  # the candidates' minutiae come from PostgreSQL
                     keys = test.candidates(item.url, fingerprint)
+                    if keys:  # other documents of the page's host are never compared
+                        others = test.other_documents(item.url, item.title, keys)
+                        keys = [key for key in keys if key not in others]
                     self._add_seconds(started)
                     stored = await store.fetch_minutiae(keys) if keys else {}
                     started = time.perf_counter()

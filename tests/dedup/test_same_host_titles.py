@@ -228,9 +228,10 @@ def test_the_middleware_reads_the_setting_once() -> None:
 
 @pytest.mark.slow
 def test_a_crawl_keeps_a_sites_pages_of_other_titles(sandbox, run_crawl, db) -> None:
-    """One crawl, one request at a time, breadth first: the same host's near copy of
-    another title is stored, its same-title near copy and the other host's copy are
-    near duplicates, the exact copy under another title an exact one."""
+    """One crawl in lookup mode (the candidates' minutiae from PostgreSQL, which takes
+    the in-memory mode's code path too), one request at a time, breadth first: the same
+    host's near copy of another title is stored, its same-title near copy and the other
+    host's copy are near duplicates, the exact copy under another title an exact one."""
     from crawler.sandbox import SandboxWeb, html_page
 
     body, near = f"<p>{BODY}</p>", f"<p>{NEAR_1}</p>"
@@ -252,7 +253,7 @@ def test_a_crawl_keeps_a_sites_pages_of_other_titles(sandbox, run_crawl, db) -> 
         args={"seed_urls": "http://docs.test/", "strategy": "bfs",
               "allowed_domains": "docs.test,mirror.test"},
         settings={"CONCURRENT_REQUESTS": 1, "DEPTH_LIMIT": 0, "RETRY_TIMES": 0,
-                  "SEARCH_INDEX_ENABLED": False,
+                  "SEARCH_INDEX_ENABLED": False, "DEDUP_MINUTIAE_IN_MEMORY": False,
                   # the first copy seen is kept (the mirror, linked from docs.test, would
                   # outweigh the original: crawler/dedup/authority.py)
                   "DEDUP_KEEP_AUTHORITATIVE": False},
