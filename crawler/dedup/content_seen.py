@@ -374,9 +374,9 @@ class ContentSeenTest:
         if not self.same_host_titles_differ:
             return set()
         own = title_key(title)
-        if own is None:
-            return set()
         host = url_host(url)
+        if own is None or not host:  # no title, or a key that is not a URL: as before
+            return set()
         others = set()
         for key in keys:
             if url_host(key) != host:
