@@ -91,6 +91,7 @@ class Page:
     key: str
     site: str
     paragraphs: tuple[str, ...]
+    title: str = ""  # the HTML <title>, white space collapsed (the same-host rule)
 
     @property
     def text(self) -> str:
@@ -169,7 +170,7 @@ def load_pages(sites: dict[str, Path] = SITES, *, model: bool = False) -> list[P
             paragraphs = extract_paragraphs(path)
             if model:
                 paragraphs = model_paragraphs(path, paragraphs)
-            page = Page(f"{site}:{path.relative_to(root)}", site, paragraphs)
+            page = Page(f"{site}:{path.relative_to(root)}", site, paragraphs, root_title(path))
             digest = exact_digest(page.text)
             if not paragraphs or digest in seen_digests:
                 continue
@@ -305,7 +306,8 @@ def main_content(
     """
     boilerplate = boilerplate_paragraphs(pages, min_share)
     reduced = [
-        Page(page.key, page.site, tuple(t for t in page.paragraphs if t not in boilerplate))
+        Page(page.key, page.site, tuple(t for t in page.paragraphs if t not in boilerplate),
+             page.title)
         for page in pages
     ]
     reduced_edits = [

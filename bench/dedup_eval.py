@@ -359,6 +359,7 @@ def evaluate_defaults(
     candidate_threshold: float = DEFAULT_CANDIDATE_THRESHOLD,
     alignment_threshold: float = DEFAULT_ALIGNMENT_THRESHOLD,
     short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
+    same_host_titles_differ: bool = defaults.DEDUP_SAME_HOST_TITLES_DIFFER,
 ) -> ContentSeenTest:
     site_of = {page.key: page.site for page in pages}
     test = ContentSeenTest(
@@ -366,7 +367,13 @@ def evaluate_defaults(
         candidate_threshold=candidate_threshold,
         alignment_threshold=alignment_threshold,
         short_page_words=short_page_words,
+        same_host_titles_differ=same_host_titles_differ,
     )
+    # the test sees URLs (one host per site) and titles, as in a crawl; an edited page
+    # is a copy on its base's host with its base's title (the edits keep the title)
+    url_of = {page.key: page_url(page.site, page.key) for page in pages}
+    key_of = {url: key for key, url in url_of.items()}
+    title_of = {page.key: page.title for page in pages}
     fingerprint = test.winnowing
     stage2 = (
         f"second stage: Jaccard in [{candidate_threshold}, {threshold}) and word alignment "
@@ -375,13 +382,14 @@ def evaluate_defaults(
     )
     print(
         f"\n== 2. Defaults: K={fingerprint.k} W={fingerprint.w} hash={fingerprint.hash_name} "
-        f"threshold={threshold}, {stage2} (real ContentSeenTest) =="
+        f"threshold={threshold}, {stage2}; same host, other title: other document "
+        f"{'on' if same_host_titles_differ else 'off'} (real ContentSeenTest) =="
     )
     prints = {page.key: test.fingerprint(page.text) for page in pages}
     edited = [test.fingerprint(edit.text) for edit in edits]
     started = time.perf_counter()
     for page in pages:
-        test.add(page.key, prints[page.key])
+        test.add(url_of[page.key], prints[page.key], page.title)
     add_seconds = time.perf_counter() - started
     print(
         f"LSH bands b={test.index.bands[0]} rows r={test.index.bands[1]}; add of {len(test)} "
@@ -392,25 +400,29 @@ def evaluate_defaults(
     total: dict[str, int] = defaultdict(int)
     by_stage2: dict[str, int] = defaultdict(int)
     for number, (edit, page_fingerprint) in enumerate(zip(edits, edited, strict=True)):
-        match = test.find(f"edit:{number}", page_fingerprint)
+        base_site = site_of[edit.base_key]
+        match = test.find(page_url(base_site, f"{base_site}:edit/{number}"), page_fingerprint,
+                          title=title_of[edit.base_key])
         total[edit.edit] += 1
         if match is not None:
             matched[edit.edit] += 1
-            correct[edit.edit] += match.original == edit.base_key
+            correct[edit.edit] += key_of[match.original] == edit.base_key
             by_stage2[edit.edit] += match.alignment is not None
     same_site_fp = cross_site_fp = twins_flagged = 0
     flagged_examples = []
     candidates = verified = 0
     for page in pages:
-        match = test.find(page.key, prints[page.key])  # never matches itself
-        candidates += len(test.candidates(page.key, prints[page.key]))
-        verified += len(test.similarities(page.key, prints[page.key]))
+        url = url_of[page.key]
+        match = test.find(url, prints[page.key], title=page.title)  # never matches itself
+        candidates += len(test.candidates(url, prints[page.key]))
+        verified += len(test.similarities(url, prints[page.key], title=page.title))
         if match is not None:
-            ratio = twins.ratio(page.key, match.original)
+            original = key_of[match.original]
+            ratio = twins.ratio(page.key, original)
             flagged_examples.append((page.key, match, ratio))
             if ratio >= SOURCE_TWIN_RATIO:
                 twins_flagged += 1
-            elif site_of[match.original] == page.site:
+            elif site_of[original] == page.site:
                 same_site_fp += 1
             else:
                 cross_site_fp += 1
@@ -454,9 +466,16 @@ def evaluate_defaults(
     )
     for query_key, match, ratio in flagged_examples:
         aligned = "" if match.alignment is None else f" alignment={match.alignment:.3f}"
-        print(f"  flagged: {query_key} ~ {match.original} J={match.similarity:.3f}{aligned} "
-              f"content ratio={ratio:.3f}")
+        original = key_of[match.original]
+        print(f"  flagged: {query_key} ~ {original} J={match.similarity:.3f}{aligned} "
+              f"content ratio={ratio:.3f} titles {title_of[query_key]!r} ~ "
+              f"{title_of[original]!r}")
     return test
+
+
+def page_url(site: str, key: str) -> str:
+    """A corpus key ``site:path`` as a URL of the site's own host."""
+    return f"http://{site}.test/{key.partition(':')[2]}"
 
 
 def timeit_ms(function, repeat: int = 7, number: int = 20) -> float:
@@ -628,6 +647,22 @@ def measure_memory(pages: list[Page], inserted: int, bands: tuple[int, int] | No
         f"this corpus, {per_words:,.0f} B/page -> {per_words * 1e6 / 2**30:.2f} GiB per 1M "
         "such pages (extrapolated; keys not counted)"
     )
+    titles = [page.title for page in pages]
+    urls = [f"https://example.org/page/{number:012d}" for number in range(count)]
+    test = ContentSeenTest()
+
+    def title_keys() -> dict[str, int]:
+        # the URL strings exist anyway (index keys): only the dict and the keys count
+        for url, number in zip(urls, range(count), strict=True):
+            test._remember_title(url, titles[number % len(titles)])
+        return test._titles
+
+    titled, per_title = traced_bytes(title_keys)
+    print(
+        f"in-memory title keys (same-host rule, 8-byte BLAKE2b of the normalised title): "
+        f"{len(titled)} of {count} pages titled, {per_title / count:,.1f} B/page -> "
+        f"{per_title / count * 1e6 / 2**30:.3f} GiB per 1M such pages (keys not counted)"
+    )
     _, text = sample_30kb_text(pages)
     print(
         f"(the 30 KB text of section 3 has {fingerprint.minutiae_array(text).size} minutiae: "
@@ -659,6 +694,8 @@ def main() -> None:
     parser.add_argument("--short-page-words", type=int,
                         default=defaults.DEDUP_SHORT_PAGE_WORDS,
                         help="pages of fewer words judged by the alignment alone (0: off)")
+    parser.add_argument("--titles-same-document", action="store_true",
+                        help="DEDUP_SAME_HOST_TITLES_DIFFER=False in section 2 (before it)")
     parser.add_argument("--no-sweep", action="store_true", help="skip sections 1 and 1b")
     parser.add_argument("--thresholds", default=",".join(map(str, SWEEP_THRESHOLDS)),
                         help="comma-separated thresholds of the sweep")
@@ -698,7 +735,7 @@ def main() -> None:
     test = evaluate_defaults(
         pages, edits, twins, arguments.threshold,
         min(arguments.candidate_threshold, arguments.threshold), arguments.alignment_threshold,
-        arguments.short_page_words,
+        arguments.short_page_words, not arguments.titles_same_document,
     )
     measure_costs(pages, test)
     if not arguments.no_memory:

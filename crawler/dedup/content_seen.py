@@ -23,6 +23,14 @@ word); pages loaded from storage have none: :meth:`words_needed` names the candi
 whose words the caller must fetch (e.g. re-derived from the stored page text) and pass
 to :meth:`find` as ``words``.
 
+A site's distinct titles (``same_host_titles_differ``, DEDUP_SAME_HOST_TITLES_DIFFER):
+a candidate of the page's own host whose normalised title (white space collapsed, case
+folded) differs from the page's is another document, never its near duplicate (in both
+stages); exact duplicates, candidates of other hosts and pages without a title are
+judged as before.  The test keeps an 8-byte key of each admitted page's title (pages
+without a title get none); titles of pages it does not know (another agent's, in the
+shared test) are passed to :meth:`similarities` as ``titles``.
+
 Two ways to keep the minutiae needed to verify LSH candidates on their true Jaccard:
 
 * in memory (``keep_minutiae=True``, the default): :meth:`find` needs nothing else;
@@ -37,6 +45,7 @@ import hashlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -58,6 +67,7 @@ __all__ = [
     "PageFingerprint",
     "StoredFingerprint",
     "fingerprint_text",
+    "title_key",
 ]
 
 
@@ -75,6 +85,24 @@ def fingerprint_text(
     if content == "main" and main_text and not main_text.isspace():
         text = main_text
     return f"{title}\n{text}" if title else text
+
+
+def title_key(title: str | None) -> int | None:
+    """A page title's identity for the same-host rule: 64 bits of BLAKE2b of the title
+    with white space collapsed and case folded; None for no (or a blank) title."""
+    normalized = " ".join((title or "").split()).casefold()
+    if not normalized:
+        return None
+    digest = hashlib.blake2b(normalized.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+def url_host(url: str) -> str:
+    """The host of a page's URL (lower case, no port; '' when there is none)."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +226,7 @@ class ContentSeenTest:
         alignment_threshold: float = defaults.DEDUP_ALIGNMENT_THRESHOLD,
         content: str = defaults.DEDUP_CONTENT,
         short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
+        same_host_titles_differ: bool = defaults.DEDUP_SAME_HOST_TITLES_DIFFER,
     ) -> None:
         if content not in CONTENT_CHOICES:
             raise ValueError(f"content must be one of {', '.join(CONTENT_CHOICES)}")
@@ -211,6 +240,7 @@ class ContentSeenTest:
         self.alignment_threshold = alignment_threshold
         self.content = content
         self.short_page_words = max(0, short_page_words)
+        self.same_host_titles_differ = same_host_titles_differ
         self.index = NearDuplicateIndex(
             threshold,
             num_perm,
@@ -220,6 +250,8 @@ class ContentSeenTest:
         self._digests: dict[bytes, str] = {}  # MD5 (16 bytes) -> first URL with it
         # word hashes of the pages admitted in this process (in-memory mode only)
         self._words: dict[str, np.ndarray] = {}
+        # title keys of the admitted pages that have a title (same_host_titles_differ)
+        self._titles: dict[str, int] = {}
 
     @property
     def threshold(self) -> float:
@@ -297,15 +329,23 @@ class ContentSeenTest:
         url: str,
         fingerprint: PageFingerprint,
         stored: Mapping[str, np.ndarray | Iterable[int]] | None = None,
+        *,
+        title: str | None = None,
+        titles: Mapping[str, str | None] | None = None,
     ) -> dict[str, float]:
-        """Verified Jaccard of each LSH candidate that reaches ``candidate_threshold``.
+        """Verified Jaccard of each LSH candidate that reaches ``candidate_threshold``,
+        other documents of the page's host left out (:meth:`other_documents`).
 
         ``stored``: the candidates' minutiae (required when minutiae are not kept in
-        memory; candidates missing from it are skipped).
+        memory; candidates missing from it are skipped); ``title``: the page's title;
+        ``titles``: titles of candidates this test has not admitted itself.
         """
         if fingerprint.minutiae.size == 0:
             return {}
         keys = self.candidates(url, fingerprint)
+        if keys and self.same_host_titles_differ:
+            others = self.other_documents(url, title, keys, titles)
+            keys = [key for key in keys if key not in others]
         if stored is None:
             if not self.keep_minutiae:
                 raise ValueError("minutiae are not kept in memory: pass stored=")
@@ -318,6 +358,35 @@ class ContentSeenTest:
             if similarity >= self.candidate_threshold:
                 found[key] = similarity
         return found
+
+    def other_documents(
+        self,
+        url: str,
+        title: str | None,
+        keys: Iterable[str],
+        titles: Mapping[str, str | None] | None = None,
+    ) -> set[str]:
+        """The admitted pages among ``keys`` that are other documents than the page
+        ``url`` titled ``title``: same host, both titled, titles different once white
+        space is collapsed and case folded.  A candidate's title is the one it was
+        admitted with, else ``titles[key]``; one without a title is never excluded.
+        Empty when the rule is off."""
+        if not self.same_host_titles_differ:
+            return set()
+        own = title_key(title)
+        host = url_host(url)
+        if own is None or not host:  # no title, or a key that is not a URL: as before
+            return set()
+        others = set()
+        for key in keys:
+            if url_host(key) != host:
+                continue
+            other = self._titles.get(key)
+            if other is None and titles is not None:
+                other = title_key(titles.get(key))
+            if other is not None and other != own:
+                others.add(key)
+        return others
 
     def words_needed(
         self, similarities: Mapping[str, float], fingerprint: PageFingerprint | None = None
@@ -342,6 +411,8 @@ class ContentSeenTest:
         fingerprint: PageFingerprint,
         stored: Mapping[str, np.ndarray | Iterable[int]] | None = None,
         words: Mapping[str, np.ndarray] | None = None,
+        *,
+        title: str | None = None,
     ) -> Duplicate | None:
         """The page ``url`` duplicates among the admitted pages, if any.
 
@@ -349,12 +420,14 @@ class ContentSeenTest:
         threshold; else the second stage.  ``stored``: the minutiae of the
         :meth:`candidates` (required when minutiae are not kept in memory; candidates
         missing from it are skipped); ``words``: word hashes of the :meth:`words_needed`
-        (candidates without words are not aligned).
+        (candidates without words are not aligned); ``title``: the page's title (other
+        documents of its host are no near duplicates: :meth:`other_documents`).
         """
         duplicate = self.find_exact(url, fingerprint)
         if duplicate is not None:
             return duplicate
-        return self.decide(fingerprint, self.similarities(url, fingerprint, stored), words)
+        similarities = self.similarities(url, fingerprint, stored, title=title)
+        return self.decide(fingerprint, similarities, words)
 
     def decide(
         self,
@@ -395,10 +468,11 @@ class ContentSeenTest:
         """Whether the page is judged by the word alignment alone (``short_page_words``)."""
         return self.second_stage and 0 < fingerprint.words.size < self.short_page_words
 
-    def add(self, url: str, fingerprint: PageFingerprint) -> None:
-        """Admit a page (a page already admitted is re-indexed with its new content).
-        The first URL with a normalised text stays its original."""
+    def add(self, url: str, fingerprint: PageFingerprint, title: str | None = None) -> None:
+        """Admit a page (a page already admitted is re-indexed with its new content and
+        title).  The first URL with a normalised text stays its original."""
         self._digests.setdefault(bytes.fromhex(fingerprint.digest), url)
+        self._remember_title(url, title)
         if url in self.index:
             self.index.remove(url)
         self.index.add(url, fingerprint.minutiae, signature=fingerprint.signature)
@@ -407,27 +481,53 @@ class ContentSeenTest:
         else:
             self._words.pop(url, None)
 
-    def replace_original(self, old: str, new: str, fingerprint: PageFingerprint) -> None:
-        """Admit ``new`` in place of the admitted ``old`` (the copy kept for its
-        importance, crawler/dedup/authority.py): ``old`` leaves the index and the exact
-        test, whose digests now name ``new``."""
+    def replace_original(
+        self, old: str, new: str, fingerprint: PageFingerprint, title: str | None = None
+    ) -> None:
+        """Admit ``new`` (titled ``title``) in place of the admitted ``old`` (the copy
+        kept for its importance, crawler/dedup/authority.py): ``old`` leaves the index
+        and the exact test, whose digests now name ``new``."""
         for digest in [d for d, url in self._digests.items() if url == old]:
             self._digests[digest] = new
         if old in self.index:
             self.index.remove(old)
         self._words.pop(old, None)
-        self.add(new, fingerprint)
+        self._titles.pop(old, None)
+        self.add(new, fingerprint, title)
 
-    def check(self, url: str, text: str) -> tuple[PageFingerprint | None, Duplicate | None]:
+    def _remember_title(self, url: str, title: str | None) -> None:
+        key = title_key(title) if self.same_host_titles_differ else None
+        if key is None:
+            self._titles.pop(url, None)
+        else:
+            self._titles[url] = key
+
+    def load_titles(self, rows: Iterable[tuple[str, str | None]]) -> int:
+        """Titles of pages admitted before (``(url, title)``, e.g. their ``pages`` rows
+        at a restart) for the same-host rule; URLs not in the test are skipped.  Returns
+        how many titles were taken."""
+        if not self.same_host_titles_differ:
+            return 0
+        taken = 0
+        for url, title in rows:
+            if url in self.index:
+                self._remember_title(url, title)
+                taken += url in self._titles
+        return taken
+
+    def check(
+        self, url: str, text: str, title: str | None = None
+    ) -> tuple[PageFingerprint | None, Duplicate | None]:
         """Fingerprint ``text``, find what it duplicates, admit it if it is new (minutiae
         in memory only).  Returns the fingerprint (None for an empty text) and the
-        duplicate found (None: the page was admitted)."""
+        duplicate found (None: the page was admitted).  ``title``: the page's title (the
+        same-host rule; ``text`` is what is fingerprinted, title included)."""
         fingerprint = self.fingerprint(text)
         if fingerprint is None:
             return None, None
-        duplicate = self.find(url, fingerprint)
+        duplicate = self.find(url, fingerprint, title=title)
         if duplicate is None:
-            self.add(url, fingerprint)
+            self.add(url, fingerprint, title)
         return fingerprint, duplicate
 
     # ------------------------------------------------------------------ rebuilding

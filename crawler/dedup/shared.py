@@ -14,7 +14,8 @@ one transaction:
    minutiae (``page_fingerprints``) are verified exactly as in memory (Jaccard of the
    minutiae, then the second stage's word alignment, with word hashes re-derived from
    the candidates' ``pages`` rows: a candidate whose page row is not stored yet is not
-   aligned);
+   aligned); a candidate of the page's host whose ``pages`` row has another title is
+   another document (DEDUP_SAME_HOST_TITLES_DIFFER; no row yet: no title);
 4. a new page gets its ``page_fingerprints`` row and its band rows; commit (the locks go).
 
 The decisions are :class:`~crawler.dedup.content_seen.ContentSeenTest`'s own (its
@@ -31,7 +32,13 @@ import numpy as np
 from psycopg_pool import AsyncConnectionPool
 
 from crawler.dedup.alignment import word_hashes
-from crawler.dedup.content_seen import ContentSeenTest, Duplicate, PageFingerprint
+from crawler.dedup.content_seen import (
+    ContentSeenTest,
+    Duplicate,
+    PageFingerprint,
+    title_key,
+    url_host,
+)
 from crawler.dedup.near_duplicates import sorted_jaccard
 
 __all__ = ["SharedContentSeen", "band_keys"]
@@ -59,6 +66,10 @@ WHERE crawl_id = %s AND url = ANY(%b::text[]) AND scheme = %s
 
 _PAGE_TEXT_SQL = """
 SELECT url, title, text, main_text FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
+"""
+
+_TITLES_SQL = """
+SELECT url, title FROM pages WHERE crawl_id = %s AND url = ANY(%b::text[])
 """
 
 _ADMIT_SQL = """
@@ -110,19 +121,27 @@ class SharedContentSeen:
         digest = _int64(b"digest:" + bytes.fromhex(fingerprint.digest))
         return sorted({k ^ self._crawl_salt for k in (digest, *keys)})
 
-    async def check(self, url: str, fingerprint: PageFingerprint) -> Duplicate | None:
-        """The page ``url`` duplicates among the crawl's admitted pages (any agent's), or
-        None after admitting it, in one transaction."""
+    async def check(
+        self, url: str, fingerprint: PageFingerprint, title: str | None = None
+    ) -> Duplicate | None:
+        """The page ``url`` (titled ``title``: the same-host rule) duplicates among the
+        crawl's admitted pages (any agent's), or None after admitting it, in one
+        transaction."""
         keys = band_keys(fingerprint.signature, self.bands, self.rows)
         async with self.pool.connection() as conn, conn.transaction():
             await conn.execute(_LOCK_SQL, (self.lock_keys(fingerprint, keys),))
-            duplicate = await self._find(conn, url, fingerprint, keys)
+            duplicate = await self._find(conn, url, fingerprint, keys, title)
             if duplicate is None:
                 await self._admit(conn, url, fingerprint, keys)
         return duplicate
 
     async def _find(
-        self, conn: Any, url: str, fingerprint: PageFingerprint, keys: list[int]
+        self,
+        conn: Any,
+        url: str,
+        fingerprint: PageFingerprint,
+        keys: list[int],
+        title: str | None = None,
     ) -> Duplicate | None:
         row = await (await conn.execute(
             _EXACT_SQL, (self.crawl_id, fingerprint.digest, url))).fetchone()
@@ -132,6 +151,16 @@ class SharedContentSeen:
             return None
         cursor = await conn.execute(_CANDIDATE_URLS_SQL, (self.crawl_id, keys, url))
         candidates = [row[0] for row in await cursor.fetchall()]
+        if candidates and self.test.same_host_titles_differ and title_key(title) is not None:
+            # the same-host rule: candidates of the page's host that are other documents
+            # (their titles from their `pages` rows; a row not stored yet: no title)
+            host = url_host(url)
+            same_host = [key for key in candidates if url_host(key) == host]
+            if same_host:
+                cursor = await conn.execute(_TITLES_SQL, (self.crawl_id, same_host))
+                titles = dict(await cursor.fetchall())
+                others = self.test.other_documents(url, title, same_host, titles)
+                candidates = [key for key in candidates if key not in others]
         if not candidates:
             return None
         cursor = await conn.execute(_MINUTIAE_SQL, (self.crawl_id, candidates, self.test.scheme))

@@ -59,6 +59,12 @@ FROM page_fingerprints WHERE crawl_id = %(crawl_id)s
 ORDER BY seq
 """
 
+# The titles of the admitted pages (the same-host rule, DEDUP_SAME_HOST_TITLES_DIFFER):
+# the stored pages' own, read once at a restart.
+_TITLES_LOAD_SQL = """
+SELECT url, title FROM pages WHERE crawl_id = %s AND title <> ''
+"""
+
 # The minutiae a lookup needs (lookup mode: when they are not kept in memory).
 _MINUTIAE_SQL = """
 SELECT url, minutiae FROM page_fingerprints
@@ -127,7 +133,27 @@ class FingerprintStore:
                 batch = []
                 await asyncio.sleep(0)  # let the loop breathe between chunks
         counts = test.load(batch)
+        if test.same_host_titles_differ:
+            await self._load_titles(test, chunk_rows)
         return indexed + counts[0], exact_only + counts[1]
+
+    async def _load_titles(self, test: ContentSeenTest, chunk_rows: int) -> int:
+        """Titles of the loaded pages, from their ``pages`` rows (a page whose row was
+        never stored has no title: the same-host rule does not apply to it)."""
+        taken = 0
+        async with self.pool.connection() as conn, conn.transaction():
+            async with conn.cursor(name="page_titles_load") as cursor:
+                cursor.itersize = chunk_rows
+                await cursor.execute(_TITLES_LOAD_SQL, (self.crawl_id,))
+                batch: list[tuple[str, str]] = []
+                async for url, title in cursor:
+                    batch.append((url, title))
+                    if len(batch) >= chunk_rows:
+                        taken += test.load_titles(batch)
+                        batch = []
+                        await asyncio.sleep(0)
+                taken += test.load_titles(batch)
+        return taken
 
     async def _stored_rows(
         self, with_minutiae: bool, chunk_rows: int

@@ -145,6 +145,7 @@ class ContentSeenMiddleware:
         keep_authoritative: bool,
         content: str = defaults.DEDUP_CONTENT,
         short_page_words: int = defaults.DEDUP_SHORT_PAGE_WORDS,
+        same_host_titles_differ: bool = defaults.DEDUP_SAME_HOST_TITLES_DIFFER,
     ) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
@@ -155,6 +156,7 @@ class ContentSeenMiddleware:
         self.num_perm = num_perm
         self.content = content
         self.short_page_words = short_page_words
+        self.same_host_titles_differ = same_host_titles_differ
         self.follow_links = follow_links
         self.in_memory = in_memory
         self.batch_size = batch_size
@@ -219,6 +221,9 @@ class ContentSeenMiddleware:
             short_page_words=settings.getint(
                 "DEDUP_SHORT_PAGE_WORDS", defaults.DEDUP_SHORT_PAGE_WORDS
             ),
+            same_host_titles_differ=settings.getbool(
+                "DEDUP_SAME_HOST_TITLES_DIFFER", defaults.DEDUP_SAME_HOST_TITLES_DIFFER
+            ),
         )
 
     def _shared_wanted(self, spider: Any) -> bool:
@@ -247,6 +252,7 @@ class ContentSeenMiddleware:
             alignment_threshold=self.alignment_threshold,
             content=self.content,
             short_page_words=self.short_page_words,
+            same_host_titles_differ=self.same_host_titles_differ,
         )
         try:
             self.database.prepare()
@@ -411,11 +417,16 @@ class ContentSeenMiddleware:
                 stored = None
                 if not test.keep_minutiae:  # the candidates' minutiae come from PostgreSQL
                     keys = test.candidates(item.url, fingerprint)
+                    if keys:  # other documents of the page's host are never compared
+                        others = test.other_documents(item.url, item.title, keys)
+                        keys = [key for key in keys if key not in others]
                     self._add_seconds(started)
                     stored = await store.fetch_minutiae(keys) if keys else {}
                     started = time.perf_counter()
                 # second stage: words of candidates not in memory come from `pages`
-                similarities = test.similarities(item.url, fingerprint, stored)
+                similarities = test.similarities(
+                    item.url, fingerprint, stored, title=item.title
+                )
                 missing = test.words_needed(similarities, fingerprint)
                 words = None
                 if missing:
@@ -425,7 +436,7 @@ class ContentSeenMiddleware:
                 duplicate = test.decide(fingerprint, similarities, words)
             demoted = None
             if duplicate is None:
-                test.add(item.url, fingerprint)
+                test.add(item.url, fingerprint, item.title)
             elif self.authority is not None:
                 demoted = self._keep_authoritative(item, response, duplicate, fingerprint, test)
             self._add_seconds(started)
@@ -459,7 +470,7 @@ class ContentSeenMiddleware:
         started = time.perf_counter()
         # no process-wide lock: PostgreSQL's locks on the page's keys serialise the
         # pages that could match, in this process and in the other agents
-        duplicate = await shared.check(item.url, fingerprint)
+        duplicate = await shared.check(item.url, fingerprint, item.title)
         self.stats.inc_value("dedup/shared_seconds", time.perf_counter() - started)
         if duplicate is None:
             self.stats.inc_value("dedup/stored")
@@ -494,7 +505,7 @@ class ContentSeenMiddleware:
         )
         if not keep_new:
             return None
-        test.replace_original(duplicate.original, item.url, fingerprint)
+        test.replace_original(duplicate.original, item.url, fingerprint, item.title)
         evidence.demoted(duplicate.original)
         self.stats.inc_value("dedup/authority_replaced")
         logger.info("%s replaces %s as the admitted copy: %s", item.url, duplicate.original, why)
