@@ -65,9 +65,26 @@ def test_wordpiece_splits_like_bert_and_a_compound_topic_into_its_words():
     assert pieces.split_compound("airfare") == "airfare"  # "fare" is no whole word here
 
 
+def test_a_plural_wordpiece_misreads_is_written_as_its_singular():
+    pieces = WordPiece(
+        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "these", "thesis", "##s", "tender", "ob", "##it"]
+        + ["##uaries", "obituary", "analysis", "ana", "##lyses", "bus", "##es", "books"]
+    )
+    assert pieces.singular("theses") == "thesis"  # read as "these" + "##s"
+    assert pieces.singular("obituaries") == "obituary"  # -ies -> -y
+    assert pieces.singular("analyses") == "analysis"  # -ses -> -sis before -s
+    assert pieces.singular("tenders") == "tenders"  # read as "tender" + "##s" already
+    assert pieces.singular("buses") == "buses"  # read as "bus" + "##es" already
+    assert pieces.singular("books") == "books"  # a word of its own
+    assert pieces.singular("music") == "music"  # no plural
+
+
 def test_topic_phrase_fills_the_template(encoder):
     assert topic_phrase("sheetmusic", "{topic} online", encoder.tokenizer) == "sheet music online"
     assert topic_phrase("tenders", "{topic} online", encoder.tokenizer) == "tenders online"
+    assert topic_phrase("theses", "{topic} online", encoder.tokenizer) == "thesis online"
+    assert topic_phrase("obituaries", "{topic} online", encoder.tokenizer) == "obituary online"
+    assert topic_phrase("permits", "{topic} online", encoder.tokenizer) == "permits online"
     assert topic_phrase("used cars", "", encoder.tokenizer) == "used cars"
 
 
