@@ -300,6 +300,11 @@ class TopicMeaning:
             value, self.similarity.values(), self.min_z, self.min_similarity, self.min_pages
         )
 
+    def faded(self, sites: Iterable[str]) -> int:
+        """How many of ``sites`` (each judged on topic by meaning once) no longer stand
+        out among the home pages seen since."""
+        return sum(1 for site in sites if not self.on_topic(site))
+
     def z(self, site: str) -> float:
         """How many standard deviations the site's cosine is above the mean (for logs)."""
         value = self.similarity.get(site)

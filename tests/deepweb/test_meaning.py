@@ -145,6 +145,28 @@ def test_topic_meaning_judges_each_site_against_the_home_pages_seen(encoder):
     assert meaning.z("www.stave.test") > 2.0 and not meaning.on_topic("www.unseen.test")
 
 
+def test_a_site_that_stood_out_among_the_first_pages_fades_among_more(encoder):
+    meaning = TopicMeaning(
+        encoder,
+        "obituaries",
+        template="{topic} online",
+        min_z=2.0,
+        min_similarity=0.2,
+        min_pages=20,
+        text_chars=300,
+    )
+    assert meaning.phrase == "obituary online"
+    meaning.similarity = {f"www.other{i}.test": 0.1 + (i % 2) * 0.02 for i in range(19)}
+    meaning.similarity["www.steam.test"] = 0.3  # among the first 20: stands out
+    assert meaning.on_topic("www.steam.test")
+    assert meaning.faded(["www.steam.test"]) == 0
+    for i in range(3):  # the topic's sites come later, far above it
+        meaning.similarity[f"www.notices{i}.test"] = 0.5
+    assert not meaning.on_topic("www.steam.test")
+    assert [meaning.on_topic(f"www.notices{i}.test") for i in range(3)] == [True] * 3
+    assert meaning.faded(["www.steam.test", "www.notices0.test"]) == 1
+
+
 def test_a_page_learned_off_topic_is_relabelled_on_topic():
     vocabulary = TopicVocabulary(terms("tenders"), min_pages=2, min_ratio=3.0, max_chance=0.05)
     vocabulary.learn("Contract opportunities for suppliers", False)
