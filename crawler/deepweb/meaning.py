@@ -124,6 +124,27 @@ class WordPiece:
         ]
         return " ".join(splits[0]) if len(splits) == 1 else word
 
+    def singular(self, word: str) -> str:
+        """A plural the vocabulary lacks written as its singular when the vocabulary has
+        that and WordPiece would not read it as the singular plus "##s" ("theses" ->
+        "thesis": cut into "these", "##s", it is read as the demonstrative; "obituaries"
+        -> "obituary"); else the word itself ("tenders" is "tender", "##s" already).
+        The singular is the first whole word of the English plural rules: -ies -> -y,
+        -ses -> -sis, -es -> -e or nothing, -s -> nothing."""
+        lower = word.lower()
+        if lower in self.ids or not lower.isalpha() or not lower.endswith("s"):
+            return word
+        candidates = [lower[:-1]]
+        if lower.endswith("es"):
+            candidates[:0] = [lower[:-3] + "y"] if lower.endswith("ies") else []
+            candidates[:0] = [lower[:-2] + "is"] if lower.endswith("ses") else []
+            candidates.append(lower[:-2])
+        for candidate in candidates:
+            if candidate in self.ids:
+                first = self.word(lower)[0]
+                return word if first == self.ids[candidate] else candidate
+        return word
+
 
 def bert_forward(w: dict[str, np.ndarray], ids: np.ndarray, config: dict[str, Any]) -> np.ndarray:
     """The last hidden states of a BERT encoder for one batch of equal-length sequences
@@ -208,8 +229,9 @@ class SentenceEncoder:
 def topic_phrase(topic: str, template: str, tokenizer: WordPiece) -> str:
     """The text the topic is embedded as: ``template`` with ``{topic}`` replaced by the
     topic's words, a word the model's vocabulary lacks split into the two it is made of
-    ("sheetmusic" -> "sheet music": WordPiece would cut it into "sheet", "##mus", "##ic")."""
-    words = " ".join(tokenizer.split_compound(w) for w in topic.split())
+    ("sheetmusic" -> "sheet music": WordPiece would cut it into "sheet", "##mus", "##ic")
+    or, a plural, written as its singular ("theses" -> "thesis": :meth:`WordPiece.singular`)."""
+    words = " ".join(tokenizer.split_compound(tokenizer.singular(w)) for w in topic.split())
     return template.replace("{topic}", words) if "{topic}" in template else words
 
 
@@ -288,6 +310,11 @@ class TopicMeaning:
         return value is not None and stands_out(
             value, self.similarity.values(), self.min_z, self.min_similarity, self.min_pages
         )
+
+    def faded(self, sites: Iterable[str]) -> int:
+        """How many of ``sites`` (each judged on topic by meaning once) no longer stand
+        out among the home pages seen since."""
+        return sum(1 for site in sites if not self.on_topic(site))
 
     def z(self, site: str) -> float:
         """How many standard deviations the site's cosine is above the mean (for logs)."""

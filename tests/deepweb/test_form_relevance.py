@@ -292,6 +292,39 @@ def test_a_search_over_many_subjects_marking_the_topic_by_a_learned_word():
     assert words.form_evidence(fees) == pytest.approx(0.25 / 4)
 
 
+def test_several_options_marking_the_topic_are_its_own_classification():
+    # a thesis repository's departments: the repositories' home pages taught
+    # "comput", "scienc", "econom"; two of eight departments mark the topic
+    words = learned_vocabulary(
+        "theses",
+        (
+            "research repository computer science economics",
+            "doctoral research computer science economics",
+            "dissertations computer science economics",
+        ),
+    )
+    departments = "".join(
+        f"<option>{d}</option>"
+        for d in ("Chemistry", "Law", "Music", "Physics", "Nursing", "Geography")
+    )
+    (repository,) = extract_forms(
+        f"""<form action="/find"><input name="author"><select name="dept"><option value="">Any
+        </option><option>Computer science</option><option>Economics</option>{departments}
+        </select></form>""".encode(),
+        "http://repo.test/",
+    )
+    # 2 of 8 options mark the topic, their words 3 learned ones: 2/8 x 0.75
+    assert words.form_evidence(repository) == pytest.approx(0.1875)
+    # one of them only: the topic one subject among others
+    (one,) = extract_forms(
+        f"""<form action="/find"><input name="author"><select name="dept"><option value="">Any
+        </option><option>Economics</option><option>History</option>{departments}
+        </select></form>""".encode(),
+        "http://repo.test/",
+    )
+    assert words.form_evidence(one) == -1.0
+
+
 def test_options_of_a_select_inside_a_label_are_not_the_forms_own_words():
     words = vocabulary()
     (packages,) = extract_forms(

@@ -66,9 +66,26 @@ def test_wordpiece_splits_like_bert_and_a_compound_topic_into_its_words():
     assert pieces.split_compound("airfare") == "airfare"  # "fare" is no whole word here
 
 
+def test_a_plural_wordpiece_misreads_is_written_as_its_singular():
+    pieces = WordPiece(
+        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "these", "thesis", "##s", "tender", "ob", "##it"]
+        + ["##uaries", "obituary", "analysis", "ana", "##lyses", "bus", "##es", "books"]
+    )
+    assert pieces.singular("theses") == "thesis"  # read as "these" + "##s"
+    assert pieces.singular("obituaries") == "obituary"  # -ies -> -y
+    assert pieces.singular("analyses") == "analysis"  # -ses -> -sis before -s
+    assert pieces.singular("tenders") == "tenders"  # read as "tender" + "##s" already
+    assert pieces.singular("buses") == "buses"  # read as "bus" + "##es" already
+    assert pieces.singular("books") == "books"  # a word of its own
+    assert pieces.singular("music") == "music"  # no plural
+
+
 def test_topic_phrase_fills_the_template(encoder):
     assert topic_phrase("sheetmusic", "{topic} online", encoder.tokenizer) == "sheet music online"
     assert topic_phrase("tenders", "{topic} online", encoder.tokenizer) == "tenders online"
+    assert topic_phrase("theses", "{topic} online", encoder.tokenizer) == "thesis online"
+    assert topic_phrase("obituaries", "{topic} online", encoder.tokenizer) == "obituary online"
+    assert topic_phrase("permits", "{topic} online", encoder.tokenizer) == "permits online"
     assert topic_phrase("used cars", "", encoder.tokenizer) == "used cars"
 
 
@@ -131,6 +148,28 @@ def test_topic_meaning_judges_each_site_against_the_home_pages_seen(encoder):
     value, cpu_seconds = meaning.cosine("Stave House", "Printed music: vocal scores and parts.")
     assert value == meaning.similarity["www.stave.test"] and cpu_seconds > 0
     assert len(meaning.similarity) == 6
+
+
+def test_a_site_that_stood_out_among_the_first_pages_fades_among_more(encoder):
+    meaning = TopicMeaning(
+        encoder,
+        "obituaries",
+        template="{topic} online",
+        min_z=2.0,
+        min_similarity=0.2,
+        min_pages=20,
+        text_chars=300,
+    )
+    assert meaning.phrase == "obituary online"
+    meaning.similarity = {f"www.other{i}.test": 0.1 + (i % 2) * 0.02 for i in range(19)}
+    meaning.similarity["www.steam.test"] = 0.3  # among the first 20: stands out
+    assert meaning.on_topic("www.steam.test")
+    assert meaning.faded(["www.steam.test"]) == 0
+    for i in range(3):  # the topic's sites come later, far above it
+        meaning.similarity[f"www.notices{i}.test"] = 0.5
+    assert not meaning.on_topic("www.steam.test")
+    assert [meaning.on_topic(f"www.notices{i}.test") for i in range(3)] == [True] * 3
+    assert meaning.faded(["www.steam.test", "www.notices0.test"]) == 1
 
 
 def test_a_page_learned_off_topic_is_relabelled_on_topic():
