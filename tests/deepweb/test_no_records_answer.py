@@ -11,6 +11,7 @@ from crawler.deepweb import SiteExploration, extract_forms
 from crawler.focus.query import terms
 from crawler.items import FormItem
 from crawler.spiders.smart import PROBE_META, ProbeState, SmartSpider
+from tests.deepweb.items import pending_form_item
 
 CHECKER = """<form action="/eligibility/check" method="get"><label for="o">Your {what}</label>
 <select id="o" name="orgtype"><option>Charity</option><option>Community group</option>
@@ -29,20 +30,8 @@ def probe_answer(spider: SmartSpider, what: str) -> FormItem:
     exploration.add_page_terms(terms("village hall grants: grants for community buildings"))
     spider.explorations[site] = exploration
     (form,) = extract_forms(CHECKER.format(what=what).encode(), f"http://{site}/eligibility")
-    item = FormItem(
-        site=site,
-        page_url=form.page_url,
-        form_index=0,
-        action_url=form.action_url,
-        method="GET",
-        fields=[],
-        searchable=True,
-        searchable_score=0.9,
-        relevant=True,
-        relevance_score=1.0,
-        site_score=1.0,
-        form_score=1.0,
-        probe="pending",
+    item = pending_form_item(
+        form, site, relevant=True, relevance_score=1.0, site_score=1.0, form_score=1.0
     )
     url = f"{form.action_url}?orgtype=Charity"
     state = ProbeState(form, item, {}, 5, {"grant"})  # its last query

@@ -7,8 +7,8 @@ from __future__ import annotations
 from scrapy.utils.test import get_crawler
 
 from crawler.deepweb import extract_forms
-from crawler.items import FormItem
 from crawler.spiders.smart import ProbedRecords, ProbeState, SmartSpider
+from tests.deepweb.items import pending_form_item
 
 
 def test_a_probes_records_are_judged_again_when_the_vocabulary_grows():
@@ -18,20 +18,9 @@ def test_a_probes_records_are_judged_again_when_the_vocabulary_grows():
         <button>Go</button></form>""",
         "http://www.lawlib.test/",
     )
-    item = FormItem(
-        site="www.lawlib.test",
-        page_url=form.page_url,
-        form_index=0,
-        action_url=form.action_url,
-        method="GET",
-        fields=[],
-        searchable=True,
-        searchable_score=0.9,
-        relevant=False,
-        relevance_score=0.3,
-        site_score=0.75,
+    item = pending_form_item(
+        form, "www.lawlib.test", relevant=False, relevance_score=0.3, site_score=0.75,
         form_score=0.0,
-        probe="pending",
     )
     records = {"appeal", "tribunal", "judgment", "court"}
     url = "http://www.lawlib.test/search?q=caselaw"
