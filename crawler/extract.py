@@ -19,6 +19,7 @@ Link attributes follow the effective-crawler paper, section 5.3:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -134,7 +135,7 @@ class LinkResolver:
         self.max_entries = max_entries
         self._resolved: dict[tuple[str, str], str | None] = {}
 
-    def resolver(self, base_url: str):  # noqa: ANN201 (a closure)
+    def resolver(self, base_url: str) -> Callable[[str], str | None]:
         try:
             parts = urlsplit(base_url)
         except ValueError:
