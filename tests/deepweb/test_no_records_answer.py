@@ -11,7 +11,7 @@ from crawler.deepweb import SiteExploration, extract_forms
 from crawler.focus.query import terms
 from crawler.items import FormItem
 from crawler.spiders.smart import PROBE_META, ProbeState, SmartSpider
-from tests.deepweb.items import pending_form_item
+from tests.deepweb.items import pending_form_item, teach
 
 CHECKER = """<form action="/eligibility/check" method="get"><label for="o">Your {what}</label>
 <select id="o" name="orgtype"><option>Charity</option><option>Community group</option>
@@ -47,14 +47,11 @@ def probe_answer(spider: SmartSpider, what: str) -> FormItem:
 
 def test_a_checker_answered_without_records_is_relevant_by_the_topics_words_only():
     spider = SmartSpider.from_crawler(get_crawler(SmartSpider), topic="grants")
-    for text in (
+    teach(spider.vocabulary, (
         "grants for charities check eligibility organisation income",
         "community grants check eligibility organisation theme",
         "grant funding check eligibility organisation",
-    ):
-        spider.vocabulary.learn(text, True)
-    for text in ("football scores league", "garden tools plants", "recipes wine cooking"):
-        spider.vocabulary.learn(text, False)
+    ))  # fmt: skip
     # its words are learned ones ("check", "elig", "organis"): not relevant
     final = probe_answer(spider, "organisation")
     assert (final.probe, final.confirmed, final.relevant) == ("no_records", False, False)

@@ -8,7 +8,7 @@ from scrapy.utils.test import get_crawler
 
 from crawler.deepweb import extract_forms
 from crawler.spiders.smart import ProbedRecords, ProbeState, SmartSpider
-from tests.deepweb.items import pending_form_item
+from tests.deepweb.items import pending_form_item, teach
 
 
 def test_a_probes_records_are_judged_again_when_the_vocabulary_grows():
@@ -30,14 +30,11 @@ def test_a_probes_records_are_judged_again_when_the_vocabulary_grows():
     # the vocabulary has learned nothing: the records count for nothing, the probe waits
     assert spider.probed_items_now_relevant() == []
     assert len(spider.probed_records) == 1
-    for text in (
+    teach(spider.vocabulary, (
         "caselaw court appeal tribunal judgment reports",
         "caselaw appeal court judgment tribunal law",
         "caselaw judgment appeal court tribunal",
-    ):
-        spider.vocabulary.learn(text, True)
-    for text in ("football scores league", "garden tools plants", "recipes wine cooking"):
-        spider.vocabulary.learn(text, False)
+    ))  # fmt: skip
     (again,) = spider.probed_items_now_relevant()
     assert (again.relevant, again.relevance_score, again.confirmed) == (True, 0.6, True)
     assert (again.probe, again.probe_url, again.result_records) == ("records", url, 2)
