@@ -705,7 +705,12 @@ class AgentMembership:
                 FROM unnest(%b::text[], %b::text[]) AS d(host, server)
                 WHERE o.crawl = %s AND o.host = d.host
                 RETURNING o.host,
-                    greatest(0, extract(epoch FROM o.next_fetch_at - now()))::float8,
+                    greatest(0, extract(epoch FROM greatest(o.next_fetch_at, (
+                        -- the server's wait: a host of it released before the last
+                        -- answer (a 503's pause) does not carry that answer's wait
+                        SELECT max(s.next_fetch_at) FROM host_owners s
+                        WHERE s.crawl = o.crawl AND s.server = o.server
+                    )) - now()))::float8,
                     o.lent_to
                 """,
                 (self.agent_id, free, [keys.get(h) for h in free], self.key),
