@@ -125,6 +125,7 @@ def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.alone  # its delays are timed on the server's log
 def test_agents_share_a_servers_slot_delay_and_back_off(database_url, db, tmp_path) -> None:
     live = dict.fromkeys(AGENTS, 1.0)
     assert owner("a.test", live) != owner("b.test", live)  # the case this test is about
