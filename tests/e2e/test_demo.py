@@ -3,11 +3,13 @@ its data folder: the demo rebuilds its own index; a user's crawl keeps the clear
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -51,11 +53,25 @@ def run_demo(cwd: Path, data_dir: Path) -> subprocess.CompletedProcess[str]:
            "CRAWLER_DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"}
     for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
         env.pop(var, None)
-    return subprocess.run(
-        [sys.executable, "-m", "crawler.demo", "--data-dir", str(data_dir), "--no-docs",
-         "--max-pages", "20"],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
-    )
+    # a run that hangs shows where: SIGABRT makes every Python process of the demo (its
+    # crawl and indexer too) print all its threads' stacks (a CI run once waited 300 s
+    # with no line from the crawl)
+    env["PYTHONFAULTHANDLER"] = "1"
+    cmd = [sys.executable, "-m", "crawler.demo", "--data-dir", str(data_dir), "--no-docs",
+           "--max-pages", "20"]
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, process_group=0)
+    try:
+        out, err = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGABRT)
+        time.sleep(2)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"the demo did not end in 300 s; stdout:\n{out[-2000:]}\n"
+                    f"stacks:\n{err[-30000:]}")
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def test_demo_rebuilds_its_own_outdated_index(tmp_path: Path) -> None:
