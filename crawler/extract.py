@@ -30,6 +30,10 @@ from crawler.urls import canonical_url, url_host
 
 # Elements whose text a reader never sees.
 _INVISIBLE = frozenset({"script", "style", "noscript", "template", "head", "title"})
+# Elements whose URL attribute is a link of the page: frames are the pages a frameset
+# shows (a manual's contents and cover pages), as Nutch and Heritrix follow them.
+_LINK_TAGS = ("a", "area", "frame", "iframe")
+_SRC_TAGS = frozenset({"frame", "iframe"})
 _BOLD_TAGS = frozenset({"b", "strong"})
 _ITALIC_TAGS = frozenset({"i", "em"})
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)\b", re.I)
@@ -200,6 +204,30 @@ def _drop_tree(el: lxml.etree._Element) -> None:
     parent.remove(el)
 
 
+def _anchor_text(el: lxml.etree._Element) -> str:
+    """A link's words: a link's text, an image map area's alt, a frame's title."""
+    if el.tag == "a":
+        return _text_content(el)
+    return el.get("alt" if el.tag == "area" else "title") or ""
+
+
+def _expand_noframes(root: lxml.etree._Element) -> None:
+    """libxml2 keeps the content of ``<noframes>`` as raw text (markup included): parse
+    it, so that its links are links and its words text (a frameset's only content)."""
+    for el in list(root.iter("noframes")):
+        raw = el.text
+        if not raw or "<" not in raw:
+            continue
+        doc = lxml.etree.fromstring(
+            f"<html><body><div>{raw}</div></body></html>", lxml.etree.HTMLParser()
+        )
+        container = doc.find("body/div") if doc is not None else None
+        if container is None:
+            continue
+        el.text = container.text
+        el.extend(list(container))
+
+
 def _parse(html: bytes | str, encoding: str | None) -> lxml.etree._Element | None:
     """The element lxml.html.fromstring would return, built by lxml.etree's parser:
     the document, or for a fragment (no <html>/<!doctype> first, no head) its body's
@@ -287,13 +315,16 @@ def extract_page(
 ) -> ExtractedPage:
     """Extract the title, visible text and out-links of an HTML page.
 
-    Links come from ``<a href>`` and ``<area href>``, resolved against ``<base href>`` and
-    the page URL, canonicalised; non-http(s) schemes are dropped. A target linked more
-    than once keeps its first occurrence.
+    Links come from ``<a href>``, ``<area href>`` and ``<frame src>``, ``<iframe src>``
+    (``<noframes>`` content included), resolved against ``<base href>`` and the page URL,
+    canonicalised; non-http(s) schemes are dropped. A target linked more than once keeps
+    its first occurrence.
     """
     root = _parse(html, encoding)
     if root is None:
         return ExtractedPage()
+    if root.find(".//noframes") is not None:
+        _expand_noframes(root)
     title_el = root.find(".//title")
     title = _collapse(_text_content(title_el)) if title_el is not None else ""
     body = root.find(".//body")
@@ -302,17 +333,15 @@ def extract_page(
     link_elements: list[lxml.etree._Element] = []
     hrefs: list[str] = []
     seen_hrefs: set[str] = set()
-    for el in root.iter("a", "area"):
+    for el in root.iter(*_LINK_TAGS):
+        raw = el.get("src") if el.tag in _SRC_TAGS else el.get("href")
         # the fragment never reaches the canonical URL: "#a" and "#b" are one target
-        href = (el.get("href") or "").split("#", 1)[0].strip()
-        if el.get("href") and href not in seen_hrefs:
+        href = (raw or "").split("#", 1)[0].strip()
+        if raw and href not in seen_hrefs:
             seen_hrefs.add(href)
             link_elements.append(el)
             hrefs.append(href)
-    anchors = [
-        _collapse(_text_content(el) if el.tag == "a" else (el.get("alt") or ""))
-        for el in link_elements
-    ]
+    anchors = [_collapse(_anchor_text(el)) for el in link_elements]
     visibilities = link_visibilities(root, link_elements)
     base_url = page_url
     base_el = root.find(".//base[@href]")

@@ -137,3 +137,24 @@ def test_link_resolver_remembers_by_directory_and_resolves_like_urljoin():
         "http://a.test/dir/three.html?page=2"
     )
     assert len(resolver._resolved) <= 4  # cleared when full
+
+
+def test_frames_and_noframes_content_are_links() -> None:
+    # a manual's frameset (Apache Ant's): its frames are its pages; libxml2 keeps the
+    # <noframes> content as raw text, which is parsed here (a link, and words, not markup)
+    html = b"""<!DOCTYPE html><html lang="en"><head><title>Manual</title></head>
+<frameset cols="26%,74%"><frame src="toc.html" name="navFrame">
+<frame src="cover.html#top" title="Cover"></frameset>
+<noframes><h2>The manual</h2> <a href="intro.html">Introduction</a></noframes></html>"""
+    page = extract_page(html, "http://ant.test/manual/index.html")
+    assert [(link.url, link.anchor_text) for link in page.links] == [
+        ("http://ant.test/manual/toc.html", ""),
+        ("http://ant.test/manual/cover.html", "Cover"),
+        ("http://ant.test/manual/intro.html", "Introduction"),
+    ]
+    assert page.text == "The manual Introduction"
+    inline = b'<html><body><p>x</p><iframe src="/embedded.html" title="Map"></iframe></body>'
+    links = extract_page(inline, "http://a.test/p").links
+    assert [(link.url, link.anchor_text) for link in links] == [
+        ("http://a.test/embedded.html", "Map")
+    ]
