@@ -689,6 +689,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, SIXTH SET of 2026-11-27 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "seventh":
         label = "HELD OUT, SEVENTH SET of 2026-11-27 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "eighth":
+        label = "HELD OUT, EIGHTH SET of 2026-11-27 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -794,12 +796,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "seventh":
         # the seventh held-out set, added after the scores of the first six had been read
         return [c for c in COLLECTIONS.values() if c.group == "seventh"]
+    if spec == "eighth":
+        # the eighth held-out set, added after the scores of the first seven had been read
+        return [c for c in COLLECTIONS.values() if c.group == "eighth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, fourth, fifth, sixth, seventh, all)"
+                "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -824,6 +829,7 @@ def main(argv: list[str] | None = None) -> int:
             "| fifth (the fifth held-out set, 2026-11-26) "
             "| sixth (the sixth held-out set, 2026-11-27) "
             "| seventh (the seventh held-out set, 2026-11-27) "
+            "| eighth (the eighth held-out set, 2026-11-27) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -77,6 +77,27 @@ def main() -> int:
         problems.append("cppreference: a C++ page in the page set")
     if any(q["target"].startswith("src/") for q in load_queries("rustdoc")):
         problems.append("rustdoc: a source page as a target")
+    # eighth set: bdb's targets are C API or Programmer's Reference pages (never a Tcl,
+    # DB_CONFIG parameter or getter page; the C++/STL/Java references are left out);
+    # abs's never the table of contents or the index; ant's never an overview or list page
+    bq = load_queries("bdb")
+    if any(
+        not q["target"].startswith(("api_reference/C/", "programmer_reference/"))
+        or q["target"].endswith("_parameter.html")
+        for q in bq
+    ):
+        problems.append("bdb: a target outside the C API and the Programmer's Reference")
+    if any(
+        p.startswith(("api_reference/CXX/", "api_reference/STL/", "java/")) for p in pages["bdb"]
+    ):
+        problems.append("bdb: a C++, STL or Java page in the page set")
+    if any(q["target"] in ("index.html", "xrefindex.html") for q in load_queries("abs")):
+        problems.append("abs: the table of contents or the index as a target")
+    if any(
+        q["target"].endswith("list.html") or q["target"] == "tasksoverview.html"
+        for q in load_queries("ant")
+    ):
+        problems.append("ant: an overview or list page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -104,6 +125,9 @@ def main() -> int:
         "cppreference",
         "rustdoc",
         "crystal",
+        "bdb",
+        "ant",
+        "abs",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -288,6 +312,24 @@ def main() -> int:
                 b"closure",
             ),
             ("GET", COLLECTIONS["crystal"].url("String.html"), 200, "text/html", b"gsub"),
+            # eighth set: Berkeley DB's C reference (its C++ reference is excluded: not
+            # served), Ant's task pages, the ABS Guide's ISO-8859-1 pages
+            (
+                "GET",
+                COLLECTIONS["bdb"].url("api_reference/C/dbput.html"),
+                200,
+                "text/html",
+                b"DB-&gt;put",
+            ),
+            ("GET", COLLECTIONS["bdb"].url("api_reference/CXX/dbput.html"), 404, None, None),
+            ("GET", COLLECTIONS["ant"].url("Tasks/javac.html"), 200, "text/html", b"srcdir"),
+            (
+                "GET",
+                COLLECTIONS["abs"].url("internal.html"),
+                200,
+                "text/html; charset=iso-8859-1",
+                b"getopts",
+            ),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)

@@ -1584,6 +1584,315 @@ QUERIES: dict[str, list[tuple[str, str, str]]] = {
             "HTML.html",
         ),
     ],
+    # Eighth held-out set (2026-11-27), written from the documents alone before any run.
+    # Berkeley DB: the C API reference (one page per method) and the Programmer's
+    # Reference Guide. A name query is a method as a C programmer types it; its target is
+    # the method's own page (the setter's page for a setter, never the getter's, the
+    # DB_CONFIG parameter page or the Tcl page).
+    "bdb": [
+        (N, "DB->put", "api_reference/C/dbput.html"),
+        (N, "DB_ENV->txn_begin", "api_reference/C/txnbegin.html"),
+        (N, "DBcursor->get", "api_reference/C/dbcget.html"),
+        (N, "db_env_create", "api_reference/C/envcreate.html"),
+        (N, "DB->associate", "api_reference/C/dbassociate.html"),
+        (N, "db_hotbackup", "api_reference/C/db_hotbackup.html"),
+        (N, "DB_ENV->set_lk_detect", "api_reference/C/envset_lk_detect.html"),
+        (N, "DB_MULTIPLE_KEY_NEXT", "api_reference/C/DB_MULTIPLE_KEY_NEXT.html"),
+        (N, "db_strerror", "api_reference/C/envstrerror.html"),
+        (N, "DB_SEQUENCE->get", "api_reference/C/seqget.html"),
+        (
+            D,
+            "returns an estimate of the proportion of keys that are less than, equal to, and "
+            "greater than the specified key",
+            "api_reference/C/dbkey_range.html",
+        ),
+        (
+            D,
+            "ensures that a specified percent of the pages in the cache are clean by writing "
+            "dirty pages to their backing files",
+            "api_reference/C/memptrickle.html",
+        ),
+        (
+            D,
+            "creates a specialized join cursor for equality or natural joins on secondary indices",
+            "api_reference/C/dbjoin.html",
+        ),
+        (
+            D,
+            "checks for threads of control that have exited while manipulating Berkeley DB "
+            "library data structures",
+            "api_reference/C/envfailchk.html",
+        ),
+        (
+            D,
+            "Set the Btree compression and decompression functions",
+            "api_reference/C/dbset_bt_compress.html",
+        ),
+        (
+            D,
+            "performs a hot backup of a single database file contained within the environment",
+            "api_reference/C/envdbbackup.html",
+        ),
+        (
+            D,
+            "registers page-in and page-out functions for files in the cache",
+            "api_reference/C/mempregister.html",
+        ),
+        (
+            D,
+            "persistent objects that return an increasing or decreasing sequence of integers",
+            "programmer_reference/sequence.html",
+        ),
+        (
+            D,
+            "analyzes the data in a btree database and suggests a page size",
+            "api_reference/C/db_tuner.html",
+        ),
+        (
+            D,
+            "Berkeley DB uses a locking protocol called two-phase locking",
+            "programmer_reference/lock_twopl.html",
+        ),
+        (W, "Encryption", "programmer_reference/env_encrypt.html"),
+        (W, "Elections", "programmer_reference/rep_elect.html"),
+        (W, "Checkpoints", "programmer_reference/transapp_checkpoint.html"),
+        (W, "hsearch", "api_reference/C/hsearch.html"),
+        (W, "Terminology", "programmer_reference/transapp_term.html"),
+        (W, "Atomicity", "programmer_reference/transapp_atomicity.html"),
+        (W, "Isolation", "programmer_reference/transapp_inc.html"),
+        (W, "Partitioning", "programmer_reference/am_partition.html"),
+        (
+            P,
+            "undo every change made inside a transaction and give up its locks",
+            "api_reference/C/txnabort.html",
+        ),
+        (
+            P,
+            "copy the whole environment to another directory while applications keep running",
+            "api_reference/C/envbackup.html",
+        ),
+        (
+            P,
+            "write a database out as plain text that can be loaded again later",
+            "api_reference/C/db_dump.html",
+        ),
+        (
+            P,
+            "look up records by a field other than the primary key",
+            "programmer_reference/am_second.html",
+        ),
+        (
+            P,
+            "raise the limit on how many locks the environment supports",
+            "api_reference/C/envset_lk_max_locks.html",
+        ),
+        (
+            P,
+            "keep everything in memory and write nothing to the filesystem",
+            "programmer_reference/program_ram.html",
+        ),
+        (
+            P,
+            "take a database file to a different environment without breaking it",
+            "programmer_reference/program_copy.html",
+        ),
+        (
+            P,
+            "what is the biggest a database file can grow to",
+            "programmer_reference/am_misc_dbsizes.html",
+        ),
+        (
+            P,
+            "throw away all the records but keep the database itself",
+            "api_reference/C/dbtruncate.html",
+        ),
+        (
+            P,
+            "save a C struct with pointers in it as a record",
+            "programmer_reference/am_misc_struct.html",
+        ),
+        (
+            P,
+            "read or overwrite only some bytes in the middle of a large record",
+            "programmer_reference/am_misc_partial.html",
+        ),
+    ],
+    # Ant: the user manual, one page per task or type. A name query is a task or type as
+    # written in a build file (javac, FileSet) or a property name; its target is that
+    # task's or type's page (never tasksoverview.html or the task list).
+    "ant": [
+        (N, "javac", "Tasks/javac.html"),
+        (N, "macrodef", "Tasks/macrodef.html"),
+        (N, "replaceregexp", "Tasks/replaceregexp.html"),
+        (N, "fixcrlf", "Tasks/fixcrlf.html"),
+        (N, "antcall", "Tasks/antcall.html"),
+        (N, "sshexec", "Tasks/sshexec.html"),
+        (N, "junitlauncher", "Tasks/junitlauncher.html"),
+        (N, "FileSet", "Types/fileset.html"),
+        (N, "build.sysclasspath", "sysclasspath.html"),
+        (N, "uptodate", "Tasks/uptodate.html"),
+        (
+            D,
+            "Merge the individual XML files generated by the JUnit task",
+            "Tasks/junitreport.html",
+        ),
+        (D, "Executes a series of SQL statements via JDBC to a database", "Tasks/sql.html"),
+        (D, "Sets a property if a resource is available at run time", "Tasks/available.html"),
+        (D, "Assembles jmod files into an executable image", "Tasks/link.html"),
+        (
+            D,
+            "Converts files from native encodings to ASCII with escaped Unicode",
+            "Tasks/native2ascii.html",
+        ),
+        (
+            D,
+            "Exits the current build, optionally printing additional information",
+            "Tasks/fail.html",
+        ),
+        (
+            D,
+            "Synchronize a target directory from the files defined in one or more resource "
+            "collections",
+            "Tasks/sync.html",
+        ),
+        (D, "Plays a sound file at the end of the build", "Tasks/sound.html"),
+        (D, "Generates checksum for files", "Tasks/checksum.html"),
+        (
+            D,
+            "a container of tasks and datatypes that cooperate to reach a desired state "
+            "during the build process",
+            "targets.html",
+        ),
+        (W, "Selectors", "Types/selectors.html"),
+        (W, "Listeners", "listeners.html"),
+        (W, "Proxy", "proxy.html"),
+        (W, "FilterChains", "Types/filterchain.html"),
+        (W, "Mapper", "Types/mapper.html"),
+        (W, "Antlib", "Types/antlib.html"),
+        (W, "XMLCatalog", "Types/xmlcatalog.html"),
+        (W, "Tstamp", "Tasks/tstamp.html"),
+        (P, "download a file from a web address during the build", "Tasks/get.html"),
+        (P, "run several tasks at the same time in separate threads", "Tasks/parallel.html"),
+        (P, "try a flaky step again a few times before giving up", "Tasks/retry.html"),
+        (P, "get a name for a scratch file that does not exist yet", "Tasks/tempfile.html"),
+        (P, "ask the person running the build to type an answer", "Tasks/input.html"),
+        (P, "show a window with a progress bar while the build runs", "Tasks/splash.html"),
+        (
+            P,
+            "keep a counter that goes up by one every time I build",
+            "Tasks/buildnumber.html",
+        ),
+        (
+            P,
+            "put a digital signature on my jar so users know who published it",
+            "Tasks/signjar.html",
+        ),
+        (
+            P,
+            "change a value in a .properties configuration file without editing it by hand",
+            "Tasks/propertyfile.html",
+        ),
+        (
+            P,
+            "turn a list of files into one string with the separator Windows or Unix uses",
+            "Tasks/pathconvert.html",
+        ),
+        (
+            P,
+            "call an operating system program once for each file of a set",
+            "Tasks/apply.html",
+        ),
+    ],
+    # The Advanced Bash-Scripting Guide: a book, one page per chapter or section. A name
+    # query is a builtin, command, variable or expansion as typed, or a title; its target
+    # is the page that explains it (internal.html for a builtin, debugging.html for trap),
+    # never the table of contents or the index (xrefindex.html).
+    "abs": [
+        (N, "getopts", "internal.html"),
+        (N, "trap", "debugging.html"),
+        (N, "xargs", "moreadv.html"),
+        (N, "${parameter:-default}", "parameter-substitution.html"),
+        (N, "$PIPESTATUS", "variables2.html"),
+        (N, "tput", "terminalccmds.html"),
+        (N, "$RANDOM", "randomvar.html"),
+        (N, "Process Substitution", "process-sub.html"),
+        (N, "Manipulating Strings", "manipulatingvars.html"),
+        (N, "Exit Codes With Special Meanings", "exitcodes.html"),
+        (D, "A subshell is a child process launched by a shell", "subshells.html"),
+        (D, "Disabled commands in restricted shells", "restricted-sh.html"),
+        (
+            D,
+            "A Bash alias is essentially nothing more than a keyboard shortcut",
+            "aliases.html",
+        ),
+        (
+            D,
+            "and list and or list constructs for processing a number of commands consecutively",
+            "list-cons.html",
+        ),
+        (D, "Bash does not segregate its variables by type", "untyped.html"),
+        (D, "Decompose an integer into prime factors", "mathc.html"),
+        (
+            D,
+            "Searches for information about an Internet host by name or IP address, using DNS",
+            "communications.html",
+        ),
+        (
+            D,
+            "ANSI escape sequences set screen attributes, such as bold text, and color of "
+            "foreground and background",
+            "colorizing.html",
+        ),
+        (D, "The /proc directory is actually a pseudo-filesystem", "procref1.html"),
+        (D, "The standard UNIX archiving utility", "filearchiv.html"),
+        (W, "Arrays", "arrays.html"),
+        (W, "Globbing", "globbingref.html"),
+        (W, "Optimizations", "optimizations.html"),
+        (W, "Gotchas", "gotchas.html"),
+        (W, "Localization", "localization.html"),
+        (W, "Quoting", "quoting.html"),
+        (W, "Functions", "functions.html"),
+        (W, "Options", "options.html"),
+        (
+            P,
+            "give a command several lines of input written right inside the script",
+            "here-docs.html",
+        ),
+        (
+            P,
+            "read the value of a variable whose name is kept in another variable",
+            "ivr.html",
+        ),
+        (
+            P,
+            "throw away the error messages of a command so they do not appear",
+            "zeros.html",
+        ),
+        (
+            P,
+            "let the user press Tab to complete the arguments of my command",
+            "tabexpansion.html",
+        ),
+        (
+            P,
+            "check whether a file exists and is a directory before using it",
+            "fto.html",
+        ),
+        (P, "put the output of a command into a variable", "commandsub.html"),
+        (P, "show a numbered menu and let the user pick an entry", "testbranch.html"),
+        (
+            P,
+            "which operator is evaluated first when an expression mixes several",
+            "opprecedence.html",
+        ),
+        (P, "what the first line of a script starting with #! is for", "sha-bang.html"),
+        (P, "translate my old Windows .bat files into bash", "dosbatch.html"),
+        (
+            P,
+            "make variables that cannot be changed or that only hold integers",
+            "declareref.html",
+        ),
+    ],
 }
 
 
