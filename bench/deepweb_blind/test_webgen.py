@@ -32,6 +32,9 @@ from webgen import (  # noqa: E402
     FRESH9_BESIDE,
     FRESH10,
     FRESH10_BESIDE,
+    FRESH11,
+    FRESH11_BESIDE,
+    NEAR11,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -90,6 +93,10 @@ EARLIER_WEBS = {
     # heldout26/27 as committed, taken before any crawler run on them
     "heldout26": "e06dfa6bf9154d3476ef80d8b54e6ade",
     "heldout27": "0def4db9828b153bce8b45417fb6d028",
+    # heldout28-30 as committed, taken before any crawler run on them
+    "heldout28": "cfab9f4de5a16d19f66d563129d3fb6b",
+    "heldout29": "4e917a514e38a35a67790fdb69d149b8",
+    "heldout30": "b83b0794ea54ae8ad11b147c1fe2a168",
 }
 
 
@@ -1334,6 +1341,119 @@ def test_fresh10_webs_search_through_the_proxy(name: str) -> None:
         if not beside["action_disallowed_by_robots"]:
             body = submit(opener, beside, urllib.parse.urlencode({"word": plural, "name": plural, "meaning": plural}))
             assert "found" not in body and "Thank you" in body, body
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+@pytest.mark.parametrize("name", sorted(FRESH11))
+def test_fresh11_webs_topics_names_mix_and_shapes(name: str) -> None:
+    """heldout28-30: a scored topic no other web has; 64 sites (and their sub-hosts), 5,000-9,000
+    pages; no off-topic site, portal or filler of an earlier web; the scored topic's five forms have
+    heldout26/27's shapes (noscript, image map, image submit, "Advanced" with a look-alike form,
+    terms page), the "Advanced" one disallowed by robots.txt; among the five, sites that name the
+    topic plainly on their home pages and sites that never do (their own words only), at least two
+    of each; every record holds the topic's word; a near-topic site whose searches are over other
+    records and whose page names the topic and some of its records without a search."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in (
+        "dev",
+        "heldout6",
+        "heldout8",
+        "heldout10",
+        "heldout13",
+        "heldout16",
+        "heldout18",
+        "heldout21",
+        "heldout23",
+        "heldout26",
+    ):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            by[next(k for k in ("noscript", "maplink", "imgsubmit", "advlink", "disclaimer") if tr.get(k))] = f
+    assert sorted(by) == ["advlink", "disclaimer", "imgsubmit", "maplink", "noscript"]
+    assert sorted(f["depth"] for f in by.values()) == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == ["imgsubmit", "maplink", "noscript"]
+    plain, own = [], []
+    for f in by.values():
+        site = web.sites[f["host"]]
+        text = re.sub(r"<[^>]+>", " ", site.pages["/"]).lower()
+        if t["plain_word"] in site.name.lower():
+            plain.append(f["host"])
+            title = re.search(r"<title>(.*?)</title>", site.pages["/"]).group(1).lower()
+            assert t["plain_word"] in title, f["host"]
+        else:
+            own.append(f["host"])
+            assert t["plain_word"] not in text, f["host"]
+            assert t["plain_word"] not in site.pages["/"].lower(), f["host"]
+        assert all(web.topic[:-2] in r.text() for r in site.records)
+    assert len(plain) >= 2 and len(own) >= 2, (plain, own)
+    # a form shaped like the search, not a search, beside the "Advanced" one
+    ad = by["advlink"]
+    # (the site's own page for that form may hold it too, or another form of the same kind)
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH11_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    # the near-topic site: its two searches are searchable and not the topic's; one page names the topic
+    spec = NEAR11[web.topic]
+    near = [f for f in gt["forms"] if f["host"] == spec["host"]]
+    searches = [f for f in near if f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    site = web.sites[spec["host"]]
+    assert t["plural"] in site.pages[spec["about_path"]] and t["noun"] in site.pages["/"].lower()
+    assert any(w in site.pages["/"].lower() for w in (t["noun"], t["plural"]))
+
+
+@pytest.mark.parametrize("name", sorted(FRESH11))
+def test_fresh11_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense; the three that refuse an empty query answer it with
+    "Please enter a search term"; the near-topic site's record search lists its own records for a
+    word of theirs; the form shaped like the search beside the "Advanced" one answers without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for f in gt["forms"]:
+            if f["kind"] != "search" or f["topic"] != web.topic or f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"})), f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+        spec = NEAR11[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        field = spec["field"][0]
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({field: spec["noun"]}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+        for f in gt["forms"]:
+            if f["kind"] == FRESH11_BESIDE[web.topic] and not f["action_disallowed_by_robots"]:
+                body = submit(opener, f, urllib.parse.urlencode({"name": plural, "surname": plural}))
+                assert "found" not in body and ("Thank you" in body or "saved" in body), body
+                break
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}

@@ -30,6 +30,7 @@ from topics import (
     FRESH8_LINKS,
     FRESH9_LINKS,
     FRESH10_LINKS,
+    FRESH11_LINKS,
     FRESH_LINKS,
     TOPICS,
 )
@@ -92,6 +93,13 @@ WEBS = {
     # shapes of FRESH9 but two, and those of FRESH10 below
     "heldout26": (39157, "dictionaries", ["dictionaries", "books", "courses", "papers", "jobs", "music"], True),
     "heldout27": (71671, "campsites", ["campsites", "events", "realestate", "boats", "bicycles", "pets"], True),
+    # fresh held-out webs added 2026-11-27 (eleventh batch) after the author had read the scores of dev
+    # and heldout1-27: topics never present before, on each of which some sites name their subject
+    # plainly and others in their own words only, each beside topics that share its words and a
+    # near-topic site with its own searches; new names, the shapes of FRESH10 and those of FRESH11 below
+    "heldout28": (52817, "charities", ["charities", "pets", "scholarships", "events", "jobs", "books"], True),
+    "heldout29": (64439, "schools", ["schools", "courses", "jobs", "scholarships", "realestate", "books"], True),
+    "heldout30": (28163, "walks", ["walks", "bicycles", "events", "boats", "pets", "books"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -591,6 +599,128 @@ FRESH10_EXTRAS = {
     "campsites": [("Review a campsite", "/write-a-review", "footer", "campreview")],
 }
 FRESH10_BESIDE = {"dictionaries": "suggestword", "campsites": "campreview"}
+# heldout28-30 (eleventh batch) have the shapes of heldout26/27 (FRESH10), and more:
+# - on each scored topic some sites name their subject plainly (name, title, tagline) and others in
+#   their own words only (see `plain_word` in topics.py), as the real web mixes them;
+# - a near-topic site in place of the consumer magazine: a site about the topic's world whose own
+#   searches are over other records (fundraising pages, tutors, walking holidays), with a page that
+#   names the topic plainly and lists a few of its records, with no search of them;
+# - forms that are not searches shaped like the search: reporting a concern about a charity,
+#   applying for a school place (preferences chosen from a select of schools), reporting a path
+#   problem on a route (all POST);
+# other names again for the portals, off-topic sites and fillers.
+FRESH11 = {"heldout28", "heldout29", "heldout30"}
+FRESH11_NAMES = {
+    "docs.lumen-lang.test": ("docs.wren-lang.test", "Wren 2.4 documentation"),
+    "www.dailyledger.test": ("www.ravensbyherald.test", "The Ravensby Herald"),
+    "www.ironworks-supply.test": ("www.fixitdepot.test", "Fix-It Depot"),
+    "forum.backyardgrowers.test": ("forum.plotandpot.test", "Plot and Pot Forum"),
+    "www.metroweather.test": ("www.ravensbyskies.test", "Ravensby Skies"),
+    "www.openlinkdirectory.test": ("www.northernlinkbook.test", "Northern Link Book"),
+    "www.webguide.test": ("www.curiocabinet-links.test", "Curio Cabinet Links"),
+    "www.tuesdaylinks.test": ("www.wednesdaywebnotes.test", "Wednesday Web Notes"),
+}
+FRESH11_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.ravensby-cvs.test", "Ravensby Council for Voluntary Service"),
+    "www.fairrent-advice.test": ("www.ravensby-renters.test", "Ravensby Renters' Advice"),
+}
+FRESH11_WORDS = [
+    ("Lumen", "Wren"),
+    ("Daily Ledger", "Ravensby Herald"),
+    ("Ledger", "Herald"),
+    ("Ironworks Supply Co.", "Fix-It Depot"),
+    ("Ironworks", "Fix-It"),
+    ("Backyard Growers", "Plot and Pot"),
+    ("Metro Weather", "Ravensby Skies"),
+    ("Tuesday", "Wednesday"),
+]
+FILLERS11 = [
+    ("Ravensby Physiotherapy", "ravensbyphysio"),
+    ("Quarry Lane Surgery", "quarrylanesurgery"),
+    ("Little Acorns Playgroup", "littleacornsravensby"),
+    ("St Wilfrid's Ravensby", "stwilfridsravensby"),
+    ("Ravensby Brass Band", "ravensbybrass"),
+    ("Ravensby Repair Cafe", "ravensbyrepaircafe"),
+    ("Greaves & Sons Plumbing", "greavesplumbing"),
+    ("The Mill Race Tearoom", "millracetearoom"),
+    ("Fringe Benefits Barbers", "fringebenefitsbarbers"),
+    ("Ravensby Mill Holiday Flats", "ravensbymillflats"),
+    ("Holt Tree Surgery", "holttreesurgery"),
+    ("Ravensby Cricket Club", "ravensbycricket"),
+    ("Ravensby Harriers", "ravensbyharriers"),
+    ("Mags Oduya Illustration", "magsoduya"),
+    ("Old Ravensby in Pictures", "oldravensbypictures"),
+    ("Ravensby Community Pantry", "ravensbypantry"),
+    ("Ravensby Astronomers", "ravensbyastronomers"),
+]
+FILLERS11 = [(n, h, c) for (n, h), c in zip(FILLERS11, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH11_FILLER_FORMS = {
+    "greavesplumbing": ("Get a quote", "/quote/", "quote"),
+    "ravensbymillflats": ("Check availability", "/availability/", "availability"),
+    "ravensbybrass": ("Join the band", "/join/", "registration"),
+    "ravensbypantry": ("Donate", "/donate/", "donate"),
+    "fringebenefitsbarbers": ("Book an appointment", "/book/", "booking"),
+    "millracetearoom": ("Book a table", "/book-a-table/", "table"),
+}
+# pages of heldout28-30's scored sites with a form that is not a search, shaped like it
+FRESH11_EXTRAS = {
+    "charities": [("Report a concern", "/report-a-concern", "footer", "concern")],
+    "schools": [("Apply for a place", "/apply-for-a-place", "menu", "placeapply")],
+    "walks": [("Report a path problem", "/report-a-problem-on-a-path", "footer", "pathreport")],
+}
+FRESH11_BESIDE = {"charities": "concern", "schools": "placeapply", "walks": "pathreport"}
+# heldout28-30's near-topic site: (host, name, its records' topic, record search path, what a
+# record is, its records' words, a page naming the scored topic plainly)
+NEAR11 = {
+    "charities": {
+        "host": "www.kelbygives.test",
+        "name": "Kelby Gives",
+        "topic": "fundraisers",
+        "tagline": "Raise money for the charity you love: start a fundraising page or sponsor a friend.",
+        "search_path": "/fundraisers/find",
+        "search_title": "Find a fundraiser",
+        "field": ("who", "Fundraiser's name or event"),
+        "select": ("Event", ["Sponsored walk", "Half marathon", "Bake sale", "Skydive", "Swimathon", "Cycle ride"]),
+        "noun": "fundraiser",
+        "plural": "fundraisers",
+        "about_path": "/charities-we-support/",
+        "about_title": "Charities we support",
+        "about_text": "Every registered charity in the north can receive donations through Kelby Gives. Charities raising money here this month:",
+        "beside": ("Sponsor a fundraiser", "pledge"),
+    },
+    "schools": {
+        "host": "www.brightsparks-tutors.test",
+        "name": "Bright Sparks Tutors",
+        "topic": "tutors",
+        "tagline": "Tutors for pupils of every school in Kelby and Northmoor: SATs, 11+, GCSE and A level.",
+        "search_path": "/tutors/search",
+        "search_title": "Find a tutor",
+        "field": ("postcode", "Your postcode"),
+        "select": ("Subject", ["Maths", "English", "Science", "French", "11+ preparation", "Music"]),
+        "noun": "tutor",
+        "plural": "tutors",
+        "about_path": "/schools-we-cover/",
+        "about_title": "Schools we cover",
+        "about_text": "Our tutors know the syllabus of every local school. Schools our pupils come from:",
+        "beside": ("Book a free assessment", "tutorbook"),
+    },
+    "walks": {
+        "host": "www.footloose-holidays.test",
+        "name": "Footloose Walking Holidays",
+        "topic": "holidays",
+        "tagline": "Self-guided walking holidays in the Dales, on the moors and along the coast: we carry your bags.",
+        "search_path": "/holidays/search",
+        "search_title": "Find a holiday",
+        "field": ("where", "Where to"),
+        "select": ("Grade", ["Easy", "Moderate", "Challenging", "Strenuous"]),
+        "noun": "holiday",
+        "plural": "holidays",
+        "about_path": "/free-walks/",
+        "about_title": "Free walks to try",
+        "about_text": "Not ready for a week away? Try one of these free day walks, with maps and directions, from our guides:",
+        "beside": ("Send an enquiry", "holidayenquiry"),
+    },
+}
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -952,7 +1082,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh10 = name in FRESH10  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
+        self.fresh11 = name in FRESH11  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
+        self.fresh10 = name in FRESH10 or self.fresh11  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
         self.fresh9 = name in FRESH9 or self.fresh10  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
         self.fresh8 = name in FRESH8 or self.fresh9  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
         self.fresh7 = name in FRESH7 or self.fresh8  # heldout18-20 keep heldout16/17's shapes (fresh6) and add their own
@@ -976,6 +1107,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh11:
+            return FRESH11_NAMES.get(host) or FRESH11_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh10:
             return FRESH10_NAMES.get(host) or FRESH10_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh9:
@@ -994,6 +1127,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh11:  # only the first lists and heldout28-30's own
+            return list(t[key]) + FRESH11_LINKS.get(key, {}).get(topic, [])
         if self.fresh10:  # only the first lists and heldout26/27's own
             return list(t[key]) + FRESH10_LINKS.get(key, {}).get(topic, [])
         if self.fresh9:  # only the first lists and heldout23-25's own
@@ -1083,7 +1218,10 @@ class Web:
         if self.fresh5:
             self._volunteer_site()
             self._tenants_site()
-            self._consumer_site()
+            if self.fresh11:  # heldout28-30: a near-topic site with its own searches in place of the magazine
+                self._neartopic_site()
+            else:
+                self._consumer_site()
         elif self.fresh4:
             self._hospital_site()
             self._lawfirm_site()
@@ -1098,14 +1236,30 @@ class Web:
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
             for host, _name in (
-                FRESH10_NAMES if self.fresh10 else FRESH9_NAMES if self.fresh9 else FRESH8_NAMES if self.fresh8 else FRESH7_NAMES
+                FRESH11_NAMES
+                if self.fresh11
+                else FRESH10_NAMES
+                if self.fresh10
+                else FRESH9_NAMES
+                if self.fresh9
+                else FRESH8_NAMES
+                if self.fresh8
+                else FRESH7_NAMES
             ).values():
                 site = self.sites[host]
                 for path, doc in site.pages.items():
                     if doc is None:
                         continue
                     for old, new in (
-                        FRESH10_WORDS if self.fresh10 else FRESH9_WORDS if self.fresh9 else FRESH8_WORDS if self.fresh8 else FRESH7_WORDS
+                        FRESH11_WORDS
+                        if self.fresh11
+                        else FRESH10_WORDS
+                        if self.fresh10
+                        else FRESH9_WORDS
+                        if self.fresh9
+                        else FRESH8_WORDS
+                        if self.fresh8
+                        else FRESH7_WORDS
                     ):
                         doc = doc.replace(old, new)
                     site.pages[path] = doc
@@ -1659,7 +1813,9 @@ class Web:
             extras = extras + FRESH7_EXTRAS.get(topic, [])
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
-        if self.fresh10:
+        if self.fresh11:
+            extras = extras + FRESH11_EXTRAS.get(topic, [])
+        elif self.fresh10:
             extras = extras + FRESH10_EXTRAS.get(topic, [])
         for label, path, where, _kind in extras:
             (site.menu if where == "menu" else site.footer).append((label, path))
@@ -1736,7 +1892,7 @@ class Web:
         sent = t["sentences"]
         featured = site.records[:5]
         home_body = (
-            f"<p>{E(t['tagline'].format(year=rng.randrange(1975, 2015)))}.</p><p>{E(' '.join(rng.sample(sent, 2)))}</p>"
+            f"<p>{E(t['tagline_plain' if t.get('plain_word', '#') in name.lower() else 'tagline'].format(year=rng.randrange(1975, 2015)))}.</p><p>{E(' '.join(rng.sample(sent, 2)))}</p>"
             f"<h2>{rng.choice(['Featured', 'Staff picks', 'This week'])}</h2><ul>{''.join(item_link(r) for r in featured[:3])}</ul>"
             f"<h2>{rng.choice(['Browse by category', 'Departments', 'Categories'])}</h2><ul>"
             + "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats[:4])
@@ -1833,7 +1989,9 @@ class Web:
         if traits.get("newsfirst"):
             home_body = self._newsfirst(site, rng) + home_body
         site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
-        tag = rng.choice(t["title_tags"])
+        # heldout28-30: a site whose name says what it lists is written plainly, the others in their own words
+        plain = bool(t.get("plain_word")) and t["plain_word"] in name.lower()
+        tag = rng.choice(t["title_tags_plain"] if plain else t["title_tags"])
         site.pages["/"] = site.pages["/"].replace(
             f"<title>Welcome to {E(name)} | {E(name)}</title>",
             f'<title>{E(name)} - {E(tag)}</title><meta name="description" content="{E(name)}: {E(tag.lower())}. {E(rng.choice(sent))}">',
@@ -1877,7 +2035,9 @@ class Web:
             # heldout18-20: a form shaped like the search after it (place a notice, register a vessel,
             # request a valuation)
             xh, xf = self._fresh_form(
-                site, ({**FRESH9_BESIDE, **FRESH10_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"), rng
+                site,
+                ({**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"),
+                rng,
             )
             search_body += f'<div class="callout">{xh}</div>'
             search_forms = search_forms + [xf]
@@ -3445,6 +3605,46 @@ class Web:
                 '<label>Your rating <select name="rating"><option>5 stars</option><option>4 stars</option><option>3 stars</option><option>2 stars</option><option>1 star</option></select></label> '
                 '<label>Your review <textarea name="review" rows="5"></textarea></label> <input type="submit" value="Post review"></form>'
             )
+        elif kind == "concern":
+            action = rng.choice(["/concerns/submit", "/report-a-concern/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Report a concern', 'Worried about an organisation?', 'Tell us about a problem']))}</h3>"
+                f'<form action="{action}" method="post"><label>Name of the organisation <input type="text" name="name"></label> '
+                '<label>Registration number (if you know it) <input type="text" name="regno"></label> '
+                f'<label>{E(labels["category"])} <select name="cause">{cats}</select></label> '
+                '<label>What worries you <select name="issue"><option>Fundraising</option><option>Money or accounts</option>'
+                "<option>Safeguarding</option><option>Trustees</option><option>Something else</option></select></label> "
+                '<label>Tell us more <textarea name="details" rows="5"></textarea></label> <label>Your email <input type="email" name="email"></label> '
+                '<input type="submit" value="Send report"></form>'
+            )
+        elif kind == "placeapply":
+            action = rng.choice(["/admissions/apply", "/apply-for-a-place/save"])
+            prefs = '<option value="">Choose</option>' + "".join(
+                f'<option value="{slug(r.title)}">{E(r.title)}</option>' for r in site.records[:8]
+            )
+            h = (
+                f"<h3>{E(rng.choice(['Apply for a place', 'Start your application', 'Apply for a September place']))}</h3>"
+                f'<form action="{action}" method="post"><label>Child\'s surname <input type="text" name="surname"></label> '
+                '<label>Child\'s first name <input type="text" name="forename"></label> <label>Date of birth <input type="date" name="dob"></label> '
+                '<label>Home postcode <input type="text" name="postcode"></label> '
+                f'<label>{E(labels["category"])} <select name="phase">{cats}</select></label> '
+                f'<label>First preference <select name="pref1">{prefs}</select></label> '
+                f'<label>Second preference <select name="pref2">{prefs}</select></label> '
+                f'<label>Third preference <select name="pref3">{prefs}</select></label> '
+                '<input type="submit" value="Save and continue"></form>'
+            )
+        elif kind == "pathreport":
+            action = rng.choice(["/paths/report", "/report-a-problem-on-a-path/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Report a path problem', 'Found a problem on a route?', 'Blocked path?']))}</h3>"
+                f'<form action="{action}" method="post"><label>Route name <input type="text" name="name"></label> '
+                '<label>Grid reference or nearest place <input type="text" name="grid"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                '<label>Problem <select name="problem"><option>Path blocked</option><option>Broken stile or gate</option>'
+                "<option>Signpost missing</option><option>Bull in field</option><option>Flooding</option></select></label> "
+                '<label>Details <textarea name="details" rows="4"></textarea></label> <label>Photo <input type="file" name="photo"></label> '
+                '<input type="submit" value="Report it"></form>'
+            )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
             h = (
@@ -3923,6 +4123,99 @@ class Web:
             "pages",
         )
         site.page("/", site.name, '<p>Give a little time. <a href="/opportunities/">Find an opportunity</a>.</p>')
+
+    def _neartopic_site(self) -> None:
+        """heldout28-30: a site of the scored topic's world that is not a site of the topic: a
+        fundraising platform (charities), a tutoring agency (schools), a walking-holiday company
+        (walks). Its home page names the topic plainly; it has a site search in every page's
+        header and a search of its own records (fundraising pages, tutors, holidays: searchable,
+        not the topic), a page that names the topic and lists a few of the topic's records by
+        name (no search of them), a form that is not a search, contact, newsletter."""
+        spec = NEAR11[self.topic]
+        rng = random.Random(f"{self.seed}-near11")
+        t = TOPICS[self.topic]
+        site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
+        news_html, news_entry = self.newsletter(site, rng)
+        site.footer_form = news_html
+        site.layout_forms = site.layout_forms + [news_entry]
+        base = spec["search_path"].rsplit("/", 1)[0] + "/"
+        beside_label, beside_kind = spec["beside"]
+        site.menu = [
+            ("Home", "/"),
+            (spec["search_title"], base),
+            (spec["about_title"], spec["about_path"]),
+            (beside_label, "/" + slug(beside_label) + "/"),
+            ("How it works", "/how-it-works/"),
+        ]
+        site.footer = [("About us", "/about/"), ("Contact", "/contact/")]
+        field, field_label = spec["field"]
+        sel_label, options = spec["select"]
+        firsts = ["Sam", "Priya", "Tom", "Aisha", "Gareth", "Lucy", "Kwame", "Hannah", "Joe", "Mei"]
+        surnames = ["Dawson", "Patel", "Holroyd", "Khan", "Ainsley", "Brook", "Mensah", "Firth", "Walsh", "Chen"]
+        places = ["Kelby", "Northmoor", "Eskby", "Ravensby", "Malham", "Whitby", "Settle", "Hebble Bridge"]
+        recs = []
+        for i in range(rng.choice([26, 32, 38])):
+            opt = rng.choice(options)
+            if self.topic == "charities":
+                title = f"{rng.choice(firsts)} {rng.choice(surnames)}: {opt} for {rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
+            elif self.topic == "schools":
+                title = f"{rng.choice(firsts)} {rng.choice(surnames)}, {opt} tutor in {rng.choice(places)}"
+            else:
+                title = f"{rng.choice([3, 4, 5, 6, 7])} nights: {rng.choice(['Dales', 'North York Moors', 'Coast to Coast', 'Ribble Valley', 'Eskby coast'])} {rng.choice(['inn to inn', 'centre-based', 'hut to hut', 'short break'])} ({opt.lower()})"
+            p = f"{base}{i + 1}-{slug(title)}"
+            recs.append(Record(i, title, spec["name"], opt, spec["noun"], "", f"{title} {opt} {spec['noun']}".lower(), href=p))
+            site.page(p, title, f"<p>{E(title)}.</p>", crumbs=[(spec["search_title"], base), (title, p)])
+        opts = '<option value="">Any</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in options)
+        site.actions[spec["search_path"]] = Action(
+            "search", spec["topic"], [(field, "text"), ("opt", "category")], recs, base, spec["noun"], spec["plural"]
+        )
+        site.page(
+            base,
+            spec["search_title"],
+            f'<form action="{spec["search_path"]}" method="get"><label>{E(field_label)} <input type="text" name="{field}"></label> '
+            f'<label>{E(sel_label)} <select name="opt">{opts}</select></label> <input type="submit" value="{E(spec["search_title"])}"></form><ul>'
+            + "".join(f'<li><a href="{r.href}">{E(r.title)}</a></li>' for r in recs[:12])
+            + "</ul>",
+            forms=[(spec["search_path"], "get", "search", spec["topic"])],
+        )
+        named = [f"{a} {b}" for a, b in zip(rng.sample(t["title_a"], 6), rng.sample(t["title_b"], 6), strict=True)]
+        site.page(
+            spec["about_path"],
+            spec["about_title"],
+            f"<p>{E(spec['about_text'])}</p><ul>"
+            + "".join(f"<li>{E(n)} ({E(t['noun'])}, {E(rng.choice(t['creators']))})</li>" for n in named)
+            + f"</ul><p>Looking for other {E(t['plural'])}? Every {E(t['noun'])} has its own page on the official {E(t['plural'])} registers and guides.</p>",
+        )
+        action = "/" + slug(beside_label) + "/send"
+        site.actions[action] = Action(beside_kind, "none")
+        site.page(
+            "/" + slug(beside_label) + "/",
+            beside_label,
+            f'<form action="{action}" method="post"><label>Your name <input type="text" name="name"></label> '
+            f'<label>Email <input type="email" name="email"></label> <label>{E(sel_label)} <select name="opt">{opts}</select></label> '
+            f'<label>Message <textarea name="message" rows="4"></textarea></label> <input type="submit" value="Send"></form>',
+            forms=[(action, "post", beside_kind, "none")],
+        )
+        h, f = self._simple_form(site, "/contact/", "contact", rng)
+        site.page("/contact/", "Contact", h, forms=[f])
+        site.page("/how-it-works/", "How it works", f"<p>{E(spec['tagline'])}</p>")
+        site.page("/about/", "About us", f"<p>{E(spec['name'])} has been going since {rng.randrange(1995, 2020)}.</p>")
+        pages = [(r.href, r.title) for r in recs] + [(spec["about_path"], spec["about_title"]), ("/how-it-works/", "How it works")]
+        site.actions["/search"] = Action(
+            "search",
+            spec["topic"],
+            [("q", "text")],
+            [Record(100 + i, x, site.name, "Page", "", "", x.lower(), href=p) for i, (p, x) in enumerate(pages)],
+            "/",
+            "page",
+            "pages",
+        )
+        site.page(
+            "/",
+            site.name,
+            f'<p>{E(spec["tagline"])}</p><p><a href="{base}">{E(spec["search_title"])}</a> &middot; '
+            f'<a href="{spec["about_path"]}">{E(spec["about_title"])}</a></p>',
+        )
 
     def _tenants_site(self) -> None:
         """heldout13-15: a tenants' advice charity: a site search run by a hosted search service on
@@ -4934,6 +5227,8 @@ class Web:
             fillers = FILLERS9
         if self.fresh10:
             fillers = FILLERS10
+        if self.fresh11:
+            fillers = FILLERS11
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -4975,6 +5270,8 @@ class Web:
                 extra = FRESH9_FILLER_FORMS.get(host_name)
             if self.fresh10:
                 extra = FRESH10_FILLER_FORMS.get(host_name)
+            if self.fresh11:
+                extra = FRESH11_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -5148,6 +5445,17 @@ class Web:
         if self.fresh10:
             groups.update(
                 {"dictionaries": "Reference: Language: Lexicons and glossaries", "campsites": "Recreation: Outdoors: Camping: Campsites"}
+            )
+        if self.fresh11:
+            groups.update(
+                {
+                    "charities": "Society: Philanthropy: Charities and causes",
+                    "schools": "Reference: Education: School finders and admissions",
+                    "walks": "Recreation: Outdoors: Walking and hiking: Routes",
+                    "fundraisers": "Society: Philanthropy: Fundraising",
+                    "tutors": "Reference: Education: Tutoring",
+                    "holidays": "Recreation: Travel: Walking holidays",
+                }
             )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
@@ -5438,6 +5746,12 @@ class Web:
                 "objection": "Thank you: your comment has been received and will be published on the application.",
                 "suggestword": "Thank you: an editor will look at your word and write to you if it goes in.",
                 "campreview": "Thank you: your review will appear once the campsite's owner has had a chance to reply.",
+                "concern": "Thank you: we have logged your concern. We may contact you for more details.",
+                "placeapply": "Your application has been saved. You can change your preferences until the closing date.",
+                "pathreport": "Thank you: the rights of way team will look at the problem you reported.",
+                "tutorbook": "Thank you: we will call you to arrange the free assessment.",
+                "holidayenquiry": "Thank you: our team will send you dates and prices within two working days.",
+                "pledge": "Thank you: check your email to confirm your sponsorship.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
