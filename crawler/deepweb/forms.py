@@ -7,7 +7,8 @@ The classifier is a linear score over stated features of one form (weights in
 :data:`SEARCHABLE_THRESHOLD`; a form without a free-text field, a select or a group of
 check boxes sharing a name (facets) is never searchable, a form with a password field
 never is, nor a form shaped like a search that searches no records
-(:func:`not_a_record_search`: a booking, a calculator, a preference, a delivery check).
+(:func:`not_a_record_search`: a booking, a calculator, a preference, a delivery check,
+an application).
 """
 
 from __future__ import annotations
@@ -395,6 +396,9 @@ BIRTH_WORDS = frozenset({"birth", "dob", "born", "birthday"})
 SURNAME_WORDS = frozenset({"surname", "lastname", "last", "family"})
 #: fields of a lookup at most when some field has no label of its own
 LOOKUP_MAX_FIELDS = 3
+#: words of a field that holds a person's given name ("Forename", "Given name"; "first"
+#: only beside "name": "First preference" is none)
+GIVEN_NAME_WORDS = frozenset({"forename", "forenames", "firstname", "given"})
 
 
 def _field_words(f: FormField) -> set[str]:
@@ -483,6 +487,23 @@ def _is_own_record_lookup(form: Form, filled: list[FormField]) -> bool:
     return identifiers > 0 and verifiers > 0
 
 
+def _records_a_person(form: Form, filled: list[FormField]) -> bool:
+    """A given name with a surname or a date of birth, and a date of birth, a postcode or
+    a contact beside them, in a form whose words do not say search: the form records a
+    person (an application for a school place, an enrolment, a registration), it does
+    not search records (heldout29: "Child's surname, Child's first name, Date of birth,
+    Home postcode, First preference..." was probed on every schools site). A genealogy
+    search by names and a year of birth says search."""
+    if set(_words(form.text)) & SEARCH_WORDS:
+        return False
+    words = [_field_words(f) for f in filled]
+    given = any(w & GIVEN_NAME_WORDS or {"first", "name"} <= w for w in words)
+    surname = any(w & SURNAME_WORDS for w in words)
+    birth = any(w & BIRTH_WORDS for w in words)
+    reachable = any(w & POSTCODE_WORDS for w in words) or any(map(_is_contact_field, filled))
+    return given and (surname or birth) and (birth or reachable)
+
+
 def not_a_record_search(form: Form) -> str:
     """Why a form that may look like a search is not a search of records ("" when it
     may be one), from the form itself:
@@ -503,7 +524,11 @@ def not_a_record_search(form: Form) -> str:
       locator's postcode box is a search of stores);
     - ``lookup``: an identifier and what verifies its holder are all its fields (a
       student number and a date of birth, an order reference and a postcode): one's
-      own record (exam results, an order), not a search of records.
+      own record (exam results, an order), not a search of records;
+    - ``application``: it records a person (a given name with a surname or a date of
+      birth, and a date of birth, a postcode or a contact; its words do not say
+      search): an application, an enrolment. Never submitted, even when its selects
+      look like criteria.
 
     None of these for a form with a choice of how its answers are sorted or paged ("Sort
     by", "Results per page"): what it answers is a list of records (heldout20: an auction
@@ -511,7 +536,11 @@ def not_a_record_search(form: Form) -> str:
     band, dates, "Sort by" and "Results per page", was read as a calculator by its
     "Estimate" label)."""
     filled = [f for f in form.fields if f.type not in _IGNORED_TYPES and f.type != "hidden"]
-    if not filled or _chooses_answer_order(filled):
+    if not filled:
+        return ""
+    if _records_a_person(form, filled):
+        return "application"
+    if _chooses_answer_order(filled):
         return ""
     action = re.sub(r"^[a-z]+://[^/]*", "", form.action_url.lower()).split("?")[0]
     own = " ".join([form.text, *(f.label for f in form.fields), action])

@@ -46,12 +46,15 @@ from crawler.focus.query import terms
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 #: words of every kind of form (search, go, results, login, ...): never learned as topic
-#: words (the topic's sites hold search forms on their home pages more often)
+#: words (the topic's sites hold search forms on their home pages more often). "form",
+#: "field", "box", "button", "input": a form's own markup ("search-form"); heldout29's
+#: schools sites say "sixth form", and every site search box then marked the topic.
 FORM_WORDS = frozenset(
     terms(
         "search find query q keyword keywords lookup seek browse filter advanced explore "
         "discover term terms results result go submit ok send site home page text name type "
-        "select option any all where locate " + " ".join(NON_SEARCH_WORDS)
+        "select option any all where locate form forms field fields box button input "
+        + " ".join(NON_SEARCH_WORDS)
     )
 )
 #: fields of a locator at most (a postcode and a radius; a car search with a postcode

@@ -322,3 +322,37 @@ def test_a_lookup_whose_labels_are_not_bound_to_its_fields():
     # the same two loose fields in a form whose words say search stay a search
     search = loose.replace("Check</button>", "Search</button>")
     assert not_a_record_search(one(search)) == ""
+
+
+APPLICATION = """<form action="/admissions/apply" method="post">
+  <label for="s">Child's surname</label><input id="s" name="surname">
+  <label for="f">Child's first name</label><input id="f" name="forename">
+  <label for="d">Date of birth</label><input type="date" id="d" name="dob">
+  <label for="p">Home postcode</label><input id="p" name="postcode">
+  <label for="ph">Phase</label><select id="ph" name="phase"><option>Primary</option>
+  <option>Secondary</option></select>
+  <label for="p1">First preference</label><select id="p1" name="pref1"><option>Oakfield
+  Primary</option><option>Moor Lane School</option></select>
+  <button>Send application</button></form>"""
+# a genealogy search by names and birth year, and a given name with a surname and a day
+# of death (an obituary search): searches
+ANCESTORS = """<form action="/records" method="post"><label for="s">Surname</label>
+  <input id="s" name="surname"><label for="f">First name</label><input id="f" name="first">
+  <label for="b">Date of birth</label><input type="date" id="b" name="dob">
+  <button>Search records</button></form>"""
+OBITUARIES = """<form action="/notices" method="get"><label for="f">Forename</label>
+  <input id="f" name="forename"><label for="s">Surname</label><input id="s" name="surname">
+  <label for="d">Date of death</label><input type="date" id="d" name="died">
+  <button>Show notices</button></form>"""
+
+
+def test_a_form_that_records_a_person_is_never_a_search():
+    # heldout29: a school place application (names, date of birth, postcode, selects of
+    # schools) was judged searchable and probed on every schools site
+    verdict = classify_form(one(APPLICATION))
+    assert (verdict.searchable, verdict.score, verdict.reason) == (False, 0.0, "application")
+    assert not_a_record_search(one(ANCESTORS)) == ""
+    assert not_a_record_search(one(OBITUARIES)) == ""
+    # "First preference" is no given name: a surname, a birth date and a preference
+    assert not_a_record_search(one(APPLICATION.replace("Child's first name", "Class")
+                                   .replace('name="forename"', 'name="klass"'))) != "application"
