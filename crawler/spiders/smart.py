@@ -49,9 +49,24 @@ from crawler.deepweb import (
     reverse_search,
     site_of,
 )
-from crawler.deepweb.exploration import ResumePolicy, release_out_links
+from crawler.deepweb.exploration import (
+    TRIAL_GIVEN_UP,
+    TRIAL_KEPT,
+    TRIAL_RUNNING,
+    ResumePolicy,
+    release_out_links,
+)
 from crawler.deepweb.forms import Form, FormVerdict
-from crawler.deepweb.meaning import TopicMeaning, load_encoder
+from crawler.deepweb.meaning import TopicMeaning, load_encoder, z_score
+from crawler.deepweb.near_topic import (
+    GIVE_UP,
+    KEEP,
+    NearTopicRules,
+    TopicNames,
+    near_topic,
+    topic_word_forms,
+    weigh_inner_pages,
+)
 from crawler.deepweb.page import list_page_words
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
 from crawler.deepweb.relevance import (
@@ -106,6 +121,19 @@ class ProbedRecords:
     status: str
     url: str
     records: int
+
+
+@dataclass
+class TrialAnswer:
+    """A probe's answer, not confirmed, of a form of a site whose in-site evidence is
+    still weighed: its item is judged again if the site is kept."""
+
+    state: ProbeState
+    status: str
+    url: str
+    records: int
+    evidence: float
+    form_evidence: float
 
 
 class SmartSpider(CrawlerSpider):
@@ -281,6 +309,19 @@ class SmartSpider(CrawlerSpider):
         self.meaning_seen = 0  # home pages embedded at the last re-judging
         self.meaning_taught: set[str] = set()  # sites that taught the vocabulary by meaning
         self.meaning_until_pages = integer("SMART_MEANING_UNTIL_PAGES")
+        # in-site evidence of sites near the topic (crawler.deepweb.near_topic)
+        self.near_rules = NearTopicRules(
+            pages=max(0, integer("SMART_NEAR_TOPIC_PAGES")),
+            min_z=number("SMART_NEAR_TOPIC_MIN_Z"),
+            min_pages_seen=integer("SMART_NEAR_TOPIC_MIN_HOME_PAGES"),
+            min_hits=integer("SMART_NEAR_TOPIC_MIN_HITS"),
+            min_pages_naming=integer("SMART_NEAR_TOPIC_MIN_PAGES_NAMING"),
+        )
+        self.topic_names = TopicNames(self.vocabulary.family, topic_word_forms(self.topic.split()))
+        # every home page's cosine with the topic phrase (the meaning's own verdicts
+        # keep only those embedded while it judges): how near a site is
+        self.home_cosines: dict[str, float] = {}
+        self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
         ):
@@ -368,6 +409,7 @@ class SmartSpider(CrawlerSpider):
         site waits, a stopped site with links left resumed (topic sites first): the crawl
         does not end while a site has pages to fetch."""
         self.rejudge_sites()
+        self.look_for_near_sites()
         while len(self.active) < self.concurrent_sites:
             rejudged = [
                 s
@@ -376,6 +418,17 @@ class SmartSpider(CrawlerSpider):
             ]
             if rejudged and not self.seed_sites:  # a topic site found late comes first
                 request = self.resume_site(max(rejudged, key=lambda s: s.relevance))
+                if request is not None:
+                    yield request
+                continue
+            # then a site near the topic found late: its inner pages weighed
+            on_trial = [
+                s
+                for s in self.stopped_sites.values()
+                if s.trial == TRIAL_RUNNING and s.stopped == "off_topic" and s.rounds == 1
+            ]
+            if on_trial and not self.seed_sites:
+                request = self.resume_site(on_trial[0])
                 if request is not None:
                     yield request
                 continue
@@ -462,7 +515,9 @@ class SmartSpider(CrawlerSpider):
             "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
             "form, %d searchable forms (%d may be relevant), %d links left (%d likely)",
             exploration.site,
-            reason,
+            f"{reason}: {exploration.why_stopped}"
+            if reason == "off_topic" and exploration.why_stopped
+            else reason,
             exploration.rounds,
             exploration.pages,
             exploration.pages_without_form,
@@ -613,16 +668,22 @@ class SmartSpider(CrawlerSpider):
         page = next((o for o in outputs if isinstance(o, PageItem)), None)
         info = response.meta.get(SMART_META) or {}
         cosine: tuple[float, float] | None = None
+        judging = self.meaning_counts()
         if (
             page is not None
             and page.content_type in ("text/html", "application/xhtml+xml")
             and info.get("site") in self.active
-            and self.meaning_counts()
+            and (judging or self.near_counts())
         ):
             try:
                 cosine = await maybe_deferred_to_future(self.meaning_cosine(page.title, page.text))
             except Exception:  # the page is read without its meaning, the site goes on
                 self.logger.exception("topic meaning of %s failed", response.url)
+        if cosine is not None:
+            self.home_cosines[info["site"]] = cosine[0]
+            if not judging:  # how near the site is, no verdict of the meaning's
+                self.meaning.cpu_seconds += cosine[1]  # type: ignore[union-attr]
+                cosine = None
         for output in self.read_page(response, outputs, cosine):
             yield output
 
@@ -631,6 +692,11 @@ class SmartSpider(CrawlerSpider):
         vocabulary has learned from fewer than SMART_MEANING_UNTIL_PAGES topic pages (the
         count never falls, so later home pages need no forward pass)."""
         return self.meaning is not None and self.vocabulary.pages[True] < self.meaning_until_pages
+
+    def near_counts(self) -> bool:
+        """Home pages are embedded for how near they are to the topic (in-site evidence
+        on: SMART_NEAR_TOPIC_PAGES > 0), after the meaning no longer judges."""
+        return self.meaning is not None and self.near_rules.pages > 0
 
     def meaning_cosine(self, title: str, text: str) -> Deferred:
         """A home page's (cosine, CPU seconds), computed on the encoder's worker thread
@@ -769,7 +835,12 @@ class SmartSpider(CrawlerSpider):
                 pass
             else:
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
-        exploration.add_page_terms(terms(self.joined(f"{page.title}\n{page.text}")))
+            if exploration.relevant is False and not seed:
+                self.weigh_near_topic(exploration)
+        page_terms = terms(self.joined(f"{page.title}\n{page.text}"))
+        exploration.add_page_terms(page_terms)
+        if depth > 0 and exploration.trial and exploration.relevant is False:
+            self.weigh_inner_page(exploration, page_terms, page.url)
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -856,6 +927,120 @@ class SmartSpider(CrawlerSpider):
         exploration.page_done(new_searchable or (exploration.seed and new_sites > 0))
         self.resume_policy.stops(exploration)
 
+    # --- in-site evidence of sites near the topic ---------------------------------------
+    def home_z(self, site: str) -> float | None:
+        """How many standard deviations the site's home-page cosine is above the mean of
+        every home page embedded (None: not embedded, or no spread)."""
+        value = self.home_cosines.get(site)
+        return None if value is None else z_score(value, list(self.home_cosines.values()))
+
+    def weigh_near_topic(self, exploration: SiteExploration) -> bool:
+        """A site judged off topic on its home page: when the page is near the topic
+        (crawler.deepweb.near_topic.near_topic), its inner pages and its probes are
+        weighed before the off_topic stop (:meth:`SiteExploration.start_trial`).
+        Returns whether a trial started."""
+        if exploration.trial or exploration.seed or self.near_rules.pages <= 0:
+            return False
+        hits = sum(n for t, n in exploration.home_words.items() if t in self.topic_names)
+        reason = near_topic(
+            self.home_z(exploration.site), len(self.home_cosines), hits, self.near_rules
+        )
+        if not reason:
+            z = self.home_z(exploration.site)
+            exploration.why_stopped = "home page off topic, not near the topic" + (
+                f" (meaning z {z:.2f} among {len(self.home_cosines)} home pages)"
+                if z is not None
+                else ""
+            )
+            return False
+        exploration.start_trial(self.near_rules.pages)
+        exploration.why_stopped = f"near the topic ({reason}), inner pages weighed"
+        self.crawler.stats.inc_value("smart/near_topic/tried")
+        self.logger.info(
+            "site %s near the topic (%s): up to %d inner pages and its probes weighed "
+            "before the off_topic stop",
+            exploration.site,
+            reason,
+            self.near_rules.pages,
+        )
+        return True
+
+    def look_for_near_sites(self) -> None:
+        """Sites judged off topic before their home page stood near the topic among the
+        home pages embedded since (the z of an early page moves as more come in): their
+        trial starts now, and fill() resumes them (their first round)."""
+        if len(self.home_cosines) == self.near_seen:
+            return
+        self.near_seen = len(self.home_cosines)
+        for exploration in self.explorations.values():
+            if (
+                exploration.relevant is False
+                and not exploration.trial
+                and not exploration.seed
+                and exploration.rounds == 1
+                and exploration.stopped == "off_topic"
+            ):
+                self.weigh_near_topic(exploration)
+
+    def weigh_inner_page(
+        self, exploration: SiteExploration, page_terms: list[str], url: str
+    ) -> None:
+        """One more inner page of a site near the topic judged off topic: kept as a
+        topic site when its inner pages name the topic, given up (the off_topic stop,
+        with the evidence) when its inner pages were read without that."""
+        hits = exploration.inner.add(page_terms, self.topic_names)
+        self.crawler.stats.inc_value("smart/near_topic/pages")
+        self.logger.info(
+            "inner page %s of near site %s: topic words %d (frequent words: %s)",
+            url,
+            exploration.site,
+            hits,
+            " ".join(w for w, _ in Counter(page_terms).most_common(10)),
+        )
+        verdict = weigh_inner_pages(exploration.inner, self.near_rules)
+        if verdict == KEEP:
+            self.keep_near_site(
+                exploration, f"its inner pages name the topic: {exploration.inner.summary()}"
+            )
+            self.crawler.stats.inc_value("smart/near_topic/kept_by_pages")
+        elif verdict == GIVE_UP and exploration.trial == TRIAL_RUNNING:
+            exploration.trial = TRIAL_GIVEN_UP
+            exploration.why_stopped = f"near the topic, given up: {exploration.inner.summary()}"
+            self.crawler.stats.inc_value("smart/near_topic/given_up")
+            self.logger.info(
+                "site %s near the topic given up: %s", exploration.site, exploration.why_stopped
+            )
+
+    def keep_near_site(self, exploration: SiteExploration, why: str) -> None:
+        """A site near the topic whose in-site evidence speaks of the topic: a topic site
+        (judged again: resumed if stopped, its held forms judged again and probed, its
+        probes' answers judged again); its home page teaches the topic vocabulary."""
+        exploration.trial = TRIAL_KEPT
+        exploration.relevant = True
+        exploration.rejudged = True
+        exploration.why_stopped = ""
+        self.vocabulary.relabel(exploration.home_words)
+        exploration.relevance = max(
+            exploration.relevance, self.vocabulary.share(exploration.home_words)
+        )
+        self.crawler.stats.inc_value("smart/sites_rejudged")
+        self.logger.info(
+            "site %s judged on topic again (%s), %d forms held",
+            exploration.site,
+            why,
+            len(exploration.held_forms),
+        )
+        self.rejudge_forms()
+        answers, exploration.trial_answers = exploration.trial_answers, []
+        items = [
+            self.final_item(a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence)
+            for a in answers
+        ]
+        for item in [i for i in items if i.relevant] + self.probed_items_now_relevant():
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+
     def judged_form(
         self,
         exploration: SiteExploration,
@@ -891,8 +1076,18 @@ class SmartSpider(CrawlerSpider):
         probe = None
         best = judged.score + self.weights.result * (1.0 - UNKNOWN)
         could_be_relevant = best >= self.weights.threshold - 1e-9
-        if self.probe and verdict.searchable and could_be_relevant:
+        # a site near the topic on trial: its searches are asked the topic's words, and
+        # records that answer the topic keep it (site_answers_topic); not a box that is
+        # a site search, a locator or a search over many subjects (evidence below 0)
+        on_trial = (
+            exploration.trial == TRIAL_RUNNING
+            and exploration.relevant is False
+            and judged.form >= 0
+        )
+        if self.probe and verdict.searchable and (could_be_relevant or on_trial):
             probe = self.probe_request(form, item, page_groups())
+            if probe is not None and on_trial and not could_be_relevant:
+                self.crawler.stats.inc_value("smart/near_topic/probes")
         if probe is not None:
             item.probe = "pending"
         if verdict.searchable:
@@ -1194,6 +1389,21 @@ class SmartSpider(CrawlerSpider):
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
+        elif (
+            not item.relevant
+            and exploration is not None
+            and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+        ):
+            exploration.trial_answers.append(
+                TrialAnswer(
+                    state,
+                    result.status,
+                    response.url,
+                    result.records,
+                    evidence,
+                    item.form_score if form_evidence is None else form_evidence,
+                )
+            )
         yield item
 
     def records_evidence(self, state: ProbeState, record_terms: set[str]) -> float:
@@ -1217,6 +1427,13 @@ class SmartSpider(CrawlerSpider):
         exploration.answers_topic = True
         self.crawler.stats.inc_value("smart/sites_answering_topic")
         if exploration.relevant:
+            return
+        if exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP):
+            self.crawler.stats.inc_value("smart/near_topic/kept_by_records")
+            self.keep_near_site(
+                exploration,
+                f"its form {form.index} of {form.page_url} lists records for the topic's words",
+            )
             return
         exploration.relevant = True
         exploration.rejudged = True

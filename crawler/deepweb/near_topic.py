@@ -1,0 +1,122 @@
+"""In-site evidence for a site near the topic, before it is given up as off topic.
+
+A site whose home page names its topic in other words ("planning applications" for
+permits, "lexicon" and "glossary" for dictionaries) is judged off topic on that page,
+and the ``off_topic`` stop ends it after one request. When its home page is near the
+topic (its meaning stands somewhat above the other home pages', or it names the topic
+once), a few of its inner pages, taken best first by the link ranking (its search,
+browse and menu pages), and its probes' records are weighed first: a site whose inner
+pages name the topic (a register's category page "13 Advertisement consent permits") is
+kept as a topic site; one whose pages do not is given up, with the evidence logged.
+
+The decisions are plain functions (no Scrapy): :func:`near_topic` (is a home page near
+the topic?), :func:`weigh_inner_pages` (do the inner pages keep the site?).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Container, Iterable
+from dataclasses import dataclass, field
+
+from crawler import defaults
+from crawler.focus.query import terms
+
+#: verdicts of :func:`weigh_inner_pages`
+KEEP = "keep"
+WAIT = "wait"
+GIVE_UP = "give_up"
+
+
+@dataclass(frozen=True)
+class NearTopicRules:
+    """Settings SMART_NEAR_TOPIC_* (docs/deepweb.md, "Eleventh round")."""
+
+    pages: int = defaults.SMART_NEAR_TOPIC_PAGES  # inner pages weighed; 0: off
+    min_z: float = defaults.SMART_NEAR_TOPIC_MIN_Z  # meaning z of a near home page
+    min_pages_seen: int = defaults.SMART_NEAR_TOPIC_MIN_HOME_PAGES  # home pages for a z
+    min_hits: int = defaults.SMART_NEAR_TOPIC_MIN_HITS  # topic words on inner pages
+    min_pages_naming: int = defaults.SMART_NEAR_TOPIC_MIN_PAGES_NAMING
+
+
+class TopicNames:
+    """The terms that name the topic: its stems with their word family
+    (``family``, a container such as :class:`~crawler.deepweb.word_family.WordFamily`)
+    and :func:`topic_word_forms`."""
+
+    def __init__(self, family: Container[str], forms: Iterable[str]) -> None:
+        self.family = family
+        self.forms = frozenset(forms)
+
+    def __contains__(self, term: object) -> bool:
+        return term in self.forms or term in self.family
+
+
+def topic_word_forms(topic_words: Iterable[str]) -> frozenset[str]:
+    """The stems of the topic's words and of their singulars that the analyzer does not
+    fold: a Greek plural in "-es" whose singular ends in "-is" ("theses" -> "these",
+    "thesis" -> "thesi"; "analyses", "diagnoses"). Other plurals ("permits",
+    "dictionaries") fold to their singular's stem already."""
+    forms: set[str] = set()
+    for word in topic_words:
+        word = word.lower()
+        forms.update(terms(word))
+        if word.endswith("ses") and len(word) > 5:
+            forms.update(terms(word[:-2] + "is"))
+    return frozenset(forms)
+
+
+def near_topic(z: float | None, pages_seen: int, home_hits: int, rules: NearTopicRules) -> str:
+    """Why a home page judged off topic is near the topic ("" when it is not): its
+    cosine with the topic phrase is at least ``rules.min_z`` standard deviations above
+    the mean of the ``pages_seen`` home pages embedded (at least
+    ``rules.min_pages_seen`` of them), or it holds the topic's own words
+    (``home_hits`` > 0: once, fewer than the verdict's SMART_SITE_MIN_HITS)."""
+    if rules.pages <= 0:
+        return ""
+    reasons = []
+    if z is not None and pages_seen >= rules.min_pages_seen and z >= rules.min_z:
+        reasons.append(f"its meaning z {z:.2f}")
+    if home_hits > 0:
+        reasons.append(f"the topic's words {home_hits} times on its home page")
+    return ", ".join(reasons)
+
+
+@dataclass
+class InnerPages:
+    """What a near site's inner pages said of the topic so far."""
+
+    pages: int = 0
+    topic_hits: int = 0  # occurrences of the topic's own words (and their family)
+    pages_naming: int = 0  # inner pages holding one of them
+    words: Counter[str] = field(default_factory=Counter)  # which ones, how often
+
+    def add(self, page_terms: Iterable[str], names_topic: Container[str]) -> int:
+        """One more inner page (its terms); ``names_topic``: the terms that name the
+        topic. Returns the page's topic hits."""
+        hits = Counter(t for t in page_terms if t in names_topic)
+        self.pages += 1
+        total = sum(hits.values())
+        self.topic_hits += total
+        self.pages_naming += 1 if total else 0
+        self.words.update(hits)
+        return total
+
+    def summary(self) -> str:
+        named = " ".join(f"{w} {n}" for w, n in self.words.most_common(5)) or "none"
+        return (
+            f"{self.pages} inner pages, topic words {self.topic_hits} times on "
+            f"{self.pages_naming} of them ({named})"
+        )
+
+
+def weigh_inner_pages(inner: InnerPages, rules: NearTopicRules) -> str:
+    """:data:`KEEP` when the inner pages name the topic (its own words at least
+    ``rules.min_hits`` times, on ``rules.min_pages_naming`` pages or more),
+    :data:`GIVE_UP` when ``rules.pages`` inner pages were read without that,
+    :data:`WAIT` otherwise."""
+    if inner.topic_hits >= rules.min_hits and inner.pages_naming >= rules.min_pages_naming:
+        return KEEP
+    if inner.pages >= rules.pages:
+        return GIVE_UP
+    return WAIT
