@@ -120,3 +120,11 @@ def weigh_inner_pages(inner: InnerPages, rules: NearTopicRules) -> str:
     if inner.pages >= rules.pages:
         return GIVE_UP
     return WAIT
+
+
+def records_name_topic(records: int, topic_hits: int, rules: NearTopicRules) -> bool:
+    """A confirmed probe of a site near the topic, asked the topic's words: its
+    ``records`` (at least two) hold the topic's own words ``topic_hits`` times, at least
+    ``rules.min_hits`` (a register's records "Advertisement consent permit", a
+    repository's "PhD thesis")."""
+    return records >= 2 and topic_hits >= rules.min_hits

@@ -64,11 +64,18 @@ from crawler.deepweb.near_topic import (
     NearTopicRules,
     TopicNames,
     near_topic,
+    records_name_topic,
     topic_word_forms,
     weigh_inner_pages,
 )
 from crawler.deepweb.page import list_page_words
-from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
+from crawler.deepweb.probe import (
+    ResultPage,
+    form_data,
+    probe_queries,
+    read_results,
+    record_groups,
+)
 from crawler.deepweb.relevance import (
     NO_RECORDS,
     UNKNOWN,
@@ -1011,6 +1018,32 @@ class SmartSpider(CrawlerSpider):
                 "site %s near the topic given up: %s", exploration.site, exploration.why_stopped
             )
 
+    def weigh_trial_records(
+        self, exploration: SiteExploration, form: Form, result: ResultPage
+    ) -> None:
+        """A confirmed probe of a site near the topic on trial: its records, asked the
+        topic's words, keep the site when they name the topic themselves
+        (crawler.deepweb.near_topic.records_name_topic)."""
+        record_terms = terms(self.joined(result.record_text))
+        hits = sum(1 for t in record_terms if t in self.topic_names)
+        self.logger.info(
+            "records of form %d of %s (near site %s): %d records, topic words %d "
+            "(frequent words: %s)",
+            form.index,
+            form.page_url,
+            exploration.site,
+            result.records,
+            hits,
+            " ".join(w for w, _ in Counter(record_terms).most_common(12)),
+        )
+        if records_name_topic(result.records, hits, self.near_rules):
+            self.crawler.stats.inc_value("smart/near_topic/kept_by_records")
+            self.keep_near_site(
+                exploration,
+                f"the {result.records} records its form {form.index} of {form.page_url} "
+                f"lists for the topic's words name the topic {hits} times",
+            )
+
     def keep_near_site(self, exploration: SiteExploration, why: str) -> None:
         """A site near the topic whose in-site evidence speaks of the topic: a topic site
         (judged again: resumed if stopped, its held forms judged again and probed, its
@@ -1357,6 +1390,12 @@ class SmartSpider(CrawlerSpider):
         if result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
+            if (
+                exploration is not None
+                and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+                and not exploration.relevant
+            ):
+                self.weigh_trial_records(exploration, state.form, result)
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
             # search of records answers (a delivery checker, a country preference).
