@@ -323,6 +323,8 @@ class SmartSpider(CrawlerSpider):
             min_pages_seen=integer("SMART_NEAR_TOPIC_MIN_HOME_PAGES"),
             min_hits=integer("SMART_NEAR_TOPIC_MIN_HITS"),
             min_pages_naming=integer("SMART_NEAR_TOPIC_MIN_PAGES_NAMING"),
+            min_record_hits=integer("SMART_NEAR_TOPIC_MIN_RECORD_HITS"),
+            until_sites=self.meaning_until_pages,
         )
         self.topic_names = TopicNames(self.vocabulary.family, topic_word_forms(self.topic.split()))
         # every home page's cosine with the topic phrase (the meaning's own verdicts
@@ -701,9 +703,21 @@ class SmartSpider(CrawlerSpider):
         return self.meaning is not None and self.vocabulary.pages[True] < self.meaning_until_pages
 
     def near_counts(self) -> bool:
-        """Home pages are embedded for how near they are to the topic (in-site evidence
-        on: SMART_NEAR_TOPIC_PAGES > 0), after the meaning no longer judges."""
-        return self.meaning is not None and self.near_rules.pages > 0
+        """Home pages are embedded for how near they are to the topic while sites near
+        it may be weighed (in-site evidence on, SMART_NEAR_TOPIC_PAGES > 0, and fewer
+        than SMART_MEANING_UNTIL_PAGES topic sites found that still stand out), also
+        after the meaning no longer judges."""
+        return (
+            self.meaning is not None
+            and self.near_rules.pages > 0
+            and self.topic_sites_found() < self.near_rules.until_sites
+        )
+
+    def topic_sites_found(self) -> int:
+        """Home pages that taught the topic vocabulary as on topic, less those taught by
+        the meaning that no longer stand out (:meth:`judged_by_meaning`)."""
+        faded = self.meaning.faded(self.meaning_taught) if self.meaning is not None else 0
+        return self.vocabulary.pages[True] - faded
 
     def meaning_cosine(self, title: str, text: str) -> Deferred:
         """A home page's (cosine, CPU seconds), computed on the encoder's worker thread
@@ -948,14 +962,13 @@ class SmartSpider(CrawlerSpider):
         Returns whether a trial started."""
         if exploration.trial or exploration.seed or self.near_rules.pages <= 0:
             return False
-        hits = sum(n for t, n in exploration.home_words.items() if t in self.topic_names)
-        reason = near_topic(
-            self.home_z(exploration.site), len(self.home_cosines), hits, self.near_rules
-        )
+        found = self.topic_sites_found()
+        z = self.home_z(exploration.site)
+        reason = near_topic(z, len(self.home_cosines), found, self.near_rules)
         if not reason:
-            z = self.home_z(exploration.site)
             exploration.why_stopped = "home page off topic, not near the topic" + (
-                f" (meaning z {z:.2f} among {len(self.home_cosines)} home pages)"
+                f" (meaning z {z:.2f} among {len(self.home_cosines)} home pages"
+                f"{'' if found < self.near_rules.until_sites else f', {found} topic sites found'})"
                 if z is not None
                 else ""
             )
@@ -976,7 +989,10 @@ class SmartSpider(CrawlerSpider):
         """Sites judged off topic before their home page stood near the topic among the
         home pages embedded since (the z of an early page moves as more come in): their
         trial starts now, and fill() resumes them (their first round)."""
-        if len(self.home_cosines) == self.near_seen:
+        if (
+            len(self.home_cosines) == self.near_seen
+            or self.topic_sites_found() >= self.near_rules.until_sites
+        ):
             return
         self.near_seen = len(self.home_cosines)
         for exploration in self.explorations.values():

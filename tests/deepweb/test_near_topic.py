@@ -13,13 +13,22 @@ from crawler.deepweb.near_topic import (
     NearTopicRules,
     TopicNames,
     near_topic,
+    records_name_topic,
     topic_word_forms,
     weigh_inner_pages,
 )
 from crawler.deepweb.word_family import WordFamily
 from crawler.focus.query import terms
 
-RULES = NearTopicRules(pages=3, min_z=1.0, min_pages_seen=20, min_hits=2, min_pages_naming=1)
+RULES = NearTopicRules(
+    pages=3,
+    min_z=1.0,
+    min_pages_seen=20,
+    min_hits=2,
+    min_pages_naming=1,
+    min_record_hits=1,
+    until_sites=3,
+)
 
 
 def test_topic_word_forms_add_the_singular_the_analyzer_does_not_fold():
@@ -32,20 +41,24 @@ def test_topic_word_forms_add_the_singular_the_analyzer_does_not_fold():
     assert topic_word_forms(["buses"]) == {"buse"}  # five letters: not a Greek plural
 
 
-def test_near_topic_by_meaning_or_by_a_topic_word_once():
-    # a planning register's home page: z 1.81 among 30 home pages
-    assert near_topic(1.81, 30, 0, RULES) == "its meaning z 1.81"
+def test_near_topic_by_meaning_while_the_topics_sites_are_not_found():
+    # a planning register's home page: z 1.81 among 30 home pages, no topic site found
+    assert near_topic(1.81, 30, 0, RULES) == "its meaning z 1.81 among 30 home pages"
+    assert near_topic(1.81, 30, 2, RULES) == "its meaning z 1.81 among 30 home pages"
     assert near_topic(0.99, 30, 0, RULES) == ""  # not near: given up after its home page
     assert near_topic(2.5, 19, 0, RULES) == ""  # too few home pages for a z
-    assert near_topic(None, 0, 0, RULES) == ""
-    # the topic's word once on the home page (the verdict needs it twice)
-    assert near_topic(None, 0, 1, RULES) == "the topic's words 1 times on its home page"
-    assert near_topic(1.2, 25, 1, RULES) == (
-        "its meaning z 1.20, the topic's words 1 times on its home page"
-    )
+    assert near_topic(None, 0, 0, RULES) == ""  # not embedded
+    # three topic sites found: the vocabulary judges, no site is weighed page by page
+    assert near_topic(2.5, 30, 3, RULES) == ""
     # off: no site is near
     off = NearTopicRules(pages=0, min_z=1.0, min_pages_seen=20, min_hits=2, min_pages_naming=1)
-    assert near_topic(3.0, 30, 4, off) == ""
+    assert near_topic(3.0, 30, 0, off) == ""
+
+
+def test_records_that_name_the_topic_keep_the_site():
+    assert records_name_topic(8, 1, RULES)  # "Advertisement consent permit" among 8
+    assert not records_name_topic(8, 0, RULES)
+    assert not records_name_topic(1, 3, RULES)  # one record is no list
 
 
 def test_inner_pages_that_name_the_topic_keep_the_site():
