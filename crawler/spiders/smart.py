@@ -64,9 +64,8 @@ from crawler.deepweb.near_topic import (
     NearTopicRules,
     TopicNames,
     near_topic,
-    records_name_topic,
     topic_word_forms,
-    weigh_inner_pages,
+    weigh_in_site,
 )
 from crawler.deepweb.page import list_page_words
 from crawler.deepweb.probe import (
@@ -1008,9 +1007,8 @@ class SmartSpider(CrawlerSpider):
     def weigh_inner_page(
         self, exploration: SiteExploration, page_terms: list[str], url: str
     ) -> None:
-        """One more inner page of a site near the topic judged off topic: kept as a
-        topic site when its inner pages name the topic, given up (the off_topic stop,
-        with the evidence) when its inner pages were read without that."""
+        """One more inner page of a site near the topic judged off topic, weighed with
+        its probes' records (:meth:`weigh_trial`)."""
         hits = exploration.inner.add(page_terms, self.topic_names)
         self.crawler.stats.inc_value("smart/near_topic/pages")
         self.logger.info(
@@ -1020,44 +1018,52 @@ class SmartSpider(CrawlerSpider):
             hits,
             " ".join(w for w, _ in Counter(page_terms).most_common(10)),
         )
-        verdict = weigh_inner_pages(exploration.inner, self.near_rules)
-        if verdict == KEEP:
-            self.keep_near_site(
-                exploration, f"its inner pages name the topic: {exploration.inner.summary()}"
-            )
-            self.crawler.stats.inc_value("smart/near_topic/kept_by_pages")
-        elif verdict == GIVE_UP and exploration.trial == TRIAL_RUNNING:
-            exploration.trial = TRIAL_GIVEN_UP
-            exploration.why_stopped = f"near the topic, given up: {exploration.inner.summary()}"
-            self.crawler.stats.inc_value("smart/near_topic/given_up")
-            self.logger.info(
-                "site %s near the topic given up: %s", exploration.site, exploration.why_stopped
-            )
+        self.weigh_trial(exploration)
 
     def weigh_trial_records(
-        self, exploration: SiteExploration, form: Form, result: ResultPage
+        self, exploration: SiteExploration, state: ProbeState, result: ResultPage
     ) -> None:
-        """A confirmed probe of a site near the topic on trial: its records, asked the
-        topic's words, keep the site when they name the topic themselves
-        (crawler.deepweb.near_topic.records_name_topic)."""
+        """A confirmed probe of a site near the topic on trial, asked the topic's words:
+        its records weighed with its inner pages (:meth:`weigh_trial`)."""
+        if not any(t in self.topic_names for t in state.query_terms):
+            return  # the second, broad query: its records say nothing of the topic
         record_terms = terms(self.joined(result.record_text))
-        hits = sum(1 for t in record_terms if t in self.topic_names)
+        hits = exploration.inner.add_records(result.records, record_terms, self.topic_names)
         self.logger.info(
             "records of form %d of %s (near site %s): %d records, topic words %d "
             "(frequent words: %s)",
-            form.index,
-            form.page_url,
+            state.form.index,
+            state.form.page_url,
             exploration.site,
             result.records,
             hits,
             " ".join(w for w, _ in Counter(record_terms).most_common(12)),
         )
-        if records_name_topic(result.records, hits, self.near_rules):
-            self.crawler.stats.inc_value("smart/near_topic/kept_by_records")
+        self.weigh_trial(exploration)
+
+    def weigh_trial(self, exploration: SiteExploration) -> None:
+        """A site near the topic judged off topic: kept as a topic site when its in-site
+        evidence speaks of the topic (crawler.deepweb.near_topic.weigh_in_site), given
+        up (the off_topic stop, with the evidence logged) when its inner pages were read
+        without that."""
+        inner = exploration.inner
+        verdict = weigh_in_site(inner, self.near_rules)
+        if verdict == KEEP:
+            by = (
+                "records"
+                if inner.record_hits >= self.near_rules.min_record_hits
+                else "pages_and_records"
+            )
+            self.crawler.stats.inc_value(f"smart/near_topic/kept_by_{by}")
             self.keep_near_site(
-                exploration,
-                f"the {result.records} records its form {form.index} of {form.page_url} "
-                f"lists for the topic's words name the topic {hits} times",
+                exploration, f"its in-site evidence speaks of the topic: {inner.summary()}"
+            )
+        elif verdict == GIVE_UP and exploration.trial == TRIAL_RUNNING:
+            exploration.trial = TRIAL_GIVEN_UP
+            exploration.why_stopped = f"near the topic, given up: {inner.summary()}"
+            self.crawler.stats.inc_value("smart/near_topic/given_up")
+            self.logger.info(
+                "site %s near the topic given up: %s", exploration.site, exploration.why_stopped
             )
 
     def keep_near_site(self, exploration: SiteExploration, why: str) -> None:
@@ -1411,7 +1417,7 @@ class SmartSpider(CrawlerSpider):
                 and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
                 and not exploration.relevant
             ):
-                self.weigh_trial_records(exploration, state.form, result)
+                self.weigh_trial_records(exploration, state, result)
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
             # search of records answers (a delivery checker, a country preference).
@@ -1484,7 +1490,7 @@ class SmartSpider(CrawlerSpider):
         if exploration.relevant:
             return
         if exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP):
-            self.crawler.stats.inc_value("smart/near_topic/kept_by_records")
+            self.crawler.stats.inc_value("smart/near_topic/kept_by_answer")
             self.keep_near_site(
                 exploration,
                 f"its form {form.index} of {form.page_url} lists records for the topic's words",

@@ -13,9 +13,8 @@ from crawler.deepweb.near_topic import (
     NearTopicRules,
     TopicNames,
     near_topic,
-    records_name_topic,
     topic_word_forms,
-    weigh_inner_pages,
+    weigh_in_site,
 )
 from crawler.deepweb.word_family import WordFamily
 from crawler.focus.query import terms
@@ -56,22 +55,34 @@ def test_near_topic_by_meaning_while_the_topics_sites_are_not_found():
 
 
 def test_records_that_name_the_topic_keep_the_site():
-    assert records_name_topic(8, 1, RULES)  # "Advertisement consent permit" among 8
-    assert not records_name_topic(8, 0, RULES)
-    assert not records_name_topic(1, 3, RULES)  # one record is no list
-
-
-def test_inner_pages_that_name_the_topic_keep_the_site():
     names = TopicNames(WordFamily(terms("permits")), topic_word_forms(["permits"]))
     inner = InnerPages()
-    # the register's search page: no topic word
-    assert inner.add(terms("Search planning applications by reference or street"), names) == 0
-    assert weigh_inner_pages(inner, RULES) == WAIT
-    # its browse page: "13 Advertisement consent permits", "Tree works permit"
+    inner.add(terms("Search planning applications by reference or street"), names)
+    assert weigh_in_site(inner, RULES) == WAIT
+    # its search, asked "permits": 8 records, one "Advertisement consent permit"
+    records = terms("12 High St: illuminated fascia sign, advertisement consent permit")
+    assert inner.add_records(8, records, names) == 1
+    assert weigh_in_site(inner, RULES) == KEEP
+    assert inner.summary() == (
+        "1 inner pages, topic words 0 times on 0 of them (none); "
+        "a probe with the topic's words: 8 records, topic words 1 times"
+    )
+    # one record is no list
+    single = InnerPages()
+    single.add_records(1, terms("permit permit"), names)
+    assert weigh_in_site(single, RULES) == WAIT
+
+
+def test_inner_pages_that_name_the_topic_keep_the_site_whose_search_lists_records():
+    names = TopicNames(WordFamily(terms("permits")), topic_word_forms(["permits"]))
+    inner = InnerPages()
     page = terms("Browse the register: 13 Advertisement consent permits. 4 Tree works permit")
     assert inner.add(page, names) == 2
-    assert weigh_inner_pages(inner, RULES) == KEEP
-    assert inner.summary() == "2 inner pages, topic words 2 times on 1 of them (permit 2)"
+    assert inner.names_topic(RULES)
+    # a neighbour's pages name the topic too (a papers archive says "thesis"): not alone
+    assert weigh_in_site(inner, RULES) == WAIT
+    inner.add_records(11, terms("Extension, rear, single storey"), names)  # no topic word
+    assert weigh_in_site(inner, RULES) == KEEP
 
 
 def test_inner_pages_without_the_topic_give_the_site_up():
@@ -80,19 +91,21 @@ def test_inner_pages_without_the_topic_give_the_site_up():
     for text in ("Statutes by year", "Search the statute book", "Permit"):  # once: not enough
         inner.add(terms(text), names)
     assert (inner.pages, inner.topic_hits, inner.pages_naming) == (3, 1, 1)
-    assert weigh_inner_pages(inner, RULES) == GIVE_UP
+    assert not inner.names_topic(RULES)
+    inner.add_records(5, terms("Highways Act 1980"), names)
+    assert weigh_in_site(inner, RULES) == GIVE_UP
     # two pages naming it are asked for: the same word twice on one page is not enough
     strict = NearTopicRules(pages=3, min_z=1.0, min_pages_seen=20, min_hits=2, min_pages_naming=2)
     one_page = InnerPages()
     one_page.add(terms("permit permit"), names)
-    assert weigh_inner_pages(one_page, strict) == WAIT
+    assert not one_page.names_topic(strict)
 
 
-def test_theses_are_named_by_thesis_on_inner_pages():
+def test_theses_are_named_by_thesis_in_records():
     names = TopicNames(WordFamily(terms("theses")), topic_word_forms(["theses"]))
     inner = InnerPages()
-    inner.add(terms("Doctoral thesis: 'Rivers of the Dales' (PhD thesis, 2019)"), names)
-    assert weigh_inner_pages(inner, RULES) == KEEP
+    inner.add_records(5, terms("'Rivers of the Dales' (PhD thesis, 2019)"), names)
+    assert weigh_in_site(inner, RULES) == KEEP
 
 
 def test_a_site_on_trial_is_stopped_off_topic_after_its_inner_pages():
