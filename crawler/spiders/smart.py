@@ -1001,6 +1001,7 @@ class SmartSpider(CrawlerSpider):
                 and not exploration.seed
                 and exploration.rounds == 1
                 and exploration.stopped == "off_topic"
+                and exploration.site in self.stopped_sites  # links left to weigh
             ):
                 self.weigh_near_topic(exploration)
 
