@@ -1068,13 +1068,19 @@ class SmartSpider(CrawlerSpider):
             )
 
     def keep_near_site(self, exploration: SiteExploration, why: str) -> None:
-        """A site near the topic whose in-site evidence speaks of the topic: a topic site
-        (judged again: resumed if stopped, its held forms judged again and probed, its
-        probes' answers judged again); its home page teaches the topic vocabulary."""
+        """A site near the topic whose in-site evidence speaks of the topic (always with
+        a probe that listed records for the topic's words): a topic site whose database
+        answers the topic (judged again: resumed if stopped, its held forms judged again
+        and probed, its probes' answers judged again); its home page teaches the topic
+        vocabulary."""
         exploration.trial = TRIAL_KEPT
         exploration.relevant = True
         exploration.rejudged = True
         exploration.why_stopped = ""
+        # kept on a probe that listed records for the topic's words: its database answers
+        # the topic (site evidence at least ANSWERS_TOPIC_EVIDENCE), whatever the words
+        # the vocabulary has learned so far (one page of it: nothing yet)
+        exploration.answers_topic = True
         self.vocabulary.relabel(exploration.home_words)
         exploration.relevance = max(
             exploration.relevance, self.vocabulary.share(exploration.home_words)
