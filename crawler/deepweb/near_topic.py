@@ -136,20 +136,21 @@ class InnerPages:
         )
 
 
-def weigh_in_site(inner: InnerPages, rules: NearTopicRules) -> str:
+def weigh_in_site(inner: InnerPages, rules: NearTopicRules, pages_left: bool = True) -> str:
     """The in-site evidence of a site near the topic: :data:`KEEP` when a probe with
     the topic's words listed records (two or more) that name the topic themselves
     (``rules.min_record_hits`` times: a register's record "Advertisement consent
     permit", a repository's "PhD thesis"), or listed records while its inner pages
     name the topic (:meth:`InnerPages.names_topic`); :data:`GIVE_UP` when
-    ``rules.pages`` inner pages were read without that (a probe answered later may still
-    keep it); :data:`WAIT` otherwise. Inner pages that name the topic are not enough
+    ``rules.pages`` inner pages were read without that, or no page of the site is left
+    to read (``pages_left``; a probe answered later may still keep it); :data:`WAIT`
+    otherwise. Inner pages that name the topic are not enough
     alone: the topic's neighbours name it too (heldout23: a papers archive's pages say
     "thesis" 14 times on 2 pages, its search has nothing for "theses")."""
     if inner.records >= 2 and (
         inner.record_hits >= rules.min_record_hits or inner.names_topic(rules)
     ):
         return KEEP
-    if inner.pages >= rules.pages:
+    if inner.pages >= rules.pages or not pages_left:
         return GIVE_UP
     return WAIT

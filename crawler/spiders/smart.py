@@ -859,8 +859,6 @@ class SmartSpider(CrawlerSpider):
                 self.weigh_near_topic(exploration)
         page_terms = terms(self.joined(f"{page.title}\n{page.text}"))
         exploration.add_page_terms(page_terms)
-        if depth > 0 and exploration.trial and exploration.relevant is False:
-            self.weigh_inner_page(exploration, page_terms, page.url)
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -942,6 +940,9 @@ class SmartSpider(CrawlerSpider):
                 if host not in self.sites_linked:
                     self.sites_linked.add(host)
                     new_sites += 1
+        if depth > 0 and exploration.trial and exploration.relevant is False:
+            # after its forms (probed) and links (pages left?) are taken in
+            self.weigh_inner_page(exploration, page_terms, page.url)
         # a seed (a directory, a portal) is there for its links to sites: a page of it
         # that names sites not seen before is as good as a form
         exploration.page_done(new_searchable or (exploration.seed and new_sites > 0))
@@ -987,7 +988,9 @@ class SmartSpider(CrawlerSpider):
     def look_for_near_sites(self) -> None:
         """Sites judged off topic before their home page stood near the topic among the
         home pages embedded since (the z of an early page moves as more come in): their
-        trial starts now, and fill() resumes them (their first round)."""
+        trial starts now. One stopped after its home page is resumed by fill() (its
+        first round) for its inner pages; the searchable forms held from its pages read
+        so far (a discovery round's) are probed now."""
         if (
             len(self.home_cosines) == self.near_seen
             or self.topic_sites_found() >= self.near_rules.until_sites
@@ -999,11 +1002,22 @@ class SmartSpider(CrawlerSpider):
                 exploration.relevant is False
                 and not exploration.trial
                 and not exploration.seed
-                and exploration.rounds == 1
-                and exploration.stopped == "off_topic"
-                and exploration.site in self.stopped_sites  # links left to weigh
+                and self.weigh_near_topic(exploration)
             ):
-                self.weigh_near_topic(exploration)
+                self.probe_held_for_trial(exploration)
+
+    def probe_held_for_trial(self, exploration: SiteExploration) -> None:
+        """The held searchable forms of a site near the topic whose trial starts late,
+        probed with the topic's words (:meth:`judged_form`: not a site box, a locator,
+        a search over many subjects); the others stay held."""
+        held, exploration.held_forms = exploration.held_forms, []
+        for form, verdict, groups in held:
+            _, probe = self.judged_form(exploration, form, verdict, lambda g=groups: g)
+            if probe is None:
+                exploration.held_forms.append((form, verdict, groups))
+            else:
+                exploration.topic_forms += 1
+                self.crawler.engine.crawl(probe)
 
     def weigh_inner_page(
         self, exploration: SiteExploration, page_terms: list[str], url: str
@@ -1048,7 +1062,8 @@ class SmartSpider(CrawlerSpider):
         up (the off_topic stop, with the evidence logged) when its inner pages were read
         without that."""
         inner = exploration.inner
-        verdict = weigh_in_site(inner, self.near_rules)
+        pages_left = bool(exploration.tree) or exploration.in_flight > 0
+        verdict = weigh_in_site(inner, self.near_rules, pages_left)
         if verdict == KEEP:
             by = (
                 "records"
@@ -1134,7 +1149,7 @@ class SmartSpider(CrawlerSpider):
         # records that answer the topic keep it (site_answers_topic); not a box that is
         # a site search, a locator or a search over many subjects (evidence below 0)
         on_trial = (
-            exploration.trial == TRIAL_RUNNING
+            exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
             and exploration.relevant is False
             and judged.form >= 0
         )
@@ -1417,6 +1432,16 @@ class SmartSpider(CrawlerSpider):
                 and not exploration.relevant
             ):
                 self.weigh_trial_records(exploration, state, result)
+            if exploration is not None and exploration.trial == TRIAL_KEPT:
+                # a site near the topic kept because records it lists for the topic's
+                # words name the topic: the query's own words in them count as well
+                # (they are why it was kept; elsewhere they are left out, as a manual's
+                # search echoes any word asked)
+                named = set(terms(self.joined(result.record_text)))
+                if sum(1 for t in named if t in self.topic_names) >= (
+                    self.near_rules.min_record_hits
+                ):
+                    evidence = max(evidence, self.vocabulary.evidence(named, self.learned_weight))
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
             # search of records answers (a delivery checker, a country preference).
@@ -1537,6 +1562,7 @@ class SmartSpider(CrawlerSpider):
             exploration.trial_answers.append(
                 TrialAnswer(state, status, url, records, evidence, form_evidence)
             )
+            self.weigh_trial(exploration)  # its last evidence, when no page is left
 
     def rejudge_trial_answers(self) -> int:
         """The kept probe answers of sites near the topic judged on topic since (by any

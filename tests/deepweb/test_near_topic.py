@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+
+import pytest
+
 from crawler.deepweb import LinkRanker, SiteExploration, StopRules
 from crawler.deepweb.exploration import TRIAL_RUNNING
 from crawler.deepweb.near_topic import (
@@ -18,6 +23,7 @@ from crawler.deepweb.near_topic import (
 )
 from crawler.deepweb.word_family import WordFamily
 from crawler.focus.query import terms
+from crawler.sandbox.web import SandboxWeb, html_page
 
 RULES = NearTopicRules(
     pages=3,
@@ -132,3 +138,117 @@ def test_a_site_on_trial_is_stopped_off_topic_after_its_inner_pages():
     for _ in range(3):
         late.page_done(False)
     assert late.stopped == "off_topic"
+
+
+# --- a real crawl: planning registers that never say "permit" on their home pages ------
+
+REGISTERS = {
+    "www.dalesplanning.test": (
+        "Dales Planning Online",
+        "Planning applications and building control for the dales: applications "
+        "received, decisions and appeals.",
+    ),
+    "www.fosseplanning.test": (
+        "Fosse Valley Planning Online",
+        "Planning applications and building regulations for the valley: applications "
+        "received, decisions and appeals.",
+    ),
+}
+NEIGHBOUR = {"www.statutefinder.test": ("Statute Finder", "Acts and regulations, revised online.")}
+OTHER_SITES = {
+    "www.highwayautos.test": ("Highway Auto Sales", "New and used cars, trucks and SUVs."),
+    "www.luckytails.test": ("Lucky Tails Sanctuary", "Dogs and cats looking for a home."),
+    "www.staffline.test": ("Staffline Recruiting", "Job openings and careers in nursing."),
+    "www.riverbendcc.test": ("Riverbend College", "Evening classes and short courses."),
+    "www.baytreedeli.test": ("The Bay Tree Deli", "Cheese, bread, olives and coffee."),
+    "www.hollinsplumbing.test": ("Hollins Plumbing", "Boilers fitted and leaks fixed."),
+    "www.skylinemet.test": ("Skyline Met", "Local forecasts, radar and travel weather."),
+    "www.gigsnap.test": ("Gigsnap Tickets", "Tickets for comedy, theatre and festivals."),
+    "www.kelbytennis.test": ("Kelby Tennis Club", "Courts, coaching and club nights."),
+    "www.greavesjoinery.test": ("Greaves Joinery", "Kitchens, doors and staircases made."),
+    "www.sharpcuts.test": ("Sharp Cuts Barbers", "Haircuts and beard trims, walk in."),
+    "www.birchwoodvets.test": ("Birchwood Vets", "Vaccinations, neutering, pet care."),
+}
+SEARCH_PAGE = (
+    "<h1>Search</h1>"
+    '<form action="/results" method="get"><label for="q">Keyword or reference number'
+    '</label><input id="q" name="q" type="text"><button>Go</button></form>'
+)
+
+
+def registers_web() -> SandboxWeb:
+    web = SandboxWeb()
+    sites = {**REGISTERS, **NEIGHBOUR, **OTHER_SITES}
+    links = "".join(
+        f'<li><a href="http://{host}/">{title}</a></li>' for host, (title, _) in sites.items()
+    )
+    web.add_page(
+        "http://www.linkatlas.test/",
+        html_page("Link Atlas", f"<h1>Link Atlas</h1><p>Sites we like.</p><ul>{links}</ul>"),
+    )
+    for host, (title, text) in sites.items():
+        body = f'<h1>{title}</h1><p>{text}</p><p><a href="/find">Search</a></p>'
+        web.add_page(f"http://{host}/", html_page(title, body))
+        web.add_page(f"http://{host}/find", html_page(f"Search | {title}", SEARCH_PAGE))
+        if host in REGISTERS:  # its records name what they are: permits
+            rows = "".join(
+                f'<li class="hit"><a href="/app/{n}">{n} High Street</a> {kind}, decided</li>'
+                for n, kind in enumerate(
+                    ("Advertisement consent permit", "Rear extension", "Tree works permit")
+                )
+            )
+            results = f'<p>3 applications found</p><ul class="hits">{rows}</ul>'
+        else:
+            results = "<p>No results found.</p>"
+        web.add_page(f"http://{host}/results", html_page("Results", results), any_query=True)
+    return web
+
+
+@pytest.mark.slow
+def test_a_crawl_keeps_the_near_sites_whose_records_name_the_topic(sandbox, run_crawl, tmp_path):
+    server = sandbox(registers_web())
+    output = tmp_path / "forms.jsonl"
+    result = run_crawl(
+        "smart",
+        proxy=server.proxy_url,
+        args={"topic": "permits", "seed_urls": "http://www.linkatlas.test/"},
+        settings={
+            # the meaning judges no site on its own here: the registers are near, no more
+            "SMART_MEANING_MIN_Z": 9.0,
+            "SMART_MEANING_MIN_PAGES": 10,
+            "SMART_NEAR_TOPIC_MIN_HOME_PAGES": 10,
+            "SMART_NEAR_TOPIC_MIN_Z": 0.8,
+            "FEEDS": json.dumps({str(output): {"format": "jsonlines"}}),
+        },
+    ).check()
+    exported = {
+        json.loads(line)["action_url"]: json.loads(line) for line in output.read_text().splitlines()
+    }
+    assert sorted((url, f["probe"], f["confirmed"]) for url, f in exported.items()) == [
+        ("http://www.dalesplanning.test/results", "confirmed", True),
+        ("http://www.fosseplanning.test/results", "confirmed", True),
+    ]
+    assert "'smart/near_topic/kept_by_records': 2" in result.stderr
+    assert "'smart/sites_on_topic_by_meaning'" not in result.stderr
+    # the statute finder is near the topic too: its search has nothing for "permits",
+    # its inner pages do not name them: given up, with the evidence logged
+    assert re.search(
+        r"site www\.statutefinder\.test near the topic given up: near the topic, given up: "
+        r"[01] inner pages, topic words 0 times on 0 of them \(none\); a probe with the "
+        r"topic's words: no records",
+        result.stderr,
+    )
+    # the near sites' searches were asked (the statute finder's twice: its first answer
+    # listed nothing); no other site's form was submitted
+    probes = sorted(r.host for r in server.log if r.path == "/results")
+    assert probes == [
+        "www.dalesplanning.test",
+        "www.fosseplanning.test",
+        "www.statutefinder.test",
+        "www.statutefinder.test",
+    ]
+    # a site far from the topic is given up after its home page, the reason logged
+    assert re.search(
+        r"site www\.baytreedeli\.test ended \(off_topic: home page off topic, not near",
+        result.stderr,
+    )
