@@ -3,7 +3,8 @@
 A site's exploration starts at its home page and ends when one of the stop rules holds
 (all settings, docs/deepweb.md) or when its links run out:
 
-- ``off_topic``: the site classifier judged the home page off topic;
+- ``off_topic``: the site classifier judged the home page off topic (a site near the
+  topic after its inner pages are weighed: crawler.deepweb.near_topic);
 - ``max_pages``: pages fetched from the site (its page budget);
 - ``pages_without_form``: ``max_pages_without_form`` pages fetched in a row without a new
   searchable form, **and no likely link waits** (a link named like a search, ranked like

@@ -2,15 +2,16 @@
 
 A site whose home page names its topic in other words ("planning applications" for
 permits, "lexicon" and "glossary" for dictionaries) is judged off topic on that page,
-and the ``off_topic`` stop ends it after one request. When its home page is near the
-topic (its meaning stands somewhat above the other home pages', or it names the topic
-once), a few of its inner pages, taken best first by the link ranking (its search,
-browse and menu pages), and its probes' records are weighed first: a site whose inner
-pages name the topic (a register's category page "13 Advertisement consent permits") is
-kept as a topic site; one whose pages do not is given up, with the evidence logged.
+and the ``off_topic`` stop ends it after one request. While the topic's sites are not
+found, a site whose home page is near the topic (its meaning stands somewhat above the
+other home pages') gets a few of its inner pages read, taken best first by the link
+ranking (its search, browse and menu pages), and its searches probed with the topic's
+words; it is kept as a topic site when a probe lists records that name the topic
+themselves (a register's "Advertisement consent permit"), or lists records while its
+inner pages name the topic; otherwise it is given up, with the evidence logged.
 
 The decisions are plain functions (no Scrapy): :func:`near_topic` (is a home page near
-the topic?), :func:`weigh_inner_pages` (do the inner pages keep the site?).
+the topic?), :func:`weigh_in_site` (does the in-site evidence keep the site?).
 """
 
 from __future__ import annotations
