@@ -676,22 +676,23 @@ class SmartSpider(CrawlerSpider):
         page = next((o for o in outputs if isinstance(o, PageItem)), None)
         info = response.meta.get(SMART_META) or {}
         cosine: tuple[float, float] | None = None
-        judging = self.meaning_counts()
         if (
             page is not None
             and page.content_type in ("text/html", "application/xhtml+xml")
             and info.get("site") in self.active
-            and (judging or self.near_counts())
+            and (self.meaning_counts() or self.near_counts())
         ):
             try:
                 cosine = await maybe_deferred_to_future(self.meaning_cosine(page.title, page.text))
             except Exception:  # the page is read without its meaning, the site goes on
                 self.logger.exception("topic meaning of %s failed", response.url)
         if cosine is not None:
+            # also a verdict of the meaning's (judged_by_meaning) while its window is
+            # open: a site that taught the vocabulary and faded frees a place, and the
+            # home pages met since count (heldout26: the dictionaries, met after three
+            # book shops had stood out among the first pages and faded, stood out at z
+            # 2.4-2.6 with no cosine computed for them before)
             self.home_cosines[info["site"]] = cosine[0]
-            if not judging:  # how near the site is, no verdict of the meaning's
-                self.meaning.cpu_seconds += cosine[1]  # type: ignore[union-attr]
-                cosine = None
         for output in self.read_page(response, outputs, cosine):
             yield output
 
