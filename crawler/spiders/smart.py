@@ -1147,8 +1147,8 @@ class SmartSpider(CrawlerSpider):
         best = judged.score + self.weights.result * (1.0 - UNKNOWN)
         could_be_relevant = best >= self.weights.threshold - 1e-9
         # a site near the topic on trial: its searches are asked the topic's words, and
-        # records that answer the topic keep it (site_answers_topic); not a box that is
-        # a site search, a locator or a search over many subjects (evidence below 0)
+        # records that name the topic keep it (weigh_trial_records); not a box that is a
+        # site search, a locator or a search over many subjects (evidence below 0)
         on_trial = (
             exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
             and exploration.relevant is False
@@ -1438,7 +1438,7 @@ class SmartSpider(CrawlerSpider):
                 # words name the topic: the query's own words in them count as well
                 # (they are why it was kept; elsewhere they are left out, as a manual's
                 # search echoes any word asked)
-                named = set(terms(self.joined(result.record_text)))
+                named = terms(self.joined(result.record_text))
                 if sum(1 for t in named if t in self.topic_names) >= (
                     self.near_rules.min_record_hits
                 ):
