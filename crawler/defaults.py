@@ -533,6 +533,22 @@ SMART_MEANING_TEXT_CHARS = 300
 # meaning starts the vocabulary where the topic's words find none of its sites
 SMART_MEANING_UNTIL_PAGES = 3
 SMART_MEANING_MODEL = ""
+# In-site evidence (crawler/deepweb/near_topic.py): while fewer than
+# SMART_MEANING_UNTIL_PAGES home pages taught the topic vocabulary, a site judged off
+# topic whose home page is near the topic (its meaning SMART_NEAR_TOPIC_MIN_Z standard
+# deviations above the mean of at least SMART_NEAR_TOPIC_MIN_HOME_PAGES home pages
+# embedded) gets up to SMART_NEAR_TOPIC_PAGES inner pages (best first by the link
+# ranking) and its searchable forms probed before the off_topic stop; it is kept as a
+# topic site when the topic's own words are on its inner pages SMART_NEAR_TOPIC_MIN_HITS
+# times, on SMART_NEAR_TOPIC_MIN_PAGES_NAMING pages or more, or in the records a probe
+# lists for the topic's words SMART_NEAR_TOPIC_MIN_RECORD_HITS times.
+# SMART_NEAR_TOPIC_PAGES = 0: off.
+SMART_NEAR_TOPIC_PAGES = 3
+SMART_NEAR_TOPIC_MIN_Z = 1.0
+SMART_NEAR_TOPIC_MIN_HOME_PAGES = 20
+SMART_NEAR_TOPIC_MIN_HITS = 2
+SMART_NEAR_TOPIC_MIN_PAGES_NAMING = 1
+SMART_NEAR_TOPIC_MIN_RECORD_HITS = 1
 # When no site waits in the frontier, sites stopped by a rule with links left are
 # resumed with another page budget: "all" (topic sites, then seeds, then off-topic
 # sites: their pages' links may lead to more sites), "topic" (topic sites only), "none".

@@ -3,7 +3,8 @@
 A site's exploration starts at its home page and ends when one of the stop rules holds
 (all settings, docs/deepweb.md) or when its links run out:
 
-- ``off_topic``: the site classifier judged the home page off topic;
+- ``off_topic``: the site classifier judged the home page off topic (a site near the
+  topic after its inner pages are weighed: crawler.deepweb.near_topic);
 - ``max_pages``: pages fetched from the site (its page budget);
 - ``pages_without_form``: ``max_pages_without_form`` pages fetched in a row without a new
   searchable form, **and no likely link waits** (a link named like a search, ranked like
@@ -22,12 +23,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from crawler import defaults
 from crawler.deepweb.forms import Form, FormVerdict
 from crawler.deepweb.link_tree import LinkRanker, LinkTree
+from crawler.deepweb.near_topic import InnerPages
 from crawler.deepweb.similarity import Features
 from crawler.deepweb.site_frontier import SiteFrontier
+
+#: states of a site's in-site evidence (SiteExploration.trial)
+TRIAL_RUNNING = "running"
+TRIAL_KEPT = "kept"
+TRIAL_GIVEN_UP = "given_up"
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,16 @@ class SiteExploration:
     # searchable forms seen while the site was judged off topic (form, verdict, the
     # record groups of its page): judged again if the site is
     held_forms: list[tuple[Form, FormVerdict, dict[str, int]]] = field(default_factory=list)
+    # in-site evidence of a site near the topic judged off topic on its home page
+    # (crawler.deepweb.near_topic): "" (none), TRIAL_RUNNING, TRIAL_KEPT, TRIAL_GIVEN_UP
+    trial: str = ""
+    # the off_topic stop holds once this many pages were fetched (1: after the home
+    # page; more while the inner pages of a site near the topic are weighed)
+    off_topic_after: int = 1
+    inner: InnerPages = field(default_factory=InnerPages)  # what its inner pages said
+    why_stopped: str = ""  # the evidence of the stop (logged): why off topic
+    # its probes' answers (not confirmed) while its trial ran: judged again if it is kept
+    trial_answers: list[Any] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages
@@ -134,7 +152,7 @@ class SiteExploration:
         rules = self.rules
         if self.stopped:
             return self.stopped
-        if self.relevant is False and self.rounds == 1:
+        if self.relevant is False and self.rounds == 1 and self.pages >= self.off_topic_after:
             self.stopped = "off_topic"
         elif self.pages >= self.budget:
             self.stopped = "max_pages"
@@ -146,6 +164,13 @@ class SiteExploration:
         ):
             self.stopped = "pages_without_form"
         return self.stopped
+
+    def start_trial(self, pages: int) -> None:
+        """A site near the topic judged off topic: up to ``pages`` more pages (its inner
+        pages) are fetched before the off_topic stop holds; a site stopped off topic
+        already may then be resumed for them, in its first round."""
+        self.trial = TRIAL_RUNNING
+        self.off_topic_after = max(self.pages, 1) + pages
 
     def add_page_terms(self, page_terms: Iterable[str]) -> None:
         """The terms of one more page of the site (its forms' site evidence is their
@@ -176,7 +201,7 @@ class SiteExploration:
         its exploration: that is its first round, not its second (on heldout8 a genealogy
         site judged on topic again got one round of 7 pages and was not resumed again,
         ``max_rounds``, with its form 2 links below home unread)."""
-        if not (self.stopped == "off_topic" and self.relevant):
+        if not (self.stopped == "off_topic" and (self.relevant or self.trial == TRIAL_RUNNING)):
             self.rounds += 1
         self.stopped = ""
         self.pages_without_form = 0

@@ -49,11 +49,32 @@ from crawler.deepweb import (
     reverse_search,
     site_of,
 )
-from crawler.deepweb.exploration import ResumePolicy, release_out_links
+from crawler.deepweb.exploration import (
+    TRIAL_GIVEN_UP,
+    TRIAL_KEPT,
+    TRIAL_RUNNING,
+    ResumePolicy,
+    release_out_links,
+)
 from crawler.deepweb.forms import Form, FormVerdict
-from crawler.deepweb.meaning import TopicMeaning, load_encoder
+from crawler.deepweb.meaning import TopicMeaning, load_encoder, z_score
+from crawler.deepweb.near_topic import (
+    GIVE_UP,
+    KEEP,
+    NearTopicRules,
+    TopicNames,
+    near_topic,
+    topic_word_forms,
+    weigh_in_site,
+)
 from crawler.deepweb.page import list_page_words
-from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
+from crawler.deepweb.probe import (
+    ResultPage,
+    form_data,
+    probe_queries,
+    read_results,
+    record_groups,
+)
 from crawler.deepweb.relevance import (
     NO_RECORDS,
     UNKNOWN,
@@ -106,6 +127,19 @@ class ProbedRecords:
     status: str
     url: str
     records: int
+
+
+@dataclass
+class TrialAnswer:
+    """A probe's answer, not confirmed, of a form of a site whose in-site evidence is
+    still weighed: its item is judged again if the site is kept."""
+
+    state: ProbeState
+    status: str
+    url: str
+    records: int
+    evidence: float
+    form_evidence: float
 
 
 class SmartSpider(CrawlerSpider):
@@ -281,6 +315,21 @@ class SmartSpider(CrawlerSpider):
         self.meaning_seen = 0  # home pages embedded at the last re-judging
         self.meaning_taught: set[str] = set()  # sites that taught the vocabulary by meaning
         self.meaning_until_pages = integer("SMART_MEANING_UNTIL_PAGES")
+        # in-site evidence of sites near the topic (crawler.deepweb.near_topic)
+        self.near_rules = NearTopicRules(
+            pages=max(0, integer("SMART_NEAR_TOPIC_PAGES")),
+            min_z=number("SMART_NEAR_TOPIC_MIN_Z"),
+            min_pages_seen=integer("SMART_NEAR_TOPIC_MIN_HOME_PAGES"),
+            min_hits=integer("SMART_NEAR_TOPIC_MIN_HITS"),
+            min_pages_naming=integer("SMART_NEAR_TOPIC_MIN_PAGES_NAMING"),
+            min_record_hits=integer("SMART_NEAR_TOPIC_MIN_RECORD_HITS"),
+            until_sites=self.meaning_until_pages,
+        )
+        self.topic_names = TopicNames(self.vocabulary.family, topic_word_forms(self.topic.split()))
+        # every home page's cosine with the topic phrase (the meaning's own verdicts
+        # keep only those embedded while it judges): how near a site is
+        self.home_cosines: dict[str, float] = {}
+        self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
         ):
@@ -368,6 +417,7 @@ class SmartSpider(CrawlerSpider):
         site waits, a stopped site with links left resumed (topic sites first): the crawl
         does not end while a site has pages to fetch."""
         self.rejudge_sites()
+        self.look_for_near_sites()
         while len(self.active) < self.concurrent_sites:
             rejudged = [
                 s
@@ -376,6 +426,17 @@ class SmartSpider(CrawlerSpider):
             ]
             if rejudged and not self.seed_sites:  # a topic site found late comes first
                 request = self.resume_site(max(rejudged, key=lambda s: s.relevance))
+                if request is not None:
+                    yield request
+                continue
+            # then a site near the topic found late: its inner pages weighed
+            on_trial = [
+                s
+                for s in self.stopped_sites.values()
+                if s.trial == TRIAL_RUNNING and s.stopped == "off_topic" and s.rounds == 1
+            ]
+            if on_trial and not self.seed_sites:
+                request = self.resume_site(on_trial[0])
                 if request is not None:
                     yield request
                 continue
@@ -462,7 +523,9 @@ class SmartSpider(CrawlerSpider):
             "site %s ended (%s, round %d): %d pages, %d in a row without a new searchable "
             "form, %d searchable forms (%d may be relevant), %d links left (%d likely)",
             exploration.site,
-            reason,
+            f"{reason}: {exploration.why_stopped}"
+            if reason == "off_topic" and exploration.why_stopped
+            else reason,
             exploration.rounds,
             exploration.pages,
             exploration.pages_without_form,
@@ -617,12 +680,19 @@ class SmartSpider(CrawlerSpider):
             page is not None
             and page.content_type in ("text/html", "application/xhtml+xml")
             and info.get("site") in self.active
-            and self.meaning_counts()
+            and (self.meaning_counts() or self.near_counts())
         ):
             try:
                 cosine = await maybe_deferred_to_future(self.meaning_cosine(page.title, page.text))
             except Exception:  # the page is read without its meaning, the site goes on
                 self.logger.exception("topic meaning of %s failed", response.url)
+        if cosine is not None:
+            # also a verdict of the meaning's (judged_by_meaning) while its window is
+            # open: a site that taught the vocabulary and faded frees a place, and the
+            # home pages met since count (heldout26: the dictionaries, met after three
+            # book shops had stood out among the first pages and faded, stood out at z
+            # 2.4-2.6 with no cosine computed for them before)
+            self.home_cosines[info["site"]] = cosine[0]
         for output in self.read_page(response, outputs, cosine):
             yield output
 
@@ -631,6 +701,23 @@ class SmartSpider(CrawlerSpider):
         vocabulary has learned from fewer than SMART_MEANING_UNTIL_PAGES topic pages (the
         count never falls, so later home pages need no forward pass)."""
         return self.meaning is not None and self.vocabulary.pages[True] < self.meaning_until_pages
+
+    def near_counts(self) -> bool:
+        """Home pages are embedded for how near they are to the topic while sites near
+        it may be weighed (in-site evidence on, SMART_NEAR_TOPIC_PAGES > 0, and fewer
+        than SMART_MEANING_UNTIL_PAGES topic sites found that still stand out), also
+        after the meaning no longer judges."""
+        return (
+            self.meaning is not None
+            and self.near_rules.pages > 0
+            and self.topic_sites_found() < self.near_rules.until_sites
+        )
+
+    def topic_sites_found(self) -> int:
+        """Home pages that taught the topic vocabulary as on topic, less those taught by
+        the meaning that no longer stand out (:meth:`judged_by_meaning`)."""
+        faded = self.meaning.faded(self.meaning_taught) if self.meaning is not None else 0
+        return self.vocabulary.pages[True] - faded
 
     def meaning_cosine(self, title: str, text: str) -> Deferred:
         """A home page's (cosine, CPU seconds), computed on the encoder's worker thread
@@ -769,7 +856,10 @@ class SmartSpider(CrawlerSpider):
                 pass
             else:
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
-        exploration.add_page_terms(terms(self.joined(f"{page.title}\n{page.text}")))
+            if exploration.relevant is False and not seed:
+                self.weigh_near_topic(exploration)
+        page_terms = terms(self.joined(f"{page.title}\n{page.text}"))
+        exploration.add_page_terms(page_terms)
         self.resume_policy.page_fetched(exploration)
         forms = forms_of(doc, page.url)
         verdicts = [classify_form(form) for form in forms]
@@ -851,10 +941,175 @@ class SmartSpider(CrawlerSpider):
                 if host not in self.sites_linked:
                     self.sites_linked.add(host)
                     new_sites += 1
+        if depth > 0 and exploration.trial and exploration.relevant is False:
+            # after its forms (probed) and links (pages left?) are taken in
+            self.weigh_inner_page(exploration, page_terms, page.url)
         # a seed (a directory, a portal) is there for its links to sites: a page of it
         # that names sites not seen before is as good as a form
         exploration.page_done(new_searchable or (exploration.seed and new_sites > 0))
         self.resume_policy.stops(exploration)
+
+    # --- in-site evidence of sites near the topic ---------------------------------------
+    def home_z(self, site: str) -> float | None:
+        """How many standard deviations the site's home-page cosine is above the mean of
+        every home page embedded (None: not embedded, or no spread)."""
+        value = self.home_cosines.get(site)
+        return None if value is None else z_score(value, list(self.home_cosines.values()))
+
+    def weigh_near_topic(self, exploration: SiteExploration) -> bool:
+        """A site judged off topic on its home page: when the page is near the topic
+        (crawler.deepweb.near_topic.near_topic), its inner pages and its probes are
+        weighed before the off_topic stop (:meth:`SiteExploration.start_trial`).
+        Returns whether a trial started."""
+        if exploration.trial or exploration.seed or self.near_rules.pages <= 0:
+            return False
+        found = self.topic_sites_found()
+        z = self.home_z(exploration.site)
+        reason = near_topic(z, len(self.home_cosines), found, self.near_rules)
+        if not reason:
+            exploration.why_stopped = "home page off topic, not near the topic" + (
+                f" (meaning z {z:.2f} among {len(self.home_cosines)} home pages"
+                f"{'' if found < self.near_rules.until_sites else f', {found} topic sites found'})"
+                if z is not None
+                else ""
+            )
+            return False
+        exploration.start_trial(self.near_rules.pages)
+        exploration.why_stopped = f"near the topic ({reason}), inner pages weighed"
+        self.crawler.stats.inc_value("smart/near_topic/tried")
+        self.logger.info(
+            "site %s near the topic (%s): up to %d inner pages and its probes weighed "
+            "before the off_topic stop",
+            exploration.site,
+            reason,
+            self.near_rules.pages,
+        )
+        return True
+
+    def look_for_near_sites(self) -> None:
+        """Sites judged off topic before their home page stood near the topic among the
+        home pages embedded since (the z of an early page moves as more come in): their
+        trial starts now. One stopped after its home page is resumed by fill() (its
+        first round) for its inner pages; the searchable forms held from its pages read
+        so far (a discovery round's) are probed now."""
+        if (
+            len(self.home_cosines) == self.near_seen
+            or self.topic_sites_found() >= self.near_rules.until_sites
+        ):
+            return
+        self.near_seen = len(self.home_cosines)
+        for exploration in self.explorations.values():
+            if (
+                exploration.relevant is False
+                and not exploration.trial
+                and not exploration.seed
+                and self.weigh_near_topic(exploration)
+            ):
+                self.probe_held_for_trial(exploration)
+
+    def probe_held_for_trial(self, exploration: SiteExploration) -> None:
+        """The held searchable forms of a site near the topic whose trial starts late,
+        probed with the topic's words (:meth:`judged_form`: not a site box, a locator,
+        a search over many subjects); the others stay held."""
+        held, exploration.held_forms = exploration.held_forms, []
+        for form, verdict, groups in held:
+            _, probe = self.judged_form(exploration, form, verdict, lambda g=groups: g)
+            if probe is None:
+                exploration.held_forms.append((form, verdict, groups))
+            else:
+                exploration.topic_forms += 1
+                self.crawler.engine.crawl(probe)
+
+    def weigh_inner_page(
+        self, exploration: SiteExploration, page_terms: list[str], url: str
+    ) -> None:
+        """One more inner page of a site near the topic judged off topic, weighed with
+        its probes' records (:meth:`weigh_trial`)."""
+        hits = exploration.inner.add(page_terms, self.topic_names)
+        self.crawler.stats.inc_value("smart/near_topic/pages")
+        self.logger.info(
+            "inner page %s of near site %s: topic words %d (frequent words: %s)",
+            url,
+            exploration.site,
+            hits,
+            " ".join(w for w, _ in Counter(page_terms).most_common(10)),
+        )
+        self.weigh_trial(exploration)
+
+    def weigh_trial_records(
+        self, exploration: SiteExploration, state: ProbeState, result: ResultPage
+    ) -> None:
+        """A confirmed probe of a site near the topic on trial, asked the topic's words:
+        its records weighed with its inner pages (:meth:`weigh_trial`)."""
+        if not any(t in self.topic_names for t in state.query_terms):
+            return  # the second, broad query: its records say nothing of the topic
+        record_terms = terms(self.joined(result.record_text))
+        hits = exploration.inner.add_records(result.records, record_terms, self.topic_names)
+        self.logger.info(
+            "records of form %d of %s (near site %s): %d records, topic words %d "
+            "(frequent words: %s)",
+            state.form.index,
+            state.form.page_url,
+            exploration.site,
+            result.records,
+            hits,
+            " ".join(w for w, _ in Counter(record_terms).most_common(12)),
+        )
+        self.weigh_trial(exploration)
+
+    def weigh_trial(self, exploration: SiteExploration) -> None:
+        """A site near the topic judged off topic: kept as a topic site when its in-site
+        evidence speaks of the topic (crawler.deepweb.near_topic.weigh_in_site), given
+        up (the off_topic stop, with the evidence logged) when its inner pages were read
+        without that."""
+        inner = exploration.inner
+        pages_left = bool(exploration.tree) or exploration.in_flight > 0
+        verdict = weigh_in_site(inner, self.near_rules, pages_left)
+        if verdict == KEEP:
+            by = (
+                "records"
+                if inner.record_hits >= self.near_rules.min_record_hits
+                else "pages_and_records"
+            )
+            self.crawler.stats.inc_value(f"smart/near_topic/kept_by_{by}")
+            self.keep_near_site(
+                exploration, f"its in-site evidence speaks of the topic: {inner.summary()}"
+            )
+        elif verdict == GIVE_UP and exploration.trial == TRIAL_RUNNING:
+            exploration.trial = TRIAL_GIVEN_UP
+            exploration.why_stopped = f"near the topic, given up: {inner.summary()}"
+            self.crawler.stats.inc_value("smart/near_topic/given_up")
+            self.logger.info(
+                "site %s near the topic given up: %s", exploration.site, exploration.why_stopped
+            )
+
+    def keep_near_site(self, exploration: SiteExploration, why: str) -> None:
+        """A site near the topic whose in-site evidence speaks of the topic (always with
+        a probe that listed records for the topic's words): a topic site whose database
+        answers the topic (judged again: resumed if stopped, its held forms judged again
+        and probed, its probes' answers judged again); its home page teaches the topic
+        vocabulary."""
+        exploration.trial = TRIAL_KEPT
+        exploration.relevant = True
+        exploration.rejudged = True
+        exploration.why_stopped = ""
+        # kept on a probe that listed records for the topic's words: its database answers
+        # the topic (site evidence at least ANSWERS_TOPIC_EVIDENCE), whatever the words
+        # the vocabulary has learned so far (one page of it: nothing yet)
+        exploration.answers_topic = True
+        self.vocabulary.relabel(exploration.home_words)
+        exploration.relevance = max(
+            exploration.relevance, self.vocabulary.share(exploration.home_words)
+        )
+        self.crawler.stats.inc_value("smart/sites_rejudged")
+        self.logger.info(
+            "site %s judged on topic again (%s), %d forms held",
+            exploration.site,
+            why,
+            len(exploration.held_forms),
+        )
+        self.rejudge_forms()  # its held forms and its probes' answers
+        self.rejudge_probed()
 
     def judged_form(
         self,
@@ -891,8 +1146,18 @@ class SmartSpider(CrawlerSpider):
         probe = None
         best = judged.score + self.weights.result * (1.0 - UNKNOWN)
         could_be_relevant = best >= self.weights.threshold - 1e-9
-        if self.probe and verdict.searchable and could_be_relevant:
+        # a site near the topic on trial: its searches are asked the topic's words, and
+        # records that name the topic keep it (weigh_trial_records); not a box that is a
+        # site search, a locator or a search over many subjects (evidence below 0)
+        on_trial = (
+            exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+            and exploration.relevant is False
+            and judged.form >= 0
+        )
+        if self.probe and verdict.searchable and (could_be_relevant or on_trial):
             probe = self.probe_request(form, item, page_groups())
+            if probe is not None and on_trial and not could_be_relevant:
+                self.crawler.stats.inc_value("smart/near_topic/probes")
         if probe is not None:
             item.probe = "pending"
         if verdict.searchable:
@@ -1029,7 +1294,7 @@ class SmartSpider(CrawlerSpider):
         when the vocabulary and their site's evidence were smaller) judged again; those
         that may be relevant now are probed (the probe's answer writes their final
         item). Returns how many probes were scheduled."""
-        scheduled = 0
+        scheduled = self.rejudge_trial_answers()
         for exploration in self.explorations.values():
             if not exploration.relevant or not exploration.held_forms:
                 continue
@@ -1162,6 +1427,22 @@ class SmartSpider(CrawlerSpider):
         if result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
+            if (
+                exploration is not None
+                and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+                and not exploration.relevant
+            ):
+                self.weigh_trial_records(exploration, state, result)
+            if exploration is not None and exploration.trial == TRIAL_KEPT:
+                # a site near the topic kept because records it lists for the topic's
+                # words name the topic: the query's own words in them count as well
+                # (they are why it was kept; elsewhere they are left out, as a manual's
+                # search echoes any word asked)
+                named = terms(self.joined(result.record_text))
+                if sum(1 for t in named if t in self.topic_names) >= (
+                    self.near_rules.min_record_hits
+                ):
+                    evidence = max(evidence, self.vocabulary.evidence(named, self.learned_weight))
         elif result.status == "no_records":
             # answered, with neither records nor "no results": what a form that is not a
             # search of records answers (a delivery checker, a country preference).
@@ -1194,6 +1475,10 @@ class SmartSpider(CrawlerSpider):
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
+        elif not result.confirmed:
+            self.keep_trial_answer(
+                item, state, result.status, response.url, result.records, evidence, form_evidence
+            )
         yield item
 
     def records_evidence(self, state: ProbeState, record_terms: set[str]) -> float:
@@ -1217,6 +1502,12 @@ class SmartSpider(CrawlerSpider):
         exploration.answers_topic = True
         self.crawler.stats.inc_value("smart/sites_answering_topic")
         if exploration.relevant:
+            return
+        if exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP):
+            # a site near the topic on trial: its own rule weighs its records (their
+            # topic words, its inner pages), not the learned words they share with the
+            # topic's sites (heldout23: a health journal's records, "open", "access",
+            # "research", kept it for theses)
             return
         exploration.relevant = True
         exploration.rejudged = True
@@ -1244,7 +1535,56 @@ class SmartSpider(CrawlerSpider):
         else:
             status = "failed"
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
-        yield self.final_item(state, status, False, request.url, 0, UNKNOWN)
+        item = self.final_item(state, status, False, request.url, 0, UNKNOWN)
+        self.keep_trial_answer(item, state, status, request.url, 0, UNKNOWN, item.form_score)
+        yield item
+
+    def keep_trial_answer(
+        self,
+        item: FormItem,
+        state: ProbeState,
+        status: str,
+        url: str,
+        records: int,
+        evidence: float,
+        form_evidence: float,
+    ) -> None:
+        """A probe's answer (not confirmed) of a form of a site near the topic, judged
+        not relevant while the site is off topic: kept, to be judged again when the
+        site is judged on topic (:meth:`rejudge_trial_answers`; the form is probed once,
+        so a form held instead would never be probed again)."""
+        exploration = self.explorations.get(item.site)
+        if (
+            not item.relevant
+            and exploration is not None
+            and exploration.trial in (TRIAL_RUNNING, TRIAL_GIVEN_UP)
+            and not exploration.relevant
+        ):
+            exploration.trial_answers.append(
+                TrialAnswer(state, status, url, records, evidence, form_evidence)
+            )
+            self.weigh_trial(exploration)  # its last evidence, when no page is left
+
+    def rejudge_trial_answers(self) -> int:
+        """The kept probe answers of sites near the topic judged on topic since (by any
+        evidence): their final items judged again, those relevant now sent to the item
+        pipelines. Returns how many were sent."""
+        items = []
+        for exploration in self.explorations.values():
+            if not exploration.relevant or not exploration.trial_answers:
+                continue
+            answers, exploration.trial_answers = exploration.trial_answers, []
+            for a in answers:
+                item = self.final_item(
+                    a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence
+                )
+                if item.relevant:
+                    items.append(item)
+        for item in items:
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+        return len(items)
 
     def final_item(
         self,
