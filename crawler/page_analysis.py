@@ -78,13 +78,9 @@ def analyse_html(
     content_language: str = "",
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
 ) -> PageAnalysis:
-    """Links, title, visible text and the names the page defines (lxml), main content,
-    headings and language (resiliparse) of an HTML page. The names follow the headings
-    (``headings``, and so ``pages.headings`` and the index's heading bonus): a reference
-    page names there the functions or options it documents (crawler.extract.defined_names)."""
-    page = extract_page(
-        body, url, encoding=encoding, anchor_max_chars=anchor_max_chars, names=True
-    )
+    """Links, title and visible text (lxml), main content, headings and language
+    (resiliparse) of an HTML page."""
+    page = extract_page(body, url, encoding=encoding, anchor_max_chars=anchor_max_chars)
     content = main_content(body, encoding=encoding, content_language=content_language)
     return PageAnalysis(
         title=page.title,
@@ -92,17 +88,9 @@ def analyse_html(
         canonical=page.canonical,
         links=page.links,
         main_text=content.text,
-        headings=headings_and_names(content.headings, page.names),
+        headings=content.headings,
         lang=content.lang,
     )
-
-
-def headings_and_names(headings: list[str], names: list[str]) -> list[str]:
-    """A page's headings, then the names it defines that are not one of them."""
-    if not names:
-        return headings
-    seen = set(headings)
-    return headings + [name for name in names if name not in seen]
 
 
 # --- worker side: plain tuples cross the process boundary (pickling slotted dataclasses

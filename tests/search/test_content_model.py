@@ -17,9 +17,7 @@ from crawler.content import (
     script_language,
     split_headings,
 )
-from crawler.extract import MAX_NAMES, extract_page
 from crawler.items import PageItem
-from crawler.page_analysis import analyse_html
 from crawler.pipelines.postgres import write_batch
 from crawler.search.source import iter_page_documents
 from crawler.storage.database import CrawlDatabase
@@ -180,50 +178,6 @@ def test_language_tags_and_scripts() -> None:
     assert script_language("配置文件") == "zh"
     assert script_language("настройка сервера") == "ru"
     assert script_language("mod_rewrite café") == ""
-
-
-# The ways reference pages mark what they define: a Sphinx signature (dt with its
-# permalink sign), Haddock's anchor, a DocBook term; beside them a link to another page,
-# an empty anchor, links to the page's own places (Scribble's, a gtk-doc summary's), a
-# term linking to another page (a list of classes) and a permalink sign alone, which are
-# not names it defines.
-REFERENCE_PAGE = f"""<html lang="en"><head><meta charset="utf-8"><title>Data.List</title>
-</head><body>
-<nav><a href="index.html">Contents</a> <a href="other.html#x">elsewhere</a></nav>
-<main><h1>Data.List</h1><p>{PROSE}</p>
-<dl><dt id="str.join">str.join(<em>iterable</em>)<a class="headerlink" href="#str.join">¶</a></dt>
-<dd><p>Return a string.</p></dd></dl>
-<p class="src"><a id="v:foldl&#39;" class="def">foldl'</a> :: (b -&gt; a -&gt; b)</p>
-<p><a name="(def._string-append)"></a><a href="#%28def._string-append%29">string-append</a></p>
-<p><a href="list.html#gtk-tree-view-new">gtk_tree_view_new</a>
-<a href="list.html">list</a> <a href="#x">¶</a></p>
-<dl><dt><a href="tree.html">GtkTreeView</a> — A widget for trees</dt><dd></dd>
-<dt><span class="term"><code>work_mem</code> (<code>integer</code>)</span></dt>
-<dd><p>Memory.</p></dd></dl><p>{PROSE}</p></main></body></html>"""
-
-
-def test_the_names_a_page_defines_follow_its_headings() -> None:
-    url = "http://lib.test/doc/list.html"
-    page = extract_page(REFERENCE_PAGE.encode(), url, names=True)
-    assert page.names == ["str.join(iterable)", "foldl'", "work_mem (integer)"]
-    # the same walk finds the same links as without names
-    plain = extract_page(REFERENCE_PAGE.encode(), url)
-    assert plain.names == []
-    assert page.links == plain.links and page.text == plain.text
-    analysis = analyse_html(REFERENCE_PAGE.encode(), url)
-    assert analysis.headings == ["Data.List", *page.names]
-    # a name that is a heading is not repeated
-    headed = REFERENCE_PAGE.replace("<h1>Data.List</h1>", "<h1>Data.List</h1><h2>foldl'</h2>")
-    assert analyse_html(headed.encode(), url).headings == [
-        "Data.List", "foldl'", "str.join(iterable)", "work_mem (integer)",
-    ]
-
-
-def test_the_names_of_a_page_are_capped() -> None:
-    terms = "".join(f"<dt>name_{i}</dt><dd>{i}</dd>" for i in range(MAX_NAMES + 50))
-    page = extract_page(f"<html><body><dl>{terms}</dl></body></html>".encode(),
-                        "http://a.test/", names=True)
-    assert page.names == [f"name_{i}" for i in range(MAX_NAMES)]
 
 
 def test_headings_round_trip_as_stored() -> None:
