@@ -120,7 +120,7 @@ def link_visibilities(root: lxml.etree._Element, links: list[lxml.etree._Element
         if not (b or i):
             continue
         # the links of its subtree (itself included), and the links it is inside of
-        for link in (*element.iter("a", "area"), *element.iterancestors("a", "area")):
+        for link in (*element.iter(*_LINK_TAGS), *element.iterancestors(*_LINK_TAGS)):
             k = index.get(id(link))
             if k is not None:
                 bold[k] = bold[k] or b

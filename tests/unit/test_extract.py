@@ -89,18 +89,19 @@ def test_visibilities_of_a_page_equal_each_links_own():
     <span style="color: red"><a href="f">a style that is no emphasis</a></span>
     <i><b><i><a href="g">nested twice</a></i></b></i>
     <map><area href="h" alt="area in italic" style="font-style: oblique"></map>
+    <b><iframe src="i" title="an inline frame in bold"></iframe></b>
     </body></html>"""
     root = lxml.etree.fromstring(html, lxml.etree.HTMLParser())
-    links = [el for el in root.iter("a", "area")]
+    links = [el for el in root.iter("a", "area", "iframe")]
     assert link_visibilities(root, links) == [link_visibility(el) for el in links]
     # the page-wide walk of pages with many links, on the same links
     saved = extract.PAGE_WIDE_VISIBILITY_LINKS
     extract.PAGE_WIDE_VISIBILITY_LINKS = 1
     try:
-        assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2]
+        assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2, 2]
     finally:
         extract.PAGE_WIDE_VISIBILITY_LINKS = saved
-    assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2]
+    assert link_visibilities(root, links) == [1, 2, 2, 3, 2, 1, 3, 2, 2]
     assert link_visibilities(root, []) == []
 
 
