@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import shutil
 import statistics
 import sys
@@ -128,7 +129,13 @@ def run_side(
                 cmd += ["-s", s]
             cwd = project
         load = harness.uptime()
+        # CPU of the side's whole process tree (the crawl, its page-analysis worker and
+        # indexer; not PostgreSQL, not the server): every descendant is waited for, so its
+        # time rolls up into RUSAGE_CHILDREN. Unlike pages/s it hardly moves with the load.
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         rc, t0, t1 = harness.run_logged(cmd, cwd, env, rdir / "crawl.log", timeout)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     finally:
         server.stop()
         if db is not None:
@@ -143,6 +150,7 @@ def run_side(
         rc=rc,
         load=load,
         server_cpu=server.cpu(),
+        cpu=cpu,
         elapsed=float(e.group(1)) if e else None,
         finish=f.group(1) if f else "?",
     )
@@ -167,7 +175,8 @@ def fmt(m: dict) -> str:
         f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; "
         f"elapsed_time_seconds {el}) | "
         f"exit {m['after_last']:.1f} s after the last response; {al} | "
-        f"exit {m['rc']}, finish {m['finish']}; server CPU {m['server_cpu']}"
+        f"exit {m['rc']}, finish {m['finish']}; CPU {m['cpu']:.1f} s "
+        f"({1000 * m['cpu'] / m['pages']:.1f} ms per 2xx page); server CPU {m['server_cpu']}"
     )
 
 
@@ -245,8 +254,10 @@ def main() -> None:
             ("after_last", "exit after last response s"),
             ("requests", "requests"),
             ("pages", "pages"),
+            ("cpu", "CPU s (process tree)"),
+            ("cpu_ms", "CPU ms per 2xx page"),
         ):
-            vals = [m[key] for m in ms]
+            vals = [1000 * m["cpu"] / m["pages"] if key == "cpu_ms" else m[key] for m in ms]
             print(
                 f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  "
                 f"[{', '.join(f'{v:.1f}' for v in vals)}]"
