@@ -98,6 +98,22 @@ def main() -> int:
         for q in load_queries("ant")
     ):
         problems.append("ant: an overview or list page as a target")
+    # ninth set: sqlalchemy's targets are no example source page, changelog, index or
+    # contents page; qttools' no "-members"/"-obsolete" list; asciidoctor's no contents page
+    if any(
+        q["target"].startswith(("_modules/", "changelog/changelog_"))
+        or q["target"] in ("genindex.html", "contents.html", "index.html")
+        for q in load_queries("sqlalchemy")
+    ):
+        problems.append("sqlalchemy: a source, changelog, index or contents page as a target")
+    if any(
+        q["target"].endswith(("-members.html", "-obsolete.html")) for q in load_queries("qttools")
+    ):
+        problems.append("qttools: a members or obsolete list as a target")
+    if any(
+        q["target"] in ("index.html", "table_of_contents.html") for q in load_queries("asciidoctor")
+    ):
+        problems.append("asciidoctor: the index or the table of contents as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -128,6 +144,9 @@ def main() -> int:
         "bdb",
         "ant",
         "abs",
+        "sqlalchemy",
+        "qttools",
+        "asciidoctor",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -329,6 +348,30 @@ def main() -> int:
                 200,
                 "text/html; charset=iso-8859-1",
                 b"getopts",
+            ),
+            # ninth set: a SQLAlchemy autodoc page, a Qt class page (the Qt pages it links
+            # outside the package are not served), an RDoc class page
+            (
+                "GET",
+                COLLECTIONS["sqlalchemy"].url("orm/session_api.html"),
+                200,
+                "text/html",
+                b"sqlalchemy.orm.Session.merge",
+            ),
+            (
+                "GET",
+                COLLECTIONS["qttools"].url("qthelp/qhelpenginecore.html"),
+                200,
+                "text/html",
+                b"QHelpEngineCore",
+            ),
+            ("GET", COLLECTIONS["qttools"].url("qtcore/qobject.html"), 404, None, None),
+            (
+                "GET",
+                COLLECTIONS["asciidoctor"].url("Asciidoctor/Parser.html"),
+                200,
+                "text/html",
+                b"next_block",
             ),
         ]
         for method, url, status, ctype, needle in checks:

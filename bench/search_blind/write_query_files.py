@@ -1893,6 +1893,389 @@ QUERIES: dict[str, list[tuple[str, str, str]]] = {
             "declareref.html",
         ),
     ],
+    # Ninth held-out set (2026-11-27), written before any run of the crawler on it.
+    # SQLAlchemy 1.4 (Sphinx with autodoc): a name query is an API name as a programmer
+    # types it (`Session.merge`, `create_engine`), whose target is the page whose autodoc
+    # entry defines it (the `id="sqlalchemy...."` anchor), never the tutorial, a changelog,
+    # the glossary or the general index; no target is an example source page (_modules/).
+    "sqlalchemy": [
+        (N, "Session.merge", "orm/session_api.html"),
+        (N, "create_engine", "core/engines.html"),
+        (N, "selectinload", "orm/loading_relationships.html"),
+        (N, "hybrid_property", "orm/extensions/hybrid.html"),
+        (N, "QueuePool", "core/pooling.html"),
+        (N, "TypeDecorator", "core/custom_types.html"),
+        (N, "with_polymorphic", "orm/inheritance_loading.html"),
+        (N, "Inspector.get_columns", "core/reflection.html"),
+        (N, "Query.yield_per", "orm/query.html"),
+        (N, "CheckConstraint", "core/constraints.html"),
+        (
+            D,
+            "allows a Session to distribute queries and persistence operations across "
+            "multiple databases",
+            "orm/extensions/horizontal_shard.html",
+        ),
+        (
+            D,
+            "A custom list that manages index/position information for contained elements",
+            "orm/extensions/orderinglist.html",
+        ),
+        (
+            D,
+            "caching of the Query object's construction and string-compilation steps",
+            "orm/extensions/baked.html",
+        ),
+        (
+            D,
+            "a version id column that increments each time an UPDATE to the mapped table occurs",
+            "orm/versioning.html",
+        ),
+        (
+            D,
+            "Sets of columns can be associated with a single user-defined datatype",
+            "orm/composites.html",
+        ),
+        (
+            D,
+            "automatically generates mapped classes and relationships from a database schema",
+            "orm/extensions/automap.html",
+        ),
+        (
+            D,
+            "Provides an API for creation of custom ClauseElements and compilers",
+            "core/compiler.html",
+        ),
+        (
+            D,
+            "tracking of in-place changes to scalar values, which are propagated into ORM "
+            "change events on owning parent objects",
+            "orm/extensions/mutable.html",
+        ),
+        (
+            D,
+            "Serializer/Deserializer objects for usage with SQLAlchemy query structures",
+            "core/serializer.html",
+        ),
+        (
+            D,
+            "delivers runtime information about a wide variety of SQLAlchemy objects",
+            "core/inspection.html",
+        ),
+        (W, "Backref", "orm/backref.html"),
+        (W, "Sybase", "dialects/sybase.html"),
+        (W, "Mypy", "orm/extensions/mypy.html"),
+        (W, "Indexable", "orm/extensions/indexable.html"),
+        (W, "asyncio", "orm/extensions/asyncio.html"),
+        (W, "Oracle", "dialects/oracle.html"),
+        (W, "Glossary", "glossary.html"),
+        (W, "Dataclasses", "orm/dataclasses.html"),
+        (
+            P,
+            "store a tree in one table where each row points to its parent row",
+            "orm/self_referential.html",
+        ),
+        (
+            P,
+            "have a column's value filled in automatically when a row is inserted",
+            "core/defaults.html",
+        ),
+        (
+            P,
+            "don't fetch a big text column until my code actually reads it",
+            "orm/loading_columns.html",
+        ),
+        (
+            P,
+            "one session per web request, shared by all the code handling that request",
+            "orm/contextual.html",
+        ),
+        (
+            P,
+            "find out why my program is slow and how to profile it",
+            "faq/performance.html",
+        ),
+        (
+            P,
+            "what to change in my code to get ready for the next major version",
+            "changelog/migration_20.html",
+        ),
+        (
+            P,
+            "when a parent object is deleted, delete its children along with it",
+            "orm/cascades.html",
+        ),
+        (
+            P,
+            "run my own statements, such as creating a trigger, when the tables are created",
+            "core/ddl.html",
+        ),
+        (
+            P,
+            "hold the related objects of a one-to-many in a dict keyed by name instead of a list",
+            "orm/collections.html",
+        ),
+        (
+            P,
+            "what the short code at the end of an exception message means",
+            "errors.html",
+        ),
+        (
+            P,
+            "a read-only attribute computed by SQL, such as a count or two columns joined "
+            "into one string",
+            "orm/mapped_sql_expr.html",
+        ),
+    ],
+    # The Qt 5 tools documentation (QDoc): a name query is a class, a QDoc command as
+    # written in a comment (`\snippet`), a tool or a configuration variable; a class's
+    # target is its class page, never its "-members" or "-obsolete" page.
+    "qttools": [
+        (N, "QHelpEngineCore", "qthelp/qhelpenginecore.html"),
+        (N, "QUiLoader", "qtuitools/quiloader.html"),
+        (N, "QDesignerPropertySheetExtension", "qtdesigner/qdesignerpropertysheetextension.html"),
+        (N, "\\snippet", "qdoc/07-0-qdoc-commands-includingexternalcode.html"),
+        (N, "\\qmlproperty", "qdoc/13-qdoc-commands-topics.html"),
+        (N, "lupdate", "qtlinguist/linguist-manager.html"),
+        (N, "QFormBuilder", "qtdesigner/qformbuilder.html"),
+        (N, "QHelpSearchEngine", "qthelp/qhelpsearchengine.html"),
+        (N, "Qt Help Project", "qthelp/qthelpproject.html"),
+        (N, "HTML.stylesheets", "qdoc/24-qdoc-configuration-htmlvariables.html"),
+        (
+            D,
+            "provides access to the details about a compressed help file",
+            "qthelp/qcompressedhelpinfo.html",
+        ),
+        (
+            D,
+            "allows you to add custom menu entries to Qt Designer's task menu",
+            "qtdesigner/qdesignertaskmenuextension.html",
+        ),
+        (
+            D,
+            "A buddy widget accepts the input focus on behalf of a QLabel",
+            "qtdesigner/designer-buddy-mode.html",
+        ),
+        (
+            D,
+            "specifying the level of support for multithreaded programming in a class or function",
+            "qdoc/17-qdoc-commands-thread.html",
+        ),
+        (
+            D,
+            "extra HTML pages that can be useful for debugging QDoc documentation",
+            "qdoc/28-qdoc-qa-pages.html",
+        ),
+        (
+            D,
+            "provides a filtered view of the help contents",
+            "qthelp/qhelpfilterengine.html",
+        ),
+        (
+            D,
+            "The TS file format used by Qt Linguist is described by the DTD",
+            "qtlinguist/linguist-ts-file-format.html",
+        ),
+        (D, "QDoc uses Clang when parsing C++ files", "qdoc/qdoc-guide-clang.html"),
+        (D, "each form can have a separate resource file", "qtdesigner/designer-resources.html"),
+        (
+            D,
+            "provides extension management facilities for Qt Designer",
+            "qtdesigner/qextensionmanager.html",
+        ),
+        (W, "Layouts", "qtdesigner/designer-layouts.html"),
+        (W, "Containers", "qtdesigner/designer-using-containers.html"),
+        (W, "Stylesheets", "qtdesigner/designer-stylesheet.html"),
+        (W, "Images", "qdoc/09-qdoc-commands-includingimages.html"),
+        (W, "Navigation", "qdoc/15-qdoc-commands-navigation.html"),
+        (W, "Grouping", "qdoc/19-qdoc-commands-grouping.html"),
+        (W, "Tables", "qdoc/10-qdoc-commands-tablesandlists.html"),
+        (W, "Bookmarks", "qtassistant/assistant-quick-guide.html"),
+        (
+            P,
+            "make the Tab key move between the input fields in the order I choose",
+            "qtdesigner/designer-tab-order.html",
+        ),
+        (
+            P,
+            "see what my window will look like before I build the application",
+            "qtdesigner/designer-preview.html",
+        ),
+        (
+            P,
+            "show a word in bold, in italics or in a monospace font in a doc comment",
+            "qdoc/04-qdoc-commands-textmarkup.html",
+        ),
+        (
+            P,
+            "translate a message differently depending on how many items there are",
+            "qtlinguist/linguist-translators.html",
+        ),
+        (
+            P,
+            "give every translatable string an identifier instead of using the English "
+            "sentence as its key",
+            "qtlinguist/linguist-id-based-i18n.html",
+        ),
+        (
+            P,
+            "put my own widget in the designer's widget box as a plugin",
+            "qtdesigner/designer-creating-custom-widgets.html",
+        ),
+        (
+            P,
+            "draw an application window with a menu bar, tool bars and dockable panels",
+            "qtdesigner/designer-creating-mainwindows.html",
+        ),
+        (
+            P,
+            "make the documentation browser look like my own product's help viewer",
+            "qtassistant/assistant-custom-help-viewer.html",
+        ),
+        (
+            P,
+            "load a form drawn in the designer from a Python program",
+            "qtdesigner/designer-using-a-ui-file-python.html",
+        ),
+        (
+            P,
+            "every command of the documentation tool in alphabetical order",
+            "qdoc/27-qdoc-commands-alphabetical.html",
+        ),
+        (
+            P,
+            "create the user interface from a form file while the program runs instead of "
+            "compiling it in",
+            "qtuitools/quiloader.html",
+        ),
+    ],
+    # Asciidoctor 2.0's Ruby API reference (RDoc Darkfish): a name query is a class or a
+    # method as a Ruby programmer writes it (`Asciidoctor.convert_file`, `Document#doctitle`,
+    # `Helpers.int_to_roman`), whose target is the page of the class or module defining
+    # it, never the table of contents (table_of_contents.html) or the index page.
+    "asciidoctor": [
+        (N, "Asciidoctor.convert_file", "Asciidoctor.html"),
+        (N, "Asciidoctor::PathResolver", "Asciidoctor/PathResolver.html"),
+        (N, "Parser.next_block", "Asciidoctor/Parser.html"),
+        (N, "Document#doctitle", "Asciidoctor/Document.html"),
+        (N, "Reader#read_lines_until", "Asciidoctor/Reader.html"),
+        (N, "Treeprocessor", "Asciidoctor/Extensions/TreeProcessor.html"),
+        (N, "Html5Converter", "Asciidoctor/Converter/Html5Converter.html"),
+        (N, "Helpers.int_to_roman", "Asciidoctor/Helpers.html"),
+        (N, "AbstractNode#generate_data_uri", "Asciidoctor/AbstractNode.html"),
+        (N, "Table::Cell", "Asciidoctor/Table/Cell.html"),
+        (
+            D,
+            "Handles parsing AsciiDoc attribute lists into a Hash of key/value pairs",
+            "Asciidoctor/AttributeList.html",
+        ),
+        (
+            D,
+            "Maintains a catalog of callouts and their associations",
+            "Asciidoctor/Callouts.html",
+        ),
+        (
+            D,
+            "A built-in Converter implementation that generates the man page (troff) format",
+            "Asciidoctor/Converter/ManPageConverter.html",
+        ),
+        (
+            D,
+            "run after the document is converted, but before it is written to the output stream",
+            "Asciidoctor/Extensions/Postprocessor.html",
+        ),
+        (
+            D,
+            "Methods to perform substitutions on lines of AsciiDoc text",
+            "Asciidoctor/Substitutors.html",
+        ),
+        (
+            D,
+            "A utility class for working with the built-in stylesheets",
+            "Asciidoctor/Stylesheets.html",
+        ),
+        (
+            D,
+            "Parsed and stores a partitioned title (i.e., title & subtitle)",
+            "Asciidoctor/Document/Title.html",
+        ),
+        (
+            D,
+            "A collection of regular expression constants used by the parser",
+            "Asciidoctor/Rx.html",
+        ),
+        (D, "Invocation class for starting Asciidoctor via CLI", "Asciidoctor/Cli/Invoker.html"),
+        (
+            D,
+            "encapsulates the collection of rows (head, foot, body) for a table",
+            "Asciidoctor/Table/Rows.html",
+        ),
+        (W, "Timings", "Asciidoctor/Timings.html"),
+        (W, "Compliance", "Asciidoctor/Compliance.html"),
+        (W, "Preprocessor", "Asciidoctor/Extensions/Preprocessor.html"),
+        (W, "DocBook", "Asciidoctor/Converter/DocBook5Converter.html"),
+        (W, "Pygments", "Asciidoctor/SyntaxHighlighter/PygmentsAdapter.html"),
+        (W, "Section", "Asciidoctor/Section.html"),
+        (W, "Inline", "Asciidoctor/Inline.html"),
+        (W, "CodeRay", "Asciidoctor/SyntaxHighlighter/CodeRayAdapter.html"),
+        (
+            P,
+            "keep the warnings in a list in memory instead of printing them, to check them "
+            "afterwards",
+            "Asciidoctor/MemoryLogger.html",
+        ),
+        (
+            P,
+            "stop a document from reading files on the server or pulling in files from "
+            "outside its folder",
+            "Asciidoctor/SafeMode.html",
+        ),
+        (
+            P,
+            "put extra markup into the head or the footer of the generated page",
+            "Asciidoctor/Extensions/DocinfoProcessor.html",
+        ),
+        (
+            P,
+            "change how the contents of an included file are fetched, for example from a "
+            "web server",
+            "Asciidoctor/Extensions/IncludeProcessor.html",
+        ),
+        (
+            P,
+            "produce my own output format from template files instead of writing Ruby code",
+            "Asciidoctor/Converter/TemplateConverter.html",
+        ),
+        (
+            P,
+            "teach it a new kind of block that I mark with a style name of my own",
+            "Asciidoctor/Extensions/BlockProcessor.html",
+        ),
+        (
+            P,
+            "which flags the command-line program accepts",
+            "Asciidoctor/Cli/Options.html",
+        ),
+        (
+            P,
+            "plug in another library to colour the source code listings",
+            "Asciidoctor/SyntaxHighlighter.html",
+        ),
+        (
+            P,
+            "throw the converted output away instead of saving it anywhere",
+            "Asciidoctor/VoidWriter.html",
+        ),
+        (
+            P,
+            "work out how wide each column of a table should be",
+            "Asciidoctor/Table.html",
+        ),
+        (
+            P,
+            "register several extensions together as one bundle",
+            "Asciidoctor/Extensions/Group.html",
+        ),
+    ],
 }
 
 
