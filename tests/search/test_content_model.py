@@ -249,3 +249,31 @@ def test_stored_content_model_feeds_the_index_document(
     assert docs["http://h.test/json.html"]["lang"] == "en"
     assert docs["http://h.test/old.html"]["body"] == "old page text"
     assert docs["http://h.test/old.html"]["lang"] == ""
+
+
+def _container_id(page: str) -> str:
+    from resiliparse.extract.html2text import extract_plain_text
+
+    from crawler.content import NAVIGATION_SELECTORS, PERMALINK_SELECTORS, _container, _tree
+
+    tree = _tree(page, None)
+    skip = [*NAVIGATION_SELECTORS, *PERMALINK_SELECTORS]
+    text = " ".join(
+        extract_plain_text(tree, main_content=True, alt_texts=False, skip_elements=skip).split()
+    )
+    return _container(tree.body, text).getattr("id")
+
+
+def test_the_container_walk_counts_text_not_comments_below_wrappers() -> None:
+    # the walk takes an only child's length from its parent's (less the parent's own
+    # text nodes; comments are no text): through the wrappers down to the content, but
+    # not into a child that words beside it make too short to be a wrapper
+    def page(stray: str) -> str:
+        return (
+            f"<html><body><!-- a comment {'x' * 500} --><div id='outer'><!-- c -->{stray}"
+            "<div id='wrap'><nav><a href='/'>Home</a> <a href='/a'>Archive</a></nav>"
+            f"<div id='main'><p>{PROSE}</p><p>{PROSE}</p></div></div></div></body></html>"
+        )
+
+    assert _container_id(page("")) == "main"
+    assert _container_id(page("Stray words beside the wrapper. " * 8)) == "outer"
