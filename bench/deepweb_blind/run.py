@@ -4,6 +4,7 @@
     python3 bench/deepweb_blind/run.py --project DIR --web dev        # development web (books)
     python3 bench/deepweb_blind/run.py --project DIR --web heldout1   # held out (movies)
     python3 bench/deepweb_blind/run.py --project DIR --web heldout2   # held out (jobs)
+    python3 bench/deepweb_blind/run.py --project DIR --web heldout31  # held out (lyrics; every web: README.md)
 
 Inside a loopback-only network namespace, with http_proxy and https_proxy pointing at this
 harness's own server of the generated web, with a fresh PostgreSQL database per crawl (unix

@@ -34,7 +34,11 @@ from webgen import (  # noqa: E402
     FRESH10_BESIDE,
     FRESH11,
     FRESH11_BESIDE,
+    FRESH12,
+    FRESH12_BESIDE,
+    GERMAN12_OTHER,
     NEAR11,
+    NEAR12,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -97,6 +101,10 @@ EARLIER_WEBS = {
     "heldout28": "cfab9f4de5a16d19f66d563129d3fb6b",
     "heldout29": "4e917a514e38a35a67790fdb69d149b8",
     "heldout30": "b83b0794ea54ae8ad11b147c1fe2a168",
+    # heldout31-33 as committed, taken before any crawler run on them
+    "heldout31": "edc4144b358c64ba108fbadb5e54b959",
+    "heldout32": "ec7c0005435816d1f018f3e7ce21ffe2",
+    "heldout33": "787087a9e65bae0876502c8edad25659",
 }
 
 
@@ -1453,6 +1461,159 @@ def test_fresh11_webs_search_through_the_proxy(name: str) -> None:
             if f["kind"] == FRESH11_BESIDE[web.topic] and not f["action_disallowed_by_robots"]:
                 body = submit(opener, f, urllib.parse.urlencode({"name": plural, "surname": plural}))
                 assert "found" not in body and ("Thank you" in body or "saved" in body), body
+                break
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait12(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout31-33)."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            tr = web.traits[f["host"]]
+            out[next(k for k in ("noscript", "iframe", "nosubmit", "advlink", "disclaimer") if tr.get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH12))
+def test_fresh12_webs_topics_names_and_new_shapes(name: str) -> None:
+    """heldout31-33: a scored topic no other web has; 64 sites (and their sub-hosts), 5,000-9,000
+    pages; no off-topic site, portal or filler of an earlier web; the scored topic's five forms: the
+    noscript form at depth 0, at depth 1 a bare widget page embedded by an <iframe> of the home page
+    and linked by no <a> or <area> on its site, at depth 2 a search with no submit control (one text
+    box, a javascript: link), the "Advanced" page (disallowed by robots.txt, a look-alike form beside
+    it), the terms page in front of the depth-3 search; one scored site (never the "Advanced" one) and
+    one other topic's site written in German; sites that name the topic plainly and sites that do not;
+    every record holds the topic's word; the near-topic site's searches are not the topic's."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in (
+        "dev",
+        "heldout6",
+        "heldout8",
+        "heldout10",
+        "heldout13",
+        "heldout16",
+        "heldout18",
+        "heldout21",
+        "heldout23",
+        "heldout26",
+        "heldout28",
+    ):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait12(web, gt)
+    assert sorted(by) == ["advlink", "disclaimer", "iframe", "noscript", "nosubmit"]
+    assert [by[k]["depth"] for k in ("noscript", "iframe", "nosubmit", "advlink", "disclaimer")] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == ["iframe", "noscript", "nosubmit"]
+    # the iframe widget: a bare document (one form, target _top), embedded by the home page only
+    fr = by["iframe"]
+    site = web.sites[fr["host"]]
+    fpath = urllib.parse.urlsplit(fr["pages"][0]).path
+    assert fr["pages"] == [fr["pages"][0]]
+    widget = site.pages[fpath]
+    assert widget.count("<form ") == 1 and '<form target="_top" ' in widget and "<nav" not in widget
+    assert re.search(rf'<iframe src="{re.escape(fpath)}" title="[^"]+"', site.pages["/"])
+    docs = {p: d for p, d in site.pages.items() if d}
+    assert not [p for p, d in docs.items() if re.search(rf'<(?:a|area) [^>]*href="{re.escape(fpath)}"', d)]
+    assert [p for p, d in docs.items() if f'src="{fpath}"' in d] == ["/"]
+    # the search without a submit control: one text box, no submit, image or button; a javascript: link
+    ns = by["nosubmit"]
+    doc, form = form_on_page(web, ns["pages"][0], urllib.parse.urlsplit(ns["action"]).path)
+    assert len(re.findall(r'<input type="text"', form)) == 1
+    assert not re.search(r'type="(?:submit|image)"|<button', form)
+    assert re.search(r'<a href="javascript:document\.forms\[\'[^\']+\'\]\.submit\(\);"', form)
+    # German sites: one scored (not the "Advanced" one), one of another topic; every page lang="de"
+    german = {h for h in web.german_hosts}
+    scored_german = [k for k, f in by.items() if f["host"] in german]
+    assert len(scored_german) == 1 and scored_german != ["advlink"]
+    other_topic, other_name, other_host = GERMAN12_OTHER[name]
+    assert german == {by[scored_german[0]]["host"], f"www.{other_host}.test"}
+    assert web.sites[f"www.{other_host}.test"].topic == other_topic and web.sites[f"www.{other_host}.test"].name == other_name
+    for h in german:
+        site = web.sites[h]
+        assert all(d.startswith('<!DOCTYPE html>\n<html lang="de">') for d in site.pages.values() if d), h
+        assert "Startseite" in site.pages["/"] and ">Home<" not in site.pages["/"]
+    g = by[scored_german[0]]
+    gdoc = web.sites[g["host"]].pages[urllib.parse.urlsplit(g["pages"][0]).path]
+    assert ">Search<" not in gdoc and any(w in gdoc for w in ("Suchen", "Suche", "Finden", "Los"))
+    # plain and own words among the five
+    plain, own = [], []
+    for f in by.values():
+        site = web.sites[f["host"]]
+        if t["plain_word"] in site.name.lower():
+            plain.append(f["host"])
+            assert t["plain_word"] in re.search(r"<title>(.*?)</title>", site.pages["/"]).group(1).lower(), f["host"]
+        else:
+            own.append(f["host"])
+            assert t["plain_word"] not in site.pages["/"].lower(), f["host"]
+        assert all(web.topic[:-2] in r.text() for r in site.records)
+    assert len(plain) >= 1 and len(own) >= 2, (plain, own)
+    # a form shaped like the search, not a search, beside the "Advanced" one
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH12_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    # the near-topic site: its two searches are searchable and not the topic's; one page names the topic
+    spec = NEAR12[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    assert t["plural"] in web.sites[spec["host"]].pages[spec["about_path"]]
+    # the other topics' sites sometimes have the new shapes too
+    other = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] in web.topics and f["topic"] != web.topic]
+    assert any(web.traits.get(f["host"], {}).get("nosubmit") or web.traits.get(f["host"], {}).get("iframe") for f in other)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH12))
+def test_fresh12_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense, the three that refuse an empty query say so; on the German
+    site the results page is German ("Treffer", "Keine Treffer") and lists the same records; the
+    near-topic site's search lists its own records; the form shaped like the search beside the
+    "Advanced" one answers without records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        for f in scored_by_trait12(web, gt).values():
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            de = f["host"] in web.german_hosts
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                found = r'class="count">(\d+) Treffer' if de else rf'class="count">(\d+) {plural} found'
+                assert re.search(found, body), (f["action"], w, body)
+            listed.append(False)
+            body = submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"}))
+            assert ("Keine Treffer" if de else f"No {plural} matched") in body, f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            refused = "Bitte geben Sie einen Suchbegriff ein" if de else "Please enter a search term"
+            assert (refused in body) == act.needs_term, (f["action"], body)
+        spec = NEAR12[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: spec["noun"].split()[0]}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+        for f in gt["forms"]:
+            if f["kind"] == FRESH12_BESIDE[web.topic] and not f["action_disallowed_by_robots"] and f["host"] not in web.german_hosts:
+                body = submit(opener, f, urllib.parse.urlencode({"song": plural, "refno": plural, "species": plural}))
+                assert "found" not in body and "Thank you" in body or "added to your order" in body, body
                 break
     finally:
         server.shutdown()

@@ -31,6 +31,7 @@ from topics import (
     FRESH9_LINKS,
     FRESH10_LINKS,
     FRESH11_LINKS,
+    FRESH12_LINKS,
     FRESH_LINKS,
     TOPICS,
 )
@@ -100,6 +101,13 @@ WEBS = {
     "heldout28": (52817, "charities", ["charities", "pets", "scholarships", "events", "jobs", "books"], True),
     "heldout29": (64439, "schools", ["schools", "courses", "jobs", "scholarships", "realestate", "books"], True),
     "heldout30": (28163, "walks", ["walks", "bicycles", "events", "boats", "pets", "books"], True),
+    # fresh held-out webs added 2026-11-27 (twelfth batch) after the author had read the scores of dev
+    # and heldout1-30: topics never present before (the plain / own-words mix of FRESH11), a search
+    # widget in an <iframe>, a search with no submit control, a scored site and another in German;
+    # new names (FRESH12 below)
+    "heldout31": (43787, "lyrics", ["lyrics", "music", "instruments", "events", "books", "movies"], True),
+    "heldout32": (16529, "archives", ["archives", "papers", "books", "legislation", "courses", "jobs"], True),
+    "heldout33": (90161, "sightings", ["sightings", "pets", "events", "boats", "bicycles", "recipes"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -721,6 +729,506 @@ NEAR11 = {
         "beside": ("Send an enquiry", "holidayenquiry"),
     },
 }
+# heldout31-33 (twelfth batch) have the shapes of heldout28-30 (FRESH11: the plain / own-words mix,
+# the near-topic site, the noscript, "Advanced" and terms-page constructions), and more:
+# - a search widget in an <iframe> on the home page (depth 1, in place of the image-map link): the
+#   search page is a bare widget document (the form with target="_top"), linked by no <a> or <area>
+#   anywhere on its site, only embedded by the home page's <iframe src>, as catalogue and booking
+#   vendors' widgets are embedded;
+# - a search form with no submit control (depth 2, in place of the image-button search): one text box
+#   (a form with one text field is submitted by pressing Enter), selects and a hidden field, and a
+#   "Search" link whose href is javascript: (it calls the form's submit()), as older sites write it;
+# - on each web one of the five scored sites (never the "Advanced" one) and one other topic's site
+#   written in German: name, menus, headings, labels, buttons, result pages (`<html lang="de">`);
+#   the records keep their English keywords (the topic's word);
+# other names again for the portals, off-topic sites and fillers.
+FRESH12 = {"heldout31", "heldout32", "heldout33"}
+FRESH12_NAMES = {
+    "docs.lumen-lang.test": ("docs.puffin-lang.test", "Puffin 3.1 documentation"),
+    "www.dailyledger.test": ("www.thornbyobserver.test", "The Thornby Observer"),
+    "www.ironworks-supply.test": ("www.benchmark-hardware.test", "Benchmark Hardware"),
+    "forum.backyardgrowers.test": ("forum.seedtrayswap.test", "Seed Tray Swap Forum"),
+    "www.metroweather.test": ("www.thornbyweatherdesk.test", "Thornby Weather Desk"),
+    "www.openlinkdirectory.test": ("www.waymarkdirectory.test", "Waymark Directory"),
+    "www.webguide.test": ("www.goodfinds-index.test", "Good Finds Index"),
+    "www.tuesdaylinks.test": ("www.thursdayclippings.test", "Thursday Clippings"),
+}
+FRESH12_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.thornby-volunteering.test", "Thornby Volunteering"),
+    "www.fairrent-advice.test": ("www.thornby-tenants.test", "Thornby Tenants' Union"),
+}
+FRESH12_WORDS = [
+    ("Lumen", "Puffin"),
+    ("Daily Ledger", "Thornby Observer"),
+    ("Ledger", "Observer"),
+    ("Ironworks Supply Co.", "Benchmark Hardware"),
+    ("Ironworks", "Benchmark"),
+    ("Backyard Growers", "Seed Tray Swap"),
+    ("Metro Weather", "Thornby Weather Desk"),
+    ("Tuesday", "Thursday"),
+]
+FILLERS12 = [
+    ("Thornby Osteopaths", "thornbyosteopaths"),
+    ("Station Road Dental", "stationroaddental"),
+    ("Busy Bees Nursery Thornby", "busybeesthornby"),
+    ("St Oswald's Thornby", "stoswaldsthornby"),
+    ("Thornby Male Voice Choir", "thornbychoir"),
+    ("Thornby Community Shed", "thornbyshed"),
+    ("Aldred Roofing", "aldredroofing"),
+    ("The Copper Kettle Cafe", "copperkettlethornby"),
+    ("Shear Genius Hair", "sheargeniushair"),
+    ("Thornby Lock Cottages", "thornbylockcottages"),
+    ("Pike & Daughter Gardens", "pikegardens"),
+    ("Thornby Bowls Club", "thornbybowls"),
+    ("Thornby Striders", "thornbystriders"),
+    ("Ruth Adeyemi Ceramics", "ruthadeyemiceramics"),
+    ("Thornby Trams Remembered", "thornbytrams"),
+    ("Thornby Community Fridge", "thornbyfridge"),
+    ("Thornby Camera Society", "thornbycameras"),
+]
+FILLERS12 = [(n, h, c) for (n, h), c in zip(FILLERS12, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH12_FILLER_FORMS = {
+    "aldredroofing": ("Get a quote", "/quote/", "quote"),
+    "thornbylockcottages": ("Check availability", "/availability/", "availability"),
+    "thornbychoir": ("Join the choir", "/join/", "registration"),
+    "thornbyfridge": ("Donate", "/donate/", "donate"),
+    "sheargeniushair": ("Book an appointment", "/book/", "booking"),
+    "copperkettlethornby": ("Book a table", "/book-a-table/", "table"),
+}
+# pages of heldout31-33's scored sites with a form that is not a search, shaped like it
+FRESH12_EXTRAS = {
+    "lyrics": [("Send us a song", "/send-us-a-song", "footer", "lyricsubmit")],
+    "archives": [("Order copies", "/order-copies", "menu", "copyorder")],
+    "sightings": [("Send in a record", "/send-in-a-record", "menu", "sightingsubmit")],
+}
+FRESH12_BESIDE = {"lyrics": "lyricsubmit", "archives": "copyorder", "sightings": "sightingsubmit"}
+# one site of another topic of each web is German too: (topic, name, host)
+GERMAN12_OTHER = {
+    "heldout31": ("music", "Plattenkiste Hamburg", "plattenkiste-hamburg"),
+    "heldout32": ("books", "Antiquariat am Markt", "antiquariat-am-markt"),
+    "heldout33": ("pets", "Tierheim Friesland", "tierheim-friesland"),
+}
+NEAR12 = {
+    "lyrics": {
+        "host": "www.singstar-karaoke-hire.test",
+        "name": "Singstar Karaoke Hire",
+        "topic": "karaoke",
+        "tagline": "Karaoke machines for parties and pubs, with the lyrics on screen for 40,000 songs.",
+        "search_path": "/songs/search",
+        "search_title": "Find a karaoke song",
+        "field": ("song", "Song or artist"),
+        "select": ("Decade", ["1960s", "1970s", "1980s", "1990s", "2000s", "2010s"]),
+        "noun": "karaoke track",
+        "plural": "karaoke tracks",
+        "about_path": "/lyrics-on-screen/",
+        "about_title": "Lyrics on screen",
+        "about_text": "Every track on our machines shows the lyrics on screen as you sing. Some of the song lyrics our customers ask for most:",
+        "beside": ("Book a machine", "hirebook"),
+    },
+    "archives": {
+        "host": "www.thornbyhistorysociety.test",
+        "name": "Thornby Local History Society",
+        "topic": "talks",
+        "tagline": "Monthly talks, walks and a journal on the history of Thornby and its villages; we use the county archives for all of it.",
+        "search_path": "/talks/search",
+        "search_title": "Find a talk",
+        "field": ("q", "Speaker or subject"),
+        "select": ("Season", ["2021-22", "2022-23", "2023-24", "2024-25", "2025-26"]),
+        "noun": "talk",
+        "plural": "talks",
+        "about_path": "/using-the-archives/",
+        "about_title": "Using the archives",
+        "about_text": "Our members research in the county record offices and archives. Collections we have written about in the journal:",
+        "beside": ("Join the society", "membership"),
+    },
+    "sightings": {
+        "host": "www.seabird-boat-trips.test",
+        "name": "Seabird Boat Trips Eskby",
+        "topic": "boattrips",
+        "tagline": "Puffin, seal and whale-watching trips from Eskby harbour, April to October.",
+        "search_path": "/trips/search",
+        "search_title": "Find a trip",
+        "field": ("when", "Date or trip name"),
+        "select": ("Trip", ["Puffin cruise", "Seal safari", "Whale watch", "Sunset cruise", "Fishing trip"]),
+        "noun": "trip",
+        "plural": "trips",
+        "about_path": "/recent-sightings/",
+        "about_title": "Recent sightings from the boat",
+        "about_text": "Our skippers send their sightings to the county recorders. Sightings from this week's trips:",
+        "beside": ("Book a trip", "tripbook"),
+    },
+}
+# the German sites' words: whole texts first, then phrases inside longer texts
+GERMAN = {
+    "Home": "Startseite",
+    "About us": "Über uns",
+    "About": "Über uns",
+    "Contact": "Kontakt",
+    "Contact us": "Kontakt",
+    "Help": "Hilfe",
+    "Privacy policy": "Datenschutz",
+    "Terms of use": "Nutzungsbedingungen",
+    "Partners": "Partner",
+    "Cart": "Warenkorb",
+    "Your cart": "Ihr Warenkorb",
+    "Gift cards": "Gutscheine",
+    "My account": "Mein Konto",
+    "Log in": "Anmelden",
+    "Sign in": "Anmelden",
+    "Events": "Veranstaltungen",
+    "News": "Aktuelles",
+    "Store news": "Neuigkeiten",
+    "Featured": "Empfehlungen",
+    "Staff picks": "Unsere Empfehlungen",
+    "This week": "Diese Woche",
+    "Browse by category": "Nach Kategorie",
+    "Departments": "Bereiche",
+    "Categories": "Kategorien",
+    "Search": "Suchen",
+    "Search:": "Suche:",
+    "Find": "Finden",
+    "Go": "Los",
+    "Clear": "Zurücksetzen",
+    "Reset": "Zurücksetzen",
+    "Subscribe": "Abonnieren",
+    "Sign up": "Anmelden",
+    "Send": "Absenden",
+    "Submit": "Absenden",
+    "Email": "E-Mail",
+    "Your email": "Ihre E-Mail-Adresse",
+    "Email address": "E-Mail-Adresse",
+    "Name": "Name",
+    "Your name": "Ihr Name",
+    "Message": "Nachricht",
+    "Subject": "Betreff",
+    "Password": "Passwort",
+    "Username": "Benutzername",
+    "Keywords": "Stichwörter",
+    "Any": "Alle",
+    "All": "Alle",
+    "Any text": "Beliebiger Text",
+    "Title": "Titel",
+    "Next": "Weiter",
+    "Next page": "Nächste Seite",
+    "Back": "Zurück",
+    "Our stores": "Unsere Standorte",
+    "Find a branch": "Filiale finden",
+    "Track your order": "Bestellung verfolgen",
+    "FAQ": "Häufige Fragen",
+    "New customer?": "Neukunde?",
+    "Search results": "Suchergebnisse",
+    "Search this site": "Diese Website durchsuchen",
+    "Was this page helpful?": "War diese Seite hilfreich?",
+    "Yes": "Ja",
+    "No": "Nein",
+    "Sort by:": "Sortieren nach:",
+    "Before you search": "Bevor Sie suchen",
+    "Conditions of use": "Nutzungsbedingungen",
+    "Using this service": "Hinweise zur Nutzung",
+    "Accept and continue": "Akzeptieren und weiter",
+    "I agree": "Ich stimme zu",
+    "Continue": "Weiter",
+    "Services": "Angebote",
+    "Leave a comment": "Kommentar schreiben",
+    "Forgot your password?": "Passwort vergessen?",
+    "We never sell your personal data. Cookies are used for your cart.": "Wir verkaufen Ihre Daten nie. Cookies verwenden wir für den Warenkorb.",
+    "Prices and availability are subject to change.": "Änderungen vorbehalten.",
+    "Friends of the shop:": "Unsere Partner:",
+    "Limit to": "Eingrenzen auf",
+    "Find what you need": "Finden, was Sie suchen",
+    "With chords": "Mit Akkorden",
+    "Chorus only": "Nur Refrain",
+    "Full text": "Volltext",
+    "Translation": "Übersetzung",
+    "Original language": "Originalsprache",
+    "1950s to 1970s": "1950er bis 1970er",
+    "1980s to 1990s": "1980er bis 1990er",
+    "Before 1950": "Vor 1950",
+    "Since 2000": "Seit 2000",
+    "Before 1600": "Vor 1600",
+    "1600 to 1800": "1600 bis 1800",
+    "1800 to 1900": "1800 bis 1900",
+    "After 1900": "Nach 1900",
+    "Single": "Einzeln",
+    "2 to 5": "2 bis 5",
+    "6 to 20": "6 bis 20",
+    "More than 20": "Mehr als 20",
+    "I have read and accept the terms of use": "Ich habe die Nutzungsbedingungen gelesen und akzeptiere sie",
+    "Submit lyrics": "Liedtext einsenden",
+    "Add a song": "Lied hinzufügen",
+    "Send us the words": "Schicken Sie uns den Text",
+    "Order a copy of a document": "Reproduktion bestellen",
+    "Copies and reproductions": "Reproduktionen",
+    "Submit a sighting": "Beobachtung melden",
+    "Send in your record": "Beobachtung einsenden",
+    "Tell us what you saw": "Was haben Sie gesehen?",
+    "All lyrics": "Alle Liedtexte",
+    "All archives": "Alle Bestände",
+    "All sightings": "Alle Meldungen",
+    "Lyrics department": "Liedtexte",
+    "Archives department": "Bestände",
+    "Sightings department": "Meldungen",
+    "Help & tools": "Hilfe & Werkzeuge",
+    "Notice": "Hinweis",
+    "Thank you": "Vielen Dank",
+    "Skip to content": "Zum Inhalt springen",
+    "Browse": "Stöbern",
+    "Sell to us": "An uns verkaufen",
+    "Cookie settings": "Cookie-Einstellungen",
+    "Specials": "Angebote",
+    "How could we improve it?": "Was können wir besser machen?",
+    "Send feedback": "Rückmeldung senden",
+    "New arrivals by email": "Neuheiten per E-Mail",
+    "Get our newsletter": "Unser Newsletter",
+    "Currency": "Währung",
+    "Update": "Übernehmen",
+    "Category": "Kategorie",
+    "Price": "Preis",
+    "Qty": "Menge",
+    "You may also like": "Das könnte Sie auch interessieren",
+    "Add to cart": "In den Warenkorb",
+    "Author": "Autor",
+    "Artist": "Künstler",
+    "Skip to main content": "Zum Inhalt springen",
+    "Best sellers": "Bestseller",
+    "New arrivals": "Neuheiten",
+    "Follow us": "Folgen Sie uns",
+    "Stay in touch": "In Verbindung bleiben",
+    "Main": "Hauptmenü",
+    "You are here": "Sie sind hier",
+    "Rehoming": "Vermittlung",
+    "Lost & found": "Entlaufen & gefunden",
+    "Donate": "Spenden",
+    "Choose a page...": "Seite wählen ...",
+    "Urgent homes": "Dringend gesucht",
+    "Your email address": "Ihre E-Mail-Adresse",
+    "Deliver to": "Lieferland",
+    "Join": "Anmelden",
+    "Reference": "Aktenzeichen",
+    "Song no.": "Lied-Nr.",
+    "Record no.": "Meldungs-Nr.",
+    "Creator": "Provenienz",
+    "Document of the month": "Archivale des Monats",
+    "Newly catalogued": "Neu verzeichnet",
+    "Recently digitised": "Neu digitalisiert",
+    "Collection highlights": "Höhepunkte der Bestände",
+    "New this week": "Neu diese Woche",
+    "Most searched songs": "Meistgesuchte Lieder",
+    "Songs of the month": "Lieder des Monats",
+    "Recently corrected": "Zuletzt korrigiert",
+    "Latest reports": "Neueste Meldungen",
+    "Scarce visitors": "Seltene Gäste",
+    "First of the year": "Erstbeobachtungen des Jahres",
+    "Highlights of the month": "Höhepunkte des Monats",
+    "Find a branch near you": "Filiale in Ihrer Nähe",
+    "Town or postcode": "Ort oder Postleitzahl",
+    "Distance": "Entfernung",
+    "Sign in to save your searches": "Anmelden, um Suchen zu speichern",
+    "Search tips": "Suchtipps",
+    "Ordering help": "Hilfe zur Bestellung",
+    "Send the song": "Lied senden",
+    "The words": "Der Text",
+    "Add to order": "Zur Bestellung hinzufügen",
+    "Kind of copy": "Art der Reproduktion",
+    "Title of the document": "Titel der Archivale",
+    "Send record": "Meldung senden",
+    "Date seen": "Beobachtet am",
+    "How many": "Anzahl",
+    "Photo": "Foto",
+    "Comment": "Kommentar",
+    "Post comment": "Kommentar senden",
+    "Menu": "Menü",
+    "Quick links": "Schnellzugriff",
+    "Newsletter": "Newsletter",
+    # the scored topics' own words
+    "Song title": "Liedtitel",
+    "Artist or writer": "Interpret oder Autor",
+    "Words in the song": "Textzeile",
+    "Album": "Album",
+    "Style": "Stilrichtung",
+    "Version": "Fassung",
+    "Written": "Entstanden",
+    "Find a song": "Lied finden",
+    "Search the songbook": "Liederbuch durchsuchen",
+    "Look up the words": "Text nachschlagen",
+    "Song finder": "Liedsuche",
+    "Find the words": "Text finden",
+    "Songbook": "Liederbuch",
+    "Songs": "Lieder",
+    "The collection": "Die Sammlung",
+    "Words": "Texte",
+    "Singers' corner": "Für Sänger",
+    "Show songs": "Lieder anzeigen",
+    "Send us a song": "Liedtext einsenden",
+    "Reference code": "Signatur",
+    "Creator or person": "Provenienz oder Person",
+    "Place": "Ort",
+    "Level": "Verzeichnungsstufe",
+    "Date range": "Laufzeit",
+    "Search the catalogue": "Findbuch durchsuchen",
+    "Catalogue search": "Archivsuche",
+    "Explore the collections": "Bestände erkunden",
+    "Find a document": "Dokument finden",
+    "Search our holdings": "Bestände durchsuchen",
+    "Collections": "Bestände",
+    "Research": "Recherche",
+    "Our holdings": "Unsere Bestände",
+    "Using the record office": "Benutzung",
+    "Discover": "Entdecken",
+    "Show entries": "Einträge anzeigen",
+    "Order copies": "Reproduktionen bestellen",
+    "Species": "Art",
+    "Site or town": "Fundort",
+    "Grid reference": "Koordinaten",
+    "Observer": "Beobachter",
+    "Species group": "Artengruppe",
+    "Status": "Status",
+    "Count": "Anzahl",
+    "Search the records": "Meldungen durchsuchen",
+    "What's been seen": "Aktuelle Beobachtungen",
+    "Find a species": "Art finden",
+    "Search reports": "Meldungen suchen",
+    "Recent records search": "Beobachtungssuche",
+    "Records": "Meldungen",
+    "Recording": "Melden",
+    "The log": "Das Logbuch",
+    "Reports": "Berichte",
+    "Show records": "Meldungen anzeigen",
+    "Send in a record": "Beobachtung melden",
+    "Birds": "Vögel",
+    "Mammals": "Säugetiere",
+    "Butterflies": "Tagfalter",
+    "Moths": "Nachtfalter",
+    "Dragonflies": "Libellen",
+    "Marine mammals": "Meeressäuger",
+    "Confirmed": "Bestätigt",
+    "Awaiting review": "In Prüfung",
+    "Parish records": "Kirchenbücher",
+    "Council minutes": "Ratsprotokolle",
+    "Maps and plans": "Karten und Pläne",
+    "Photographs": "Fotografien",
+    "Family papers": "Familiennachlässe",
+    "Folk": "Volkslieder",
+    "Hymns": "Kirchenlieder",
+    "Children's songs": "Kinderlieder",
+}
+GERMAN_PHRASES = [
+    ("All rights reserved", "Alle Rechte vorbehalten"),
+    (
+        "The words to every verse and chorus, checked by singers, since",
+        "Die Texte jeder Strophe und jedes Refrains, von Sängerinnen und Sängern geprüft, seit",
+    ),
+    (
+        "Song lyrics checked by singers: every verse and chorus, listed since",
+        "Liedtexte, von Sängern geprüft: jede Strophe, jeder Refrain, gesammelt seit",
+    ),
+    (
+        "Each song shows the full words, who wrote them and the chords where we have them.",
+        "Zu jedem Lied finden Sie den vollständigen Text, die Autoren und, wo vorhanden, die Akkorde.",
+    ),
+    ("Words are checked against the recording by a volunteer singer.", "Jeder Text wird von Ehrenamtlichen mit der Aufnahme verglichen."),
+    (
+        "Send a correction if a line is wrong; we check every one.",
+        "Schicken Sie uns eine Korrektur, wenn eine Zeile falsch ist; wir prüfen jede.",
+    ),
+    ("Traditional songs list every version we know of.", "Bei Volksliedern verzeichnen wir jede bekannte Fassung."),
+    ("Words to the songs you love", "Die Texte Ihrer Lieblingslieder"),
+    ("Song words and verses", "Liedtexte und Strophen"),
+    ("Singalong song words", "Texte zum Mitsingen"),
+    ("Verses and choruses", "Strophen und Refrains"),
+    (
+        "Manuscripts, maps, minutes and records of the county, catalogued since",
+        "Urkunden, Karten, Protokolle und Akten der Stadt, verzeichnet seit",
+    ),
+    (
+        "Archives of the county: manuscripts, maps and records, catalogued since",
+        "Archivgut der Stadt: Urkunden, Karten und Akten, verzeichnet seit",
+    ),
+    (
+        "Each entry gives the reference code, the dates, the creator and where the papers can be seen.",
+        "Jeder Eintrag nennt Signatur, Laufzeit, Provenienz und den Ort der Einsichtnahme.",
+    ),
+    (
+        "Documents are produced in the searchroom: order them before your visit.",
+        "Archivalien werden im Lesesaal vorgelegt: bitte bestellen Sie sie vor Ihrem Besuch.",
+    ),
+    (
+        "Some papers are closed for 100 years under data protection rules.",
+        "Manche Akten unterliegen aus Datenschutzgründen einer Sperrfrist von 100 Jahren.",
+    ),
+    ("Copies can be ordered for personal research.", "Reproduktionen können für die private Forschung bestellt werden."),
+    ("County record office", "Stadtarchiv"),
+    ("Records of the county", "Quellen zur Stadtgeschichte"),
+    ("Manuscripts and records", "Urkunden und Akten"),
+    ("Heritage collections catalogue", "Online-Findbuch"),
+    (
+        "What has been seen where: birds, mammals and butterflies reported by local recorders since",
+        "Was wurde wo gesehen: Vögel, Säugetiere und Falter, gemeldet von Beobachtern seit",
+    ),
+    (
+        "Wildlife sightings of the north: birds, mammals and butterflies, reported since",
+        "Tierbeobachtungen im Norden: Vögel, Säugetiere und Falter, gemeldet seit",
+    ),
+    (
+        "Each record shows the species, the place, the date, the count and who saw it.",
+        "Jede Meldung nennt Art, Ort, Datum, Anzahl und Beobachter.",
+    ),
+    (
+        "Records of rare species are checked by the county recorder before they are shown.",
+        "Meldungen seltener Arten werden vor der Veröffentlichung geprüft.",
+    ),
+    (
+        "Sensitive breeding sites are shown to the nearest 10 km square only.",
+        "Empfindliche Brutplätze werden nur auf 10 km genau angezeigt.",
+    ),
+    ("Send your own records through the recording form.", "Melden Sie Ihre eigenen Beobachtungen über das Meldeformular."),
+    ("Bird and wildlife records", "Vogel- und Tiermeldungen"),
+    ("What's been seen where", "Was wurde wo gesehen"),
+    ("Recorders' log", "Beobachtungslog"),
+    ("County bird log", "Vogelmeldungen der Region"),
+    ("is an independent business.", "ist ein unabhängiges Unternehmen."),
+    ("Questions about an order? Write to us.", "Fragen zu einer Bestellung? Schreiben Sie uns."),
+    ("Visit our", "Besuchen Sie unsere"),
+    ("or read our", "oder lesen Sie unsere"),
+    (
+        "Please enter a search term, or choose at least one option, and search again.",
+        "Bitte geben Sie einen Suchbegriff ein oder wählen Sie eine Option aus.",
+    ),
+    ("Please try different keywords.", "Bitte versuchen Sie andere Suchbegriffe."),
+    ("matched your search", "zu Ihrer Suche gefunden"),
+    ("Use the form below to search our", "Durchsuchen Sie mit diesem Formular unsere"),
+    ("Search by any combination of fields.", "Sie können die Felder beliebig kombinieren."),
+    ("Fill in one or more fields.", "Füllen Sie ein oder mehrere Felder aus."),
+    ("Showing", "Angezeigt:"),
+    ("Welcome to", "Willkommen bei"),
+    ("Thanks for subscribing! Check your inbox to confirm.", "Danke für Ihre Anmeldung! Bitte bestätigen Sie sie per E-Mail."),
+    ("Invalid username or password.", "Benutzername oder Passwort ungültig."),
+    ("Thank you. Your message has been sent.", "Vielen Dank. Ihre Nachricht wurde gesendet."),
+    ("Your comment is awaiting moderation.", "Ihr Kommentar wird geprüft."),
+    ("Your cart is empty.", "Ihr Warenkorb ist leer."),
+    ("Back to", "Zurück zu"),
+    ("Open Monday to Saturday, 9 to 5.", "Geöffnet Montag bis Samstag, 9 bis 17 Uhr."),
+    ("News: ", "Aktuelles: "),
+    (
+        "The information is provided for personal research. You may not copy it in bulk or use it to send marketing.",
+        "Die Angaben dienen der privaten Forschung. Sie dürfen nicht in großem Umfang kopiert oder für Werbung genutzt werden.",
+    ),
+    ("Continue to", "Weiter zur"),
+    ("unsere lyrics.", "unsere Liedtexte."),
+    ("unsere archives.", "unsere Bestände."),
+    ("unsere sightings.", "unsere Meldungen."),
+    ("Find a lyric for me", "Liedtext gesucht"),
+    ("Find a archive for me", "Archivale gesucht"),
+    ("Find a sighting for me", "Beobachtung gesucht"),
+    (" for &quot;", " für &quot;"),
+    ("Search results", "Suchergebnisse"),
+    ("Go to:", "Gehe zu:"),
+    ("Page:", "Seite:"),
+    ("Next &raquo;", "Weiter &raquo;"),
+]
+GERMAN_PHRASES += [(f"Continue to {en.lower()}", f"Weiter zu: {de}") for en, de in GERMAN.items() if " " in en]
+GERMAN_PHRASES += [(f":: {en}", f":: {de}") for en, de in GERMAN.items()]
+GERMAN_PHRASES = sorted(GERMAN_PHRASES, key=lambda p: -len(p[0]))
 # the off-topic sites, portals of heldout8/9 under other names: old host -> (host, name)
 FRESH3_NAMES = {
     "docs.lumen-lang.test": ("docs.quill-lang.test", "Quill 3.2 documentation"),
@@ -837,6 +1345,46 @@ def star_disallows(robots: str) -> list[str]:
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def germanize(doc: str) -> str:
+    """heldout31-33: a page of a German site: its texts, labels, placeholders and buttons in German
+    (whole texts from GERMAN, phrases inside longer texts from GERMAN_PHRASES); scripts untouched."""
+
+    def text(m: re.Match) -> str:
+        raw = m.group(1)
+        core = raw.strip()
+        if not core:
+            return m.group(0)
+        key = html.unescape(core)
+        if key in GERMAN:
+            return ">" + raw.replace(core, E(GERMAN[key])) + "<"
+        out = re.sub(r"^(\d+) [^<]*? found", r"\1 Treffer", raw)
+        out = re.sub(r"^No [^<]*? matched your search", "Keine Treffer zu Ihrer Suche", out)
+        out = re.sub(r"^(\d+) (.+) \w+\. Sort by: $", r"\1 Einträge: \2. Sortieren nach: ", out)
+        for en, de in GERMAN_PHRASES:
+            out = out.replace(en, de)
+        return ">" + out + "<"
+
+    def phrases(m: re.Match) -> str:
+        out = m.group(2)
+        for en, de in GERMAN_PHRASES:
+            out = out.replace(E(en), E(de))
+        return f'{m.group(1)}="{out}"'
+
+    def attr(m: re.Match) -> str:
+        key = html.unescape(m.group(2))
+        return f'{m.group(1)}="{E(GERMAN[key])}"' if key in GERMAN else m.group(0)
+
+    doc = doc.replace("<html>", '<html lang="de">', 1)
+    parts = re.split(r"(<script\b.*?</script>)", doc, flags=re.S)
+    for i in range(0, len(parts), 2):
+        p = re.sub(r">([^<>]+)<", text, parts[i])
+        p = re.sub(r'\b(placeholder|aria-label|title|alt)="([^"]*)"', attr, p)
+        p = re.sub(r'(<meta name="description" content)="([^"]*)"', phrases, p)
+        p = re.sub(r'(<input type="(?:submit|button|reset)"[^>]*?\bvalue)="([^"]*)"', attr, p)
+        parts[i] = p
+    return "".join(parts)
 
 
 @dataclass
@@ -1082,7 +1630,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh11 = name in FRESH11  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
+        self.fresh12 = name in FRESH12  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
+        self.fresh11 = name in FRESH11 or self.fresh12  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
         self.fresh10 = name in FRESH10 or self.fresh11  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
         self.fresh9 = name in FRESH9 or self.fresh10  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
         self.fresh8 = name in FRESH8 or self.fresh9  # heldout21/22 keep heldout18-20's shapes (fresh7) and add their own
@@ -1102,11 +1651,14 @@ class Web:
         self.dead_sites: dict[str, list] = {}
         self.app_sites: list[Site] = []  # heldout8/9: search sub-hosts of topic sites
         self.vendor_sites: dict[str, Site] = {}  # heldout18-20: search platforms shared by several sites
+        self.german_hosts: set[str] = set()  # heldout31-33: sites written in German
         self._build()
 
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh12:
+            return FRESH12_NAMES.get(host) or FRESH12_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh11:
             return FRESH11_NAMES.get(host) or FRESH11_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh10:
@@ -1127,6 +1679,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh12:  # only the first lists and heldout31-33's own
+            return list(t[key]) + FRESH12_LINKS.get(key, {}).get(topic, [])
         if self.fresh11:  # only the first lists and heldout28-30's own
             return list(t[key]) + FRESH11_LINKS.get(key, {}).get(topic, [])
         if self.fresh10:  # only the first lists and heldout26/27's own
@@ -1194,6 +1748,21 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
+            if self.fresh12:
+                # heldout31-33: one live site of the scored topic (never the "Advanced" one) and one of
+                # another topic are German
+                grng = random.Random(f"{self.seed}-german12-{topic}")
+                if topic == self.topic:
+                    d2s = [i for i, p in enumerate(placements) if p == "d2"]
+                    vendor = next((i for i in d2s if i != cgi_index), d2s[0])
+                    adv = next(i for i in d2s if i != vendor)
+                    g = grng.choice([i for i in range(5) if i != adv])
+                    names[g] = TOPICS[topic]["german_site"]
+                    self.german_hosts.add(f"www.{names[g][1]}.test")
+                elif topic == GERMAN12_OTHER[self.name][0]:
+                    g = grng.choice([i for i in range(5) if i != cgi_index])
+                    names[g] = GERMAN12_OTHER[self.name][1:]
+                    self.german_hosts.add(f"www.{names[g][1]}.test")
             if self.fresh7:
                 self._plan_traits7(topic, [f"www.{host}.test" for _name, host in names[:5]], placements, cgi_index)
             elif self.fresh6:
@@ -1236,7 +1805,9 @@ class Web:
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
             for host, _name in (
-                FRESH11_NAMES
+                FRESH12_NAMES
+                if self.fresh12
+                else FRESH11_NAMES
                 if self.fresh11
                 else FRESH10_NAMES
                 if self.fresh10
@@ -1251,7 +1822,9 @@ class Web:
                     if doc is None:
                         continue
                     for old, new in (
-                        FRESH11_WORDS
+                        FRESH12_WORDS
+                        if self.fresh12
+                        else FRESH11_WORDS
                         if self.fresh11
                         else FRESH10_WORDS
                         if self.fresh10
@@ -1331,6 +1904,11 @@ class Web:
                     site.pages[path] = doc
         for app in self.app_sites:  # search sub-hosts: not listed anywhere, reached by submitting a form
             self.sites[app.host] = app
+        for host in sorted(self.german_hosts):  # heldout31-33: the German sites' pages
+            site = self.sites[host]
+            for path, doc in site.pages.items():
+                if doc is not None:
+                    site.pages[path] = germanize(doc)
         self._compute_depths()
 
     # ------------------------------------------------------------------ forms
@@ -1682,6 +2260,9 @@ class Web:
         if traits.get("imgsubmit") and placement != "home" and not cgi and search_action in site.actions:
             form_html, fields = self._imgsubmit_search_form(topic, search_action, method, rng)
             site.actions[search_action].fields = fields
+        if traits.get("nosubmit") and placement != "home" and not cgi and search_action in site.actions:
+            form_html, fields = self._nosubmit_search_form(topic, search_action, method, rng)
+            site.actions[search_action].fields = fields
         save_entry = None
         if traits.get("formaction") and placement != "home" and not cgi:
             # heldout21/22: the form's own action saves the search; its default button searches
@@ -1772,6 +2353,7 @@ class Web:
             and not traits.get("footlink")
             and not traits.get("iconlink")
             and not traits.get("maplink")
+            and not traits.get("iframe")
         ):
             site.menu.append((link_name, search_path))
         site.menu.append((hub_name, hub_path))
@@ -1813,7 +2395,9 @@ class Web:
             extras = extras + FRESH7_EXTRAS.get(topic, [])
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
-        if self.fresh11:
+        if self.fresh12:
+            extras = extras + FRESH12_EXTRAS.get(topic, [])
+        elif self.fresh11:
             extras = extras + FRESH11_EXTRAS.get(topic, [])
         elif self.fresh10:
             extras = extras + FRESH10_EXTRAS.get(topic, [])
@@ -1988,6 +2572,12 @@ class Web:
             )
         if traits.get("newsfirst"):
             home_body = self._newsfirst(site, rng) + home_body
+        if traits.get("iframe") and placement == "d1":
+            # heldout31-33: the search is a widget embedded in the home page; no link leads to it
+            home_body = (
+                f'<section class="widget search-widget"><h2>{E(link_name)}</h2><iframe src="{search_path}" title="{E(link_name)}" '
+                'width="100%" height="240" frameborder="0" scrolling="no" loading="lazy"></iframe></section>' + home_body
+            )
         site.page("/", f"Welcome to {name}", home_body, forms=home_forms)
         # heldout28-30: a site whose name says what it lists is written plainly, the others in their own words
         plain = bool(t.get("plain_word")) and t["plain_word"] in name.lower()
@@ -2036,7 +2626,9 @@ class Web:
             # request a valuation)
             xh, xf = self._fresh_form(
                 site,
-                ({**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(topic, "registration"),
+                ({**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(
+                    topic, "registration"
+                ),
                 rng,
             )
             search_body += f'<div class="callout">{xh}</div>'
@@ -2059,7 +2651,16 @@ class Web:
                 + "".join(item_link(r) for r in shown)
                 + f'</ul><p class="pager">Page 1 {pager}</p></section></div>'
             )
-        if placement == "d1":
+        if placement == "d1" and traits.get("iframe"):
+            # heldout31-33: a bare widget document; the form opens its results in the whole window
+            site.pages[search_path] = (
+                f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{E(link_name)}</title>'
+                '<link rel="stylesheet" href="/static/widget.css"></head><body class="search-widget">\n'
+                + form_html.replace("<form ", '<form target="_top" ', 1)
+                + f'\n<p class="widget-foot"><a href="/help" target="_top">{E(rng.choice(["Search tips", "Help"]))}</a></p>\n</body></html>\n'
+            )
+            site.add_form(search_path, *search_entry)
+        elif placement == "d1":
             site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=search_forms)
         hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
         if placement == "d2":
@@ -3224,13 +3825,19 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            if self.fresh10:  # heldout26/27: an image-map-only menu entry to an ordinary search page
+            if self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
+                traits[d1].update(iframe=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
+            elif self.fresh10:  # heldout26/27: an image-map-only menu entry to an ordinary search page
                 traits[d1].update(maplink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             elif self.fresh9:  # heldout23-25: an icon-only menu link to an ordinary search page
                 traits[d1].update(iconlink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             else:
                 traits[d1].update(browse=True, style=19, method="get")
-            if self.fresh10:  # heldout26/27: a search submitted only by an <input type="image">, radios and check boxes
+            if self.fresh12:  # heldout31-33: a search with no submit control (Enter, or a javascript: link)
+                traits[vendor].update(nosubmit=True, method=trng.choice(["get", "post"]))
+                for i in (home, d1, vendor):
+                    traits[i]["needs_term"] = True
+            elif self.fresh10:  # heldout26/27: a search submitted only by an <input type="image">, radios and check boxes
                 traits[vendor].update(imgsubmit=True, method=trng.choice(["get", "post"]))
                 for i in (home, d1, vendor):
                     traits[i]["needs_term"] = True
@@ -3272,8 +3879,51 @@ class Web:
                     tr.update(formattr=True)
                 if nrng.random() < 0.3:
                     tr["needs_term"] = True
+        if self.fresh12 and topic != self.topic:
+            # heldout31-33: the other topics' sites sometimes have the iframe widget or the search
+            # without a submit control too
+            zrng = random.Random(f"{self.seed}-traits12-{topic}")
+            plain = (
+                "vendor", "noaction", "relative", "listing", "subhost", "app_action", "disclaimer",
+                "formaction", "formattr", "box", "footlink", "iconlink", "maplink",
+            )  # fmt: skip
+            for i, tr in enumerate(traits):
+                if placements[i] in ("d1", "d2") and i != cgi_index and not any(tr.get(k) for k in plain):
+                    r = zrng.random()
+                    if r < 0.25 and placements[i] == "d1" and not tr.get("browse") and not tr.get("bottom"):
+                        tr.update(iframe=True, beside=False, beside2=False, beside6=False, beside7=False)
+                    elif r < 0.7:
+                        tr.update(nosubmit=True, imgsubmit=False)
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
+
+    def _nosubmit_search_form(self, topic: str, action: str, method: str, rng: random.Random) -> tuple[str, list]:
+        """heldout31-33: a search with no submit control, as older sites write it: one text box (a form
+        with a single text field is submitted by pressing Enter), two selects and a hidden field in a
+        table, and a "Search" link whose href is javascript: calling the form's submit(). Returns the
+        HTML and the search's fields."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {"category": "Category", "format": "Format", "price": "Price range"})
+        fid = rng.choice(["quicksearch", "frmFind", "searchform", "sf1"])
+        name, label = rng.choice(t["text_fields"][:4])
+        cat = rng.choice(["cat", "category", "type"])
+        fmt = rng.choice(["fmt", "status", "kind"])
+        hidden = rng.choice([("mode", "simple"), ("src", "box"), ("lang", "en"), ("pg", "1")])
+        link = rng.choice(["Search", "Find", "Go", "Search now"])
+
+        def options(src: list) -> str:
+            return '<option value="">All</option>' + "".join(f'<option value="{slug(o)}">{E(o)}</option>' for o in src)
+
+        h = (
+            f'<form id="{fid}" name="{fid}" action="{action}" method="{method}">'
+            f'<input type="hidden" name="{hidden[0]}" value="{hidden[1]}"><table class="searchbar"><tr>'
+            f'<td><label for="{fid}-q">{E(label)}</label></td><td><input type="text" id="{fid}-q" name="{name}" size="28" maxlength="120"></td>'
+            f'<td><select name="{cat}" title="{E(labels["category"])}">{options(t["categories"])}</select></td>'
+            f'<td><select name="{fmt}" title="{E(labels["format"])}">{options(t["formats"])}</select></td>'
+            f'<td><a href="javascript:document.forms[\'{fid}\'].submit();" class="btn-search">{E(link)} &raquo;</a></td>'
+            "</tr></table></form>"
+        )
+        return h, [(name, "text"), (cat, "category"), (fmt, "format"), (hidden[0], "other")]
 
     def _formattr_search_form(self, topic: str, action: str, method: str, rng: random.Random) -> tuple[str, list]:
         """heldout23-25: a search whose <form> element holds only a hidden field and sits before a
@@ -3644,6 +4294,38 @@ class Web:
                 "<option>Signpost missing</option><option>Bull in field</option><option>Flooding</option></select></label> "
                 '<label>Details <textarea name="details" rows="4"></textarea></label> <label>Photo <input type="file" name="photo"></label> '
                 '<input type="submit" value="Report it"></form>'
+            )
+        elif kind == "lyricsubmit":
+            action = rng.choice(["/lyrics/submit", "/submit-lyrics/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Submit lyrics', 'Add a song', 'Send us the words']))}</h3>"
+                f'<form action="{action}" method="post"><label>Song title <input type="text" name="song"></label> '
+                '<label>Artist or writer <input type="text" name="artist"></label> <label>Album <input type="text" name="album"></label> '
+                f'<label>{E(labels["category"])} <select name="style">{cats}</select></label> '
+                '<label>The words <textarea name="words" rows="8"></textarea></label> <label>Your email <input type="email" name="email"></label> '
+                '<input type="submit" value="Send the song"></form>'
+            )
+        elif kind == "copyorder":
+            action = rng.choice(["/copies/order", "/order-copies/basket"])
+            h = (
+                f"<h3>{E(rng.choice(['Order copies', 'Order a copy of a document', 'Copies and reproductions']))}</h3>"
+                f'<form action="{action}" method="post"><label>Reference code <input type="text" name="refno"></label> '
+                '<label>Title of the document <input type="text" name="title"></label> '
+                f'<label>{E(labels["category"])} <select name="subject">{cats}</select></label> '
+                '<label>Kind of copy <select name="copy"><option>Digital image</option><option>Photocopy</option>'
+                "<option>Certified copy</option><option>Large-format scan</option></select></label> "
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
+        elif kind == "sightingsubmit":
+            action = rng.choice(["/records/submit", "/submit-a-sighting/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Submit a sighting', 'Send in your record', 'Tell us what you saw']))}</h3>"
+                f'<form action="{action}" method="post"><label>Species <input type="text" name="species"></label> '
+                '<label>Site or town <input type="text" name="site"></label> <label>Grid reference <input type="text" name="gridref"></label> '
+                f'<label>{E(labels["category"])} <select name="group">{cats}</select></label> '
+                '<label>Date seen <input type="date" name="seen"></label> <label>How many <input type="number" name="count"></label> '
+                '<label>Your name <input type="text" name="observer"></label> <label>Photo <input type="file" name="photo"></label> '
+                '<input type="submit" value="Send record"></form>'
             )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
@@ -4131,7 +4813,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = NEAR11[self.topic]
+        spec = {**NEAR11, **NEAR12}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -4160,6 +4842,12 @@ class Web:
                 title = f"{rng.choice(firsts)} {rng.choice(surnames)}: {opt} for {rng.choice(t['title_a'])} {rng.choice(t['title_b'])}"
             elif self.topic == "schools":
                 title = f"{rng.choice(firsts)} {rng.choice(surnames)}, {opt} tutor in {rng.choice(places)}"
+            elif self.topic == "lyrics":
+                title = f"{rng.choice(t['title_a'])} {rng.choice(t['title_b'])} (karaoke version, {opt})"
+            elif self.topic == "archives":
+                title = f"{rng.choice(firsts)} {rng.choice(surnames)}: {rng.choice(['The mills of', 'Workhouse life in', 'Enclosure and', 'Chapels of', 'Trams and buses of'])} {rng.choice(places)} ({opt})"
+            elif self.topic == "sightings":
+                title = f"{opt}, {rng.choice(['morning', 'afternoon', 'evening'])} sailing, {rng.randrange(1, 29)} {rng.choice(['May', 'June', 'July', 'August'])}"
             else:
                 title = f"{rng.choice([3, 4, 5, 6, 7])} nights: {rng.choice(['Dales', 'North York Moors', 'Coast to Coast', 'Ribble Valley', 'Eskby coast'])} {rng.choice(['inn to inn', 'centre-based', 'hut to hut', 'short break'])} ({opt.lower()})"
             p = f"{base}{i + 1}-{slug(title)}"
@@ -5229,6 +5917,8 @@ class Web:
             fillers = FILLERS10
         if self.fresh11:
             fillers = FILLERS11
+        if self.fresh12:
+            fillers = FILLERS12
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -5272,6 +5962,8 @@ class Web:
                 extra = FRESH10_FILLER_FORMS.get(host_name)
             if self.fresh11:
                 extra = FRESH11_FILLER_FORMS.get(host_name)
+            if self.fresh12:
+                extra = FRESH12_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -5457,6 +6149,17 @@ class Web:
                     "holidays": "Recreation: Travel: Walking holidays",
                 }
             )
+        if self.fresh12:
+            groups.update(
+                {
+                    "lyrics": "Arts: Music: Lyrics and song words",
+                    "archives": "Reference: Archives and record offices",
+                    "sightings": "Science: Biology: Wildlife recording",
+                    "karaoke": "Recreation: Parties: Karaoke hire",
+                    "talks": "Society: History: Local history societies",
+                    "boattrips": "Recreation: Travel: Boat trips",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -5544,7 +6247,7 @@ class Web:
     def links_of(self, site: Site, path: str) -> list[str]:
         doc = site.pages.get(path) or ""
         out = []
-        for href in re.findall(r'href="([^"]+)"', doc):
+        for href in re.findall(r'href="([^"]+)"', doc) + re.findall(r'<iframe [^>]*src="([^"]+)"', doc):
             href = html.unescape(href)
             if href.startswith("/static/"):
                 continue
@@ -5638,7 +6341,8 @@ class Web:
             if method == "POST":
                 for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items():
                     params.setdefault(k, []).extend(v)
-            return 200, "text/html", self._action_page(site, action, params, method, path)
+            page = self._action_page(site, action, params, method, path)
+            return 200, "text/html", germanize(page) if host in self.german_hosts else page
         query = urllib.parse.urlencode(sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)))
         full = path + ("?" + query if query else "")
         for key in (full, path):
@@ -5648,6 +6352,8 @@ class Web:
                     rid = path[len(site.item_prefix) :]
                     rec = next((r for r in site.records if str(r.rid) == rid), None)
                     doc = site._item(rec) if rec else None
+                    if doc is not None and host in self.german_hosts:
+                        doc = germanize(doc)
                 if doc is not None:
                     return 200, "text/html", doc
         return (
@@ -5752,6 +6458,12 @@ class Web:
                 "tutorbook": "Thank you: we will call you to arrange the free assessment.",
                 "holidayenquiry": "Thank you: our team will send you dates and prices within two working days.",
                 "pledge": "Thank you: check your email to confirm your sponsorship.",
+                "lyricsubmit": "Thank you: a volunteer will check the words against the recording before they go up.",
+                "copyorder": "The document has been added to your order. Copies are sent within ten working days.",
+                "sightingsubmit": "Thank you: your record will be checked by the county recorder.",
+                "hirebook": "Thank you: we will confirm your booking by email within a day.",
+                "membership": "Thank you for joining: your membership card will arrive by post.",
+                "tripbook": "Thank you: we will email your tickets once payment is confirmed.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
