@@ -57,7 +57,7 @@ from crawler.deepweb.exploration import (
     release_out_links,
 )
 from crawler.deepweb.forms import Form, FormVerdict
-from crawler.deepweb.meaning import TopicMeaning, load_encoder, z_score
+from crawler.deepweb.meaning import HomeCosines, TopicMeaning, load_encoder
 from crawler.deepweb.near_topic import (
     GIVE_UP,
     KEEP,
@@ -328,7 +328,7 @@ class SmartSpider(CrawlerSpider):
         self.topic_names = TopicNames(self.vocabulary.family, topic_word_forms(self.topic.split()))
         # every home page's cosine with the topic phrase (the meaning's own verdicts
         # keep only those embedded while it judges): how near a site is
-        self.home_cosines: dict[str, float] = {}
+        self.home_cosines = HomeCosines()
         self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
@@ -588,6 +588,12 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.set_value(
             "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
         )
+        # how often the home pages' cosines' mean and spread were computed (once per
+        # home page embedded, not per site whose z is asked: HomeCosines)
+        computed = self.home_cosines.computed
+        if self.meaning is not None:
+            computed += self.meaning.similarity.computed
+        self.crawler.stats.set_value("smart/home_spread_computed", computed)
         self.stop_meaning_pool()
 
     def stop_meaning_pool(self) -> None:
@@ -952,9 +958,9 @@ class SmartSpider(CrawlerSpider):
     # --- in-site evidence of sites near the topic ---------------------------------------
     def home_z(self, site: str) -> float | None:
         """How many standard deviations the site's home-page cosine is above the mean of
-        every home page embedded (None: not embedded, or no spread)."""
-        value = self.home_cosines.get(site)
-        return None if value is None else z_score(value, list(self.home_cosines.values()))
+        every home page embedded (None: not embedded, or no spread); the mean and spread
+        are computed once per home page embedded (:class:`HomeCosines`)."""
+        return self.home_cosines.z(site)
 
     def weigh_near_topic(self, exploration: SiteExploration) -> bool:
         """A site judged off topic on its home page: when the page is near the topic
