@@ -371,9 +371,7 @@ class TopicMeaning:
         return value
 
     def on_topic(self, site: str) -> bool:
-        return self.similarity.stands_out(
-            site, self.min_z, self.min_similarity, self.min_pages
-        )
+        return self.similarity.stands_out(site, self.min_z, self.min_similarity, self.min_pages)
 
     def faded(self, sites: Iterable[str]) -> int:
         """How many of ``sites`` (each judged on topic by meaning once) no longer stand
