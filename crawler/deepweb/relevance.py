@@ -135,15 +135,23 @@ def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:
     }
 
 
+#: words of a site's name its host may leave out between the words that spell it: one
+#: word of content, two stop words (:func:`site_name_run_terms`)
+NAME_WORDS_LEFT_OUT = {True: 1, False: 2}
+
+
 def site_name_run_terms(form: Form) -> set[str]:
     """The stems of the words of a form that spell its site's name: a run of its words
     that, written together, is a label of the site's host name, its hyphens left out
     ("Lot 42 Auctions" on ``www.lot42auctions.test``, "Fair Rent Advice" on
     ``www.fairrent-advice.test``), or of two words or more that spell the label's first
     three quarters at least ("Child Safety Recall Watch" on ``childsafetyrecalls.test``:
-    a site's name and its host differ in a plural, a last word). A box that names its
-    site so says "this site", whatever the name's words are (an auction house's name
-    holds "auction")."""
+    a site's name and its host differ in a plural, a last word), the run holding the
+    words between those that the host leaves out (:data:`NAME_WORDS_LEFT_OUT`: "Footloose
+    Walking Holidays" on ``www.footloose-holidays.test``, "Westbrook School of Arts" on
+    ``www.westbrookarts.test``). A box that names its site so says "this site", whatever
+    the name's words are (an auction house's name holds "auction"; a walking-holiday
+    company's "walking")."""
     host = (urlsplit(form.page_url).hostname or "").lower().split(".")
     names = {re.sub(r"[^a-z0-9]", "", label) for label in host[:-1] if label != "www"}
     names = {name for name in names if len(name) >= 4}
@@ -151,14 +159,24 @@ def site_name_run_terms(form: Form) -> set[str]:
     found: set[str] = set()
     for start in range(len(tokens)):
         spelled = ""
+        spelling = 0  # words of the run that spell the name
+        left_out = Counter[bool]()  # words the host leaves out: content (True), stop words
         run: list[str] = []
         for end in range(start, len(tokens)):
-            spelled += tokens[end]
-            prefix_of = [name for name in names if name.startswith(spelled)]
+            prefix_of = [name for name in names if name.startswith(spelled + tokens[end])]
             if not prefix_of:
+                content = bool(terms(tokens[end]))
+                if spelling and left_out[content] < NAME_WORDS_LEFT_OUT[content]:
+                    # a word of the name that its host leaves out ("Footloose Walking
+                    # Holidays" on footloose-holidays, "Westbrook School of Arts" on
+                    # westbrookarts): the run goes on if a later word spells on
+                    left_out[content] += 1
+                    continue
                 break
+            spelled += tokens[end]
+            spelling += 1
             if spelled in names or (
-                end > start and any(4 * len(spelled) >= 3 * len(name) for name in prefix_of)
+                spelling > 1 and any(4 * len(spelled) >= 3 * len(name) for name in prefix_of)
             ):
                 run = tokens[start : end + 1]
         if run:
@@ -459,6 +477,14 @@ UNKNOWN = 0.5
 #: topic word in it (a nursery's "delivery", learned from its shops' menus) is not
 #: relevant on its site alone; a form whose own words name the topic still is.
 NO_RECORDS = -0.25
+
+#: result evidence of a form whose answer lists other sites (most records lead to other
+#: hosts: :attr:`crawler.deepweb.probe.ResultPage.lists_other_sites`): a directory's or a
+#: portal's search, not a query interface to a database of the site's own records, is
+#: not relevant, whatever its site and its own words (heldout29-30: a links directory
+#: judged on topic by two topic words on its home page, its search's answer of sites
+#: naming the topic judged as records of the topic)
+OTHER_SITES = -1.0
 
 
 #: result evidence of a form without a word that marks the topic whose probes (the

@@ -77,6 +77,7 @@ from crawler.deepweb.probe import (
 )
 from crawler.deepweb.relevance import (
     NO_RECORDS,
+    OTHER_SITES,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
@@ -1419,10 +1420,11 @@ class SmartSpider(CrawlerSpider):
             if isinstance(response, scrapy.http.TextResponse)
             else None
         )
-        result = read_results(doc, state.page_groups, self.probe_min_records)
+        result = read_results(doc, state.page_groups, self.probe_min_records, response.url)
         record_terms: set[str] = set()
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
+        other_sites = result.confirmed and result.lists_other_sites
         if not result.confirmed:
             retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
@@ -1430,7 +1432,22 @@ class SmartSpider(CrawlerSpider):
                 return
         exploration = self.explorations.get(state.item.site)
         form_evidence = state.item.form_score
-        if result.confirmed:
+        if other_sites:
+            # a list of sites, not records of the site's database: no evidence of the
+            # topic for the site (not answers_topic, no trial's keep), the form is not
+            # relevant and not judged again on its records
+            evidence = OTHER_SITES
+            stats.inc_value("smart/probe_results/lists_other_sites")
+            self.logger.info(
+                "form %d of %s lists other sites: %d of its %d records lead to other "
+                "sites only (%d with links): a directory's search, not relevant",
+                state.form.index,
+                state.form.page_url,
+                result.offsite_records,
+                result.records,
+                result.linked_records,
+            )
+        elif result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
             if (
@@ -1477,7 +1494,7 @@ class SmartSpider(CrawlerSpider):
             evidence,
             form_evidence,
         )
-        if result.confirmed and not item.relevant:
+        if result.confirmed and not item.relevant and not other_sites:
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )

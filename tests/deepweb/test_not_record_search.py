@@ -186,6 +186,15 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
         ("www.childsafetyrecalls.test", "Child Safety Recall Watch", {"child", "safeti", "recal"}),
         ("www.harbourside.test", "Harbourside Arts Centre", {"harboursid"}),
         ("www.harbourside-arts.test", "Harbourside Gallery", set()),
+        # words the host leaves out: one word of content, stop words (heldout29-30)
+        (
+            "www.footloose-holidays.test",
+            "Footloose Walking Holidays",
+            {"footloos", "walk", "holidai"},
+        ),
+        ("www.westbrookarts.test", "Westbrook School of Arts", {"westbrook", "school", "art"}),
+        ("www.footloose-holidays.test", "Footloose Lake Walking Holidays", set()),
+        ("www.footloose-holidays.test", "Footloose Walking", set()),
     ):
         assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
     # the same box on a site of another name: it names auctions, not its site
@@ -195,6 +204,20 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
     lots = """<form class="site-search" action="/lots"><label for="n">Lot number</label>
       <input id="n" name="lot"><button>Search</button></form>"""
     assert words.form_evidence(one(lots, home)) == 0.25  # one learned word
+
+
+def test_a_site_box_whose_sites_name_holds_the_topics_word_is_a_site_search():
+    # heldout30: a walking-holiday company's box, "Search Footloose Walking Holidays"
+    # (class site-search), was saved by "walking" (the topic's family) and output
+    words = learned_vocabulary("walk", ("walk route fell", "walk route map"))
+    box = """<form class="site-search" action="/search"><label for="q">Search Footloose
+      Walking Holidays</label><input id="q" type="search" name="q"><button>Search</button>
+      </form>"""
+    assert words.form_evidence(one(box, "http://www.footloose-holidays.test/")) == (
+        SITE_SEARCH_EVIDENCE
+    )
+    # the same words on a site of another name: "walking" is the topic's
+    assert words.form_evidence(one(box, "http://www.hillroutes.test/")) == 1.0
 
 
 def museum_web() -> SandboxWeb:
