@@ -635,6 +635,7 @@ class SmartSpider(CrawlerSpider):
             len(waiting),
             ", ".join(f"{key}: {count}" for key, count in sorted(why.items())) or "none",
         )
+        self.log_topic_sites_at_end()
         for site in waiting:
             if site.relevant:  # a topic site left: say why, one line each
                 self.logger.info(
@@ -650,6 +651,31 @@ class SmartSpider(CrawlerSpider):
                     len(site.tree),
                     site.tree.likely_waiting(),
                 )
+
+    def log_topic_sites_at_end(self) -> None:
+        """One line per site judged on topic, as the evidence stands when the crawl
+        ends (its meaning's z among every home page embedded, the share of topic words
+        of its home page and of its pages by the vocabulary as it is now): what a
+        verdict taken early would be now."""
+        for exploration in self.explorations.values():
+            if not exploration.relevant or exploration.seed:
+                continue
+            z = self.meaning.z(exploration.site) if self.meaning is not None else 0.0
+            self.logger.info(
+                "topic site %s at the end: meaning z %.2f among %d home pages%s; share of "
+                "topic words %.3f (home page), %.3f (its pages); answers the topic: %s; "
+                "judged again: %s",
+                exploration.site,
+                z,
+                len(self.meaning.similarity) if self.meaning is not None else 0,
+                " (taught the vocabulary by it)"
+                if exploration.site in self.meaning_taught
+                else "",
+                self.vocabulary.share(exploration.home_words),
+                self.vocabulary.share(exploration.words),
+                "yes" if exploration.answers_topic else "no",
+                "yes" if exploration.rejudged else "no",
+            )
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
