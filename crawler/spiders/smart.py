@@ -57,6 +57,7 @@ from crawler.deepweb.exploration import (
     release_out_links,
 )
 from crawler.deepweb.forms import Form, FormVerdict
+from crawler.deepweb.held_outputs import HeldOutputs
 from crawler.deepweb.meaning import HomeCosines, TopicMeaning, load_encoder
 from crawler.deepweb.near_topic import (
     GIVE_UP,
@@ -330,6 +331,8 @@ class SmartSpider(CrawlerSpider):
         # every home page's cosine with the topic phrase (the meaning's own verdicts
         # keep only those embedded while it judges): how near a site is
         self.home_cosines = HomeCosines()
+        # relevant forms of sites that rest on their meaning, output when the crawl ends
+        self.held = HeldOutputs(self.near_rules.min_z)
         self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
@@ -595,6 +598,14 @@ class SmartSpider(CrawlerSpider):
         if self.meaning is not None:
             computed += self.meaning.similarity.computed
         self.crawler.stats.set_value("smart/home_spread_computed", computed)
+        if self.held.items:  # cut before its natural end (a page limit): never output
+            self.crawler.stats.set_value("smart/forms_held_at_close", len(self.held.items))
+            self.logger.warning(
+                "%d relevant forms of sites that rest on their meaning were still held "
+                "when the crawl closed (%s) and are not in the output",
+                len(self.held.items),
+                ", ".join(f"{i.page_url}#{i.form_index}" for i in self.held.items.values()),
+            )
         self.stop_meaning_pool()
 
     def stop_meaning_pool(self) -> None:
@@ -620,6 +631,8 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.schedule(self.fill())
         scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
         scheduled += self.rejudge_probed()  # items sent to the pipelines: not ended yet
+        if not scheduled:
+            scheduled += self.release_held()  # the crawl's end: the held forms' verdicts
         if scheduled:
             raise DontCloseSpider
         waiting = list(self.stopped_sites.values())
@@ -651,6 +664,71 @@ class SmartSpider(CrawlerSpider):
                     len(site.tree),
                     site.tree.likely_waiting(),
                 )
+
+    # --- outputs held until the crawl ends (crawler.deepweb.held_outputs) ----------------
+    def rests_on_meaning(self, site: str) -> bool:
+        """The site was judged on topic by its meaning (it taught the vocabulary so) and
+        no probe of it listed records for the topic's words."""
+        exploration = self.explorations.get(site)
+        return (
+            exploration is not None
+            and site in self.meaning_taught
+            and not exploration.answers_topic
+        )
+
+    def output(self, item: FormItem) -> FormItem:
+        """A form's item as it goes to the pipelines: a relevant form of a site that rests
+        on its meaning is held (sent as not relevant, stored so) until the crawl ends
+        (:meth:`release_held`); a later item of a held form replaces it."""
+        if item.relevant and item.probe != "pending" and self.rests_on_meaning(item.site):
+            self.held.hold(item)
+            self.crawler.stats.inc_value("smart/forms_held")
+            self.logger.info(
+                "form %d of %s held until the crawl ends: its site rests on its meaning "
+                "(z %.2f now)",
+                item.form_index,
+                item.page_url,
+                self.meaning.z(item.site) if self.meaning is not None else 0.0,
+            )
+            return replace(item, relevant=False)
+        self.held.drop(item)
+        return item
+
+    def release_held(self) -> int:
+        """The crawl ends: each held form is output if its site still stands near the
+        topic by its meaning (z at least SMART_NEAR_TOPIC_MIN_Z among every home page
+        embedded) or no longer rests on it, taken back if not. Returns the items sent."""
+        if not self.held.items:
+            return 0
+        released, taken_back = self.held.release(
+            lambda site: self.meaning.z(site) if self.meaning is not None else None,
+            self.rests_on_meaning,
+        )
+        count = len(self.meaning.similarity) if self.meaning is not None else 0
+        for item, z in taken_back:
+            self.crawler.stats.inc_value("smart/forms_taken_back")
+            self.logger.info(
+                "form %d of %s taken back: its site's meaning faded (z %.2f among %d home "
+                "pages)",
+                item.form_index,
+                item.page_url,
+                z if z is not None else 0.0,
+                count,
+            )
+        for item in released:
+            self.crawler.stats.inc_value("smart/forms_released")
+            self.logger.info(
+                "form %d of %s output at the crawl's end (its site's meaning z %.2f among "
+                "%d home pages)",
+                item.form_index,
+                item.page_url,
+                self.meaning.z(item.site) if self.meaning is not None else 0.0,
+                count,
+            )
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+        return len(released)
 
     def log_topic_sites_at_end(self) -> None:
         """One line per site judged on topic, as the evidence stands when the crawl
@@ -919,7 +997,7 @@ class SmartSpider(CrawlerSpider):
             if verdict.searchable and probe is None and not item.relevant and not exploration.seed:
                 # judged again as the vocabulary and the site's evidence grow
                 exploration.held_forms.append((form, verdict, groups_of_page()))
-            yield item
+            yield self.output(item)
             if probe is not None:
                 yield probe
         if new_searchable:
@@ -1355,7 +1433,9 @@ class SmartSpider(CrawlerSpider):
         items = self.probed_items_now_relevant()
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+                self.crawler.engine.scraper.start_itemproc_async(
+                    self.output(item), response=None
+                )
             )
         return len(items)
 
@@ -1528,7 +1608,7 @@ class SmartSpider(CrawlerSpider):
             self.keep_trial_answer(
                 item, state, result.status, response.url, result.records, evidence, form_evidence
             )
-        yield item
+        yield self.output(item)
 
     def records_evidence(self, state: ProbeState, record_terms: set[str]) -> float:
         """What a confirmed probe's records say of the topic, by the vocabulary as it is
@@ -1586,7 +1666,7 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
         item = self.final_item(state, status, False, request.url, 0, UNKNOWN)
         self.keep_trial_answer(item, state, status, request.url, 0, UNKNOWN, item.form_score)
-        yield item
+        yield self.output(item)
 
     def keep_trial_answer(
         self,
@@ -1631,7 +1711,9 @@ class SmartSpider(CrawlerSpider):
                     items.append(item)
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+                self.crawler.engine.scraper.start_itemproc_async(
+                    self.output(item), response=None
+                )
             )
         return len(items)
 
