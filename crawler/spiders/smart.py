@@ -1590,7 +1590,10 @@ class SmartSpider(CrawlerSpider):
             # "no results" for the topic's words: says nothing of the topic when the form
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
-            evidence = no_results_evidence(state.item.form_score)
+            evidence = no_results_evidence(
+                state.item.form_score,
+                any(self.vocabulary.marks_topic(t) for t in own_terms(state.form)),
+            )
         item = self.final_item(
             state,
             result.status,

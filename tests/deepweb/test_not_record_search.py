@@ -290,6 +290,11 @@ def test_no_results_for_the_topic_is_evidence_only_against_a_form_without_topic_
     # "museums" nor for the topic's learned word is not the topic's search
     assert no_results_evidence(0.25) == UNKNOWN == 0.5
     assert no_results_evidence(0.0) == NOTHING_FOR_TOPIC == 0.0
+    # heldout29: a course lookup whose evidence is one select option's ("Free"), its own
+    # words marking nothing: its "no results" is evidence against it
+    assert no_results_evidence(0.0625, own_words_mark=False) == NOTHING_FOR_TOPIC
+    assert no_results_evidence(0.0625, own_words_mark=True) == UNKNOWN
+    assert no_results_evidence(0.0, own_words_mark=True) == NOTHING_FOR_TOPIC
 
 
 # lookups of one's own record: an identifier and what verifies its holder
