@@ -223,6 +223,7 @@ class SmartSpider(CrawlerSpider):
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
+        crawler.signals.connect(spider.page_received, signal=signals.response_received)
         return spider  # type: ignore[return-value]
 
     def configure(self, settings: Any) -> None:
@@ -333,6 +334,11 @@ class SmartSpider(CrawlerSpider):
         self.home_cosines = HomeCosines()
         # relevant forms of sites that rest on their meaning, output when the crawl ends
         self.held = HeldOutputs(self.near_rules.min_z)
+        # the page limit (CloseSpider's CLOSESPIDER_PAGECOUNT): when it is reached the
+        # crawl closes, and the held forms are judged then (page_received)
+        self.page_limit = settings.getint("CLOSESPIDER_PAGECOUNT")
+        self.pages_received = 0
+        self.closing = False
         self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
@@ -598,7 +604,7 @@ class SmartSpider(CrawlerSpider):
         if self.meaning is not None:
             computed += self.meaning.similarity.computed
         self.crawler.stats.set_value("smart/home_spread_computed", computed)
-        if self.held.items:  # cut before its natural end (a page limit): never output
+        if self.held.items:  # cut before its natural end and its page limit: never output
             self.crawler.stats.set_value("smart/forms_held_at_close", len(self.held.items))
             self.logger.warning(
                 "%d relevant forms of sites that rest on their meaning were still held "
@@ -676,10 +682,39 @@ class SmartSpider(CrawlerSpider):
             and not exploration.answers_topic
         )
 
+    def page_received(self, response: Response, request: scrapy.Request, spider: Any) -> None:
+        """Counts responses as CloseSpider's page limit does: when the limit is reached
+        the crawl closes without going idle, so the held forms are judged now (the items
+        sent before the scraper closes its pipelines are processed) and later answers'
+        forms are judged as they come (:meth:`output`)."""
+        self.pages_received += 1
+        if self.page_limit and self.pages_received >= self.page_limit and not self.closing:
+            self.closing = True
+            self.release_held()
+
     def output(self, item: FormItem) -> FormItem:
         """A form's item as it goes to the pipelines: a relevant form of a site that rests
         on its meaning is held (sent as not relevant, stored so) until the crawl ends
-        (:meth:`release_held`); a later item of a held form replaces it."""
+        (:meth:`release_held`); a later item of a held form replaces it. Once the crawl
+        closes at its page limit, such a form is judged at once."""
+        if (
+            self.closing
+            and item.relevant
+            and item.probe != "pending"
+            and self.rests_on_meaning(item.site)
+        ):
+            z = self.meaning.z(item.site) if self.meaning is not None else None
+            if z is None or z < self.held.min_z:
+                self.crawler.stats.inc_value("smart/forms_taken_back")
+                self.logger.info(
+                    "form %d of %s not output as the crawl closes: its site's meaning "
+                    "faded (z %.2f)",
+                    item.form_index,
+                    item.page_url,
+                    z or 0.0,
+                )
+                return replace(item, relevant=False)
+            return item
         if item.relevant and item.probe != "pending" and self.rests_on_meaning(item.site):
             self.held.hold(item)
             self.crawler.stats.inc_value("smart/forms_held")
