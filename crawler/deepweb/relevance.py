@@ -468,6 +468,19 @@ def site_evidence(
 ANSWERS_TOPIC_EVIDENCE = 0.75
 
 
+def broad_answer_counts(query_names_topic: bool, site_share: float, min_density: float) -> bool:
+    """Whether a probe's records that answer the topic (:meth:`TopicVocabulary.answers_topic`)
+    say the site's database answers it: always for a query with the topic's own words
+    (``query_names_topic``); for the broad second query (the most frequent learned word,
+    sent when the first listed no records) only when the site's pages speak of the topic
+    (their share of topic words, ``site_share``, at least ``min_density``): a general
+    book shop's catalogue lists books for any word (heldout29: "map", learned from the
+    schools' sites, listed 11 books; the shop, whose pages' share was 0.012, was judged on
+    topic and its search output). The same reading as the trial's (near sites: the
+    broad query's records say nothing of the topic)."""
+    return query_names_topic or site_share >= min_density
+
+
 #: result evidence of a form not probed, or whose probe said nothing of its topic
 UNKNOWN = 0.5
 #: result evidence of a form whose probe answered the topic's words (both queries) with

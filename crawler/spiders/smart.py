@@ -82,6 +82,7 @@ from crawler.deepweb.relevance import (
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    broad_answer_counts,
     compound_pattern,
     form_terms,
     join_compounds,
@@ -1653,8 +1654,16 @@ class SmartSpider(CrawlerSpider):
         now; records that answer the topic mark the site's database as answering it."""
         evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
         exploration = self.explorations.get(state.item.site)
-        if exploration is not None and self.vocabulary.answers_topic(
-            state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+        if (
+            exploration is not None
+            and self.vocabulary.answers_topic(
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+            )
+            and broad_answer_counts(
+                any(t in self.topic_names for t in state.query_terms),
+                self.vocabulary.share(exploration.words),
+                self.weights.density,
+            )
         ):
             self.site_answers_topic(exploration, state.form)
         return evidence
