@@ -1574,14 +1574,7 @@ class SmartSpider(CrawlerSpider):
                 return
         exploration = self.explorations.get(state.item.site)
         form_evidence = state.item.form_score
-        if state.item.site_score <= 0 and exploration is not None and exploration.relevant:
-            # first judged while its site was off topic (a near site's trial, a discovery
-            # round), before the vocabulary knew the words of the topic's sites; its site
-            # is on topic now: the form's own evidence as the vocabulary reads it now
-            # (heldout25: a register's search probed on trial at form evidence 0,
-            # answered "no results", and never output though its site was judged on
-            # topic by its share 4 s later; judged after the vocabulary learned, 0.95)
-            form_evidence = self.vocabulary.form_evidence(state.form, self.learned_weight)
+        form_evidence = self.form_evidence_now(state, form_evidence)
         if other_sites:
             # a list of sites, not records of the site's database: no evidence of the
             # topic for the site (not answers_topic, no trial's keep), the form is not
@@ -1749,6 +1742,19 @@ class SmartSpider(CrawlerSpider):
             )
             self.weigh_trial(exploration)  # its last evidence, when no page is left
 
+    def form_evidence_now(self, state: ProbeState, first: float) -> float:
+        """A probed form's own evidence when its answer is judged: ``first`` (its first
+        judgement's), or, for a form first judged while its site was off topic (a near
+        site's trial, a discovery round: site evidence 0) whose site is on topic now, the
+        evidence of its words as the vocabulary reads them now (heldout25: a register's
+        search probed on trial at form evidence 0, before the vocabulary knew the
+        registers' words, answered "no results" and was never output though its site was
+        judged on topic seconds later; judged after the vocabulary learned: 0.95)."""
+        exploration = self.explorations.get(state.item.site)
+        if state.item.site_score <= 0 and exploration is not None and exploration.relevant:
+            return self.vocabulary.form_evidence(state.form, self.learned_weight)
+        return first
+
     def rejudge_trial_answers(self) -> int:
         """The kept probe answers of sites near the topic judged on topic since (by any
         evidence): their final items judged again, those relevant now sent to the item
@@ -1759,8 +1765,16 @@ class SmartSpider(CrawlerSpider):
                 continue
             answers, exploration.trial_answers = exploration.trial_answers, []
             for a in answers:
+                form_evidence, evidence = a.form_evidence, a.evidence
+                if a.status != "no_records":  # its own rule: the topic's own words only
+                    form_evidence = self.form_evidence_now(a.state, a.form_evidence)
+                if a.status == "no_results":
+                    evidence = no_results_evidence(
+                        form_evidence,
+                        any(self.vocabulary.marks_topic(t) for t in own_terms(a.state.form)),
+                    )
                 item = self.final_item(
-                    a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence
+                    a.state, a.status, False, a.url, a.records, evidence, form_evidence
                 )
                 if item.relevant:
                     items.append(item)
