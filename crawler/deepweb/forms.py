@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
@@ -241,15 +242,71 @@ def _labels(form: Any) -> dict[str, str]:
     return labels
 
 
-def _form_text(form: Any, fields: list[FormField]) -> str:
+def _form_text(
+    form: Any,
+    fields: list[FormField],
+    outside: Sequence[Any] = (),
+    page_labels: dict[str, str] | None = None,
+) -> str:
+    """The form's own words: its names, labels, legends, buttons, placeholders and field
+    names; ``outside``: its controls placed elsewhere on the page (the HTML ``form``
+    attribute), with their labels from ``page_labels``."""
     parts = [form.get(name) or "" for name in ("id", "name", "class", "role", "aria-label")]
     parts += [_label_text(el) for el in form.iter("label", "legend", "button")]
-    for el in form.iter("input", "textarea"):
+    controls = [el for el in form.iter("input", "textarea") if el not in outside]
+    for el in outside:
+        if el.tag == "button":
+            parts.append(_label_text(el))
+        elif page_labels and el.get("id") in page_labels:
+            parts.append(page_labels[el.get("id")])
+        if el.tag in ("input", "textarea"):
+            controls.append(el)
+    for el in controls:
         parts += [el.get("placeholder") or "", el.get("aria-label") or "", el.get("title") or ""]
         if (el.get("type") or "").lower() == "submit":
             parts.append(el.get("value") or "")
     parts += [f.name for f in fields]
     return _clean(" ".join(p for p in parts if p))
+
+
+#: the elements a form submits (and its buttons), which may sit outside it
+_CONTROLS = ("input", "select", "textarea", "button")
+
+
+def _form_owners(doc: Any, forms: list[Any]) -> dict[Any, Any] | None:
+    """The controls of the page whose form is not the one around them: those with an HTML
+    ``form`` attribute, owned by the form of that id (None: by no form, when no form
+    has it), as browsers submit them (a search whose box and selects stand in the page's
+    layout outside its ``<form id="...">``, the form element holding a hidden field
+    only). None when no control has the attribute (every control belongs to the form
+    around it)."""
+    marked = [el for el in doc.iter(*_CONTROLS) if el.get("form") is not None]
+    if not marked:
+        return None
+    by_id: dict[str, Any] = {}
+    for form in forms:
+        form_id = form.get("id")
+        if form_id and form_id not in by_id:
+            by_id[form_id] = form
+    return {el: by_id.get(el.get("form").strip()) for el in marked}
+
+
+def _controls_of(doc: Any, form: Any, owners: dict[Any, Any] | None) -> tuple[list[Any], list[Any]]:
+    """The form's fields (input, select, textarea) in document order, and its controls
+    placed outside it (:func:`_form_owners`)."""
+    if owners is None:
+        return list(form.iter("input", "select", "textarea")), []
+    owned = []
+    outside = []
+    for el in doc.iter(*_CONTROLS):
+        owner = owners[el] if el in owners else next(el.iterancestors("form"), None)
+        if owner is not form:
+            continue
+        if el.tag != "button":
+            owned.append(el)
+        if el in owners and form not in el.iterancestors("form"):
+            outside.append(el)
+    return owned, outside
 
 
 def _default(element: Any, kind: str, options: list[str]) -> str | None:
@@ -275,10 +332,14 @@ def forms_of(doc: Any, page_url: str) -> list[Form]:
     if doc is None:
         return []
     forms: list[Form] = []
-    for index, element in enumerate(doc.iter("form")):
-        labels = _labels(element)
+    elements = list(doc.iter("form"))
+    owners = _form_owners(doc, elements)
+    page_labels = _labels(doc) if owners is not None else {}
+    for index, element in enumerate(elements):
+        controls, outside = _controls_of(doc, element, owners)
+        labels = {**page_labels, **_labels(element)} if outside else _labels(element)
         fields: list[FormField] = []
-        for el in element.iter("input", "select", "textarea"):
+        for el in controls:
             tag = el.tag
             if tag == "input":
                 kind = (el.get("type") or "text").strip().lower()
@@ -321,7 +382,7 @@ def forms_of(doc: Any, page_url: str) -> list[Form]:
                 action_url=urljoin(page_url, action) if action else page_url,
                 method="POST" if method == "POST" else "GET",
                 fields=fields,
-                text=_form_text(element, fields),
+                text=_form_text(element, fields, outside, page_labels),
             )
         )
     return forms

@@ -30,7 +30,7 @@ import re
 import statistics
 import time
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,71 @@ def z_score(value: float, values: Sequence[float]) -> float | None:
     return (value - statistics.fmean(values)) / spread if spread > 0 else None
 
 
+class HomeCosines:
+    """Sites' home-page cosines with the topic phrase, with the mean and spread of them
+    all for z scores, computed once after each change (a new home page) however many
+    sites' z are asked before the next one: the crawl asks the z of every site explored
+    after every home page embedded (the sites near the topic, the meaning's verdicts and
+    whether those faded), and ``statistics.pstdev`` over 60 cosines is about 145 us, so
+    asking it per site made the reactor thread's work grow with the square of the home
+    pages. A z is the same number as :func:`z_score` gives over the same values, in the
+    same order (the same computation, done once)."""
+
+    def __init__(self, cosines: Mapping[str, float] | None = None) -> None:
+        self._values: dict[str, float] = dict(cosines or {})
+        self._mean_and_spread: tuple[float, float] | None = None  # None: not computed
+        self.computed = 0  # times the mean and spread were computed (the tests, stats)
+
+    def __setitem__(self, site: str, value: float) -> None:
+        if self._values.get(site) != value:
+            self._values[site] = value
+            self._mean_and_spread = None
+
+    def __getitem__(self, site: str) -> float:
+        return self._values[site]
+
+    def __contains__(self, site: object) -> bool:
+        return site in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, site: str) -> float | None:
+        return self._values.get(site)
+
+    def values(self) -> list[float]:
+        return list(self._values.values())
+
+    def mean_and_spread(self) -> tuple[float, float] | None:
+        """(mean, population standard deviation) of the cosines; None for fewer than
+        two."""
+        if len(self._values) < 2:
+            return None
+        if self._mean_and_spread is None:
+            values = list(self._values.values())
+            self._mean_and_spread = (statistics.fmean(values), statistics.pstdev(values))
+            self.computed += 1
+        return self._mean_and_spread
+
+    def z(self, site: str) -> float | None:
+        """How many standard deviations the site's cosine is above the mean of all (None:
+        no cosine for it, fewer than two, or no spread)."""
+        value = self._values.get(site)
+        stats = None if value is None else self.mean_and_spread()
+        if value is None or stats is None:
+            return None
+        mean, spread = stats
+        return (value - mean) / spread if spread > 0 else None
+
+    def stands_out(self, site: str, min_z: float, min_similarity: float, min_pages: int) -> bool:
+        """:func:`stands_out` for the site's cosine among all of them."""
+        value = self._values.get(site)
+        if value is None or len(self._values) < min_pages or value < min_similarity:
+            return False
+        z = self.z(site)
+        return z is not None and z >= min_z
+
+
 def stands_out(
     value: float, values: Iterable[float], min_z: float, min_similarity: float, min_pages: int
 ) -> bool:
@@ -279,7 +344,7 @@ class TopicMeaning:
         self.min_similarity = min_similarity
         self.min_pages = min_pages
         self.text_chars = text_chars
-        self.similarity: dict[str, float] = {}
+        self.similarity = HomeCosines()
         self.cpu_seconds = 0.0  # CPU time of the home pages' forward passes (stats)
 
     def home_text(self, title: str, text: str) -> str:
@@ -306,10 +371,7 @@ class TopicMeaning:
         return value
 
     def on_topic(self, site: str) -> bool:
-        value = self.similarity.get(site)
-        return value is not None and stands_out(
-            value, self.similarity.values(), self.min_z, self.min_similarity, self.min_pages
-        )
+        return self.similarity.stands_out(site, self.min_z, self.min_similarity, self.min_pages)
 
     def faded(self, sites: Iterable[str]) -> int:
         """How many of ``sites`` (each judged on topic by meaning once) no longer stand
@@ -318,8 +380,7 @@ class TopicMeaning:
 
     def z(self, site: str) -> float:
         """How many standard deviations the site's cosine is above the mean (for logs)."""
-        value = self.similarity.get(site)
-        z = None if value is None else z_score(value, list(self.similarity.values()))
+        z = self.similarity.z(site)
         return 0.0 if z is None else z
 
 

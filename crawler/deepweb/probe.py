@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, TEXT_TYPES, Form, FormField
@@ -192,6 +193,22 @@ class ResultPage:
     no_results: bool  # the page says there is nothing
     record_text: str = ""  # the records' words (their topic evidence is the form's)
     reasons: list[str] = field(default_factory=list)
+    # records whose every link leads to another site (a directory lists sites): of those
+    # counted in ``records``, and the records with a link at all
+    offsite_records: int = 0
+    linked_records: int = 0
+
+    @property
+    def lists_other_sites(self) -> bool:
+        """Most of the records (more than half of those with links, and at least half of
+        all) lead to other sites: a directory's or a portal's answer, a list of sites,
+        not the records of the site's own database (whose records lead to their own
+        pages on it, or nowhere)."""
+        return (
+            self.offsite_records > 0
+            and 2 * self.offsite_records > self.linked_records
+            and 2 * self.offsite_records >= self.records
+        )
 
     @property
     def confirmed(self) -> bool:
@@ -209,9 +226,12 @@ def read_results(
     doc: Any,
     form_page_groups: dict[str, int] | None = None,
     min_records: int = defaults.SMART_PROBE_MIN_RECORDS,
+    page_url: str = "",
 ) -> ResultPage:
     """What a probe's answer says (see the module docstring); ``form_page_groups``: the
-    :func:`record_groups` of the page the form was on."""
+    :func:`record_groups` of the page the form was on; ``page_url``: the answer's URL
+    (whose site's records lead elsewhere or not, :attr:`ResultPage.lists_other_sites`;
+    none counted without it)."""
     if doc is None:
         return ResultPage(0, None, False)
     before = form_page_groups or {}
@@ -227,17 +247,40 @@ def read_results(
         if n > best:
             best_key, best = key, n
     record_text = ""
+    offsite = linked = 0
     if best_key:
-        record_text = _group_text(doc, best_key)
-    return ResultPage(best, count, no_results, record_text)
+        records = _group_records(doc, best_key)
+        record_text = " ".join(_text(c) for c in records)
+        site = _site_of(page_url)
+        for record in records:
+            hosts = {
+                _site_of(a.get("href") or "")
+                for a in record.iter("a")
+                if (a.get("href") or "").startswith(("http://", "https://"))
+            }
+            if hosts:
+                linked += 1
+                if site and site not in hosts:
+                    offsite += 1
+    return ResultPage(best, count, no_results, record_text, [], offsite, linked)
 
 
-def _group_text(doc: Any, key: str) -> str:
+def _site_of(url: str) -> str:
+    """A URL's site for telling its own pages from other sites': its host without a
+    first label when it has three or more (``www.kelby.test`` and ``search.kelby.test``
+    are one site, ``kelby.test``)."""
+    host = (urlsplit(url).hostname or "").lower()
+    labels = host.split(".")
+    return ".".join(labels[1:]) if len(labels) >= 3 else host
+
+
+def _group_records(doc: Any, key: str) -> list[Any]:
+    """The elements of a record group (:func:`record_groups`' key)."""
     parent_path, child = key.rsplit(">", 1)
-    words = []
+    records = []
     for parent in doc.iter():
         if isinstance(parent.tag, str) and _path(parent) == parent_path:
             for c in parent:
                 if isinstance(c.tag, str) and f"{c.tag}.{_signature(c)[1]}" == child:
-                    words.append(_text(c))
-    return " ".join(words)
+                    records.append(c)
+    return records

@@ -57,7 +57,8 @@ from crawler.deepweb.exploration import (
     release_out_links,
 )
 from crawler.deepweb.forms import Form, FormVerdict
-from crawler.deepweb.meaning import TopicMeaning, load_encoder, z_score
+from crawler.deepweb.held_outputs import HeldOutputs
+from crawler.deepweb.meaning import HomeCosines, TopicMeaning, load_encoder
 from crawler.deepweb.near_topic import (
     GIVE_UP,
     KEEP,
@@ -77,9 +78,11 @@ from crawler.deepweb.probe import (
 )
 from crawler.deepweb.relevance import (
     NO_RECORDS,
+    OTHER_SITES,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    broad_answer_counts,
     compound_pattern,
     form_terms,
     join_compounds,
@@ -221,6 +224,7 @@ class SmartSpider(CrawlerSpider):
         crawler.signals.connect(spider.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
+        crawler.signals.connect(spider.page_received, signal=signals.response_received)
         return spider  # type: ignore[return-value]
 
     def configure(self, settings: Any) -> None:
@@ -328,7 +332,14 @@ class SmartSpider(CrawlerSpider):
         self.topic_names = TopicNames(self.vocabulary.family, topic_word_forms(self.topic.split()))
         # every home page's cosine with the topic phrase (the meaning's own verdicts
         # keep only those embedded while it judges): how near a site is
-        self.home_cosines: dict[str, float] = {}
+        self.home_cosines = HomeCosines()
+        # relevant forms of sites that rest on their meaning, output when the crawl ends
+        self.held = HeldOutputs(self.near_rules.min_z)
+        # the page limit (CloseSpider's CLOSESPIDER_PAGECOUNT): when it is reached the
+        # crawl closes, and the held forms are judged then (page_received)
+        self.page_limit = settings.getint("CLOSESPIDER_PAGECOUNT")
+        self.pages_received = 0
+        self.closing = False
         self.near_seen = 0  # home cosines at the last look for sites near the topic
         if self.query is not None and settings.getbool(
             "SMART_TOPIC_MEANING", defaults.SMART_TOPIC_MEANING
@@ -588,6 +599,20 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.set_value(
             "smart/reactor_cpu_ms", round((time.thread_time() - self.reactor_cpu_started) * 1000)
         )
+        # how often the home pages' cosines' mean and spread were computed (once per
+        # home page embedded, not per site whose z is asked: HomeCosines)
+        computed = self.home_cosines.computed
+        if self.meaning is not None:
+            computed += self.meaning.similarity.computed
+        self.crawler.stats.set_value("smart/home_spread_computed", computed)
+        if self.held.items:  # cut before its natural end and its page limit: never output
+            self.crawler.stats.set_value("smart/forms_held_at_close", len(self.held.items))
+            self.logger.warning(
+                "%d relevant forms of sites that rest on their meaning were still held "
+                "when the crawl closed (%s) and are not in the output",
+                len(self.held.items),
+                ", ".join(f"{i.page_url}#{i.form_index}" for i in self.held.items.values()),
+            )
         self.stop_meaning_pool()
 
     def stop_meaning_pool(self) -> None:
@@ -613,6 +638,8 @@ class SmartSpider(CrawlerSpider):
         scheduled += self.schedule(self.fill())
         scheduled += self.rejudge_forms()  # the last evidence, before the crawl ends
         scheduled += self.rejudge_probed()  # items sent to the pipelines: not ended yet
+        if not scheduled:
+            scheduled += self.release_held()  # the crawl's end: the held forms' verdicts
         if scheduled:
             raise DontCloseSpider
         waiting = list(self.stopped_sites.values())
@@ -628,6 +655,7 @@ class SmartSpider(CrawlerSpider):
             len(waiting),
             ", ".join(f"{key}: {count}" for key, count in sorted(why.items())) or "none",
         )
+        self.log_topic_sites_at_end()
         for site in waiting:
             if site.relevant:  # a topic site left: say why, one line each
                 self.logger.info(
@@ -643,6 +671,125 @@ class SmartSpider(CrawlerSpider):
                     len(site.tree),
                     site.tree.likely_waiting(),
                 )
+
+    # --- outputs held until the crawl ends (crawler.deepweb.held_outputs) ----------------
+    def rests_on_meaning(self, site: str) -> bool:
+        """The site was judged on topic by its meaning (it taught the vocabulary so) and
+        no probe of it listed records for the topic's words."""
+        exploration = self.explorations.get(site)
+        return (
+            exploration is not None
+            and site in self.meaning_taught
+            and not exploration.answers_topic
+        )
+
+    def page_received(self, response: Response, request: scrapy.Request, spider: Any) -> None:
+        """Counts responses as CloseSpider's page limit does: when the limit is reached
+        the crawl closes without going idle, so the held forms are judged now (the items
+        sent before the scraper closes its pipelines are processed) and later answers'
+        forms are judged as they come (:meth:`output`)."""
+        self.pages_received += 1
+        if self.page_limit and self.pages_received >= self.page_limit and not self.closing:
+            self.closing = True
+            self.release_held()
+
+    def output(self, item: FormItem) -> FormItem:
+        """A form's item as it goes to the pipelines: a relevant form of a site that rests
+        on its meaning is held (sent as not relevant, stored so) until the crawl ends
+        (:meth:`release_held`); a later item of a held form replaces it. Once the crawl
+        closes at its page limit, such a form is judged at once."""
+        if (
+            self.closing
+            and item.relevant
+            and item.probe != "pending"
+            and self.rests_on_meaning(item.site)
+        ):
+            z = self.meaning.z(item.site) if self.meaning is not None else None
+            if z is None or z < self.held.min_z:
+                self.crawler.stats.inc_value("smart/forms_taken_back")
+                self.logger.info(
+                    "form %d of %s not output as the crawl closes: its site's meaning "
+                    "faded (z %.2f)",
+                    item.form_index,
+                    item.page_url,
+                    z or 0.0,
+                )
+                return replace(item, relevant=False)
+            return item
+        if item.relevant and item.probe != "pending" and self.rests_on_meaning(item.site):
+            self.held.hold(item)
+            self.crawler.stats.inc_value("smart/forms_held")
+            self.logger.info(
+                "form %d of %s held until the crawl ends: its site rests on its meaning "
+                "(z %.2f now)",
+                item.form_index,
+                item.page_url,
+                self.meaning.z(item.site) if self.meaning is not None else 0.0,
+            )
+            return replace(item, relevant=False)
+        self.held.drop(item)
+        return item
+
+    def release_held(self) -> int:
+        """The crawl ends: each held form is output if its site still stands near the
+        topic by its meaning (z at least SMART_NEAR_TOPIC_MIN_Z among every home page
+        embedded) or no longer rests on it, taken back if not. Returns the items sent."""
+        if not self.held.items:
+            return 0
+        released, taken_back = self.held.release(
+            lambda site: self.meaning.z(site) if self.meaning is not None else None,
+            self.rests_on_meaning,
+        )
+        count = len(self.meaning.similarity) if self.meaning is not None else 0
+        for item, z in taken_back:
+            self.crawler.stats.inc_value("smart/forms_taken_back")
+            self.logger.info(
+                "form %d of %s taken back: its site's meaning faded (z %.2f among %d home "
+                "pages)",
+                item.form_index,
+                item.page_url,
+                z if z is not None else 0.0,
+                count,
+            )
+        for item in released:
+            self.crawler.stats.inc_value("smart/forms_released")
+            self.logger.info(
+                "form %d of %s output at the crawl's end (its site's meaning z %.2f among "
+                "%d home pages)",
+                item.form_index,
+                item.page_url,
+                self.meaning.z(item.site) if self.meaning is not None else 0.0,
+                count,
+            )
+            deferred_from_coro(
+                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+            )
+        return len(released)
+
+    def log_topic_sites_at_end(self) -> None:
+        """One line per site judged on topic, as the evidence stands when the crawl
+        ends (its meaning's z among every home page embedded, the share of topic words
+        of its home page and of its pages by the vocabulary as it is now): what a
+        verdict taken early would be now."""
+        for exploration in self.explorations.values():
+            if not exploration.relevant or exploration.seed:
+                continue
+            z = self.meaning.z(exploration.site) if self.meaning is not None else 0.0
+            self.logger.info(
+                "topic site %s at the end: meaning z %.2f among %d home pages%s; share of "
+                "topic words %.3f (home page), %.3f (its pages); answers the topic: %s; "
+                "judged again: %s",
+                exploration.site,
+                z,
+                len(self.meaning.similarity) if self.meaning is not None else 0,
+                " (taught the vocabulary by it)"
+                if exploration.site in self.meaning_taught
+                else "",
+                self.vocabulary.share(exploration.home_words),
+                self.vocabulary.share(exploration.words),
+                "yes" if exploration.answers_topic else "no",
+                "yes" if exploration.rejudged else "no",
+            )
 
     def _lost(self, request: scrapy.Request) -> None:
         info = request.meta.get(SMART_META)
@@ -886,7 +1033,7 @@ class SmartSpider(CrawlerSpider):
             if verdict.searchable and probe is None and not item.relevant and not exploration.seed:
                 # judged again as the vocabulary and the site's evidence grow
                 exploration.held_forms.append((form, verdict, groups_of_page()))
-            yield item
+            yield self.output(item)
             if probe is not None:
                 yield probe
         if new_searchable:
@@ -952,9 +1099,9 @@ class SmartSpider(CrawlerSpider):
     # --- in-site evidence of sites near the topic ---------------------------------------
     def home_z(self, site: str) -> float | None:
         """How many standard deviations the site's home-page cosine is above the mean of
-        every home page embedded (None: not embedded, or no spread)."""
-        value = self.home_cosines.get(site)
-        return None if value is None else z_score(value, list(self.home_cosines.values()))
+        every home page embedded (None: not embedded, or no spread); the mean and spread
+        are computed once per home page embedded (:class:`HomeCosines`)."""
+        return self.home_cosines.z(site)
 
     def weigh_near_topic(self, exploration: SiteExploration) -> bool:
         """A site judged off topic on its home page: when the page is near the topic
@@ -1322,7 +1469,9 @@ class SmartSpider(CrawlerSpider):
         items = self.probed_items_now_relevant()
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+                self.crawler.engine.scraper.start_itemproc_async(
+                    self.output(item), response=None
+                )
             )
         return len(items)
 
@@ -1335,7 +1484,15 @@ class SmartSpider(CrawlerSpider):
         for probed in self.probed_records:
             state = probed.state
             evidence = self.records_evidence(state, probed.record_terms)
-            item = self.final_item(state, probed.status, True, probed.url, probed.records, evidence)
+            # the form's own words read by the vocabulary as it is now, as its records are
+            # (heldout25: a legislation search with a select of 11 groups, first judged
+            # among the first home pages with the vocabulary empty, form evidence 0.0, was
+            # output on its records 11 s later; read by the vocabulary of then, a search
+            # over many subjects, -1.0, as in every run where its page came later)
+            form_evidence = self.vocabulary.form_evidence(state.form, self.learned_weight)
+            item = self.final_item(
+                state, probed.status, True, probed.url, probed.records, evidence, form_evidence
+            )
             if not item.relevant:
                 kept.append(probed)
                 continue
@@ -1413,10 +1570,11 @@ class SmartSpider(CrawlerSpider):
             if isinstance(response, scrapy.http.TextResponse)
             else None
         )
-        result = read_results(doc, state.page_groups, self.probe_min_records)
+        result = read_results(doc, state.page_groups, self.probe_min_records, response.url)
         record_terms: set[str] = set()
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
+        other_sites = result.confirmed and result.lists_other_sites
         if not result.confirmed:
             retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
@@ -1424,7 +1582,23 @@ class SmartSpider(CrawlerSpider):
                 return
         exploration = self.explorations.get(state.item.site)
         form_evidence = state.item.form_score
-        if result.confirmed:
+        form_evidence = self.form_evidence_now(state, form_evidence)
+        if other_sites:
+            # a list of sites, not records of the site's database: no evidence of the
+            # topic for the site (not answers_topic, no trial's keep), the form is not
+            # relevant and not judged again on its records
+            evidence = OTHER_SITES
+            stats.inc_value("smart/probe_results/lists_other_sites")
+            self.logger.info(
+                "form %d of %s lists other sites: %d of its %d records lead to other "
+                "sites only (%d with links): a directory's search, not relevant",
+                state.form.index,
+                state.form.page_url,
+                result.offsite_records,
+                result.records,
+                result.linked_records,
+            )
+        elif result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
             evidence = self.records_evidence(state, record_terms)
             if (
@@ -1461,7 +1635,10 @@ class SmartSpider(CrawlerSpider):
             # "no results" for the topic's words: says nothing of the topic when the form
             # names it (a car dealer's search has nothing for "autos", its records say
             # "car"); nothing for it at all when the form does not either
-            evidence = no_results_evidence(state.item.form_score)
+            evidence = no_results_evidence(
+                form_evidence,
+                any(self.vocabulary.marks_topic(t) for t in own_terms(state.form)),
+            )
         item = self.final_item(
             state,
             result.status,
@@ -1471,7 +1648,7 @@ class SmartSpider(CrawlerSpider):
             evidence,
             form_evidence,
         )
-        if result.confirmed and not item.relevant:
+        if result.confirmed and not item.relevant and not other_sites:
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
@@ -1479,15 +1656,23 @@ class SmartSpider(CrawlerSpider):
             self.keep_trial_answer(
                 item, state, result.status, response.url, result.records, evidence, form_evidence
             )
-        yield item
+        yield self.output(item)
 
     def records_evidence(self, state: ProbeState, record_terms: set[str]) -> float:
         """What a confirmed probe's records say of the topic, by the vocabulary as it is
         now; records that answer the topic mark the site's database as answering it."""
         evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
         exploration = self.explorations.get(state.item.site)
-        if exploration is not None and self.vocabulary.answers_topic(
-            state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+        if (
+            exploration is not None
+            and self.vocabulary.answers_topic(
+                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
+            )
+            and broad_answer_counts(
+                any(t in self.topic_names for t in state.query_terms),
+                self.vocabulary.share(exploration.words),
+                self.weights.density,
+            )
         ):
             self.site_answers_topic(exploration, state.form)
         return evidence
@@ -1537,7 +1722,7 @@ class SmartSpider(CrawlerSpider):
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
         item = self.final_item(state, status, False, request.url, 0, UNKNOWN)
         self.keep_trial_answer(item, state, status, request.url, 0, UNKNOWN, item.form_score)
-        yield item
+        yield self.output(item)
 
     def keep_trial_answer(
         self,
@@ -1565,6 +1750,19 @@ class SmartSpider(CrawlerSpider):
             )
             self.weigh_trial(exploration)  # its last evidence, when no page is left
 
+    def form_evidence_now(self, state: ProbeState, first: float) -> float:
+        """A probed form's own evidence when its answer is judged: ``first`` (its first
+        judgement's), or, for a form first judged while its site was off topic (a near
+        site's trial, a discovery round: site evidence 0) whose site is on topic now, the
+        evidence of its words as the vocabulary reads them now (heldout25: a register's
+        search probed on trial at form evidence 0, before the vocabulary knew the
+        registers' words, answered "no results" and was never output though its site was
+        judged on topic seconds later; judged after the vocabulary learned: 0.95)."""
+        exploration = self.explorations.get(state.item.site)
+        if state.item.site_score <= 0 and exploration is not None and exploration.relevant:
+            return self.vocabulary.form_evidence(state.form, self.learned_weight)
+        return first
+
     def rejudge_trial_answers(self) -> int:
         """The kept probe answers of sites near the topic judged on topic since (by any
         evidence): their final items judged again, those relevant now sent to the item
@@ -1575,14 +1773,24 @@ class SmartSpider(CrawlerSpider):
                 continue
             answers, exploration.trial_answers = exploration.trial_answers, []
             for a in answers:
+                form_evidence, evidence = a.form_evidence, a.evidence
+                if a.status != "no_records":  # its own rule: the topic's own words only
+                    form_evidence = self.form_evidence_now(a.state, a.form_evidence)
+                if a.status == "no_results":
+                    evidence = no_results_evidence(
+                        form_evidence,
+                        any(self.vocabulary.marks_topic(t) for t in own_terms(a.state.form)),
+                    )
                 item = self.final_item(
-                    a.state, a.status, False, a.url, a.records, a.evidence, a.form_evidence
+                    a.state, a.status, False, a.url, a.records, evidence, form_evidence
                 )
                 if item.relevant:
                     items.append(item)
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(item, response=None)
+                self.crawler.engine.scraper.start_itemproc_async(
+                    self.output(item), response=None
+                )
             )
         return len(items)
 

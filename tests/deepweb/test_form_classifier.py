@@ -71,6 +71,42 @@ def test_extraction_resolves_action_method_and_fields():
     assert classify_form(search).searchable and not classify_form(login).searchable
 
 
+def test_controls_outside_a_form_belong_to_the_form_their_form_attribute_names():
+    # the search's box, select and button stand in the page's layout, outside the form
+    # element, which holds a hidden field only: browsers submit them with it (HTML
+    # "form" attribute); a control naming no form on the page belongs to none, and one
+    # inside a form but naming another belongs to the other
+    body = b"""<html><body>
+    <form id="site" action="/site-search"><input name="q" placeholder="Search this site">
+    <input name="stray" form="qform"></form>
+    <div class="panel"><label for="kw">Reference or address</label>
+    <input id="kw" name="keywords" form="qform">
+    <select name="type" form="qform"><option value="">Any</option><option value="hh">
+    Householder</option></select>
+    <input name="lost" form="nowhere">
+    <button type="submit" form="qform">Find applications</button></div>
+    <form id="qform" action="/results" method="post"><input type="hidden" name="sort"
+    value="date"></form>
+    </body></html>"""
+    site, search = extract_forms(body, "http://plans.test/find.html")
+    assert [f.name for f in site.fields] == ["q"]
+    assert (search.action_url, search.method) == ("http://plans.test/results", "POST")
+    assert [f.as_dict() for f in search.fields] == [
+        {"name": "stray", "type": "text", "options": []},
+        {"name": "keywords", "type": "text", "options": []},
+        {"name": "type", "type": "select", "options": ["", "hh"]},
+        {"name": "sort", "type": "hidden", "options": []},
+    ]
+    assert search.fields[1].label == "Reference or address"
+    assert search.text == (
+        "qform Reference or address Find applications stray keywords type sort"
+    )
+    assert classify_form(search).searchable
+    # a page without the attribute: every control is its enclosing form's, as before
+    (plain,) = extract_forms(b'<form id="a"><input name="q"></form>', "http://p.test/")
+    assert [f.name for f in plain.fields] == ["q"] and plain.text == "a q"
+
+
 def test_stated_vetoes():
     def one(html: str) -> bool:
         return classify_form(extract_forms(html.encode(), "http://a.test/")[0]).searchable

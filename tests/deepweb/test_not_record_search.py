@@ -186,6 +186,15 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
         ("www.childsafetyrecalls.test", "Child Safety Recall Watch", {"child", "safeti", "recal"}),
         ("www.harbourside.test", "Harbourside Arts Centre", {"harboursid"}),
         ("www.harbourside-arts.test", "Harbourside Gallery", set()),
+        # words the host leaves out: one word of content, stop words (heldout29-30)
+        (
+            "www.footloose-holidays.test",
+            "Footloose Walking Holidays",
+            {"footloos", "walk", "holidai"},
+        ),
+        ("www.westbrookarts.test", "Westbrook School of Arts", {"westbrook", "school", "art"}),
+        ("www.footloose-holidays.test", "Footloose Lake Walking Holidays", set()),
+        ("www.footloose-holidays.test", "Footloose Walking", set()),
     ):
         assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
     # the same box on a site of another name: it names auctions, not its site
@@ -195,6 +204,20 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
     lots = """<form class="site-search" action="/lots"><label for="n">Lot number</label>
       <input id="n" name="lot"><button>Search</button></form>"""
     assert words.form_evidence(one(lots, home)) == 0.25  # one learned word
+
+
+def test_a_site_box_whose_sites_name_holds_the_topics_word_is_a_site_search():
+    # heldout30: a walking-holiday company's box, "Search Footloose Walking Holidays"
+    # (class site-search), was saved by "walking" (the topic's family) and output
+    words = learned_vocabulary("walk", ("walk route fell", "walk route map"))
+    box = """<form class="site-search" action="/search"><label for="q">Search Footloose
+      Walking Holidays</label><input id="q" type="search" name="q"><button>Search</button>
+      </form>"""
+    assert words.form_evidence(one(box, "http://www.footloose-holidays.test/")) == (
+        SITE_SEARCH_EVIDENCE
+    )
+    # the same words on a site of another name: "walking" is the topic's
+    assert words.form_evidence(one(box, "http://www.hillroutes.test/")) == 1.0
 
 
 def museum_web() -> SandboxWeb:
@@ -267,6 +290,11 @@ def test_no_results_for_the_topic_is_evidence_only_against_a_form_without_topic_
     # "museums" nor for the topic's learned word is not the topic's search
     assert no_results_evidence(0.25) == UNKNOWN == 0.5
     assert no_results_evidence(0.0) == NOTHING_FOR_TOPIC == 0.0
+    # heldout29: a course lookup whose evidence is one select option's ("Free"), its own
+    # words marking nothing: its "no results" is evidence against it
+    assert no_results_evidence(0.0625, own_words_mark=False) == NOTHING_FOR_TOPIC
+    assert no_results_evidence(0.0625, own_words_mark=True) == UNKNOWN
+    assert no_results_evidence(0.0, own_words_mark=True) == NOTHING_FOR_TOPIC
 
 
 # lookups of one's own record: an identifier and what verifies its holder

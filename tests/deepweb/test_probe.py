@@ -81,3 +81,37 @@ def test_result_page_listing_records_confirms_the_form():
     # the form's own page (no new records) does not confirm it
     same = read_results(form_page, before)
     assert (same.confirmed, same.status) == (False, "no_records")
+
+
+DIRECTORY = LAYOUT.format(
+    body="""<p>3 sites found</p><ul class="sites">
+<li class="site"><a href="http://www.fellwalks.test/">Fell Walks</a> routes over the fells</li>
+<li class="site"><a href="https://dales-rambles.test/routes">Dales Rambles</a> walks for all</li>
+<li class="site"><a href="http://www.coastpaths.test/">Coast Paths</a> cliff walks, maps</li>
+<li class="site"><a href="/cat/outdoors">Outdoors</a> more sites in this category here</li>
+</ul>"""
+)
+
+
+def test_an_answer_whose_records_lead_to_other_sites_lists_sites():
+    before = record_groups(parse_html(LAYOUT.format(body="<p>Find</p>"), "http://shop.test/"))
+    # a directory's search: three of its four records lead to other sites only
+    url = "http://www.links.test/s"
+    sites = read_results(parse_html(DIRECTORY, url), before, 2, url)
+    assert (sites.records, sites.offsite_records, sites.linked_records) == (4, 3, 4)
+    assert sites.confirmed and sites.lists_other_sites
+    # on a site it lists (a search sub-host of it), two of four lead elsewhere: not most
+    url = "http://search.fellwalks.test/s"
+    own = read_results(parse_html(DIRECTORY, url), before, 2, url)
+    assert (own.offsite_records, own.linked_records, own.lists_other_sites) == (2, 4, False)
+    # a shop's records lead to its own pages; a search sub-host's to the www host
+    shop = read_results(parse_html(RESULTS, "http://shop.test/r"), before, 2, "http://shop.test/r")
+    assert (shop.offsite_records, shop.linked_records, shop.lists_other_sites) == (0, 3, False)
+    hosted = RESULTS.replace('href="/b/', 'href="http://www.shop.test/b/')
+    url = "http://search.shop.test/r"
+    sub = read_results(parse_html(hosted, url), before, 2, url)
+    assert (sub.offsite_records, sub.linked_records, sub.lists_other_sites) == (0, 3, False)
+    # without the answer's URL no record is counted as leading elsewhere
+    unknown = read_results(parse_html(DIRECTORY, "http://www.links.test/s"), before)
+    assert (unknown.offsite_records, unknown.linked_records) == (0, 4)
+    assert not unknown.lists_other_sites
