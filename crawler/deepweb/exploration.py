@@ -122,12 +122,13 @@ class SiteExploration:
         around: str = "",
         navigation: bool = False,
         topical: bool = False,
+        embedded: bool = False,
     ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
         it is not queued. Links are kept after a stop (a resumed site follows them)."""
         if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around, navigation, topical)
+        return self.tree.add(url, depth, anchor, around, navigation, topical, embedded)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""

@@ -38,6 +38,7 @@ the other shelters' "Partners" pages, which 20-30 pages of each shelter never re
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -90,6 +91,7 @@ class _Link:
     prior: float = 0.0  # LT(l) against the prior words alone
     topical: bool = False  # names the topic (marked for a seed's links)
     lists_sites: float = 0.0  # LT(l) against the words of pages listing other sites
+    embedded: bool = False  # a frame of a fetched page: read as part of it, first
 
 
 @dataclass
@@ -120,14 +122,18 @@ class LinkTree:
         around: str = "",
         navigation: bool = False,
         topical: bool = False,
+        embedded: bool = False,
     ) -> bool:
         """Queue an in-site link once; returns whether it was new. A link seen again from
         a menu becomes a menu link (found first in the text, later in a menu), one seen
-        again with an anchor that names the topic becomes topical."""
+        again with an anchor that names the topic becomes topical, one seen again as a
+        page's frame becomes embedded."""
         if url in self.seen:
             link = self.links.get(url)
             if link is not None and topical:
                 link.topical = True
+            if link is not None and embedded:
+                link.embedded = True
             if (
                 link is not None
                 and navigation
@@ -149,13 +155,18 @@ class LinkTree:
             prior,
             topical,
             lists_sites,
+            embedded,
         )
         return True
 
     def priority(self, link: _Link) -> float:
         """max(LT(l), LT against the prior words, against the words of pages listing
         sites) + menu bonus + topic bonus - directory penalty: the prior keeps a link
-        named like a search high when learning dilutes its words."""
+        named like a search high when learning dilutes its words. A page's frame comes
+        before every other link: a user sees it as part of the page that holds it (a
+        search widget in an iframe of the home page has no anchor words to rank)."""
+        if link.embedded:
+            return math.inf
         return (
             max(self.ranker.rank(link.features), link.prior, link.lists_sites)
             + (self.nav_bonus if link.navigation else 0.0)
@@ -167,7 +178,8 @@ class LinkTree:
         """Named like a search (prior words) or like a page listing sites, ranked like
         links that led to forms, a menu link near home, or a topical link."""
         return (
-            link.navigation
+            link.embedded
+            or link.navigation
             or link.topical
             or link.lists_sites >= self.likely_rank
             or link.prior >= self.likely_rank

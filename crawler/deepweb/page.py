@@ -5,6 +5,7 @@ its URLs say)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,8 @@ NAVIGATION_WORDS = frozenset(
 )
 _CLASS_WORD = re.compile(r"[a-z]+")
 _PATH_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+#: elements whose ``src`` document is shown inside the page
+_FRAME_TAGS = ("frame", "iframe")
 #: a page linking to at least this many other sites lists sites (a directory's category,
 #: a blogroll, a partners page): its URL path and title describe the sites it lists
 LIST_PAGE_MIN_SITES = 3
@@ -44,6 +47,9 @@ class LinkContext:
     anchor: str
     around: str  # words of the enclosing block, anchor excluded
     navigation: bool = False  # inside a menu (nav, header, role=navigation, class "menu")
+    # a frame's or iframe's document: part of the page that shows it, not a link a user
+    # chooses (a site's search widget is often an iframe of its home page)
+    embedded: bool = False
 
 
 def is_navigation(element: Any) -> bool:
@@ -69,6 +75,8 @@ def _words(text: str | None) -> list[str]:
 def anchor_text(element: Any) -> str:
     """A link's words: its text, else the alt text of its images (a menu of image
     buttons), else its title attribute; an ``area``'s alt text."""
+    if element.tag in _FRAME_TAGS:
+        return " ".join(_words(element.get("title") or element.get("name")))
     if element.tag != "a":
         return " ".join(_words(element.get("alt")))
     text = " ".join(_words(element.text_content()))
@@ -85,10 +93,15 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
     if doc is None:
         return []
     found: dict[str, LinkContext] = {}
-    for element in doc.iter("a", "area"):
-        href = element.get("href")
+    for element in doc.iter("a", "area", *_FRAME_TAGS):
+        embedded = element.tag in _FRAME_TAGS
+        href = element.get("src" if embedded else "href")
         url = canonical_url(href.strip()) if href else None
-        if url is None or (url in found and found[url].anchor):
+        if url is None:
+            continue
+        if url in found and (found[url].anchor or embedded):
+            if embedded and not found[url].embedded:
+                found[url] = dataclasses.replace(found[url], embedded=True)
             continue
         anchor = anchor_text(element)
         if url in found and not anchor:
@@ -108,7 +121,8 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
                 (after if seen else before).extend(words)
         around = before[-around_words:] + after[:around_words]
         navigation = in_navigation(element) or (url in found and found[url].navigation)
-        found[url] = LinkContext(url, anchor, " ".join(around), navigation)
+        embedded = embedded or (url in found and found[url].embedded)
+        found[url] = LinkContext(url, anchor, " ".join(around), navigation, embedded)
     return list(found.values())
 
 

@@ -744,8 +744,7 @@ class SmartSpider(CrawlerSpider):
         for item, z in taken_back:
             self.crawler.stats.inc_value("smart/forms_taken_back")
             self.logger.info(
-                "form %d of %s taken back: its site's meaning faded (z %.2f among %d home "
-                "pages)",
+                "form %d of %s taken back: its site's meaning faded (z %.2f among %d home pages)",
                 item.form_index,
                 item.page_url,
                 z if z is not None else 0.0,
@@ -782,9 +781,7 @@ class SmartSpider(CrawlerSpider):
                 exploration.site,
                 z,
                 len(self.meaning.similarity) if self.meaning is not None else 0,
-                " (taught the vocabulary by it)"
-                if exploration.site in self.meaning_taught
-                else "",
+                " (taught the vocabulary by it)" if exploration.site in self.meaning_taught else "",
                 self.vocabulary.share(exploration.home_words),
                 self.vocabulary.share(exploration.words),
                 "yes" if exploration.answers_topic else "no",
@@ -1069,6 +1066,7 @@ class SmartSpider(CrawlerSpider):
                     link.navigation,
                     exploration.seed
                     and link_names_topic(self.vocabulary, link.url, link.anchor, self.compounds),
+                    link.embedded,
                 )
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
@@ -1469,9 +1467,7 @@ class SmartSpider(CrawlerSpider):
         items = self.probed_items_now_relevant()
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(
-                    self.output(item), response=None
-                )
+                self.crawler.engine.scraper.start_itemproc_async(self.output(item), response=None)
             )
         return len(items)
 
@@ -1788,9 +1784,7 @@ class SmartSpider(CrawlerSpider):
                     items.append(item)
         for item in items:
             deferred_from_coro(
-                self.crawler.engine.scraper.start_itemproc_async(
-                    self.output(item), response=None
-                )
+                self.crawler.engine.scraper.start_itemproc_async(self.output(item), response=None)
             )
         return len(items)
 

@@ -226,6 +226,41 @@ def test_link_contexts_mark_menu_links():
     ]
 
 
+def test_link_contexts_read_frames_as_part_of_the_page():
+    # a search widget shown in an iframe of the home page: its src is a link of the page,
+    # embedded, named by the frame's title (the first words found for a URL are kept, an
+    # <a> to the same page later changes neither)
+    doc = parse_html(
+        b'<p>Welcome.</p><iframe src="/widget/find.html" title="Song finder"></iframe>'
+        b'<iframe src="https://maps.test/embed?x=1"></iframe>'
+        b'<p><a href="/about/">About</a> <a href="/widget/find.html">Finder</a></p>',
+        "http://lyrics.test/",
+    )
+    assert [(ln.url, ln.anchor, ln.embedded) for ln in link_contexts(doc)] == [
+        ("http://lyrics.test/widget/find.html", "Song finder", True),
+        ("https://maps.test/embed?x=1", "", True),
+        ("http://lyrics.test/about/", "About", False),
+    ]
+
+
+def test_link_tree_takes_a_pages_frame_before_better_ranked_links():
+    tree = LinkTree(LinkRanker(["search"]))
+    tree.add("http://a.test/find/", 1, "Search", "search our catalogue")
+    tree.add("http://a.test/about.html", 1, "About us")
+    tree.add("http://a.test/w/box.html", 1, "", embedded=True)
+    assert tree.likely_waiting() == 2  # the frame and the search link
+    assert [tree.pop()[0] for _ in range(3)] == [
+        "http://a.test/w/box.html",
+        "http://a.test/find/",
+        "http://a.test/about.html",
+    ]
+    # a link queued first as a link becomes the page's frame when a page frames it
+    tree.add("http://a.test/news.html", 1, "News")
+    tree.add("http://a.test/other.html", 1, "Search the catalogue", "search")
+    assert not tree.add("http://a.test/news.html", 2, "", embedded=True)
+    assert tree.pop()[0] == "http://a.test/news.html"
+
+
 def test_resume_policy_decides_on_evidence():
     def stopped(name: str, relevant: bool | None, forms: int = 0) -> SiteExploration:
         site = SiteExploration.start(name, f"http://{name}/", StopRules(), LinkRanker())
