@@ -22,7 +22,7 @@ from crawler.items import PageItem
 from crawler.page_analysis import analyse_html
 from crawler.pipelines.postgres import write_batch
 from crawler.search.schema import headings_with_names
-from crawler.search.source import iter_page_documents
+from crawler.search.source import iter_page_documents, latest_page_documents
 from crawler.storage.database import CrawlDatabase
 
 PROSE = (
@@ -329,6 +329,13 @@ def test_stored_content_model_feeds_the_index_document(
     capped = {d["url"]: d for d in iter_page_documents(prepared_db, crawl_id, max_names=1)}
     assert capped["http://h.test/json.html"]["headings"] == (
         "json — JSON encoder and decoder\nBasic Usage\njson.dumps(obj)"
+    )
+    # the outbox indexer's reading of the same rows: no names with a bound of 0
+    latest = latest_page_documents(
+        prepared_db, [crawl_id], ["http://h.test/json.html"], max_names=0
+    )
+    assert latest["http://h.test/json.html"]["headings"] == (
+        "json — JSON encoder and decoder\nBasic Usage"
     )
     assert docs["http://h.test/json.html"]["lang"] == "en"
     assert docs["http://h.test/old.html"]["body"] == "old page text"
