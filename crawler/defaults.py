@@ -117,6 +117,10 @@ SEARCH_WRITER_TIMEOUT = 120.0
 SEARCH_INDEX_PROCESS = True
 # Body text kept (indexed, stored for snippets) per page, in characters.
 SEARCH_MAX_BODY_CHARS = 200_000
+# Names a page defines (pages.names: its definition-list terms, anchors without a link)
+# indexed per page, after its headings in the headings field (the heading bonus); the
+# crawl stores at most crawler.extract.MAX_NAMES. docs/search.md, tenth round.
+SEARCH_NAMES_PER_PAGE = 128
 # w in score = BM25F * (1 + w * ln(1 + PageRank)); 0 ranks by BM25F alone.
 SEARCH_PAGERANK_WEIGHT = 0.5
 # A word without field prefix also scores its matches in the title alone, times this

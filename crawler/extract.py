@@ -57,6 +57,8 @@ class ExtractedPage:
     text: str = ""
     links: list[ExtractedLink] = field(default_factory=list)
     canonical: str | None = None  # <link rel="canonical" href>, canonicalised
+    # the names the page defines (``extract_page(..., names=True)``; see defined_names)
+    names: list[str] = field(default_factory=list)
 
 
 def _collapse(text: str) -> str:
@@ -273,6 +275,54 @@ def _parse(html: bytes | str, encoding: str | None) -> lxml.etree._Element | Non
     return body
 
 
+#: Names kept per page, and characters per name (a signature is cut, its name first):
+#: 128 keep every name of 517 of python3.11-doc's 530 pages (the ninth round's 300 was
+#: one page's count, stdtypes.html); docs/search.md, tenth round.
+MAX_NAMES = 128
+MAX_NAME_CHARS = 100
+#: Elements read for names at most (empty anchors and repeats are skipped): a page of
+#: thousands of anchors costs no more than this many text reads.
+MAX_NAME_ELEMENTS = 4 * MAX_NAMES
+#: Permalink signs after a name (Sphinx's "¶" closes every dt) and around it.
+_NAME_TRIM = "¶#§ \t\n"
+
+
+def _inside(el: lxml.etree._Element, ancestor: lxml.etree._Element, levels: int = 4) -> bool:
+    """Whether ``ancestor`` is one of the ``levels`` nearest ancestors of ``el``."""
+    parent = el.getparent()
+    while parent is not None and levels:
+        if parent is ancestor:
+            return True
+        parent = parent.getparent()
+        levels -= 1
+    return False
+
+
+def defined_names(elements: list[lxml.etree._Element | None]) -> list[str]:
+    """The names a page defines, from the elements that mark them, each once, in page
+    order, at most MAX_NAMES: the terms of its definition lists (``<dt>``: Sphinx's
+    signatures, DocBook's variable lists; not a term that links to another page) and the
+    texts of its anchors that are no link
+    (``<a id>``, ``<a name>``: Haddock's definitions). A reference page titled by its
+    module or section names there what it documents, which neither its title nor its
+    headings say. Not its links to its own places (``<a href="#...">``): a gtk-doc page's
+    "Top | Description | Properties | Signals" bar and its summary tables put the same
+    common words in every class page's names (docs/search.md, ninth round)."""
+    found: dict[str, None] = {}
+    for el in elements:
+        if el is None:  # a term dropped by the walk
+            continue
+        text = _text_content(el)
+        if not text:
+            continue
+        name = " ".join(text.split()).strip(_NAME_TRIM)[:MAX_NAME_CHARS]
+        if name and name not in found and any(c.isalnum() for c in name):
+            found[name] = None
+            if len(found) >= MAX_NAMES:
+                break
+    return list(found)
+
+
 _MARKER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: valid XML text
 
 
@@ -312,8 +362,10 @@ def extract_page(
     *,
     encoding: str | None = None,
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
+    names: bool = False,
 ) -> ExtractedPage:
-    """Extract the title, visible text and out-links of an HTML page.
+    """Extract the title, visible text and out-links of an HTML page (``names``: and the
+    names it defines, :func:`defined_names`).
 
     Links come from ``<a href>``, ``<area href>`` and ``<frame src>``, ``<iframe src>``
     (``<noframes>`` content included), resolved against ``<base href>`` and the page URL,
@@ -333,14 +385,48 @@ def extract_page(
     link_elements: list[lxml.etree._Element] = []
     hrefs: list[str] = []
     seen_hrefs: set[str] = set()
-    for el in root.iter(*_LINK_TAGS):
-        raw = el.get("src") if el.tag in _SRC_TAGS else el.get("href")
-        # the fragment never reaches the canonical URL: "#a" and "#b" are one target
-        href = (raw or "").split("#", 1)[0].strip()
-        if raw and href not in seen_hrefs:
-            seen_hrefs.add(href)
-            link_elements.append(el)
-            hrefs.append(href)
+    if names:
+        # the same walk as the links': a page's names cost no pass of their own
+        named: list[lxml.etree._Element | None] = []
+        term = None  # the last <dt>, until the first link after it is seen
+        term_at = 0  # its place in named
+        for el in root.iter(*_LINK_TAGS, "dt"):
+            tag = el.tag
+            if tag == "dt":
+                if len(named) < MAX_NAME_ELEMENTS:
+                    term, term_at = el, len(named)
+                    named.append(el)
+                continue
+            raw = el.get("src") if tag in _SRC_TAGS else el.get("href")
+            if raw:
+                href = raw.split("#", 1)[0].strip()
+                if term is not None and href:
+                    # a term linking to another page names what that page defines (a
+                    # list of classes with their purposes): not a name of this page.
+                    # Its descendants come right after it, so one look per term.
+                    if _inside(el, term):
+                        named[term_at] = None
+                    term = None
+                if href not in seen_hrefs:
+                    seen_hrefs.add(href)
+                    link_elements.append(el)
+                    hrefs.append(href)
+            elif (
+                tag == "a" and len(named) < MAX_NAME_ELEMENTS
+                and (el.get("id") or el.get("name"))
+            ):
+                named.append(el)  # the place a name is defined (Haddock's a.def)
+        defined = defined_names(named)
+    else:
+        defined = []
+        for el in root.iter(*_LINK_TAGS):
+            raw = el.get("src") if el.tag in _SRC_TAGS else el.get("href")
+            # the fragment never reaches the canonical URL: "#a" and "#b" are one target
+            href = (raw or "").split("#", 1)[0].strip()
+            if raw and href not in seen_hrefs:
+                seen_hrefs.add(href)
+                link_elements.append(el)
+                hrefs.append(href)
     anchors = [_collapse(_anchor_text(el)) for el in link_elements]
     visibilities = link_visibilities(root, link_elements)
     base_url = page_url
@@ -371,4 +457,6 @@ def extract_page(
                 distance=1 if url_host(target) == page_host else 5,
             )
         )
-    return ExtractedPage(title=title, text=text, links=links, canonical=canonical)
+    return ExtractedPage(
+        title=title, text=text, links=links, canonical=canonical, names=defined
+    )

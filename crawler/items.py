@@ -46,6 +46,9 @@ class PageItem:
     main_text: str | None = None
     headings: list[str] = field(default_factory=list)
     lang: str = ""
+    # the names the page defines that its headings may not say (a reference page's
+    # functions, options: crawler.extract.defined_names), at most extract.MAX_NAMES
+    names: list[str] = field(default_factory=list)
     # time.time() when the engine received the response (RECEIVED_AT_META): the storage
     # deadline counts from it, so a response's wait to be parsed counts too; not stored
     received_at: float | None = None

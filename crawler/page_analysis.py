@@ -52,6 +52,8 @@ class PageAnalysis:
     main_text: str = ""
     headings: list[str] = field(default_factory=list)
     lang: str = ""
+    # the names the page defines (crawler.extract.defined_names; stored in pages.names)
+    names: list[str] = field(default_factory=list)
     # the content-seen test's fingerprint of its page_text(title, text, main_text), with the
     # configuration it was made with (None: not made here)
     fingerprint: tuple[FingerprintConfig, PageFingerprint | None] | None = None
@@ -78,9 +80,13 @@ def analyse_html(
     content_language: str = "",
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
 ) -> PageAnalysis:
-    """Links, title and visible text (lxml), main content, headings and language
-    (resiliparse) of an HTML page."""
-    page = extract_page(body, url, encoding=encoding, anchor_max_chars=anchor_max_chars)
+    """Links, title, visible text and the names the page defines (lxml), main content,
+    headings and language (resiliparse) of an HTML page. The names (a reference page's
+    functions or options, crawler.extract.defined_names) are collected by the walk over
+    the page's links, at most crawler.extract.MAX_NAMES of them."""
+    page = extract_page(
+        body, url, encoding=encoding, anchor_max_chars=anchor_max_chars, names=True
+    )
     content = main_content(body, encoding=encoding, content_language=content_language)
     return PageAnalysis(
         title=page.title,
@@ -90,6 +96,7 @@ def analyse_html(
         main_text=content.text,
         headings=content.headings,
         lang=content.lang,
+        names=page.names,
     )
 
 
@@ -99,7 +106,7 @@ def analyse_html(
 _LinkTuple = tuple[str, str, int, int, int]
 _Fingerprint = tuple[FingerprintConfig, PageFingerprint | None] | None
 _AnalysisTuple = tuple[
-    str, str, str | None, list[_LinkTuple], str, list[str], str, _Fingerprint
+    str, str, str | None, list[_LinkTuple], str, list[str], str, list[str], _Fingerprint
 ]
 
 # a worker's content-seen tests, one per configuration (only fingerprint() is used)
@@ -156,12 +163,15 @@ def _worker_analyse(
             fingerprint_config,
             test.fingerprint(test.page_text(a.title, a.text, a.main_text)),
         )
-    return (a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang, fingerprint)
+    return (
+        a.title, a.text, a.canonical, links, a.main_text, a.headings, a.lang, a.names,
+        fingerprint,
+    )
 
 
 def result(values: _AnalysisTuple) -> PageAnalysis:
     """The PageAnalysis of a worker's return value."""
-    title, text, canonical, links, main_text, headings, lang, fingerprint = values
+    title, text, canonical, links, main_text, headings, lang, names, fingerprint = values
     return PageAnalysis(
         title=title,
         text=text,
@@ -170,6 +180,7 @@ def result(values: _AnalysisTuple) -> PageAnalysis:
         main_text=main_text,
         headings=headings,
         lang=lang,
+        names=names,
         fingerprint=fingerprint,
     )
 

@@ -82,6 +82,9 @@ class Command(ScrapyCommand):
                         max_body_chars=settings.getint(
                             "SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS
                         ),
+                        max_names=settings.getint(
+                            "SEARCH_NAMES_PER_PAGE", defaults.SEARCH_NAMES_PER_PAGE
+                        ),
                     ),
                     writer_timeout=settings.getfloat(
                         "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT

@@ -40,11 +40,11 @@ logger = logging.getLogger(__name__)
 _PAGES_SQL = """
 INSERT INTO pages (crawl_id, url, final_url, host, status, content_type, fetched_at,
                    last_modified, depth, title, text, content_md5, size, weight, relevant,
-                   etag, main_text, headings, lang)
+                   etag, main_text, headings, lang, names)
 SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::int[], %b::text[],
                          %b::timestamptz[], %b::timestamptz[], %b::int[], %b::text[],
                          %b::text[], %b::text[], %b::int[], %b::float8[], %b::bool[],
-                         %b::text[], %b::text[], %b::text[], %b::text[])
+                         %b::text[], %b::text[], %b::text[], %b::text[], %b::text[])
 ON CONFLICT (crawl_id, url) DO UPDATE SET
     final_url = EXCLUDED.final_url, host = EXCLUDED.host, status = EXCLUDED.status,
     content_type = EXCLUDED.content_type, fetched_at = EXCLUDED.fetched_at,
@@ -52,7 +52,7 @@ ON CONFLICT (crawl_id, url) DO UPDATE SET
     title = EXCLUDED.title, text = EXCLUDED.text, content_md5 = EXCLUDED.content_md5,
     size = EXCLUDED.size, weight = EXCLUDED.weight, relevant = EXCLUDED.relevant,
     etag = EXCLUDED.etag, main_text = EXCLUDED.main_text, headings = EXCLUDED.headings,
-    lang = EXCLUDED.lang, removed_at = NULL
+    lang = EXCLUDED.lang, names = EXCLUDED.names, removed_at = NULL
 """
 
 _LINKS_SQL = """
@@ -126,6 +126,7 @@ async def write_batch(
                     [None if p.main_text is None else _clean(p.main_text) for p in pages],
                     [_clean(join_headings(p.headings)) for p in pages],
                     [p.lang for p in pages],
+                    [_clean(join_headings(p.names)) for p in pages],
                 ),
             )
             await conn.execute(_CLEAR_UNCRAWLED_SQL, (crawl_id, [p.url for p in pages]))

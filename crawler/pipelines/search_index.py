@@ -64,6 +64,7 @@ def indexer_config(settings: Any, database_url: str) -> IndexerConfig:
         batch_seconds=settings.getfloat("SEARCH_BATCH_SECONDS", defaults.SEARCH_BATCH_SECONDS),
         writer_timeout=settings.getfloat("SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT),
         max_body_chars=settings.getint("SEARCH_MAX_BODY_CHARS", defaults.SEARCH_MAX_BODY_CHARS),
+        max_names=settings.getint("SEARCH_NAMES_PER_PAGE", defaults.SEARCH_NAMES_PER_PAGE),
         limitmb=settings.getint("SEARCH_WRITER_LIMITMB", defaults.SEARCH_WRITER_LIMITMB),
         merge_every=settings.getint("SEARCH_MERGE_EVERY", defaults.SEARCH_MERGE_EVERY),
         nice=settings.getint("SEARCH_INDEXER_NICE", defaults.SEARCH_INDEXER_NICE),

@@ -193,6 +193,7 @@ class IndexerConfig:
     batch_seconds: float = defaults.SEARCH_BATCH_SECONDS
     writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT
     max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS
+    max_names: int = defaults.SEARCH_NAMES_PER_PAGE
     limitmb: int = defaults.SEARCH_WRITER_LIMITMB
     merge_every: int = defaults.SEARCH_MERGE_EVERY
     nice: int = defaults.SEARCH_INDEXER_NICE
@@ -331,7 +332,11 @@ class OutboxIndexer:
         # upsert whose page row is gone (a duplicate demoted by a better copy) leaves
         # another crawl's page in its place, or removes it: never revive a page.
         found = latest_page_documents(
-            self.conn, list(registered), upserts, max_body_chars=self.config.max_body_chars
+            self.conn,
+            list(registered),
+            upserts,
+            max_body_chars=self.config.max_body_chars,
+            max_names=self.config.max_names,
         )
         documents = list(found.values())
         deleted = sorted(removed) + [url for url in upserts if url not in found]

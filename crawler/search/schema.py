@@ -23,6 +23,7 @@ from whoosh import columns
 from whoosh.analysis import STOP_WORDS, Analyzer, Token
 from whoosh.fields import DATETIME, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
+from crawler import defaults
 from crawler.search.analysis import WordAnalyzer, fuse
 from crawler.search.fields import (
     ANCHOR_SEPARATOR,
@@ -366,6 +367,23 @@ def _naive_utc(value: datetime | None) -> datetime | None:
     return value
 
 
+def headings_with_names(
+    headings: Sequence[str] | str, names: Sequence[str] | str, max_names: int
+) -> str:
+    """The text of the index's ``headings`` field: the page's headings, then the first
+    ``max_names`` of the names it defines that are not one of them, one per line (each
+    given as a list, or as stored: one per line)."""
+    heading_text = headings if isinstance(headings, str) else "\n".join(headings)
+    name_list = names.split("\n") if isinstance(names, str) else list(names)
+    if max_names <= 0:
+        return heading_text
+    seen = set(heading_text.split("\n"))
+    extra = [name for name in name_list[:max_names] if name and name not in seen]
+    if not extra:
+        return heading_text
+    return "\n".join([heading_text, *extra]) if heading_text else "\n".join(extra)
+
+
 def page_document(
     *,
     url: str,
@@ -384,17 +402,20 @@ def page_document(
     headings: Sequence[str] | str = (),
     lang: str = "",
     inlinks: str = "",
+    names: Sequence[str] | str = (),
+    max_names: int = defaults.SEARCH_NAMES_PER_PAGE,
 ) -> dict[str, Any]:
     """The index document of a crawled page (the arguments mirror PageItem's fields;
     ``anchors``: the anchor texts of its out-links, or them joined as stored;
     ``main_text``: the main content, the indexed body when there is one, else ``text``;
-    ``inlinks``: crawler.search.fields.inlink_anchor_text of its in-links)."""
+    ``inlinks``: crawler.search.fields.inlink_anchor_text of its in-links; ``names``: the
+    names it defines, the first ``max_names`` of them indexed after its headings)."""
     host = host.lower()
     fetched = _naive_utc(fetched_at)
     modified = _naive_utc(last_modified)
     body = main_text if main_text and main_text.strip() else text
     body = body if max_body_chars is None else body[:max_body_chars]
-    heading_text = headings if isinstance(headings, str) else "\n".join(headings)
+    heading_text = headings_with_names(headings, names, max_names)
     joined = anchors if isinstance(anchors, str) else join_anchors(anchors, max_body_chars)
     links = joined.count(ANCHOR_SEPARATOR) + 1 if joined else 0
     hub = hub_score(len(body.split()), len(joined.split()), links)

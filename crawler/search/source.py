@@ -22,7 +22,7 @@ _COLUMNS = """
     p.last_modified, p.depth, coalesce(r.score, 0),
     ARRAY(SELECT l.anchor_text FROM links l
           WHERE l.crawl_id = p.crawl_id AND l.source_url = p.url AND l.anchor_text <> ''),
-    p.main_text, p.headings, p.lang,
+    p.main_text, p.headings, p.lang, p.names,
     ARRAY(SELECT ARRAY[l.source_url, l.anchor_text] FROM links l
           WHERE l.crawl_id = p.crawl_id AND l.target_url = p.url AND l.anchor_text <> ''
             AND l.source_url <> p.url
@@ -38,6 +38,7 @@ def iter_page_documents(
     crawl_id: str | None,
     *,
     max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS,
+    max_names: int = defaults.SEARCH_NAMES_PER_PAGE,
     itersize: int = 500,
 ) -> Iterator[dict[str, Any]]:
     """Documents of the pages of ``crawl_id``, or of every crawl when None.
@@ -63,7 +64,7 @@ def iter_page_documents(
         cur.itersize = itersize
         cur.execute(sql, params)
         for row in cur:
-            yield _document(row, max_body_chars)
+            yield _document(row, max_body_chars, max_names)
 
 
 def latest_page_documents(
@@ -72,6 +73,7 @@ def latest_page_documents(
     urls: list[str],
     *,
     max_body_chars: int = defaults.SEARCH_MAX_BODY_CHARS,
+    max_names: int = defaults.SEARCH_NAMES_PER_PAGE,
 ) -> dict[str, dict[str, Any]]:
     """Documents of these URLs from the current ``pages`` rows of any of ``crawl_ids``,
     each from the crawl that fetched it last (as `scrapy reindex` of every crawl does);
@@ -85,10 +87,10 @@ def latest_page_documents(
         " AND p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC",
         (MAX_INLINKS, crawl_ids, urls),
     ).fetchall()
-    return {row[1]: _document(row, max_body_chars) for row in rows}
+    return {row[1]: _document(row, max_body_chars, max_names) for row in rows}
 
 
-def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
+def _document(row: tuple[Any, ...], max_body_chars: int, max_names: int) -> dict[str, Any]:
     (
         crawl,
         url,
@@ -104,6 +106,7 @@ def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
         main_text,
         headings,
         lang,
+        names,
         inlinks,
     ) = row
     return page_document(
@@ -121,6 +124,8 @@ def _document(row: tuple[Any, ...], max_body_chars: int) -> dict[str, Any]:
         anchors=anchors,
         main_text=main_text,
         headings=headings,
+        names=names,
+        max_names=max_names,
         lang=lang,
         inlinks=inlink_anchor_text(((s, a) for s, a in inlinks), host),
     )

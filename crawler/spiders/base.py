@@ -241,6 +241,7 @@ class CrawlerSpider(scrapy.Spider):
             item.main_text, item.headings, item.lang = (
                 analysis.main_text, analysis.headings, analysis.lang
             )
+            item.names = analysis.names
             item.links = [
                 LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
                 for ln in analysis.links

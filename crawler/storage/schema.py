@@ -541,6 +541,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             WHERE server IS NOT NULL;
         """,
     ),
+    (
+        26,
+        "pages.names: the names a page defines (docs/search.md, tenth round)",
+        # Its definition-list terms and anchors without a link (crawler.extract.
+        # defined_names), one per line, at most extract.MAX_NAMES: indexed with the
+        # headings (the heading bonus), kept apart from them so that `scrapy reindex`
+        # can bound them (SEARCH_NAMES_PER_PAGE) without a refetch. '': none, or a page
+        # stored before this migration.
+        """
+        ALTER TABLE pages ADD COLUMN IF NOT EXISTS names text NOT NULL DEFAULT '';
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

@@ -162,6 +162,7 @@ def parse_line(line: str, default_crawl_id: str) -> tuple[str, Item]:
                 main_text=row.get("main_text") if isinstance(row.get("main_text"), str) else None,
                 headings=[h for h in row.get("headings") or [] if isinstance(h, str)],
                 lang=_text(row, "lang", ""),
+                names=[n for n in row.get("names") or [] if isinstance(n, str)],
             )
         elif kind == "UncrawledItem":
             item = UncrawledItem(

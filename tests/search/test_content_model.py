@@ -17,9 +17,12 @@ from crawler.content import (
     script_language,
     split_headings,
 )
+from crawler.extract import MAX_NAME_ELEMENTS, MAX_NAMES, extract_page
 from crawler.items import PageItem
+from crawler.page_analysis import analyse_html
 from crawler.pipelines.postgres import write_batch
-from crawler.search.source import iter_page_documents
+from crawler.search.schema import headings_with_names
+from crawler.search.source import iter_page_documents, latest_page_documents
 from crawler.storage.database import CrawlDatabase
 
 PROSE = (
@@ -180,6 +183,78 @@ def test_language_tags_and_scripts() -> None:
     assert script_language("mod_rewrite café") == ""
 
 
+# The ways reference pages mark what they define: a Sphinx signature (dt with its
+# permalink sign), Haddock's anchor, a DocBook term; beside them a link to another page,
+# an empty anchor, links to the page's own places (Scribble's, a gtk-doc summary's), a
+# term linking to another page (a list of classes) and a permalink sign alone, which are
+# not names it defines.
+REFERENCE_PAGE = f"""<html lang="en"><head><meta charset="utf-8"><title>Data.List</title>
+</head><body>
+<nav><a href="index.html">Contents</a> <a href="other.html#x">elsewhere</a></nav>
+<main><h1>Data.List</h1><p>{PROSE}</p>
+<dl><dt id="str.join">str.join(<em>iterable</em>)<a class="headerlink" href="#str.join">¶</a></dt>
+<dd><p>Return a string.</p></dd></dl>
+<p class="src"><a id="v:foldl&#39;" class="def">foldl'</a> :: (b -&gt; a -&gt; b)</p>
+<p><a name="(def._string-append)"></a><a href="#%28def._string-append%29">string-append</a></p>
+<p><a href="list.html#gtk-tree-view-new">gtk_tree_view_new</a>
+<a href="list.html">list</a> <a href="#x">¶</a></p>
+<dl><dt><a href="tree.html">GtkTreeView</a> — A widget for trees</dt><dd></dd>
+<dt><span class="term"><code>work_mem</code> (<code>integer</code>)</span></dt>
+<dd><p>Memory.</p></dd></dl><p>{PROSE}</p></main></body></html>"""
+
+
+def test_the_names_a_page_defines_apart_from_its_headings() -> None:
+    url = "http://lib.test/doc/list.html"
+    page = extract_page(REFERENCE_PAGE.encode(), url, names=True)
+    assert page.names == ["str.join(iterable)", "foldl'", "work_mem (integer)"]
+    # the same walk finds the same links as without names
+    plain = extract_page(REFERENCE_PAGE.encode(), url)
+    assert plain.names == []
+    assert page.links == plain.links and page.text == plain.text
+    analysis = analyse_html(REFERENCE_PAGE.encode(), url)
+    assert analysis.headings == ["Data.List"]
+    assert analysis.names == page.names
+
+
+def test_the_names_of_a_page_are_capped() -> None:
+    terms = "".join(f"<dt>name_{i}</dt><dd>{i}</dd>" for i in range(MAX_NAMES + 50))
+    page = extract_page(f"<html><body><dl>{terms}</dl></body></html>".encode(),
+                        "http://a.test/", names=True)
+    assert page.names == [f"name_{i}" for i in range(MAX_NAMES)]
+
+
+def test_the_elements_read_for_names_are_bounded() -> None:
+    # empty anchors (section marks) count against the bound: a name after
+    # MAX_NAME_ELEMENTS of them is not read, while every link still is
+    marks = "".join(f'<a id="s{i}"></a>' for i in range(MAX_NAME_ELEMENTS))
+    html = (f'<html><body><dl><dt>first</dt></dl>{marks}<dl><dt>late</dt></dl>'
+            '<a href="/x.html">x</a></body></html>')
+    page = extract_page(html.encode(), "http://a.test/", names=True)
+    assert page.names == ["first"]
+    assert [link.url for link in page.links] == ["http://a.test/x.html"]
+
+
+def test_a_term_linking_elsewhere_is_dropped_among_many() -> None:
+    # the dropped term leaves its place empty; the names around it keep their order
+    html = ('<html><body><dl><dt>alpha</dt><dt><a href="b.html">Beta</a> - other page</dt>'
+            '<dt>gamma</dt></dl><a id="delta">delta</a></body></html>')
+    page = extract_page(html.encode(), "http://a.test/", names=True)
+    assert page.names == ["alpha", "gamma", "delta"]
+
+
+def test_the_index_puts_the_names_after_the_headings() -> None:
+    assert headings_with_names(["Data.List"], ["foldl'", "Data.List", "nub"], 10) == (
+        "Data.List\nfoldl'\nnub"
+    )
+    # as stored (one per line), capped: the first max_names names, one a heading
+    assert headings_with_names("Data.List\nfoldl'", "foldl'\nnub\nsort", 2) == (
+        "Data.List\nfoldl'\nnub"
+    )
+    assert headings_with_names("", "nub", 5) == "nub"
+    assert headings_with_names("A", "nub", 0) == "A"
+    assert headings_with_names(["A", "B"], "", 5) == "A\nB"
+
+
 def test_headings_round_trip_as_stored() -> None:
     assert split_headings(join_headings(["A  b", " ", "C"])) == ["A b", "C"]
     assert split_headings("") == []
@@ -214,6 +289,7 @@ def test_stored_content_model_feeds_the_index_document(
             main_text=content.text,
             headings=content.headings,
             lang=content.lang,
+            names=["json.dumps(obj)", "Basic Usage", "json.loads(s)"],
         ),
         # stored before the content model: no main text, the whole text is indexed
         PageItem(
@@ -237,13 +313,28 @@ def test_stored_content_model_feeds_the_index_document(
 
     asyncio.run(write())
     row = prepared_db.execute(
-        "SELECT main_text, headings, lang FROM pages WHERE crawl_id = %s AND url = %s",
+        "SELECT main_text, headings, lang, names FROM pages WHERE crawl_id = %s AND url = %s",
         (crawl_id, "http://h.test/json.html"),
     ).fetchone()
-    assert row == (content.text, "json — JSON encoder and decoder\nBasic Usage", "en")
+    assert row == (
+        content.text, "json — JSON encoder and decoder\nBasic Usage", "en",
+        "json.dumps(obj)\nBasic Usage\njson.loads(s)",
+    )
     docs = {d["url"]: d for d in iter_page_documents(prepared_db, crawl_id)}
     assert docs["http://h.test/json.html"]["body"] == content.text
+    # the names after the headings, the one that is a heading not repeated
     assert docs["http://h.test/json.html"]["headings"] == (
+        "json — JSON encoder and decoder\nBasic Usage\njson.dumps(obj)\njson.loads(s)"
+    )
+    capped = {d["url"]: d for d in iter_page_documents(prepared_db, crawl_id, max_names=1)}
+    assert capped["http://h.test/json.html"]["headings"] == (
+        "json — JSON encoder and decoder\nBasic Usage\njson.dumps(obj)"
+    )
+    # the outbox indexer's reading of the same rows: no names with a bound of 0
+    latest = latest_page_documents(
+        prepared_db, [crawl_id], ["http://h.test/json.html"], max_names=0
+    )
+    assert latest["http://h.test/json.html"]["headings"] == (
         "json — JSON encoder and decoder\nBasic Usage"
     )
     assert docs["http://h.test/json.html"]["lang"] == "en"

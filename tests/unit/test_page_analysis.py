@@ -37,6 +37,12 @@ PAGES = [
         b"<a href='a.html'>A</a><a href='b.html'>B</a><p>Willkommen in unserem Laden, hier "
         b"finden Sie B\xc3\xbccher und Noten.</p></body></html>",
     ),
+    # names the page defines cross the process boundary too
+    (
+        "http://lib.example.test/list.html",
+        b"<html><body><dl><dt>str.join(iterable)</dt><dd>Join the strings.</dd></dl>"
+        b"<p><a id='v:foldl'>foldl</a> :: (b -> a -> b)</p></body></html>",
+    ),
     ("http://empty.example.test/", b""),
 ]
 
@@ -63,6 +69,8 @@ def test_a_worker_returns_what_the_crawl_process_computes():
                 body, url, encoding="utf-8", content_language="en", anchor_max_chars=500
             )
             assert result(future.result(timeout=60)) == expected
+            if url == "http://lib.example.test/list.html":
+                assert expected.names == ["str.join(iterable)", "foldl"]
         assert expected.links == []  # the empty page
         first = result(
             pool.submit(
@@ -174,7 +182,7 @@ def test_a_worker_makes_the_content_seen_fingerprint_of_the_crawl():
         assert made.signature.tolist() == expected.signature.tolist()
         assert made.words.tolist() == expected.words.tolist() and made.words.size
         empty = result(
-            pool.submit(PAGES[2][1], PAGES[2][0], encoding="utf-8", content_language="",
+            pool.submit(PAGES[-1][1], PAGES[-1][0], encoding="utf-8", content_language="",
                         anchor_max_chars=500).result(timeout=60)
         )
         assert empty.fingerprint == (config, None)  # nothing to fingerprint
