@@ -5,9 +5,8 @@ its URLs say)."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -101,7 +100,7 @@ def link_contexts(doc: Any, around_words: int = AROUND_WORDS) -> list[LinkContex
             continue
         if url in found and (found[url].anchor or embedded):
             if embedded and not found[url].embedded:
-                found[url] = dataclasses.replace(found[url], embedded=True)
+                found[url] = replace(found[url], embedded=True)
             continue
         anchor = anchor_text(element)
         if url in found and not anchor:
