@@ -36,9 +36,12 @@ from webgen import (  # noqa: E402
     FRESH11_BESIDE,
     FRESH12,
     FRESH12_BESIDE,
+    FRESH13,
+    FRESH13_BESIDE,
     GERMAN12_OTHER,
     NEAR11,
     NEAR12,
+    NEAR13,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -105,6 +108,10 @@ EARLIER_WEBS = {
     "heldout31": "edc4144b358c64ba108fbadb5e54b959",
     "heldout32": "ec7c0005435816d1f018f3e7ce21ffe2",
     "heldout33": "787087a9e65bae0876502c8edad25659",
+    # heldout34-36 as committed, taken before any crawler run on them
+    "heldout34": "c39228306af4d6547e63b8ec4ab5a960",
+    "heldout35": "11f450839af74e8241e7c318c841e173",
+    "heldout36": "c14138bd0d3994e553a151022ba20700",
 }
 
 
@@ -1614,6 +1621,161 @@ def test_fresh12_webs_search_through_the_proxy(name: str) -> None:
             if f["kind"] == FRESH12_BESIDE[web.topic] and not f["action_disallowed_by_robots"] and f["host"] not in web.german_hosts:
                 body = submit(opener, f, urllib.parse.urlencode({"song": plural, "refno": plural, "species": plural}))
                 assert "found" not in body and "Thank you" in body or "added to your order" in body, body
+                break
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait13(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout34-36); a
+    form on a sub-host belongs to its www site."""
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            host = f["host"] if f["host"] in web.traits else "www." + f["host"].split(".", 1)[1]
+            tr = web.traits[host]
+            out[next(k for k in ("noscript", "subpage", "sitemap", "advlink", "chooser") if tr.get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH13))
+def test_fresh13_webs_topics_names_and_new_shapes(name: str) -> None:
+    """heldout34-36: a scored topic no other web has; 64 sites (and their sub-hosts), 5,000-9,000
+    pages; no off-topic site, portal or filler of an earlier web; the scored topic's five forms: the
+    noscript form at depth 0, at depth 1 a search page on a sub-host of the site (in a subfolder,
+    linked from the www menu by its absolute URL, the action on the same sub-host), at depth 2 a
+    search page linked only from the site map (itself linked from every page's footer), the
+    "Advanced" page (disallowed by robots.txt, a look-alike form beside it), and at depth 3 a site
+    whose home page is a language chooser (two links, no form; the English home at /en/); no German
+    site; sites that name the topic plainly and sites that do not; every record holds the topic's
+    word; the near-topic site's searches are not the topic's, though its records hold its words."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    others = {k: v for k, v in WEBS.items() if k != name}
+    assert all(web.topic not in v[2] for v in others.values())
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    for earlier in (
+        "dev",
+        "heldout6",
+        "heldout8",
+        "heldout10",
+        "heldout13",
+        "heldout16",
+        "heldout18",
+        "heldout21",
+        "heldout23",
+        "heldout26",
+        "heldout28",
+        "heldout31",
+    ):
+        old = built(earlier).ground_truth()["sites"]
+        assert not {h for h, s in old.items() if s["kind"] not in ("topic", "topic-blog", "app")} & set(gt["sites"])
+    by = scored_by_trait13(web, gt)
+    assert sorted(by) == ["advlink", "chooser", "noscript", "sitemap", "subpage"]
+    assert [by[k]["depth"] for k in ("noscript", "subpage", "sitemap", "advlink", "chooser")] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == ["noscript", "sitemap", "subpage"]
+    assert not web.german_hosts
+    # the search page on a sub-host: its page and action there, linked from the www home's menu
+    sp = by["subpage"]
+    www = "www." + sp["host"].split(".", 1)[1]
+    assert sp["host"] != www and gt["sites"][sp["host"]]["kind"] == "app"
+    assert urllib.parse.urlsplit(sp["action"]).netloc == sp["host"] and sp["pages"] == [sp["pages"][0]]
+    page = urllib.parse.urlsplit(sp["pages"][0])
+    assert page.netloc == sp["host"] and page.path not in ("", "/")
+    assert f'href="{sp["pages"][0]}"' in web.sites[www].pages["/"]
+    # the search page linked from the site map only; the site map from every page's footer
+    sm = by["sitemap"]
+    site = web.sites[sm["host"]]
+    spath = urllib.parse.urlsplit(sm["pages"][0]).path
+    docs = {p: d for p, d in site.pages.items() if d}
+    assert [p for p, d in docs.items() if f'href="{spath}"' in d] == ["/sitemap"]
+    assert all('href="/sitemap"' in d for p, d in docs.items()), site.host
+    # the language chooser: the home page has two links (English and another language) and no form
+    ch = by["chooser"]
+    site = web.sites[ch["host"]]
+    home = site.pages["/"]
+    links = re.findall(r'<a [^>]*href="([^"]+)"', home)
+    assert links[0] == "/en/" and len(links) == 2 and re.fullmatch(r"/[a-z]{2}/", links[1]) and "<form" not in home
+    assert "/en/" in site.pages and f"http://{ch['host']}/" not in {p for f in gt["forms"] for p in f["pages"]}
+    assert "<form" not in site.pages[links[1]] and 'href="/en/"' in site.pages[links[1]]
+    # plain and own words among the five
+    plain, own = [], []
+    for k, f in by.items():
+        host = f["host"] if k != "subpage" else www
+        site = web.sites[host]
+        home = site.pages.get("/en/") or site.pages["/"]
+        if t["plain_word"] in site.name.lower():
+            plain.append(host)
+            assert t["plain_word"] in re.search(r"<title>(.*?)</title>", home).group(1).lower(), host
+        else:
+            own.append(host)
+        assert all(web.topic[:-1] in r.text() for r in site.records)
+    assert len(plain) >= 1 and len(own) >= 2, (plain, own)
+    # a form shaped like the search, not a search, beside the "Advanced" one
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH13_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    # the near-topic site: its two searches are searchable and not the topic's; its records carry the topic's words
+    spec = NEAR13[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    recs = web.sites[spec["host"]].actions[spec["search_path"]].records
+    assert sum(web.topic[:-1] in r.text() for r in recs) >= 0.8 * len(recs)
+    assert t["plural"] in web.sites[spec["host"]].pages[spec["about_path"]]
+    # the other topics' sites sometimes have a new shape too; site maps on sites of several topics
+    other = [f for f in gt["forms"] if f["kind"] == "search" and f["topic"] in web.topics and f["topic"] != web.topic]
+    assert any(web.traits.get(f["host"], {}).get(k) for f in other for k in ("subpage", "sitemap", "chooser"))
+    assert len({web.sites[h].topic for h, tr in web.traits.items() if tr.get("sitemap_footer")}) >= 3
+
+
+@pytest.mark.parametrize("name", sorted(FRESH13))
+def test_fresh13_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense, the three that refuse an empty query say so; the
+    near-topic site's search lists its own records for the topic's plural; the form shaped like the
+    search beside the "Advanced" one answers without records; the chooser, the sub-host's search
+    page and the site map answer 200."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        by = scored_by_trait13(web, gt)
+        for k in ("chooser", "subpage", "sitemap"):
+            opener.open(by[k]["pages"][0]).read()
+        opener.open(f"http://{by['chooser']['host']}/").read()
+        for f in by.values():
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (web.topic, plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w, body)
+            listed.append(False)
+            body = submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"}))
+            assert f"No {plural} matched" in body, f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+        spec = NEAR13[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: plural if web.topic != "datasets" else "datasets"}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+        for f in gt["forms"]:
+            if f["kind"] == FRESH13_BESIDE[web.topic] and not f["action_disallowed_by_robots"]:
+                body = submit(opener, f, urllib.parse.urlencode({"product": plural, "shelfmark": plural, "title": plural}))
+                assert "found" not in body and ("Thank you" in body or "added to your order" in body), body
                 break
     finally:
         server.shutdown()

@@ -32,6 +32,7 @@ from topics import (
     FRESH10_LINKS,
     FRESH11_LINKS,
     FRESH12_LINKS,
+    FRESH13_LINKS,
     FRESH_LINKS,
     TOPICS,
 )
@@ -108,6 +109,13 @@ WEBS = {
     "heldout31": (43787, "lyrics", ["lyrics", "music", "instruments", "events", "books", "movies"], True),
     "heldout32": (16529, "archives", ["archives", "papers", "books", "legislation", "courses", "jobs"], True),
     "heldout33": (90161, "sightings", ["sightings", "pets", "events", "boats", "bicycles", "recipes"], True),
+    # fresh held-out webs added 2026-11-27 (thirteenth batch) after the author had read the scores of
+    # dev and heldout1-33: topics never present before (the plain / own-words mix), a search page on
+    # a sub-host, a search page linked only from the site map, a home page that is a language
+    # chooser, a near-topic site whose records carry the topic's words; new names (FRESH13 below)
+    "heldout34": (35107, "medicines", ["medicines", "papers", "pets", "events", "books", "recipes"], True),
+    "heldout35": (80923, "maps", ["maps", "books", "bicycles", "boats", "events", "realestate"], True),
+    "heldout36": (12671, "datasets", ["datasets", "papers", "legislation", "courses", "jobs", "realestate"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -856,6 +864,156 @@ NEAR12 = {
         "about_title": "Recent sightings from the boat",
         "about_text": "Our skippers send their sightings to the county recorders. Sightings from this week's trips:",
         "beside": ("Book a trip", "tripbook"),
+    },
+}
+# heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own (see _plan_traits7):
+# - at depth 1 the search page is on a sub-host of the site, in a subfolder
+#   (http://catalogue.NAME.test/en/search): the www menu links to it by its absolute URL; the
+#   page has its own small layout, the form's action is on the sub-host too;
+# - at depth 2 the search page is linked only from the site map (/sitemap, "Site map" in every
+#   page's footer), not from the menu, the hub or any other page;
+# - at depth 3 the home page is a language chooser (English and one other language, a splash page
+#   with no menu); the English home page is /en/, the search two links below it;
+# - a near-topic site whose records carry the topic's own words (a pharmacy recruiter's jobs, an
+#   orienteering club's events, a data-skills trainer's courses): searchable, not the topic;
+# - no German sites; a site map in the footer of some other sites; other names again.
+FRESH13 = {"heldout34", "heldout35", "heldout36"}
+FRESH13_NAMES = {
+    "docs.lumen-lang.test": ("docs.wryneck-lang.test", "Wryneck 0.9 documentation"),
+    "www.dailyledger.test": ("www.harrowbyecho.test", "The Harrowby Echo"),
+    "www.ironworks-supply.test": ("www.ridgeway-tools.test", "Ridgeway Tools"),
+    "forum.backyardgrowers.test": ("forum.potting-bench.test", "Potting Bench Forum"),
+    "www.metroweather.test": ("www.harrowbyskies.test", "Harrowby Skies"),
+    "www.openlinkdirectory.test": ("www.signpostdirectory.test", "Signpost Directory"),
+    "www.webguide.test": ("www.handpicked-sites.test", "Handpicked Sites"),
+    "www.tuesdaylinks.test": ("www.saturdayroundup.test", "Saturday Roundup"),
+}
+FRESH13_OFFTOPIC_NAMES = {
+    "www.northmoor-volunteers.test": ("www.harrowby-volunteers.test", "Harrowby Volunteer Bureau"),
+    "www.fairrent-advice.test": ("www.harrowby-renters.test", "Harrowby Renters' Network"),
+}
+FRESH13_WORDS = [
+    ("Lumen", "Wryneck"),
+    ("Daily Ledger", "Harrowby Echo"),
+    ("Ledger", "Echo"),
+    ("Ironworks Supply Co.", "Ridgeway Tools"),
+    ("Ironworks", "Ridgeway"),
+    ("Backyard Growers", "Potting Bench"),
+    ("Metro Weather", "Harrowby Skies"),
+    ("Tuesday", "Saturday"),
+]
+FILLERS13 = [
+    ("Harrowby Physio", "harrowbyphysio"),
+    ("Mill Lane Dental", "milllanedental"),
+    ("Little Acorns Harrowby", "littleacornsharrowby"),
+    ("St Hilda's Harrowby", "sthildasharrowby"),
+    ("Harrowby Brass Band", "harrowbybrass"),
+    ("Harrowby Repair Cafe", "harrowbyrepaircafe"),
+    ("Fenwick Plumbing", "fenwickplumbing"),
+    ("The Blue Door Bakery", "bluedoorbakery"),
+    ("Cut Above Barbers", "cutaboveharrowby"),
+    ("Harrowby Mill Cottages", "harrowbymillcottages"),
+    ("Ashdown Tree Surgeons", "ashdowntrees"),
+    ("Harrowby Tennis Club", "harrowbytennis"),
+    ("Harrowby Harriers", "harrowbyharriers"),
+    ("Nadia Okafor Glass", "nadiaokaforglass"),
+    ("Harrowby Canal Society", "harrowbycanal"),
+    ("Harrowby Food Bank", "harrowbyfoodbank"),
+    ("Harrowby Film Club", "harrowbyfilmclub"),
+]
+FILLERS13 = [(n, h, c) for (n, h), c in zip(FILLERS13, [f[2] for f in FILLERS7], strict=True)]  # the categories of FILLERS7
+FRESH13_FILLER_FORMS = {
+    "fenwickplumbing": ("Get a quote", "/quote/", "quote"),
+    "harrowbymillcottages": ("Check availability", "/availability/", "availability"),
+    "harrowbybrass": ("Join the band", "/join/", "registration"),
+    "harrowbyfoodbank": ("Donate", "/donate/", "donate"),
+    "cutaboveharrowby": ("Book an appointment", "/book/", "booking"),
+    "bluedoorbakery": ("Book a table", "/book-a-table/", "table"),
+}
+# pages of heldout34-36's scored sites with a form that is not a search, shaped like it
+FRESH13_EXTRAS = {
+    "medicines": [("Report a side effect", "/report-a-side-effect", "menu", "sideeffect")],
+    "maps": [("Order a reproduction", "/order-a-reproduction", "footer", "mapcopy")],
+    "datasets": [("Request data", "/request-data", "menu", "datarequest")],
+}
+FRESH13_BESIDE = {"medicines": "sideeffect", "maps": "mapcopy", "datasets": "datarequest"}
+SUBHOSTS13 = ["catalogue", "find", "explore", "lookup", "data"]  # not "search": hosted site searches use it
+# the language chooser's other language: (code, name, "choose your language", the page's text)
+CHOOSER_LANGS13 = [
+    ("cy", "Cymraeg", "Dewiswch eich iaith", "Mae'r fersiwn Gymraeg o'r wefan yn cael ei pharatoi."),
+    ("ga", "Gaeilge", "Roghnaigh do theanga", "Táimid ag ullmhú leagan Gaeilge den suíomh."),
+    ("fr", "Français", "Choisissez votre langue", "La version française du site est en préparation."),
+    ("de", "Deutsch", "Sprache wählen", "Die deutsche Fassung der Website ist in Vorbereitung."),
+]
+NEAR13 = {
+    "medicines": {
+        "host": "www.pharmarecruit-north.test",
+        "name": "PharmaRecruit North",
+        "topic": "pharmacyjobs",
+        "tagline": "Pharmacy and medicines jobs across the north: pharmacists, technicians and dispensary staff.",
+        "search_path": "/jobs/search",
+        "search_title": "Find a pharmacy job",
+        "field": ("keywords", "Job title or medicine area"),
+        "select": ("Contract", ["Permanent", "Locum", "Part time", "Fixed term"]),
+        "noun": "vacancy",
+        "plural": "vacancies",
+        "about_path": "/medicines-we-work-with/",
+        "about_title": "Medicines we work with",
+        "about_text": "Our pharmacists dispense and check thousands of medicines a day. Some of the products our clients' dispensaries stock most:",
+        "beside": ("Register your CV", "cvregister"),
+        "titles": [
+            "Pharmacist, medicines management team, {place}",
+            "Dispensary assistant, medicines counter, {place}",
+            "Medicines optimisation technician, {place}",
+            "Pharmacist prescriber, high-risk medicines clinic, {place}",
+            "Medicines information pharmacist, {place} hospital",
+        ],
+    },
+    "maps": {
+        "host": "www.eskby-orienteers.test",
+        "name": "Eskby Orienteers",
+        "topic": "orienteering",
+        "tagline": "Orienteering events on the moors and in the towns of the north, with new maps every season.",
+        "search_path": "/events/search",
+        "search_title": "Find an event",
+        "field": ("q", "Venue or map name"),
+        "select": ("Level", ["Beginners", "Club", "Regional", "National", "Night"]),
+        "noun": "event",
+        "plural": "events",
+        "about_path": "/our-maps/",
+        "about_title": "Our maps",
+        "about_text": "Every event uses a map surveyed by our members. The old maps we worked from for our areas:",
+        "beside": ("Enter an event", "evententry"),
+        "titles": [
+            "{place} map: {opt} event, new map 1:10,000",
+            "{place} sprint, town map 1:4,000 ({opt})",
+            "Night score on the {place} map ({opt})",
+            "{place} moor: {opt} event on the revised map",
+            "Map walk and training at {place} ({opt})",
+        ],
+    },
+    "datasets": {
+        "host": "www.datacraft-training.test",
+        "name": "DataCraft Training",
+        "topic": "datatraining",
+        "tagline": "Short courses in working with data: spreadsheets, Python and open datasets, for councils and charities.",
+        "search_path": "/courses/search",
+        "search_title": "Find a course",
+        "field": ("q", "Course or skill"),
+        "select": ("Format", ["Online", "Classroom", "In-house", "Self-paced"]),
+        "noun": "course",
+        "plural": "courses",
+        "about_path": "/datasets-we-teach-with/",
+        "about_title": "Datasets we teach with",
+        "about_text": "Our courses use real open datasets published by councils and public bodies. Some of the datasets we use:",
+        "beside": ("Book a place", "coursebook"),
+        "titles": [
+            "Cleaning open datasets in Python ({place})",
+            "Working with council datasets in spreadsheets ({place})",
+            "Mapping a dataset: GeoJSON and open data ({place})",
+            "Publishing your own dataset as open data ({place})",
+            "Data set joins and lookups for analysts ({place})",
+        ],
     },
 }
 # the German sites' words: whole texts first, then phrases inside longer texts
@@ -1630,7 +1788,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh12 = name in FRESH12  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
+        self.fresh13 = name in FRESH13  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
+        self.fresh12 = name in FRESH12 or self.fresh13  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
         self.fresh11 = name in FRESH11 or self.fresh12  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
         self.fresh10 = name in FRESH10 or self.fresh11  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
         self.fresh9 = name in FRESH9 or self.fresh10  # heldout23-25 keep heldout21/22's shapes (fresh8) but two, and add their own
@@ -1657,6 +1816,8 @@ class Web:
     # ------------------------------------------------------------------ helpers
     def renamed(self, host: str, name: str) -> tuple[str, str]:
         """heldout8/9 give the off-topic sites and portals other names than the earlier webs."""
+        if self.fresh13:
+            return FRESH13_NAMES.get(host) or FRESH13_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh12:
             return FRESH12_NAMES.get(host) or FRESH12_OFFTOPIC_NAMES.get(host, (host, name))
         if self.fresh11:
@@ -1679,6 +1840,8 @@ class Web:
 
     def pool(self, topic: str, key: str) -> list[str]:
         t = TOPICS[topic]
+        if self.fresh13:  # only the first lists and heldout34-36's own
+            return list(t[key]) + FRESH13_LINKS.get(key, {}).get(topic, [])
         if self.fresh12:  # only the first lists and heldout31-33's own
             return list(t[key]) + FRESH12_LINKS.get(key, {}).get(topic, [])
         if self.fresh11:  # only the first lists and heldout28-30's own
@@ -1748,7 +1911,10 @@ class Web:
             rng.shuffle(placements)
             cgi_index = rng.choice([i for i, p in enumerate(placements) if p in ("d1", "d2")])
             self.dead_sites[topic] = [(name, f"www.{host}.test") for name, host in names[5:7]]  # listed, gone
-            if self.fresh12:
+            if self.fresh13 and topic == self.topic:
+                # heldout34-36: the robots-disallowed search is the "Advanced" one (the second depth-2 site)
+                cgi_index = [i for i, p in enumerate(placements) if p == "d2"][-1]
+            if self.fresh12 and not self.fresh13:
                 # heldout31-33: one live site of the scored topic (never the "Advanced" one) and one of
                 # another topic are German
                 grng = random.Random(f"{self.seed}-german12-{topic}")
@@ -1805,7 +1971,9 @@ class Web:
         self._interlink()
         if self.fresh7:  # the renamed sites' own words for themselves
             for host, _name in (
-                FRESH12_NAMES
+                FRESH13_NAMES
+                if self.fresh13
+                else FRESH12_NAMES
                 if self.fresh12
                 else FRESH11_NAMES
                 if self.fresh11
@@ -1822,7 +1990,9 @@ class Web:
                     if doc is None:
                         continue
                     for old, new in (
-                        FRESH12_WORDS
+                        FRESH13_WORDS
+                        if self.fresh13
+                        else FRESH12_WORDS
                         if self.fresh12
                         else FRESH11_WORDS
                         if self.fresh11
@@ -2213,6 +2383,10 @@ class Web:
         style = rng.randrange(7) if self.fresh else rng.randrange(4)
         traits = self.traits.get(host, {})  # heldout6/7 only
         style = traits.get("style", style)
+        chooser = bool(traits.get("chooser")) and placement == "d3"
+        if chooser:  # heldout34-36: built as a depth-2 site whose home page moves to /en/ behind a language chooser
+            placement = "d2"
+        subpage = bool(traits.get("subpage")) and placement == "d1" and not cgi
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
             search_action = "/cgi-bin/search.cgi"
@@ -2225,6 +2399,18 @@ class Web:
             # serving many sites, each under its own tenant path
             app_host = FRESH7_VENDORS.get(topic, FRESH7_SHOP_VENDOR)
             app_path = f"/{slug(name).replace('-', '')[:18]}/" + rng.choice(["search", "search.do", "results", "find", "lookup"])
+            search_action = f"http://{app_host}{app_path}"
+        elif subpage:
+            # heldout34-36: the search page and its action are on a sub-host of the site, in a subfolder
+            app_host = rng.choice(SUBHOSTS13) + host[len("www") :]
+            sub_page, app_path = rng.choice(
+                [
+                    ("/en/search", "/en/results"),
+                    ("/search/", "/search/results"),
+                    ("/simple/", "/simple/run"),
+                    ("/opac/search.html", "/opac/results"),
+                ]
+            )
             search_action = f"http://{app_host}{app_path}"
         elif traits.get("subhost"):
             # the form's action is on a search sub-host of the same site (search.NAME.test)
@@ -2254,6 +2440,10 @@ class Web:
                 f'<a href="http://{host}/">{E(name)}</a>.</p></body></html>\n'
             )
             self.app_sites.append(app)
+            if subpage:  # heldout34-36: the sub-host holds the search page too; its depth counts from the www home
+                app.parent = host
+                app.layout = random.Random(f"{self.seed}-{app_host}-layout13").choice([0, 1, 3])
+                act.needs_term = bool(traits.get("needs_term"))
         if traits.get("formattr") and placement != "home" and not cgi and search_action in site.actions:
             form_html, fields = self._formattr_search_form(topic, search_action, method, rng)
             site.actions[search_action].fields = fields
@@ -2311,6 +2501,8 @@ class Web:
         )
         if placement in ("d2", "d3"):
             search_path = hub_path + rng.choice(["search", "advanced", "find.html", "query", "list.asp", "power.html"])
+        if subpage:  # linked from the www menu by its absolute URL
+            search_path = f"http://{app_host}{sub_page}"
         if traits.get("noaction") and placement != "home" and not cgi:
             # a form without an action attribute: it submits to its own page
             del site.actions[search_action]
@@ -2380,6 +2572,8 @@ class Web:
             site.footer.append((rng.choice(["Sell to us", "Submit", "Post a listing", "For sellers"]), "/sell"))
         if traits.get("footlink") and placement == "d1":  # heldout16/17: the search page is linked from the footer only
             site.footer.append((link_name, search_path))
+        if traits.get("sitemap") or traits.get("sitemap_footer"):  # heldout34-36: a site map linked from every page's footer
+            site.footer.append(("Site map", "/sitemap"))
         extras = FRESH_EXTRAS.get(topic, []) if self.fresh else []
         if self.fresh2:
             extras = extras + FRESH2_EXTRAS.get(topic, [])
@@ -2395,7 +2589,9 @@ class Web:
             extras = extras + FRESH7_EXTRAS.get(topic, [])
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
-        if self.fresh12:
+        if self.fresh13:
+            extras = extras + FRESH13_EXTRAS.get(topic, [])
+        elif self.fresh12:
             extras = extras + FRESH12_EXTRAS.get(topic, [])
         elif self.fresh11:
             extras = extras + FRESH11_EXTRAS.get(topic, [])
@@ -2626,9 +2822,11 @@ class Web:
             # request a valuation)
             xh, xf = self._fresh_form(
                 site,
-                ({**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE} if self.fresh9 else FRESH7_BESIDE).get(
-                    topic, "registration"
-                ),
+                (
+                    {**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE, **FRESH13_BESIDE}
+                    if self.fresh9
+                    else FRESH7_BESIDE
+                ).get(topic, "registration"),
                 rng,
             )
             search_body += f'<div class="callout">{xh}</div>'
@@ -2660,10 +2858,25 @@ class Web:
                 + f'\n<p class="widget-foot"><a href="/help" target="_top">{E(rng.choice(["Search tips", "Help"]))}</a></p>\n</body></html>\n'
             )
             site.add_form(search_path, *search_entry)
+        elif placement == "d1" and subpage:
+            # heldout34-36: the search page on the sub-host, in the catalogue application's own small layout
+            app.menu = [(f"{name} home", f"http://{host}/"), (link_name, sub_page), ("Help", f"http://{host}/help")]
+            app.footer = [
+                ("About", f"http://{host}/about"),
+                ("Contact us", f"http://{host}/contact"),
+                ("Privacy policy", f"http://{host}/privacy"),
+            ]
+            app.name = f"{name} {rng.choice(['catalogue', 'online search', 'search service'])}"
+            app.page(sub_page, link_name, search_body, forms=search_forms)
+            app.pages["/"] = app.pages["/"].replace("</p></body>", f' <a href="{sub_page}">{E(link_name)}</a></p></body>', 1)
         elif placement == "d1":
             site.page(search_path, link_name, search_body, crumbs=[(link_name, search_path)], forms=search_forms)
         hub_links = "".join(f'<li><a href="{cat_prefix}{slug(c)}/">{E(c)}</a></li>' for c in cats)
-        if placement == "d2":
+        if placement == "d2" and traits.get("sitemap"):
+            # heldout34-36: no link to the search page on the hub; only the site map lists it
+            site.page(hub_path, hub_name, f"<p>{E(rng.choice(sent))}</p><ul>{hub_links}</ul>", crumbs=[(hub_name, hub_path)])
+            site.page(search_path, link_name, search_body, crumbs=[(hub_name, hub_path), (link_name, search_path)], forms=search_forms)
+        elif placement == "d2":
             site.page(
                 hub_path,
                 hub_name,
@@ -2826,6 +3039,70 @@ class Web:
             h, f = self._fresh_form(site, kind, rng)
             site.page(path, label, f"<p>{E(rng.choice(sent))}</p>{h}", forms=[f])
         site.partners_path = "/partners"
+        if traits.get("sitemap") or traits.get("sitemap_footer"):
+            self._sitemap_page(
+                site, cats, cat_prefix, posts, link_name, search_path, list_search=placement in ("home", "d1", "d2") and not chooser
+            )
+        if chooser:
+            self._language_chooser(site)
+
+    def _sitemap_page(
+        self, site: Site, cats: list, cat_prefix: str, posts: list, link_name: str, search_path: str, list_search: bool
+    ) -> None:
+        """heldout34-36: an HTML site map (linked from every page's footer): the menu, the footer pages,
+        the categories, the news, and under "Tools" the search page (on the site whose search page it
+        alone links to, and on other sites where listing it keeps the page's depth)."""
+        srng = random.Random(f"{self.seed}-{site.host}-sitemap")
+        seen = {"/sitemap"}
+
+        def items(pairs: list) -> str:
+            out = []
+            for label, href in pairs:
+                if href in seen:
+                    continue
+                seen.add(href)
+                out.append(f'<li><a href="{href}">{E(label)}</a></li>')
+            return "".join(out)
+
+        tools = [("Help", "/help"), ("Our stores" if site.topic not in TOPICS else "Find a branch", "/stores"), ("Contact us", "/contact")]
+        if list_search:
+            tools.insert(srng.randrange(len(tools) + 1), (link_name, search_path))
+        body = (
+            f"<p>{E(srng.choice(['Every page of this site, by section.', 'All our pages in one place.', 'Find your way around.']))}</p>"
+            f"<h2>Main pages</h2><ul>{items([m for m in site.menu if m[1] != search_path])}</ul>"
+            f"<h2>{E(srng.choice(['Browse', 'Categories', 'Sections']))}</h2><ul>"
+            + items([(c, f"{cat_prefix}{slug(c)}/") for c in cats])
+            + f"</ul><h2>Tools</h2><ul>{items(tools)}</ul>"
+            + f"<h2>News</h2><ul>{items([(p[6:16], p) for p in posts])}</ul>"
+            + f"<h2>About this site</h2><ul>{items([f for f in site.footer if f[1] != search_path])}</ul>"
+        )
+        site.page("/sitemap", "Site map", body, crumbs=[("Site map", "/sitemap")])
+
+    def _language_chooser(self, site: Site) -> None:
+        """heldout34-36: the home page is a splash page to choose a language: English (/en/, the home
+        page the site had) and one other language whose pages are still being prepared."""
+        crng = random.Random(f"{self.seed}-{site.host}-chooser")
+        code, lang, choose, text = crng.choice(CHOOSER_LANGS13)
+        site.pages["/en/"] = site.pages.pop("/")
+        old, new = site.url("/"), site.url("/en/")
+        for truth in self.forms.values():
+            if old in truth.pages:
+                truth.pages.discard(old)
+                truth.pages.add(new)
+        name = E(site.name)
+        site.pages["/"] = (
+            f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{name}</title>'
+            f'<link rel="alternate" hreflang="en" href="/en/"><link rel="alternate" hreflang="{code}" href="/{code}/">'
+            '<link rel="stylesheet" href="/static/splash.css"></head><body class="language-select">\n'
+            f'<div class="splash"><img src="/img/logo.png" alt="{name}"><h1>{name}</h1>'
+            f'<p>Choose your language / <span lang="{code}">{E(choose)}</span></p><ul class="languages">'
+            f'<li><a href="/en/" hreflang="en" lang="en">English</a></li><li><a href="/{code}/" hreflang="{code}" lang="{code}">{E(lang)}</a></li>'
+            "</ul></div>\n</body></html>\n"
+        )
+        site.pages[f"/{code}/"] = (
+            f'<!DOCTYPE html>\n<html lang="{code}"><head><meta charset="utf-8"><title>{name}</title></head><body>\n'
+            f'<h1>{name}</h1><p>{E(text)}</p><p><a href="/en/" hreflang="en" lang="en">English</a></p>\n</body></html>\n'
+        )
 
     def _site_search(self, site: Site, rng: random.Random) -> None:
         """A search of the site's own pages (not of its records) in the header: beside the
@@ -3825,7 +4102,9 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            if self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
+            if self.fresh13:  # heldout34-36: the search page is on a sub-host of the site, in a subfolder
+                traits[d1].update(subpage=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
+            elif self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
                 traits[d1].update(iframe=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             elif self.fresh10:  # heldout26/27: an image-map-only menu entry to an ordinary search page
                 traits[d1].update(maplink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
@@ -3833,7 +4112,11 @@ class Web:
                 traits[d1].update(iconlink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             else:
                 traits[d1].update(browse=True, style=19, method="get")
-            if self.fresh12:  # heldout31-33: a search with no submit control (Enter, or a javascript: link)
+            if self.fresh13:  # heldout34-36: the search page is linked from the site map only
+                traits[vendor].update(sitemap=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
+                for i in (home, d1, vendor):
+                    traits[i]["needs_term"] = True
+            elif self.fresh12:  # heldout31-33: a search with no submit control (Enter, or a javascript: link)
                 traits[vendor].update(nosubmit=True, method=trng.choice(["get", "post"]))
                 for i in (home, d1, vendor):
                     traits[i]["needs_term"] = True
@@ -3850,7 +4133,10 @@ class Web:
             else:
                 traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
             traits[adv].update(advlink=True, beside7=True, style=trng.choice([1, 2, 5, 12]))
-            traits[d3].update(disclaimer=True, style=trng.choice([17, 18, 19]), hosted=True)
+            if self.fresh13:  # heldout34-36: the home page is a language chooser; the search two links below /en/
+                traits[d3].update(chooser=True, style=trng.choice([17, 18, 19]), hosted=True)
+            else:
+                traits[d3].update(disclaimer=True, style=trng.choice([17, 18, 19]), hosted=True)
             traits[trng.choice(idx)]["pref"] = True
         if self.fresh8 and topic != self.topic:
             # heldout21/22: the other topics' sites sometimes have the <button formaction> search too
@@ -3894,6 +4180,37 @@ class Web:
                         tr.update(iframe=True, beside=False, beside2=False, beside6=False, beside7=False)
                     elif r < 0.7:
                         tr.update(nosubmit=True, imgsubmit=False)
+        if self.fresh13:
+            # heldout34-36: the other topics' sites sometimes have the sub-host search page, the search
+            # page linked from the site map only, or the language chooser; a site map in the footer of
+            # some sites of every topic (listing the search page too, where that keeps its depth)
+            xrng = random.Random(f"{self.seed}-traits13-{topic}")
+            plain = (
+                "vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer",
+                "formaction", "formattr", "box", "footlink", "iconlink", "maplink", "iframe", "advlink",
+            )  # fmt: skip
+            for i, tr in enumerate(traits):
+                r = xrng.random()
+                if topic == self.topic or any(tr.get(k) for k in plain) or i == cgi_index:
+                    pass
+                elif placements[i] == "d1" and r < 0.3:
+                    tr.update(
+                        subpage=True,
+                        beside=False,
+                        beside2=False,
+                        beside6=False,
+                        beside7=False,
+                        formattr=False,
+                        imgsubmit=False,
+                        nosubmit=False,
+                    )
+                elif placements[i] == "d2" and r < 0.3:
+                    tr.update(sitemap=True)
+                elif placements[i] == "d3" and r < 0.35:
+                    tr.update(chooser=True)
+            for tr in traits:
+                if not tr.get("sitemap") and not tr.get("chooser") and xrng.random() < 0.35:
+                    tr["sitemap_footer"] = True
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
 
@@ -4326,6 +4643,38 @@ class Web:
                 '<label>Date seen <input type="date" name="seen"></label> <label>How many <input type="number" name="count"></label> '
                 '<label>Your name <input type="text" name="observer"></label> <label>Photo <input type="file" name="photo"></label> '
                 '<input type="submit" value="Send record"></form>'
+            )
+        elif kind == "sideeffect":
+            action = rng.choice(["/side-effects/report", "/report-a-side-effect/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Report a side effect', 'Report a suspected side effect', 'Tell us about a reaction']))}</h3>"
+                f'<form action="{action}" method="post"><label>Product name <input type="text" name="product"></label> '
+                '<label>Active ingredient <input type="text" name="ingredient"></label> <label>Batch number <input type="text" name="batch"></label> '
+                f'<label>{E(labels["category"])} <select name="area">{cats}</select></label> '
+                '<label>What happened <textarea name="reaction" rows="5"></textarea></label> <label>Date it started <input type="date" name="started"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send report"></form>'
+            )
+        elif kind == "mapcopy":
+            action = rng.choice(["/reproductions/order", "/order-a-reproduction/basket"])
+            h = (
+                f"<h3>{E(rng.choice(['Order a reproduction', 'Order a print or scan', 'Copies of maps and plans']))}</h3>"
+                f'<form action="{action}" method="post"><label>Shelfmark <input type="text" name="shelfmark"></label> '
+                '<label>Title <input type="text" name="title"></label> <label>Place <input type="text" name="place"></label> '
+                f'<label>{E(labels["category"])} <select name="kind">{cats}</select></label> '
+                '<label>Size <select name="size"><option>A4</option><option>A3</option><option>A2</option><option>Full size</option>'
+                "<option>Digital file (TIFF)</option></select></label> "
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
+        elif kind == "datarequest":
+            action = rng.choice(["/data-requests/new", "/request-data/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Request data', 'Ask for a dataset', 'Cannot find the data you need?']))}</h3>"
+                f'<form action="{action}" method="post"><label>Title of the data <input type="text" name="title"></label> '
+                '<label>Publisher, if you know it <input type="text" name="publisher"></label> '
+                f'<label>{E(labels["category"])} <select name="theme">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="format">{fmts}</select></label> '
+                '<label>What do you need it for? <textarea name="purpose" rows="5"></textarea></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send request"></form>'
             )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
@@ -4813,7 +5162,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = {**NEAR11, **NEAR12}[self.topic]
+        spec = {**NEAR11, **NEAR12, **NEAR13}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -4848,6 +5197,8 @@ class Web:
                 title = f"{rng.choice(firsts)} {rng.choice(surnames)}: {rng.choice(['The mills of', 'Workhouse life in', 'Enclosure and', 'Chapels of', 'Trams and buses of'])} {rng.choice(places)} ({opt})"
             elif self.topic == "sightings":
                 title = f"{opt}, {rng.choice(['morning', 'afternoon', 'evening'])} sailing, {rng.randrange(1, 29)} {rng.choice(['May', 'June', 'July', 'August'])}"
+            elif "titles" in spec:  # heldout34-36: the near-topic site's records carry the topic's own words
+                title = rng.choice(spec["titles"]).format(place=rng.choice(places), opt=opt)
             else:
                 title = f"{rng.choice([3, 4, 5, 6, 7])} nights: {rng.choice(['Dales', 'North York Moors', 'Coast to Coast', 'Ribble Valley', 'Eskby coast'])} {rng.choice(['inn to inn', 'centre-based', 'hut to hut', 'short break'])} ({opt.lower()})"
             p = f"{base}{i + 1}-{slug(title)}"
@@ -5919,6 +6270,8 @@ class Web:
             fillers = FILLERS11
         if self.fresh12:
             fillers = FILLERS12
+        if self.fresh13:
+            fillers = FILLERS13
         for name, host_name, cat in fillers:
             rng = random.Random(f"{self.seed}-{host_name}")
             host = f"www.{host_name}.test"
@@ -5964,6 +6317,8 @@ class Web:
                 extra = FRESH11_FILLER_FORMS.get(host_name)
             if self.fresh12:
                 extra = FRESH12_FILLER_FORMS.get(host_name)
+            if self.fresh13:
+                extra = FRESH13_FILLER_FORMS.get(host_name)
             if extra:  # a booking or donation form, linked from the menu
                 site.menu.insert(len(site.menu) - 1, (extra[0], extra[1]))
             if rng.random() < 0.5:  # a WordPress site: its search box submits to the home page
@@ -6160,6 +6515,17 @@ class Web:
                     "boattrips": "Recreation: Travel: Boat trips",
                 }
             )
+        if self.fresh13:
+            groups.update(
+                {
+                    "medicines": "Health: Pharmacy: Medicines information",
+                    "maps": "Reference: Maps: Historic map collections",
+                    "datasets": "Reference: Open data: Data portals",
+                    "pharmacyjobs": "Business: Employment: Healthcare recruitment",
+                    "orienteering": "Sports: Orienteering: Clubs",
+                    "datatraining": "Computers: Training: Data skills",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -6257,6 +6623,8 @@ class Web:
     def _compute_depths(self) -> None:
         self.depth: dict[str, int] = {}  # in-site link depth of every static page
         for site in self.sites.values():
+            if getattr(site, "parent", None):
+                continue  # heldout34-36: a sub-host's pages are counted from its parent site's home, below
             depth = {"/": 0}
             queue = ["/"]
             while queue:
@@ -6265,6 +6633,31 @@ class Web:
                     parts = urllib.parse.urlsplit(u)
                     q = parts.path + ("?" + parts.query if parts.query else "")
                     if parts.netloc == site.host and q not in depth and site.pages.get(q) is not None:
+                        depth[q] = depth[p] + 1
+                        queue.append(q)
+            for p, d in depth.items():
+                self.depth[site.url(p)] = d
+        for site in self.sites.values():
+            if not getattr(site, "parent", None):
+                continue
+            parent = self.sites[site.parent]
+            depth = {}
+            for p, doc in parent.pages.items():
+                d = self.depth.get(parent.url(p))
+                if d is None or doc is None:
+                    continue
+                for u in self.links_of(parent, p):
+                    parts = urllib.parse.urlsplit(u)
+                    q = parts.path + ("?" + parts.query if parts.query else "")
+                    if parts.netloc == site.host and site.pages.get(q) is not None and depth.get(q, d + 2) > d + 1:
+                        depth[q] = d + 1
+            queue = sorted(depth, key=lambda q: depth[q])
+            while queue:
+                p = queue.pop(0)
+                for u in self.links_of(site, p):
+                    parts = urllib.parse.urlsplit(u)
+                    q = parts.path + ("?" + parts.query if parts.query else "")
+                    if parts.netloc == site.host and site.pages.get(q) is not None and depth.get(q, depth[p] + 2) > depth[p] + 1:
                         depth[q] = depth[p] + 1
                         queue.append(q)
             for p, d in depth.items():
@@ -6464,6 +6857,12 @@ class Web:
                 "hirebook": "Thank you: we will confirm your booking by email within a day.",
                 "membership": "Thank you for joining: your membership card will arrive by post.",
                 "tripbook": "Thank you: we will email your tickets once payment is confirmed.",
+                "sideeffect": "Thank you: your report has been passed to the safety team. Quote the reference in our email.",
+                "mapcopy": "The item has been added to your order. Reproductions are sent within ten working days.",
+                "datarequest": "Thank you: we have passed your request to the publisher and will write to you.",
+                "cvregister": "Thank you: a consultant will call you about your CV.",
+                "evententry": "Thank you: your entry is confirmed. Start times are published two days before the event.",
+                "coursebook": "Thank you: we will email joining instructions a week before the course.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
