@@ -693,6 +693,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, EIGHTH SET of 2026-11-27 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "ninth":
         label = "HELD OUT, NINTH SET of 2026-11-27 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "tenth":
+        label = "HELD OUT, TENTH SET of 2026-11-27 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -804,12 +806,15 @@ def select(spec: str) -> list[Collection]:
     if spec == "ninth":
         # the ninth held-out set, added after the scores of the first eight had been read
         return [c for c in COLLECTIONS.values() if c.group == "ninth"]
+    if spec == "tenth":
+        # the tenth held-out set, added after the scores of the first nine had been read
+        return [c for c in COLLECTIONS.values() if c.group == "tenth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, all)"
+                "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -836,6 +841,7 @@ def main(argv: list[str] | None = None) -> int:
             "| seventh (the seventh held-out set, 2026-11-27) "
             "| eighth (the eighth held-out set, 2026-11-27) "
             "| ninth (the ninth held-out set, 2026-11-27) "
+            "| tenth (the tenth held-out set, 2026-11-27) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

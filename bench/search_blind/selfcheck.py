@@ -114,6 +114,21 @@ def main() -> int:
         q["target"] in ("index.html", "table_of_contents.html") for q in load_queries("asciidoctor")
     ):
         problems.append("asciidoctor: the index or the table of contents as a target")
+    # tenth set: rustbook's targets are section pages (never print.html, the whole book, or
+    # the title or index page); drf's are index.html files of folders (MkDocs' directory
+    # URLs); fpc's are identifier pages of the three seeded units (never an index page)
+    if any(
+        q["target"] in ("print.html", "index.html", "title-page.html")
+        for q in load_queries("rustbook")
+    ):
+        problems.append("rustbook: print.html, the title or the index page as a target")
+    if any(not q["target"].endswith("/index.html") for q in load_queries("drf")):
+        problems.append("drf: a target that is not a folder's index.html")
+    if any(
+        not q["target"].startswith(("strutils/", "dateutils/", "math/")) or "/index" in q["target"]
+        for q in load_queries("fpc")
+    ):
+        problems.append("fpc: a target outside the seeded units' identifier pages")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -147,6 +162,9 @@ def main() -> int:
         "sqlalchemy",
         "qttools",
         "asciidoctor",
+        "rustbook",
+        "drf",
+        "fpc",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -373,6 +391,31 @@ def main() -> int:
                 "text/html",
                 b"next_block",
             ),
+            # tenth set: an mdBook page, a MkDocs folder URL (301 to its index.html) and
+            # its page, an fpdoc identifier page (a unit past the cap is not served)
+            (
+                "GET",
+                COLLECTIONS["rustbook"].url("ch08-03-hash-maps.html"),
+                200,
+                "text/html",
+                b"HashMap",
+            ),
+            ("GET", COLLECTIONS["drf"].url("api-guide/viewsets/"), 301, None, None),
+            (
+                "GET",
+                COLLECTIONS["drf"].url("api-guide/viewsets/index.html"),
+                200,
+                "text/html",
+                b"ModelViewSet",
+            ),
+            (
+                "GET",
+                COLLECTIONS["fpc"].url("strutils/ansireplacestr.html"),
+                200,
+                "text/html; charset=utf-8",
+                b"AnsiReplaceStr",
+            ),
+            ("GET", COLLECTIONS["fpc"].url("types/tagpoint.html"), 404, None, None),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
