@@ -230,6 +230,11 @@ FRONTIER_SYNCHRONOUS_COMMIT = False
 # outranks it by more than this (or by priority); the slot stays idle instead. Politeness
 # is unchanged. The focused spider sets it (docs/focused.md).
 FRONTIER_HOLD_FOR_BETTER: float | None = None
+# The general spider hands a page's links to URLs the frontier has seen straight to the
+# scheduler, building no request, where the middlewares' verdicts on them are known
+# without one (crawler/middlewares/known_links.py); the frontier's scores are the same.
+# False: every link's request goes the middlewares' way.
+KNOWN_LINKS_SHORTCUT = True
 # Seconds between rows of `crawl_stats` (and the frontier's log line); 0: none.
 STATS_INTERVAL = 1800.0
 # Stall check (docs/frontier.md): a host with URLs waiting in the buffer and no request

@@ -34,6 +34,10 @@ Stats: ``dedup/shared`` (1 when shared), ``dedup/shared_seconds`` (its transacti
 ``dedup/fingerprint_seconds`` (fingerprint + index work),
 ``dedup/worker_fingerprints`` (fingerprints a page-analysis worker made), ``dedup/links_dropped``,
 ``dedup/loaded`` (fingerprints loaded at start), ``dedup/stored``.
+
+Once a page is judged, ``response.meta[LINKS_FOLLOWED_META]`` says whether its links are
+followed: the spider's known-link shortcut (crawler/middlewares/known_links.py) reads it
+before it builds the page's link requests.
 """
 
 from __future__ import annotations
@@ -70,6 +74,10 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+# response.meta key: True / False once the page's PageItem was judged (its links followed
+# or dropped); absent before, and on a response this middleware never judged
+LINKS_FOLLOWED_META = "links_followed"
 
 
 def page_text(item: PageItem, content: str = defaults.DEDUP_CONTENT) -> str:
@@ -367,6 +375,7 @@ class ContentSeenMiddleware:
         async for output in result:
             if isinstance(output, PageItem):
                 output, follow = await self.judge(output, response)
+                response.meta[LINKS_FOLLOWED_META] = follow
                 yield output
                 while self.demoted:
                     yield self.demoted.pop(0)

@@ -24,6 +24,21 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+
+def trap_guard_settings(settings: BaseSettings) -> dict[str, int]:
+    """The TrapGuard arguments of a crawl's settings."""
+    return {
+        "max_url_length": settings.getint("TRAP_MAX_URL_LENGTH", defaults.TRAP_MAX_URL_LENGTH),
+        "max_path_repetitions": settings.getint(
+            "TRAP_MAX_PATH_REPETITIONS", defaults.TRAP_MAX_PATH_REPETITIONS
+        ),
+        "max_query_variants": settings.getint(
+            "TRAP_MAX_QUERY_VARIANTS", defaults.TRAP_MAX_QUERY_VARIANTS
+        ),
+        "max_tracked_paths": settings.getint("TRAP_TRACKED_PATHS", defaults.TRAP_TRACKED_PATHS),
+    }
 
 
 class TrapDefenceMiddleware(BaseSpiderMiddleware):
@@ -43,16 +58,7 @@ class TrapDefenceMiddleware(BaseSpiderMiddleware):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapDefenceMiddleware:
         settings = crawler.settings
-        guard_settings = {
-            "max_url_length": settings.getint("TRAP_MAX_URL_LENGTH", defaults.TRAP_MAX_URL_LENGTH),
-            "max_path_repetitions": settings.getint(
-                "TRAP_MAX_PATH_REPETITIONS", defaults.TRAP_MAX_PATH_REPETITIONS
-            ),
-            "max_query_variants": settings.getint(
-                "TRAP_MAX_QUERY_VARIANTS", defaults.TRAP_MAX_QUERY_VARIANTS
-            ),
-            "max_tracked_paths": settings.getint("TRAP_TRACKED_PATHS", defaults.TRAP_TRACKED_PATHS),
-        }
+        guard_settings = trap_guard_settings(settings)
         once_capacity = settings.getint(
             "UNCRAWLED_RECORD_ONCE_MAX", defaults.UNCRAWLED_RECORD_ONCE_MAX
         )

@@ -735,6 +735,16 @@ class BestFirstScheduler(BaseScheduler):
         del meta["link"]
         return True
 
+    def absorb_known_url(self, url: str, stats: UrlStats) -> bool:
+        """absorb_known_link for a link the spider has built no request for: a plain GET
+        link to the canonical ``url`` (as a link request's URL would be), whose statistics
+        are ``stats`` (its LinkEvent's, at the request's depth). False: not seen, or a
+        crawl whose scope rules must judge every link."""
+        frontier = self.frontier
+        if frontier is None or (self.scope is not None and self.scope.scope):
+            return False
+        return frontier.absorb_seen(url_fingerprint(url), stats)
+
     def next_request(self) -> Request | None:
         frontier = self.frontier
         if frontier is None:

@@ -23,6 +23,7 @@ from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
 from crawler.items import RECEIVED_AT_META, LinkRecord, PageItem, UncrawledItem
+from crawler.middlewares.known_links import KnownLinkShortcut
 from crawler.page_analysis import (
     PAGE_ANALYSIS_META,
     MetaPageAnalysis,
@@ -84,6 +85,11 @@ class CrawlerSpider(scrapy.Spider):
     # Why the spider cannot run as an agent of a shared crawl (AGENTS_ENABLED), if it
     # cannot: the scheduler then refuses it with one error line (docs/distributed.md)
     agents_unsupported: str | None = None
+    # Whether links to URLs the frontier has seen may skip their requests
+    # (KnownLinkShortcut): only for a spider whose link requests are link_request()'s,
+    # scored by their LinkEvent alone
+    absorbs_known_links: bool = False
+    known_links: KnownLinkShortcut | None = None
 
     def __init__(
         self,
@@ -121,6 +127,8 @@ class CrawlerSpider(scrapy.Spider):
         spider.anchor_max_chars = settings.getint(
             "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
         )
+        if spider.absorbs_known_links:
+            spider.known_links = KnownLinkShortcut.from_crawler(crawler)
         # the language model and datasketch, loaded while the crawl opens: otherwise the
         # first page holds the crawl's loop while they load (docs/performance.md)
         threading.Thread(target=_warm_up, name="load-language-model", daemon=True).start()
@@ -258,12 +266,22 @@ class CrawlerSpider(scrapy.Spider):
         # link counts of the whole page, for link_event() (inter/intra link score, OPIC)
         pages = self.__dict__.setdefault("_page_link_kinds", {})
         pages[id(response)] = page_link_kinds(response.url, [ln.target_url for ln in item.links])
+        # (resumed after the content-seen middleware judged the item: its verdict is known)
+        shortcut = self.known_links
+        depth = shortcut.page_depth(response) if shortcut is not None else None
+        absorbed = 0
         try:
             for link in item.links:
-                if self.in_scope(link.target_url):
-                    yield self.link_request(link, response)
+                if not self.in_scope(link.target_url):
+                    continue
+                if depth is not None and shortcut.absorb(self.link_event(link, response), depth):
+                    absorbed += 1
+                    continue
+                yield self.link_request(link, response)
         finally:
             pages.pop(id(response), None)
+            if absorbed:
+                shortcut.page_done(absorbed, depth)
 
     def _page_analysis(self, response: Response) -> PageAnalysis:
         """The page's analysis made by a worker process (PageAnalysisMiddleware), else

@@ -9,3 +9,5 @@ class GeneralSpider(CrawlerSpider):
     """Crawls from the seeds, following every http(s) link of every HTML page."""
 
     name = "general"
+    # its link requests are link_request()'s: links to seen URLs skip them
+    absorbs_known_links = True

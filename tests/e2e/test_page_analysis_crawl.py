@@ -73,3 +73,65 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
     assert workers + in_process == len(expected) and workers >= 10, stats
     # navigation links between the sites' pages: most links are to URLs seen before
     assert known_links > len(expected)
+
+
+def _frontier_rows(db, crawl_id: str) -> set[tuple]:
+    # what a URL's in-links gave it, whatever the order of the crawl (not OPIC cash)
+    return set(db.execute(
+        "SELECT f.url, f.state, f.depth, f.backlinks, f.link_score, f.attributes "
+        "FROM frontier f JOIN frontier_crawls c ON c.key = f.crawl WHERE c.crawl_id = %s",
+        (crawl_id,),
+    ).fetchall())
+
+
+def test_links_to_seen_urls_absorbed_without_requests_score_as_their_requests(
+    sandbox, run_crawl, db
+):
+    # the general spider's known-link shortcut against every link's request through the
+    # middlewares: the same pages fetched, the same URLs refused (depth, traps), the same
+    # in-link statistics of every URL in the frontier
+    sites = dict.fromkeys(list(DEFAULT_SITES)[:2], 40)
+    web = build_synthetic_web(trap=True, faults=False, mirrors=False, site_sizes=sites)
+    server = sandbox(web)
+    seeds = [url for url in web.seeds if url.split("/")[2] in sites]
+    # a seed is a URL the frontier has seen without the trap guard's check: links to it
+    # are refused (URL longer than TRAP_MAX_URL_LENGTH) either way
+    long_seed = "http://news.alpha.test/companies/retirement-few-investor.html"
+    seeds += [long_seed, "http://calendar.trap.test/cal/2026/11"]
+    runs = {}
+    for shortcut in (True, False):
+        result = run_crawl(
+            proxy=server.proxy_url,
+            args={"seed_urls": ",".join(seeds), "allowed_domains": "alpha.test,trap.test"},
+            settings={
+                "DEPTH_LIMIT": 3, "PAGE_ANALYSIS_PROCESSES": 0, "CONCURRENT_REQUESTS": 1,
+                "KNOWN_LINKS_SHORTCUT": shortcut, "SEARCH_INDEX_ENABLED": False,
+                "TRAP_MAX_URL_LENGTH": 60,
+            },
+        ).check()
+        stats = db.execute(
+            "SELECT stats->>'frontier/known_links', stats->>'trap/refused', "
+            "stats->>'request_depth_max', "
+            "coalesce((stats->>'frontier/known_links/shortcut')::int, 0) "
+            "FROM crawls WHERE id = %s",
+            (result.crawl_id,),
+        ).fetchone()
+        pages = {r[0] for r in db.execute(
+            "SELECT url FROM pages WHERE crawl_id = %s", (result.crawl_id,)
+        ).fetchall()}
+        uncrawled = set(db.execute(
+            "SELECT url, category FROM uncrawled WHERE crawl_id = %s", (result.crawl_id,)
+        ).fetchall())
+        runs[shortcut] = (stats, pages, uncrawled, _frontier_rows(db, result.crawl_id))
+    (*on_stats, on_shortcut), *on = runs[True]
+    (*off_stats, off_shortcut), *off = runs[False]
+    # one request at a time: both crawls fetch in the same order, so that even the links
+    # to seen URLs and the trap refusals (one per link) are counted alike
+    assert on == off and on_stats == off_stats
+    pages, uncrawled, _ = on
+    assert len(pages) > 40 and {c for _, c in uncrawled} >= {"trap", "depth_exceeded"}
+    assert long_seed in pages
+    known, trap_refused, _ = (int(v) for v in on_stats)
+    assert off_shortcut == 0 and known > len(pages) and trap_refused > 18
+    # (nearly) every link to a seen URL took the shortcut
+    assert 0.7 * known < on_shortcut <= known
