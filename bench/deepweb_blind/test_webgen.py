@@ -38,10 +38,14 @@ from webgen import (  # noqa: E402
     FRESH12_BESIDE,
     FRESH13,
     FRESH13_BESIDE,
+    FRESH14,
+    FRESH14_BESIDE,
     GERMAN12_OTHER,
     NEAR11,
     NEAR12,
     NEAR13,
+    NEAR14,
+    SHAPES14,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -112,6 +116,10 @@ EARLIER_WEBS = {
     "heldout34": "c39228306af4d6547e63b8ec4ab5a960",
     "heldout35": "11f450839af74e8241e7c318c841e173",
     "heldout36": "c14138bd0d3994e553a151022ba20700",
+    # heldout37-39 as committed, taken before any crawler run on them
+    "heldout37": "2464f89c572e97584ceccaec58eaa667",
+    "heldout38": "85cba92292648c5c697f84899a6f308d",
+    "heldout39": "00e300328758f8a3742106fd85763a52",
 }
 
 
@@ -1777,6 +1785,94 @@ def test_fresh13_webs_search_through_the_proxy(name: str) -> None:
                 body = submit(opener, f, urllib.parse.urlencode({"product": plural, "shelfmark": plural, "title": plural}))
                 assert "found" not in body and ("Thank you" in body or "added to your order" in body), body
                 break
+    finally:
+        server.shutdown()
+    assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait14(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout37-39); a
+    form on a sub-host belongs to its www site."""
+    keys = ("noscript", *SHAPES14[web.name], "advlink")
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            host = f["host"] if f["host"] in web.traits else "www." + f["host"].split(".", 1)[1]
+            out[next(k for k in keys if web.traits[host].get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH14))
+def test_fresh14_webs_topics_and_shapes_mixed(name: str) -> None:
+    """heldout37-39: a scored topic no other web has; 64 sites, 5,000-9,000 pages; the scored topic's
+    five forms: the noscript form at depth 0, the web's own combination of earlier shapes at depths
+    1, 2 and 3 (SHAPES14), the "Advanced" page at depth 2 (disallowed by robots.txt, a look-alike
+    form beside it); the three combinations differ; no German site; sites that name the topic
+    plainly and sites that do not; the near-topic site's searches are not the topic's, though its
+    records hold its words."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    assert all(web.topic not in v[2] for k, v in WEBS.items() if k != name)
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    s1, s2, s3 = SHAPES14[name]
+    by = scored_by_trait14(web, gt)
+    assert [by[k]["depth"] for k in ("noscript", s1, s2, "advlink", s3)] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == sorted(["noscript", s1, s2])
+    assert len({SHAPES14[n] for n in FRESH14}) == 3 and not web.german_hosts
+    plain = [k for k, f in by.items() if t["plain_word"] in web.sites["www." + f["host"].split(".", 1)[1]].name.lower()]
+    assert 1 <= len(plain) <= 3, plain
+    for f in by.values():
+        site = web.sites["www." + f["host"].split(".", 1)[1]]
+        assert all(t["noun"][:5] in r.text() for r in site.records), site.host
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH14_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    spec = NEAR14[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    recs = web.sites[spec["host"]].actions[spec["search_path"]].records
+    assert sum(t["noun"][:5] in r.text() for r in recs) >= 0.8 * len(recs)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH14))
+def test_fresh14_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense, the three that refuse an empty query say so; the
+    near-topic site's search lists its own records for its plural noun."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    try:
+        by = scored_by_trait14(web, gt)
+        for f in by.values():
+            opener.open(f["pages"][0]).read()
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (TOPICS[web.topic]["noun"], plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode({text: w}))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w, body)
+            listed.append(False)
+            body = submit(opener, f, urllib.parse.urlencode({text: "xqzvbn"}))
+            assert f"No {plural} matched" in body, f["action"]
+            body = submit(opener, f, urllib.parse.urlencode({text: ""}))
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+        spec = NEAR14[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: plural}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}

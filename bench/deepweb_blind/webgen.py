@@ -116,6 +116,12 @@ WEBS = {
     "heldout34": (35107, "medicines", ["medicines", "papers", "pets", "events", "books", "recipes"], True),
     "heldout35": (80923, "maps", ["maps", "books", "bicycles", "boats", "events", "realestate"], True),
     "heldout36": (12671, "datasets", ["datasets", "papers", "legislation", "courses", "jobs", "realestate"], True),
+    # fresh held-out webs added 2026-11-27 (fourteenth batch), the report webs after the development
+    # rounds on heldout17-36: topics never present before, the scored sites' shapes drawn from the
+    # whole range of the earlier batches in new combinations (SHAPES14 below), heldout34-36's names
+    "heldout37": (61612, "companies", ["companies", "jobs", "papers", "events", "realestate", "books"], True),
+    "heldout38": (36485, "specimens", ["specimens", "papers", "pets", "courses", "events", "boats"], True),
+    "heldout39": (73843, "photographs", ["photographs", "books", "events", "realestate", "legislation", "bicycles"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -1016,6 +1022,102 @@ NEAR13 = {
         ],
     },
 }
+# heldout37-39 keep heldout34-36's construction (fresh13: names, fillers, site maps, sub-hosts and
+# language choosers on other topics' sites, the near-topic site, no German site) but give the scored
+# topic's sites at depths 1, 2 (the site whose action robots.txt allows) and 3 shapes drawn from the
+# whole range of the earlier batches, a different combination on each web: (depth 1, depth 2, depth 3)
+# - heldout37: the search page as an <iframe> widget of the home page (heldout31-33), the search page
+#   linked from the site map only (heldout34-36), the terms page in front of the search (heldout18-30);
+# - heldout38: an image-map-only menu entry (heldout26/27), a search with no submit control
+#   (heldout31-33), the language-chooser home page (heldout34-36);
+# - heldout39: the search page on a sub-host in a subfolder (heldout34-36), the fields and button
+#   outside an empty <form>, tied by form="ID" (heldout23-25), the terms page (heldout18-30).
+# The depth-0 search is the <noscript> fallback of a JavaScript app, the second depth-2 one the
+# "Advanced" page (robots.txt disallows its action) with a look-alike form beside it, as before.
+FRESH14 = {"heldout37", "heldout38", "heldout39"}
+SHAPES14 = {
+    "heldout37": ("iframe", "sitemap", "disclaimer"),
+    "heldout38": ("maplink", "nosubmit", "chooser"),
+    "heldout39": ("subpage", "formattr", "disclaimer"),
+}
+# pages of heldout37-39's scored sites with a form that is not a search, shaped like it
+FRESH14_EXTRAS = {
+    "companies": [("Order documents", "/order-documents", "menu", "companydocs")],
+    "specimens": [("Request a loan", "/request-a-loan", "footer", "specimenloan")],
+    "photographs": [("Order a print", "/order-a-print", "menu", "printorder")],
+}
+FRESH14_BESIDE = {"companies": "companydocs", "specimens": "specimenloan", "photographs": "printorder"}
+NEAR14 = {
+    "companies": {
+        "host": "www.ledgerline-accountants.test",
+        "name": "Ledgerline Accountants",
+        "topic": "accountancy",
+        "tagline": "Accountants for limited companies and sole traders in the north: company formation, accounts and payroll.",
+        "search_path": "/services/search",
+        "search_title": "Find a service",
+        "field": ("q", "Service or company type"),
+        "select": ("Office", ["Kelby", "Northmoor", "Eskby", "Online"]),
+        "noun": "service",
+        "plural": "services",
+        "about_path": "/companies-we-work-with/",
+        "about_title": "Companies we work with",
+        "about_text": "We file accounts for hundreds of limited companies every year. Some of the companies we look after:",
+        "beside": ("Book a free consultation", "consultbook"),
+        "titles": [
+            "Company formation: register a limited company ({opt} office)",
+            "Year-end accounts for small companies ({opt} office)",
+            "Company secretarial service: confirmation statements and filings ({opt})",
+            "Closing a company: dissolution and strike-off ({opt})",
+            "Payroll for companies with up to 50 staff ({opt} office)",
+        ],
+    },
+    "specimens": {
+        "host": "www.wildside-fieldtrips.test",
+        "name": "Wildside Field Trips",
+        "topic": "naturetrips",
+        "tagline": "Guided days out for naturalists: moorland plants, coastal fossils and moth nights across the north.",
+        "search_path": "/trips/search",
+        "search_title": "Find a field trip",
+        "field": ("q", "Place or group"),
+        "select": ("Season", ["Spring", "Summer", "Autumn", "Winter"]),
+        "noun": "trip",
+        "plural": "trips",
+        "about_path": "/specimens-you-might-see/",
+        "about_title": "Specimens you might see",
+        "about_text": "Our guides show you where the museums' old specimens were collected. Some of the finds in local collections:",
+        "beside": ("Book a place", "tripplace"),
+        "titles": [
+            "{place}: fossil specimens on the shore ({opt})",
+            "Moss and lichen specimens walk, {place} ({opt})",
+            "Moth night at {place}: recording and specimen photography ({opt})",
+            "Herbarium specimens and the living plants: {place} ({opt})",
+            "Collecting specimens responsibly: a day at {place} ({opt})",
+        ],
+    },
+    "photographs": {
+        "host": "www.brightframe-studio.test",
+        "name": "Brightframe Studio",
+        "topic": "photoclasses",
+        "tagline": "Photography classes and studio hire in the north: portraits, film and darkroom printing.",
+        "search_path": "/classes/search",
+        "search_title": "Find a class",
+        "field": ("q", "Class or skill"),
+        "select": ("Level", ["Beginner", "Improver", "Advanced", "Darkroom"]),
+        "noun": "class",
+        "plural": "classes",
+        "about_path": "/photographs-we-love/",
+        "about_title": "Old photographs we love",
+        "about_text": "Our classes start from the archive photographs of the north. Some of the photographs that inspire us:",
+        "beside": ("Hire the studio", "studiohire"),
+        "titles": [
+            "Photographing {place} streets like the old photographs ({opt})",
+            "Restoring old family photographs ({opt}, {place})",
+            "Darkroom printing from negatives and glass plates ({opt}, {place})",
+            "Portrait photographs in the studio ({opt}, {place})",
+            "Photograph walk: {place} then and now ({opt})",
+        ],
+    },
+}
 # the German sites' words: whole texts first, then phrases inside longer texts
 GERMAN = {
     "Home": "Startseite",
@@ -1788,7 +1890,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh13 = name in FRESH13  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
+        self.fresh14 = name in FRESH14  # heldout37-39 keep heldout34-36's construction; SHAPES14 on the scored sites
+        self.fresh13 = name in FRESH13 or self.fresh14  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
         self.fresh12 = name in FRESH12 or self.fresh13  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
         self.fresh11 = name in FRESH11 or self.fresh12  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
         self.fresh10 = name in FRESH10 or self.fresh11  # heldout26/27 keep heldout23-25's shapes (fresh9) but two, and add their own
@@ -2590,7 +2693,7 @@ class Web:
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
         if self.fresh13:
-            extras = extras + FRESH13_EXTRAS.get(topic, [])
+            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS}.get(topic, [])
         elif self.fresh12:
             extras = extras + FRESH12_EXTRAS.get(topic, [])
         elif self.fresh11:
@@ -2823,7 +2926,7 @@ class Web:
             xh, xf = self._fresh_form(
                 site,
                 (
-                    {**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE, **FRESH13_BESIDE}
+                    {**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE, **FRESH13_BESIDE, **FRESH14_BESIDE}
                     if self.fresh9
                     else FRESH7_BESIDE
                 ).get(topic, "registration"),
@@ -4102,7 +4205,17 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            if self.fresh13:  # heldout34-36: the search page is on a sub-host of the site, in a subfolder
+            shapes14 = SHAPES14.get(self.name)
+            if shapes14:  # heldout37-39: the earlier batches' shapes in a new combination on each web
+                s1, s2, s3 = shapes14
+                traits[d1].update({s1: True, "style": trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), "method": trng.choice(["get", "post"])})
+                traits[vendor].update({s2: True, "method": trng.choice(["get", "post"])})
+                if s2 == "sitemap":
+                    traits[vendor]["style"] = trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17])
+                for i in (home, d1, vendor):
+                    traits[i]["needs_term"] = True
+                traits[d3].update({s3: True, "style": trng.choice([17, 18, 19]), "hosted": True})
+            elif self.fresh13:  # heldout34-36: the search page is on a sub-host of the site, in a subfolder
                 traits[d1].update(subpage=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             elif self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
                 traits[d1].update(iframe=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
@@ -4112,7 +4225,9 @@ class Web:
                 traits[d1].update(iconlink=True, style=trng.choice([0, 1, 2, 3, 5, 7, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             else:
                 traits[d1].update(browse=True, style=19, method="get")
-            if self.fresh13:  # heldout34-36: the search page is linked from the site map only
+            if shapes14:
+                pass
+            elif self.fresh13:  # heldout34-36: the search page is linked from the site map only
                 traits[vendor].update(sitemap=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
                 for i in (home, d1, vendor):
                     traits[i]["needs_term"] = True
@@ -4133,7 +4248,9 @@ class Web:
             else:
                 traits[vendor].update(vendor=True, style=trng.choice([0, 1, 2, 3, 17]), method=trng.choice(["get", "post"]))
             traits[adv].update(advlink=True, beside7=True, style=trng.choice([1, 2, 5, 12]))
-            if self.fresh13:  # heldout34-36: the home page is a language chooser; the search two links below /en/
+            if shapes14:
+                pass
+            elif self.fresh13:  # heldout34-36: the home page is a language chooser; the search two links below /en/
                 traits[d3].update(chooser=True, style=trng.choice([17, 18, 19]), hosted=True)
             else:
                 traits[d3].update(disclaimer=True, style=trng.choice([17, 18, 19]), hosted=True)
@@ -4665,6 +4782,40 @@ class Web:
                 "<option>Digital file (TIFF)</option></select></label> "
                 '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
             )
+        elif kind == "companydocs":
+            action = rng.choice(["/documents/order", "/order-documents/basket"])
+            h = (
+                f"<h3>{E(rng.choice(['Order company documents', 'Order certified copies', 'Copies of filed accounts']))}</h3>"
+                f'<form action="{action}" method="post"><label>Company number <input type="text" name="number"></label> '
+                '<label>Company name <input type="text" name="name"></label> '
+                f'<label>{E(labels["format"])} <select name="type">{fmts}</select></label> '
+                '<label>Document <select name="document"><option>Latest accounts</option><option>Confirmation statement</option>'
+                "<option>Certificate of incorporation</option><option>Articles of association</option></select></label> "
+                '<label>Certified copy <input type="checkbox" name="certified" value="1"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
+        elif kind == "specimenloan":
+            action = rng.choice(["/loans/request", "/request-a-loan/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Request a loan', 'Borrow specimens for research', 'Ask to visit the collections']))}</h3>"
+                f'<form action="{action}" method="post"><label>Scientific name <input type="text" name="taxon"></label> '
+                '<label>Catalogue numbers <input type="text" name="catno"></label> '
+                f'<label>{E(labels["category"])} <select name="collection">{cats}</select></label> '
+                '<label>Institution <input type="text" name="institution"></label> '
+                '<label>Purpose of the loan <textarea name="purpose" rows="5"></textarea></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send request"></form>'
+            )
+        elif kind == "printorder":
+            action = rng.choice(["/prints/order", "/order-a-print/basket"])
+            h = (
+                f"<h3>{E(rng.choice(['Order a print', 'Buy a copy of a picture', 'Prints and scans']))}</h3>"
+                f'<form action="{action}" method="post"><label>Negative number <input type="text" name="negno"></label> '
+                '<label>Place <input type="text" name="place"></label> '
+                f'<label>{E(labels["category"])} <select name="subject">{cats}</select></label> '
+                '<label>Size <select name="size"><option>6 x 4 in</option><option>10 x 8 in</option><option>A3</option>'
+                "<option>Digital file (JPEG)</option></select></label> "
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
         elif kind == "datarequest":
             action = rng.choice(["/data-requests/new", "/request-data/send"])
             h = (
@@ -5162,7 +5313,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = {**NEAR11, **NEAR12, **NEAR13}[self.topic]
+        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -6526,6 +6677,17 @@ class Web:
                     "datatraining": "Computers: Training: Data skills",
                 }
             )
+        if self.fresh14:
+            groups.update(
+                {
+                    "companies": "Business: Company information: Registers",
+                    "specimens": "Science: Natural history: Museum collections",
+                    "photographs": "Arts: Photography: Historic photograph archives",
+                    "accountancy": "Business: Accounting: Firms",
+                    "naturetrips": "Recreation: Outdoors: Guided nature walks",
+                    "photoclasses": "Arts: Photography: Classes and studios",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -6863,6 +7025,12 @@ class Web:
                 "cvregister": "Thank you: a consultant will call you about your CV.",
                 "evententry": "Thank you: your entry is confirmed. Start times are published two days before the event.",
                 "coursebook": "Thank you: we will email joining instructions a week before the course.",
+                "companydocs": "The documents have been added to your order. Copies are emailed within one working day.",
+                "specimenloan": "Thank you: the curator will reply to your loan request within two weeks.",
+                "printorder": "The picture has been added to your order. Prints are posted within ten working days.",
+                "consultbook": "Thank you: we will call you to arrange your free consultation.",
+                "tripplace": "Thank you: your place is booked. Meeting points are emailed a week before the trip.",
+                "studiohire": "Thank you: we will confirm your studio booking by email.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
