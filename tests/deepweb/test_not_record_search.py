@@ -220,6 +220,28 @@ def test_a_site_box_whose_sites_name_holds_the_topics_word_is_a_site_search():
     assert words.form_evidence(one(box, "http://www.hillroutes.test/")) == 1.0
 
 
+def test_a_field_labelled_site_is_no_site_search():
+    # heldout33: a bird records search three links deep, a box labelled "Site or town"
+    # (field "filters[site]") beside selects of species groups and record types, was read
+    # as a box that searches the site by "site" and never output (form evidence -1)
+    words = learned_vocabulary("sighting", ("bird mammal watch", "bird butterfly watch"))
+    records = """<form class="c-search__form" action="/shop/list.asp"><label for="s">Site or
+      town</label><input id="s" name="filters[site]"><label for="g">Group</label>
+      <select id="g" name="filters[group]"><option value="">All groups</option>
+      <option>Birds</option><option>Mammals</option><option>Butterflies</option></select>
+      <button>Show records</button></form>"""
+    assert words.form_evidence(one(records)) > 0
+    # "site" beside a search word still says the site: "Search this site", "site-search"
+    for box in (
+        records.replace("Site or\n      town", "Search this site"),
+        records.replace('class="c-search__form"', 'class="site-search"').replace(
+            "Site or\n      town", "Town"
+        ),
+    ):
+        assert "Site or" not in box
+        assert words.form_evidence(one(box)) == SITE_SEARCH_EVIDENCE
+
+
 def museum_web() -> SandboxWeb:
     web = SandboxWeb()
     home = "http://www.museum.test/"
