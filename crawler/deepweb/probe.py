@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, TEXT_TYPES, Form, FormField
 from crawler.deepweb.page import in_navigation, is_navigation
+from crawler.deepweb.relevance import site_name_runs
 from crawler.focus.query import terms
 
 # Field names of a search box, best first, when a form has several text fields.
@@ -57,6 +58,7 @@ RESULT_COUNT = re.compile(
     r"|entries|documents?|books?|listings?|found)\b)",
     re.IGNORECASE,
 )
+_TOKEN = re.compile(r"[a-z0-9]+")
 _SKIP_TAGS = frozenset(
     {"script", "style", "nav", "header", "footer", "form", "select", "option", "head", "menu"}
 )
@@ -197,6 +199,9 @@ class ResultPage:
     # counted in ``records``, and the records with a link at all
     offsite_records: int = 0
     linked_records: int = 0
+    #: per record, the stems of the runs of its words that spell the site's name (empty
+    #: when it does not): :func:`crawler.deepweb.relevance.lists_own_offerings`
+    record_names: list[set[str]] = field(default_factory=list)
 
     @property
     def lists_other_sites(self) -> bool:
@@ -248,9 +253,12 @@ def read_results(
             best_key, best = key, n
     record_text = ""
     offsite = linked = 0
+    record_names: list[set[str]] = []
     if best_key:
         records = _group_records(doc, best_key)
-        record_text = " ".join(_text(c) for c in records)
+        texts = [_text(c) for c in records]
+        record_text = " ".join(texts)
+        record_names = [_site_name_stems(t, page_url) for t in texts]
         site = _site_of(page_url)
         for record in records:
             hosts = {
@@ -262,7 +270,13 @@ def read_results(
                 linked += 1
                 if site and site not in hosts:
                     offsite += 1
-    return ResultPage(best, count, no_results, record_text, [], offsite, linked)
+    return ResultPage(best, count, no_results, record_text, [], offsite, linked, record_names)
+
+
+def _site_name_stems(text: str, page_url: str) -> set[str]:
+    """The stems of the runs of ``text`` that spell the name of the site of ``page_url``."""
+    runs = site_name_runs(_TOKEN.findall(text.lower()), page_url)
+    return set(terms(" ".join(" ".join(run) for run in runs)))
 
 
 def _site_of(url: str) -> str:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -186,12 +186,31 @@ def site_name_run_terms(form: Form) -> set[str]:
     ``www.westbrookarts.test``). A box that names its site so says "this site", whatever
     the name's words are (an auction house's name holds "auction"; a walking-holiday
     company's "walking")."""
-    host = (urlsplit(form.page_url).hostname or "").lower().split(".")
-    names = {re.sub(r"[^a-z0-9]", "", label) for label in host[:-1] if label != "www"}
-    names = {name for name in names if len(name) >= 4}
-    tokens = re.findall(r"[a-z0-9]+", form.text.lower())
     found: set[str] = set()
+    for run in site_name_runs(re.findall(r"[a-z0-9]+", form.text.lower()), form.page_url):
+        found |= set(terms(" ".join(run)))
+    return found
+
+
+def site_names(page_url: str) -> set[str]:
+    """The labels of a page's host that may be its site's name, hyphens left out
+    ("footlooseholidays" of ``www.footloose-holidays.test``): 4 letters or more, not
+    "www", not the last label."""
+    host = (urlsplit(page_url).hostname or "").lower().split(".")
+    names = {re.sub(r"[^a-z0-9]", "", label) for label in host[:-1] if label != "www"}
+    return {name for name in names if len(name) >= 4}
+
+
+def site_name_runs(tokens: list[str], page_url: str) -> list[list[str]]:
+    """The runs of ``tokens`` (lower-case words in order) that spell the name of the
+    site of ``page_url`` (see :func:`site_name_run_terms`), one per start, longest."""
+    names = site_names(page_url)
+    runs: list[list[str]] = []
+    if not names:
+        return runs
     for start in range(len(tokens)):
+        if not any(name.startswith(tokens[start]) for name in names):
+            continue  # (the common case: no name starts with this word)
         spelled = ""
         spelling = 0  # words of the run that spell the name
         left_out = Counter[bool]()  # words the host leaves out: content (True), stop words
@@ -214,8 +233,8 @@ def site_name_run_terms(form: Form) -> set[str]:
             ):
                 run = tokens[start : end + 1]
         if run:
-            found |= set(terms(" ".join(run)))
-    return found
+            runs.append(run)
+    return runs
 
 
 def form_terms(form: Form) -> set[str]:
@@ -532,6 +551,29 @@ NO_RECORDS = -0.25
 #: judged on topic by two topic words on its home page, its search's answer of sites
 #: naming the topic judged as records of the topic)
 OTHER_SITES = -1.0
+
+
+#: result evidence of a form whose answer lists the site's own pages or offers: most
+#: records spell the site's name (:func:`lists_own_offerings`)
+OWN_OFFERINGS = -1.0
+
+
+def lists_own_offerings(
+    record_names: Sequence[set[str]], records: int, marks_topic: Callable[[str], bool]
+) -> bool:
+    """A probe's answer lists the site's own pages or offers, not records of a database
+    of the topic: at least half of its ``records`` spell the site's name (``record_names``:
+    per record, the stems of the runs that spell it, :attr:`ResultPage.record_names`)
+    in words not all of which mark the topic. A site search lists the site's pages
+    ("About us | OpenPrints Archive", "Help | OpenPrints Archive"); a walking-holiday
+    company's holiday search lists its holidays, each "Footloose Walking Holidays", a
+    karaoke-hire firm's song search its songs, each "Singstar Karaoke Hire"
+    (heldout30-33: output on records that hold the topic's words). A register of the
+    topic lists records of many hands (observers, authors, societies): its name is in
+    its banner, not in its records; nor is a name of the topic's words alone
+    ("Kelby Sightings" on ``kelbysightings``) the sign of an offer."""
+    naming = sum(1 for stems in record_names if stems and not all(map(marks_topic, stems)))
+    return naming > 0 and 2 * naming >= records
 
 
 #: result evidence of a form without a word that marks the topic whose probes (the

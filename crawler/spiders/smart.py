@@ -79,6 +79,7 @@ from crawler.deepweb.probe import (
 from crawler.deepweb.relevance import (
     NO_RECORDS,
     OTHER_SITES,
+    OWN_OFFERINGS,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
@@ -88,6 +89,7 @@ from crawler.deepweb.relevance import (
     join_compounds,
     judge_form,
     link_names_topic,
+    lists_own_offerings,
     no_results_evidence,
     own_terms,
     site_evidence,
@@ -1571,6 +1573,13 @@ class SmartSpider(CrawlerSpider):
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
         other_sites = result.confirmed and result.lists_other_sites
+        own_offerings = (
+            result.confirmed
+            and not other_sites
+            and lists_own_offerings(
+                result.record_names, result.records, self.vocabulary.marks_topic
+            )
+        )
         if not result.confirmed:
             retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
@@ -1593,6 +1602,20 @@ class SmartSpider(CrawlerSpider):
                 result.offsite_records,
                 result.records,
                 result.linked_records,
+            )
+        elif own_offerings:
+            # the site's own pages or offers (a site search, a company's holidays): no
+            # evidence of the topic for the site, the form is not relevant and not
+            # judged again on its records
+            evidence = OWN_OFFERINGS
+            stats.inc_value("smart/probe_results/lists_own_offerings")
+            self.logger.info(
+                "form %d of %s lists the site's own pages or offers: %d of its %d records "
+                "spell the site's name: not a search of records of the topic",
+                state.form.index,
+                state.form.page_url,
+                sum(1 for stems in result.record_names if stems),
+                result.records,
             )
         elif result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
@@ -1644,7 +1667,7 @@ class SmartSpider(CrawlerSpider):
             evidence,
             form_evidence,
         )
-        if result.confirmed and not item.relevant and not other_sites:
+        if result.confirmed and not item.relevant and not (other_sites or own_offerings):
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
