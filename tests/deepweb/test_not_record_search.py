@@ -223,13 +223,21 @@ def test_a_site_box_whose_sites_name_holds_the_topics_word_is_a_site_search():
 def test_a_field_labelled_site_is_no_site_search():
     # heldout33: a bird records search three links deep, a box labelled "Site or town"
     # (field "filters[site]") beside selects of species groups and record types, was read
-    # as a box that searches the site by "site" and never output (form evidence -1)
-    words = learned_vocabulary("sighting", ("bird mammal watch", "bird butterfly watch"))
+    # as a box that searches the site by "site" and never output (form evidence -1); its
+    # select of record types, one of them learned ("Breeding evidence"), beside the
+    # species groups read it as a search over many subjects
+    words = learned_vocabulary(
+        "sighting", ("bird mammal butterfly breeding", "bird mammal butterfly breeding")
+    )
     records = """<form class="c-search__form" action="/shop/list.asp"><label for="s">Site or
       town</label><input id="s" name="filters[site]"><label for="g">Group</label>
       <select id="g" name="filters[group]"><option value="">All groups</option>
       <option>Birds</option><option>Mammals</option><option>Butterflies</option></select>
+      <label for="t">Record type</label><select id="t" name="filters[type]">
+      <option value="">Any type</option><option>Casual record</option><option>Roost
+      count</option><option>Breeding evidence</option><option>Migration</option></select>
       <button>Show records</button></form>"""
+    assert words.marks_topic("breed") and not words.marks_topic("roost")
     assert words.form_evidence(one(records)) > 0
     # "site" beside a search word still says the site: "Search this site", "site-search"
     for box in (
