@@ -199,9 +199,9 @@ class ResultPage:
     # counted in ``records``, and the records with a link at all
     offsite_records: int = 0
     linked_records: int = 0
-    #: per record, the stems of the runs of its words that spell the site's name (empty
-    #: when it does not): :func:`crawler.deepweb.relevance.lists_own_offerings`
-    record_names: list[set[str]] = field(default_factory=list)
+    #: per record, the runs of its words that spell the site's name, stemmed (none when
+    #: it does not): :func:`crawler.deepweb.relevance.lists_own_offerings`
+    record_names: list[list[tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def lists_other_sites(self) -> bool:
@@ -253,7 +253,7 @@ def read_results(
             best_key, best = key, n
     record_text = ""
     offsite = linked = 0
-    record_names: list[set[str]] = []
+    record_names: list[list[tuple[str, ...]]] = []
     if best_key:
         records = _group_records(doc, best_key)
         texts = [_text(c) for c in records]
@@ -273,10 +273,10 @@ def read_results(
     return ResultPage(best, count, no_results, record_text, [], offsite, linked, record_names)
 
 
-def _site_name_stems(text: str, page_url: str) -> set[str]:
-    """The stems of the runs of ``text`` that spell the name of the site of ``page_url``."""
+def _site_name_stems(text: str, page_url: str) -> list[tuple[str, ...]]:
+    """The runs of ``text`` that spell the name of the site of ``page_url``, stemmed."""
     runs = site_name_runs(_TOKEN.findall(text.lower()), page_url)
-    return set(terms(" ".join(" ".join(run) for run in runs)))
+    return [tuple(terms(" ".join(run))) for run in runs]
 
 
 def _site_of(url: str) -> str:

@@ -566,20 +566,26 @@ OWN_OFFERINGS = -1.0
 
 
 def lists_own_offerings(
-    record_names: Sequence[set[str]], records: int, marks_topic: Callable[[str], bool]
+    record_names: Sequence[Sequence[tuple[str, ...]]],
+    records: int,
+    marks_topic: Callable[[str], bool],
 ) -> bool:
     """A probe's answer lists the site's own pages or offers, not records of a database
-    of the topic: at least half of its ``records`` spell the site's name (``record_names``:
-    per record, the stems of the runs that spell it, :attr:`ResultPage.record_names`)
-    in words not all of which mark the topic. A site search lists the site's pages
-    ("About us | OpenPrints Archive", "Help | OpenPrints Archive"); a walking-holiday
-    company's holiday search lists its holidays, each "Footloose Walking Holidays", a
-    karaoke-hire firm's song search its songs, each "Singstar Karaoke Hire"
-    (heldout30-33: output on records that hold the topic's words). A register of the
-    topic lists records of many hands (observers, authors, societies): its name is in
-    its banner, not in its records; nor is a name of the topic's words alone
-    ("Kelby Sightings" on ``kelbysightings``) the sign of an offer."""
-    naming = sum(1 for stems in record_names if stems and not all(map(marks_topic, stems)))
+    of the topic: at least half of its ``records`` spell the site's name
+    (``record_names``: per record, the runs of its words that spell it, stemmed,
+    :attr:`ResultPage.record_names`). A site search lists the site's pages ("About us |
+    OpenPrints Archive", "Help | OpenPrints Archive"); a walking-holiday company's holiday
+    search lists its holidays, each "Footloose Walking Holidays", a karaoke-hire firm's
+    song search its songs, each "Singstar Karaoke Hire" (heldout30-33: output on records
+    that hold the topic's words). A register of the topic lists records of many hands
+    (observers, authors, societies): its name is in its banner, not in its records. A
+    name of one word that marks the topic (``www.walks.test``) is no sign: a record of
+    the topic says that word."""
+    naming = sum(
+        1
+        for runs in record_names
+        if any(len(run) > 1 or not all(map(marks_topic, run)) for run in runs)
+    )
     return naming > 0 and 2 * naming >= records
 
 

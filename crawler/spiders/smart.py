@@ -1614,7 +1614,7 @@ class SmartSpider(CrawlerSpider):
                 "spell the site's name: not a search of records of the topic",
                 state.form.index,
                 state.form.page_url,
-                sum(1 for stems in result.record_names if stems),
+                sum(1 for runs in result.record_names if runs),
                 result.records,
             )
         elif result.confirmed:

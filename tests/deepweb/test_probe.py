@@ -137,22 +137,28 @@ def test_an_answer_whose_records_spell_the_sites_name_lists_its_own_offers():
     url = "http://www.footloose-holidays.test/holidays/search"
     offers = read_results(parse_html(OFFERS, url), before, 2, url)
     assert offers.records == 3
-    assert offers.record_names == [{"footloos", "walk", "holidai"}] * 3
+    assert offers.record_names == [[("footloos", "walk", "holidai")]] * 3
     walks = learned_vocabulary("walk", ("walk route fell", "walk route map"))
     assert lists_own_offerings(offers.record_names, offers.records, walks.marks_topic)
     # a register of walks: its name in its banner only, its records by many hands
     register = OFFERS.replace("<td>Footloose Walking Holidays</td>", "<td>Dales Ramblers</td>")
     routes = read_results(parse_html(register, url), before, 2, url)
-    assert routes.records == 3 and routes.record_names == [set()] * 3
+    assert routes.records == 3 and routes.record_names == [[]] * 3
     assert not lists_own_offerings(routes.record_names, routes.records, walks.marks_topic)
     # one record of three naming the site is not most
     one_of_three = OFFERS.replace("Footloose Walking Holidays</td>", "Dales Ramblers</td>", 2)
     some = read_results(parse_html(one_of_three, url), before, 2, url)
     assert not lists_own_offerings(some.record_names, some.records, walks.marks_topic)
-    # a name of the topic's words alone ("Kelby Walks" on kelbywalks) is no offer
+    # a site's name of two words or more counts whatever its words ("Kelby Podcast
+    # Directory": a site search's pages); a name of one word that marks the topic
+    # ("Walks" on www.walks.test) is what a record of the topic says
     kelby = OFFERS.replace("Footloose Walking Holidays</td>", "Kelby Walks</td>")
     url = "http://www.kelbywalks.test/s"
     named = read_results(parse_html(kelby, url), before, 2, url)
-    assert named.record_names == [{"kelbi", "walk"}] * 3
+    assert named.record_names == [[("kelbi", "walk")]] * 3
     kelby_walks = learned_vocabulary("walk", ("kelby walk route", "kelby walk map"))
-    assert not lists_own_offerings(named.record_names, named.records, kelby_walks.marks_topic)
+    assert lists_own_offerings(named.record_names, named.records, kelby_walks.marks_topic)
+    url = "http://www.walks.test/s"
+    one_word = read_results(parse_html(kelby, url), before, 2, url)
+    assert one_word.record_names == [[("walk",)]] * 3
+    assert not lists_own_offerings(one_word.record_names, one_word.records, walks.marks_topic)
