@@ -274,8 +274,10 @@ def read_results(
 
 
 def _site_name_stems(text: str, page_url: str) -> list[tuple[str, ...]]:
-    """The runs of ``text`` that spell the name of the site of ``page_url``, stemmed."""
-    runs = site_name_runs(_TOKEN.findall(text.lower()), page_url)
+    """The runs of ``text`` that spell the name of the site of ``page_url``, stemmed:
+    its host's labels but the first of three or more (:func:`_site_of`: the answer of a
+    hosted search, ``search.kelbypodcasts.test``, is of the site ``kelbypodcasts``)."""
+    runs = site_name_runs(_TOKEN.findall(text.lower()), f"http://{_site_of(page_url)}/")
     return [tuple(terms(" ".join(run))) for run in runs]
 
 

@@ -162,3 +162,7 @@ def test_an_answer_whose_records_spell_the_sites_name_lists_its_own_offers():
     one_word = read_results(parse_html(kelby, url), before, 2, url)
     assert one_word.record_names == [[("walk",)]] * 3
     assert not lists_own_offerings(one_word.record_names, one_word.records, walks.marks_topic)
+    # a hosted search's answer is of the site, not of its "search" label
+    url = "http://search.kelbywalks.test/s/search.html"
+    hosted = read_results(parse_html(kelby.replace("Easy holiday", "Search"), url), before, 2, url)
+    assert hosted.record_names == [[("kelbi", "walk")]] * 3
