@@ -84,6 +84,7 @@ from crawler.deepweb.relevance import (
     RelevanceWeights,
     TopicVocabulary,
     broad_answer_counts,
+    broad_answer_evidence,
     compound_pattern,
     form_terms,
     join_compounds,
@@ -1682,19 +1683,18 @@ class SmartSpider(CrawlerSpider):
         now; records that answer the topic mark the site's database as answering it."""
         evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
         exploration = self.explorations.get(state.item.site)
-        if (
-            exploration is not None
-            and self.vocabulary.answers_topic(
-                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
-            )
-            and broad_answer_counts(
-                any(t in self.topic_names for t in state.query_terms),
-                self.vocabulary.share(exploration.words),
-                self.weights.density,
-            )
+        if exploration is None:
+            return evidence
+        counts = broad_answer_counts(
+            any(t in self.topic_names for t in state.query_terms),
+            self.vocabulary.share(exploration.words),
+            self.weights.density,
+        )
+        if counts and self.vocabulary.answers_topic(
+            state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
         ):
             self.site_answers_topic(exploration, state.form)
-        return evidence
+        return broad_answer_evidence(evidence, counts)
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers
