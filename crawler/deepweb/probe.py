@@ -199,8 +199,8 @@ class ResultPage:
     # counted in ``records``, and the records with a link at all
     offsite_records: int = 0
     linked_records: int = 0
-    #: per record, the runs of its words that spell the site's name, stemmed (none when
-    #: it does not): :func:`crawler.deepweb.relevance.lists_own_offerings`
+    #: per record, its fields that name the site, stemmed (none when it has none):
+    #: :func:`_site_name_fields`, :func:`crawler.deepweb.relevance.lists_own_offerings`
     record_names: list[list[tuple[str, ...]]] = field(default_factory=list)
 
     @property
@@ -258,7 +258,7 @@ def read_results(
         records = _group_records(doc, best_key)
         texts = [_text(c) for c in records]
         record_text = " ".join(texts)
-        record_names = [_site_name_stems(t, page_url) for t in texts]
+        record_names = [_site_name_fields(r, page_url) for r in records]
         site = _site_of(page_url)
         for record in records:
             hosts = {
@@ -273,12 +273,35 @@ def read_results(
     return ResultPage(best, count, no_results, record_text, [], offsite, linked, record_names)
 
 
-def _site_name_stems(text: str, page_url: str) -> list[tuple[str, ...]]:
-    """The runs of ``text`` that spell the name of the site of ``page_url``, stemmed:
-    its host's labels but the first of three or more (:func:`_site_of`: the answer of a
-    hosted search, ``search.kelbypodcasts.test``, is of the site ``kelbypodcasts``)."""
-    runs = site_name_runs(_TOKEN.findall(text.lower()), f"http://{_site_of(page_url)}/")
-    return [tuple(terms(" ".join(run))) for run in runs]
+#: words of a record's field that names its site at most: the name, and one word more
+#: that its host leaves out ("OpenPrints Archive" on ``openprints``)
+NAME_FIELD_EXTRA_WORDS = 1
+
+
+def _site_name_fields(record: Any, page_url: str) -> list[tuple[str, ...]]:
+    """The fields of a record (its elements, itself included) whose words are the name of
+    the site of ``page_url`` (a run that spells it, :func:`site_name_runs`, and at most
+    :data:`NAME_FIELD_EXTRA_WORDS` more), stemmed: the "By" of a company's own holidays,
+    "Footloose Walking Holidays". The site's host's labels but the first of three or more
+    count (:func:`_site_of`: a hosted search's answer, ``search.kelbypodcasts.test``, is
+    of the site ``kelbypodcasts``). A record that says the name among other words ("Cadenza
+    Scores item 4") is not counted."""
+    site_url = f"http://{_site_of(page_url)}/"
+    fields: list[tuple[str, ...]] = []
+    for element in record.iter():
+        if not isinstance(element.tag, str):
+            continue
+        tokens = _TOKEN.findall(_text(element).lower())
+        if not tokens or len(tokens) > _NAME_FIELD_MAX_WORDS:
+            continue
+        for run in site_name_runs(tokens, site_url):
+            if len(tokens) - len(run) <= NAME_FIELD_EXTRA_WORDS:
+                fields.append(tuple(terms(" ".join(run))))
+    return fields
+
+
+#: words of an element read as a record's field at most (a name, not a paragraph)
+_NAME_FIELD_MAX_WORDS = 8
 
 
 def _site_of(url: str) -> str:

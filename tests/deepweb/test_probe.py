@@ -145,6 +145,12 @@ def test_an_answer_whose_records_spell_the_sites_name_lists_its_own_offers():
     routes = read_results(parse_html(register, url), before, 2, url)
     assert routes.records == 3 and routes.record_names == [[]] * 3
     assert not lists_own_offerings(routes.record_names, routes.records, walks.marks_topic)
+    # a record that says the name among other words does not name its site in a field
+    items = OFFERS.replace(
+        "<td>Footloose Walking Holidays</td>", "<td>Footloose Walking Holidays item 4</td>"
+    )
+    among = read_results(parse_html(items, url), before, 2, url)
+    assert among.records == 3 and among.record_names == [[]] * 3
     # one record of three naming the site is not most
     one_of_three = OFFERS.replace("Footloose Walking Holidays</td>", "Dales Ramblers</td>", 2)
     some = read_results(parse_html(one_of_three, url), before, 2, url)
