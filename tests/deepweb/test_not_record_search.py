@@ -239,6 +239,17 @@ def test_a_field_labelled_site_is_no_site_search():
       <button>Show records</button></form>"""
     assert words.marks_topic("breed") and not words.marks_topic("roost")
     assert words.form_evidence(one(records)) > 0
+    # one marking word in several options is no classification of the topic: a
+    # legislation search's status ("In force", "Not yet in force") beside its types, one
+    # of them learned ("Regulation"), stays a search over many subjects (heldout25)
+    laws = learned_vocabulary("permit", ("permit regulation force", "permit regulation force"))
+    statutes = """<form action="/find"><label for="n">Number</label><input id="n" name="number">
+      <label for="f">Type</label><select id="f" name="fmt"><option value="">Any</option>
+      <option>Act</option><option>Order</option><option>Regulation</option><option>Bill
+      </option></select><label for="v">Status</label><select id="v" name="value"><option
+      value="">Any</option><option>In force</option><option>Not yet in force</option>
+      <option>Repealed</option></select><button>Show results</button></form>"""
+    assert laws.form_evidence(one(statutes)) == -1.0
     # "site" beside a search word still says the site: "Search this site", "site-search"
     for box in (
         records.replace("Site or\n      town", "Search this site"),
