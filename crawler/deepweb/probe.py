@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, TEXT_TYPES, Form, FormField
 from crawler.deepweb.page import in_navigation, is_navigation
+from crawler.deepweb.relevance import site_name_runs
 from crawler.focus.query import terms
 
 # Field names of a search box, best first, when a form has several text fields.
@@ -57,6 +58,7 @@ RESULT_COUNT = re.compile(
     r"|entries|documents?|books?|listings?|found)\b)",
     re.IGNORECASE,
 )
+_TOKEN = re.compile(r"[a-z0-9]+")
 _SKIP_TAGS = frozenset(
     {"script", "style", "nav", "header", "footer", "form", "select", "option", "head", "menu"}
 )
@@ -197,6 +199,9 @@ class ResultPage:
     # counted in ``records``, and the records with a link at all
     offsite_records: int = 0
     linked_records: int = 0
+    #: per record, its fields that name the site, stemmed (none when it has none):
+    #: :func:`_site_name_fields`, :func:`crawler.deepweb.relevance.lists_own_offerings`
+    record_names: list[list[tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def lists_other_sites(self) -> bool:
@@ -248,9 +253,12 @@ def read_results(
             best_key, best = key, n
     record_text = ""
     offsite = linked = 0
+    record_names: list[list[tuple[str, ...]]] = []
     if best_key:
         records = _group_records(doc, best_key)
-        record_text = " ".join(_text(c) for c in records)
+        texts = [_text(c) for c in records]
+        record_text = " ".join(texts)
+        record_names = [_site_name_fields(r, page_url) for r in records]
         site = _site_of(page_url)
         for record in records:
             hosts = {
@@ -262,7 +270,38 @@ def read_results(
                 linked += 1
                 if site and site not in hosts:
                     offsite += 1
-    return ResultPage(best, count, no_results, record_text, [], offsite, linked)
+    return ResultPage(best, count, no_results, record_text, [], offsite, linked, record_names)
+
+
+#: words of a record's field that names its site at most: the name, and one word more
+#: that its host leaves out ("OpenPrints Archive" on ``openprints``)
+NAME_FIELD_EXTRA_WORDS = 1
+
+
+def _site_name_fields(record: Any, page_url: str) -> list[tuple[str, ...]]:
+    """The fields of a record (its elements, itself included) whose words are the name of
+    the site of ``page_url`` (a run that spells it, :func:`site_name_runs`, and at most
+    :data:`NAME_FIELD_EXTRA_WORDS` more), stemmed: the "By" of a company's own holidays,
+    "Footloose Walking Holidays". The site's host's labels but the first of three or more
+    count (:func:`_site_of`: a hosted search's answer, ``search.kelbypodcasts.test``, is
+    of the site ``kelbypodcasts``). A record that says the name among other words ("Cadenza
+    Scores item 4") is not counted."""
+    site_url = f"http://{_site_of(page_url)}/"
+    fields: list[tuple[str, ...]] = []
+    for element in record.iter():
+        if not isinstance(element.tag, str):
+            continue
+        tokens = _TOKEN.findall(_text(element).lower())
+        if not tokens or len(tokens) > _NAME_FIELD_MAX_WORDS:
+            continue
+        for run in site_name_runs(tokens, site_url):
+            if len(tokens) - len(run) <= NAME_FIELD_EXTRA_WORDS:
+                fields.append(tuple(terms(" ".join(run))))
+    return fields
+
+
+#: words of an element read as a record's field at most (a name, not a paragraph)
+_NAME_FIELD_MAX_WORDS = 8
 
 
 def _site_of(url: str) -> str:

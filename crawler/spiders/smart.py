@@ -79,15 +79,18 @@ from crawler.deepweb.probe import (
 from crawler.deepweb.relevance import (
     NO_RECORDS,
     OTHER_SITES,
+    OWN_OFFERINGS,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
     broad_answer_counts,
+    broad_answer_evidence,
     compound_pattern,
     form_terms,
     join_compounds,
     judge_form,
     link_names_topic,
+    lists_own_offerings,
     no_results_evidence,
     own_terms,
     site_evidence,
@@ -1571,6 +1574,13 @@ class SmartSpider(CrawlerSpider):
         stats = self.crawler.stats
         stats.inc_value(f"smart/probe_results/{result.status}")
         other_sites = result.confirmed and result.lists_other_sites
+        own_offerings = (
+            result.confirmed
+            and not other_sites
+            and lists_own_offerings(
+                result.record_names, result.records, self.vocabulary.marks_topic
+            )
+        )
         if not result.confirmed:
             retry = self.probe_request(state.form, state.item, state.page_groups, state.attempt + 1)
             if retry is not None:
@@ -1593,6 +1603,20 @@ class SmartSpider(CrawlerSpider):
                 result.offsite_records,
                 result.records,
                 result.linked_records,
+            )
+        elif own_offerings:
+            # the site's own pages or offers (a site search, a company's holidays): no
+            # evidence of the topic for the site, the form is not relevant and not
+            # judged again on its records
+            evidence = OWN_OFFERINGS
+            stats.inc_value("smart/probe_results/lists_own_offerings")
+            self.logger.info(
+                "form %d of %s lists the site's own pages or offers: %d of its %d records "
+                "spell the site's name: not a search of records of the topic",
+                state.form.index,
+                state.form.page_url,
+                sum(1 for runs in result.record_names if runs),
+                result.records,
             )
         elif result.confirmed:
             record_terms = set(terms(self.joined(result.record_text))) - state.query_terms
@@ -1644,7 +1668,7 @@ class SmartSpider(CrawlerSpider):
             evidence,
             form_evidence,
         )
-        if result.confirmed and not item.relevant and not other_sites:
+        if result.confirmed and not item.relevant and not (other_sites or own_offerings):
             self.probed_records.append(
                 ProbedRecords(state, record_terms, result.status, response.url, result.records)
             )
@@ -1659,19 +1683,18 @@ class SmartSpider(CrawlerSpider):
         now; records that answer the topic mark the site's database as answering it."""
         evidence = self.vocabulary.evidence(record_terms, self.learned_weight)
         exploration = self.explorations.get(state.item.site)
-        if (
-            exploration is not None
-            and self.vocabulary.answers_topic(
-                state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
-            )
-            and broad_answer_counts(
-                any(t in self.topic_names for t in state.query_terms),
-                self.vocabulary.share(exploration.words),
-                self.weights.density,
-            )
+        if exploration is None:
+            return evidence
+        counts = broad_answer_counts(
+            any(t in self.topic_names for t in state.query_terms),
+            self.vocabulary.share(exploration.words),
+            self.weights.density,
+        )
+        if counts and self.vocabulary.answers_topic(
+            state.form, state.query_terms, evidence, self.judged_by_links(exploration.site)
         ):
             self.site_answers_topic(exploration, state.form)
-        return evidence
+        return broad_answer_evidence(evidence, counts)
 
     def site_answers_topic(self, exploration: SiteExploration, form: Form) -> None:
         """A probe with the topic's words listed records: the site's database answers

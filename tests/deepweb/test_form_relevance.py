@@ -7,11 +7,13 @@ import pytest
 from crawler.deepweb import extract_forms
 from crawler.deepweb.relevance import (
     NO_RECORDS,
+    NOTHING_FOR_TOPIC,
     SITE_SEARCH_EVIDENCE,
     UNKNOWN,
     RelevanceWeights,
     TopicVocabulary,
     broad_answer_counts,
+    broad_answer_evidence,
     chance_of_at_least,
     compound_pattern,
     form_terms,
@@ -388,3 +390,18 @@ def test_a_broad_querys_records_count_only_for_a_site_whose_pages_speak_of_the_t
     assert broad_answer_counts(False, 0.08, 0.08) is True  # a car dealer saying "car"
     assert broad_answer_counts(True, 0.0, 0.08) is True  # the topic's own words asked
 
+
+def test_a_broad_querys_records_that_do_not_count_say_nothing_of_the_topic():
+    # heldout32: a preprint archive's paper search, "archives" answered with nothing,
+    # "paper" (learned from the archives' "estate papers") with papers holding one learned
+    # word, on a site whose pages' share of topic words was 0.065: output at 0.524
+    weights = RelevanceWeights(site=0.4, form=0.4, result=0.4, threshold=0.5, density=0.08)
+    counts = broad_answer_counts(False, 0.065, weights.density)
+    result = broad_answer_evidence(0.25, counts)
+    assert result == NOTHING_FOR_TOPIC
+    assert not judge_form(True, 0.065 / 0.08, 0.25, result, weights).relevant
+    assert judge_form(True, 0.065 / 0.08, 0.25, 0.25, weights).relevant  # as it was
+    # records that count keep their evidence: a site speaking of the topic, or the
+    # topic's own words asked
+    assert broad_answer_evidence(0.25, broad_answer_counts(False, 0.116, 0.08)) == 0.25
+    assert broad_answer_evidence(0.75, broad_answer_counts(True, 0.0, 0.08)) == 0.75

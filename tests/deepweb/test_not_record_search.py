@@ -220,6 +220,47 @@ def test_a_site_box_whose_sites_name_holds_the_topics_word_is_a_site_search():
     assert words.form_evidence(one(box, "http://www.hillroutes.test/")) == 1.0
 
 
+def test_a_field_labelled_site_is_no_site_search():
+    # heldout33: a bird records search three links deep, a box labelled "Site or town"
+    # (field "filters[site]") beside selects of species groups and record types, was read
+    # as a box that searches the site by "site" and never output (form evidence -1); its
+    # select of record types, one of them learned ("Breeding evidence"), beside the
+    # species groups read it as a search over many subjects
+    words = learned_vocabulary(
+        "sighting", ("bird mammal butterfly breeding", "bird mammal butterfly breeding")
+    )
+    records = """<form class="c-search__form" action="/shop/list.asp"><label for="s">Site or
+      town</label><input id="s" name="filters[site]"><label for="g">Group</label>
+      <select id="g" name="filters[group]"><option value="">All groups</option>
+      <option>Birds</option><option>Mammals</option><option>Butterflies</option></select>
+      <label for="t">Record type</label><select id="t" name="filters[type]">
+      <option value="">Any type</option><option>Casual record</option><option>Roost
+      count</option><option>Breeding evidence</option><option>Migration</option></select>
+      <button>Show records</button></form>"""
+    assert words.marks_topic("breed") and not words.marks_topic("roost")
+    assert words.form_evidence(one(records)) > 0
+    # one marking word in several options is no classification of the topic: a
+    # legislation search's status ("In force", "Not yet in force") beside its types, one
+    # of them learned ("Regulation"), stays a search over many subjects (heldout25)
+    laws = learned_vocabulary("permit", ("permit regulation force", "permit regulation force"))
+    statutes = """<form action="/find"><label for="n">Number</label><input id="n" name="number">
+      <label for="f">Type</label><select id="f" name="fmt"><option value="">Any</option>
+      <option>Act</option><option>Order</option><option>Regulation</option><option>Bill
+      </option></select><label for="v">Status</label><select id="v" name="value"><option
+      value="">Any</option><option>In force</option><option>Not yet in force</option>
+      <option>Repealed</option></select><button>Show results</button></form>"""
+    assert laws.form_evidence(one(statutes)) == -1.0
+    # "site" beside a search word still says the site: "Search this site", "site-search"
+    for box in (
+        records.replace("Site or\n      town", "Search this site"),
+        records.replace('class="c-search__form"', 'class="site-search"').replace(
+            "Site or\n      town", "Town"
+        ),
+    ):
+        assert "Site or" not in box
+        assert words.form_evidence(one(box)) == SITE_SEARCH_EVIDENCE
+
+
 def museum_web() -> SandboxWeb:
     web = SandboxWeb()
     home = "http://www.museum.test/"

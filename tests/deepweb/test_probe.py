@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from crawler.deepweb import extract_forms, parse_html
 from crawler.deepweb.probe import form_data, probe_queries, read_results, record_groups
+from crawler.deepweb.relevance import lists_own_offerings
+from tests.deepweb.test_form_relevance import learned_vocabulary
 
 ADVANCED = b"""<form action="/catalogue/find" method="post">
   <input type="hidden" name="token" value="x1"><input name="title">
@@ -115,3 +117,58 @@ def test_an_answer_whose_records_lead_to_other_sites_lists_sites():
     unknown = read_results(parse_html(DIRECTORY, "http://www.links.test/s"), before)
     assert (unknown.offsite_records, unknown.linked_records) == (0, 4)
     assert not unknown.lists_other_sites
+
+
+OFFERS = LAYOUT.format(
+    body="""<h1>Footloose Walking Holidays</h1><p>4 holidays found for "walks"</p><table>
+<tr class="r"><td><a href="/h/1">4 nights: Eskby coast short break</a></td>
+<td>Footloose Walking Holidays</td><td>Easy holiday</td></tr>
+<tr class="r"><td><a href="/h/2">7 nights: Coast to Coast centre-based</a></td>
+<td>Footloose Walking Holidays</td><td>Easy holiday</td></tr>
+<tr class="r"><td><a href="/h/3">5 nights: North York Moors hut to hut</a></td>
+<td>Footloose Walking Holidays</td><td>Easy holiday</td></tr></table>"""
+)
+
+
+def test_an_answer_whose_records_spell_the_sites_name_lists_its_own_offers():
+    # heldout30-33: a walking-holiday company's holiday search, a karaoke-hire firm's song
+    # search, a site search listing "About us", "Help": every record names the site
+    before = record_groups(parse_html(LAYOUT.format(body="<p>Find</p>"), "http://shop.test/"))
+    url = "http://www.footloose-holidays.test/holidays/search"
+    offers = read_results(parse_html(OFFERS, url), before, 2, url)
+    assert offers.records == 3
+    assert offers.record_names == [[("footloos", "walk", "holidai")]] * 3
+    walks = learned_vocabulary("walk", ("walk route fell", "walk route map"))
+    assert lists_own_offerings(offers.record_names, offers.records, walks.marks_topic)
+    # a register of walks: its name in its banner only, its records by many hands
+    register = OFFERS.replace("<td>Footloose Walking Holidays</td>", "<td>Dales Ramblers</td>")
+    routes = read_results(parse_html(register, url), before, 2, url)
+    assert routes.records == 3 and routes.record_names == [[]] * 3
+    assert not lists_own_offerings(routes.record_names, routes.records, walks.marks_topic)
+    # a record that says the name among other words does not name its site in a field
+    items = OFFERS.replace(
+        "<td>Footloose Walking Holidays</td>", "<td>Footloose Walking Holidays item 4</td>"
+    )
+    among = read_results(parse_html(items, url), before, 2, url)
+    assert among.records == 3 and among.record_names == [[]] * 3
+    # one record of three naming the site is not most
+    one_of_three = OFFERS.replace("Footloose Walking Holidays</td>", "Dales Ramblers</td>", 2)
+    some = read_results(parse_html(one_of_three, url), before, 2, url)
+    assert not lists_own_offerings(some.record_names, some.records, walks.marks_topic)
+    # a site's name of two words or more counts whatever its words ("Kelby Podcast
+    # Directory": a site search's pages); a name of one word that marks the topic
+    # ("Walks" on www.walks.test) is what a record of the topic says
+    kelby = OFFERS.replace("Footloose Walking Holidays</td>", "Kelby Walks</td>")
+    url = "http://www.kelbywalks.test/s"
+    named = read_results(parse_html(kelby, url), before, 2, url)
+    assert named.record_names == [[("kelbi", "walk")]] * 3
+    kelby_walks = learned_vocabulary("walk", ("kelby walk route", "kelby walk map"))
+    assert lists_own_offerings(named.record_names, named.records, kelby_walks.marks_topic)
+    url = "http://www.walks.test/s"
+    one_word = read_results(parse_html(kelby, url), before, 2, url)
+    assert one_word.record_names == [[("walk",)]] * 3
+    assert not lists_own_offerings(one_word.record_names, one_word.records, walks.marks_topic)
+    # a hosted search's answer is of the site, not of its "search" label
+    url = "http://search.kelbywalks.test/s/search.html"
+    hosted = read_results(parse_html(kelby.replace("Easy holiday", "Search"), url), before, 2, url)
+    assert hosted.record_names == [[("kelbi", "walk")]] * 3
