@@ -88,6 +88,9 @@ class SiteExploration:
     why_stopped: str = ""  # the evidence of the stop (logged): why off topic
     # its probes' answers (not confirmed) while its trial ran: judged again if it is kept
     trial_answers: list[Any] = field(default_factory=list)
+    # its home page was a language chooser: the page of the crawl's language is read as
+    # its home page instead (once)
+    chooser: str = ""
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages
@@ -123,12 +126,13 @@ class SiteExploration:
         navigation: bool = False,
         topical: bool = False,
         embedded: bool = False,
+        site_map: bool = False,
     ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
         it is not queued. Links are kept after a stop (a resumed site follows them)."""
         if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around, navigation, topical, embedded)
+        return self.tree.add(url, depth, anchor, around, navigation, topical, embedded, site_map)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""

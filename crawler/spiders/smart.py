@@ -68,7 +68,7 @@ from crawler.deepweb.near_topic import (
     topic_word_forms,
     weigh_in_site,
 )
-from crawler.deepweb.page import list_page_words
+from crawler.deepweb.page import language_entry, list_page_words, names_site_map
 from crawler.deepweb.probe import (
     ResultPage,
     form_data,
@@ -92,7 +92,7 @@ from crawler.deepweb.relevance import (
     own_terms,
     site_evidence,
 )
-from crawler.deepweb.site_frontier import SiteCandidate
+from crawler.deepweb.site_frontier import SiteCandidate, same_site
 from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
 from crawler.focus.query import terms
@@ -942,6 +942,26 @@ class SmartSpider(CrawlerSpider):
         frontier), the stop rules."""
         doc = parse_html(response.body, response.url)
         stats = self.crawler.stats
+        links = link_contexts(doc)
+        if depth == 0 and not exploration.seed and not exploration.chooser:
+            entry = language_entry(response.url, links)
+            if entry is not None:
+                # a language chooser says nothing of the site: the page in the crawl's
+                # language is its home page (judged, its links one below home)
+                exploration.chooser = entry
+                self.logger.info(
+                    "site %s: its home page is a language chooser, %s read as its home page",
+                    exploration.site,
+                    entry,
+                )
+                stats.inc_value("smart/language_choosers")
+                exploration.in_flight += 1
+                request = self.page_request(entry, exploration.site, 0, None)
+                if self.meaning is not None:
+                    request = request.replace(callback=self.parse_home)
+                yield request
+                exploration.page_done(False)
+                return
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
@@ -1044,7 +1064,6 @@ class SmartSpider(CrawlerSpider):
                 ):
                     stats.inc_value("smart/deep_sites")
         new_sites = 0
-        links = link_contexts(doc)
         # a seed's page that lists sites names their topic (a directory's category,
         # /dir/arts-movies-video-stores/); a site's own "Partners" page or blogroll has
         # its own name in its title ("Partners | Patent Gazette"), which says nothing of
@@ -1057,7 +1076,7 @@ class SmartSpider(CrawlerSpider):
         )
         for link in links:
             host = site_of(link.url)
-            if host == exploration.site:
+            if same_site(host, exploration.site):  # its other host names are part of it
                 exploration.add_link(
                     link.url,
                     depth + 1,
@@ -1067,6 +1086,7 @@ class SmartSpider(CrawlerSpider):
                     exploration.seed
                     and link_names_topic(self.vocabulary, link.url, link.anchor, self.compounds),
                     link.embedded,
+                    names_site_map(link.url, link.anchor),
                 )
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))
