@@ -149,6 +149,7 @@ class SiteExploration:
 
     def page_done(self, found_new_searchable: bool) -> None:
         """Count a fetched page against the stop rules."""
+        self.tree.index_wanted = self.topic_forms == 0
         self.pages += 1
         self.pages_without_form = 0 if found_new_searchable else self.pages_without_form + 1
         self.check_stop()
@@ -221,6 +222,7 @@ class SiteExploration:
         """Up to ``limit`` links to fetch now, counted in flight (url, depth, LT); none
         once the site has stopped or the pages budget is taken by pages in flight."""
         out: list[tuple[str, int, float]] = []
+        self.tree.index_wanted = self.topic_forms == 0  # its site map read early, or not
         while (
             not self.stopped
             and len(out) < limit

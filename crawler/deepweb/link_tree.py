@@ -35,8 +35,8 @@ only through them (on a held-out web two of five pet shelters were linked only f
 the other shelters' "Partners" pages, which 20-30 pages of each shelter never reached).
 
 A link to the site's **site map** (its own index of its pages, "Site map" in the
-footer) ranks like a search link (``site_map_rank``) and is likely: a search linked
-from no menu is listed there.
+footer) ranks like a search link (``site_map_rank``) and is likely while the site's
+search is not found (``index_wanted``): a search linked from no menu is listed there.
 """
 
 from __future__ import annotations
@@ -119,6 +119,9 @@ class LinkTree:
     # a site map's rank: with the menu's bonus, after a menu link named like a search
     # and before the other menu links
     site_map_rank: float = SITE_MAP_RANK
+    # the site's search not found yet (its exploration says): a site map is worth
+    # reading early only then
+    index_wanted: bool = True
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)
@@ -189,7 +192,7 @@ class LinkTree:
                 self.ranker.rank(link.features),
                 link.prior,
                 link.lists_sites,
-                self.site_map_rank if link.site_map else 0.0,
+                self.site_map_rank if link.site_map and self.index_wanted else 0.0,
             )
             + (self.nav_bonus if link.navigation else 0.0)
             + (self.topic_bonus if link.topical else 0.0)
@@ -201,7 +204,7 @@ class LinkTree:
         links that led to forms, a menu link near home, or a topical link."""
         return (
             link.embedded
-            or link.site_map
+            or (link.site_map and self.index_wanted)
             or link.navigation
             or link.topical
             or link.lists_sites >= self.likely_rank

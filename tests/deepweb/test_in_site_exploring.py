@@ -490,3 +490,17 @@ def test_a_language_chooser_leads_to_the_crawls_language():
     )
     assert entry(b'<a href="/en/">English</a><a href="/about/">About</a>') is None  # one
     assert entry(b'<a href="/en/">E</a><a href="http://c.test/de/">D</a>') is None
+
+
+def test_the_site_map_waits_once_a_form_that_may_be_relevant_is_found():
+    rules = StopRules(max_depth=3, max_pages=20, max_pages_without_form=2)
+    site = SiteExploration.start("a.test", "http://a.test/", rules, LinkRanker())
+    site.relevant = True
+    site.add_link("http://a.test/about.html", 1, "About", navigation=True)
+    site.add_link("http://a.test/sitemap", 1, "Site map", site_map=True)
+    site.topic_forms = 1  # its search found on the home page
+    site.page_done(True)
+    site.page_done(False)
+    assert site.next_links(1)[0][0] == "http://a.test/about.html"
+    site.page_done(False)
+    assert site.stopped == "pages_without_form"  # the site map is not likely now
