@@ -91,6 +91,9 @@ class SiteExploration:
     # its home page was a language chooser: the page of the crawl's language is read as
     # its home page instead (once)
     chooser: str = ""
+    # the XML sitemaps its robots.txt names, queued as its links: their <loc>s are
+    # links of the site when fetched
+    sitemaps: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from scrapy.utils.sitemap import Sitemap
+
 from crawler.focus.query import terms
 from crawler.urls import canonical_url
 
@@ -182,3 +184,26 @@ def language_entry(home: str, links: list[LinkContext], language: str = "en") ->
     if len(parts) < LANGUAGE_CHOOSER_MIN:
         return None
     return parts.get(language) or next(iter(parts.values()))
+
+
+#: <loc> entries of a site's XML sitemap read as its links at most
+SITEMAP_MAX_LINKS = 500
+
+
+def sitemap_locations(body: bytes, limit: int = SITEMAP_MAX_LINKS) -> list[str]:
+    """The page URLs (``<loc>``, canonical) of an XML sitemap (a ``urlset``; an index of
+    sitemaps names no page: none), at most ``limit``; none when the body is no sitemap."""
+    try:
+        sitemap = Sitemap(body)
+    except Exception:  # lxml gives up on some garbage
+        return []
+    if sitemap.type != "urlset":
+        return []
+    found: list[str] = []
+    for entry in sitemap:
+        url = canonical_url(entry.get("loc") or "")
+        if url and url not in found:
+            found.append(url)
+            if len(found) >= limit:
+                break
+    return found

@@ -20,7 +20,12 @@ from crawler.deepweb import (
     parse_html,
 )
 from crawler.deepweb.exploration import ResumePolicy
-from crawler.deepweb.page import language_entry, list_page_words, names_site_map
+from crawler.deepweb.page import (
+    language_entry,
+    list_page_words,
+    names_site_map,
+    sitemap_locations,
+)
 from crawler.deepweb.relevance import TopicVocabulary, compound_pattern, link_names_topic
 from crawler.deepweb.site_frontier import same_site
 from crawler.focus.query import terms
@@ -504,3 +509,22 @@ def test_the_site_map_waits_once_a_form_that_may_be_relevant_is_found():
     assert site.next_links(1)[0][0] == "http://a.test/about.html"
     site.page_done(False)
     assert site.stopped == "pages_without_form"  # the site map is not likely now
+
+
+def test_an_xml_sitemap_lists_the_sites_pages():
+    body = (
+        b'<?xml version="1.0" encoding="UTF-8"?>'
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>http://a.test/find?b=2&amp;a=1</loc></url>"
+        b"<url><loc>http://a.test/about/</loc><lastmod>2026-01-01</lastmod></url>"
+        b"<url><loc>http://a.test/about/</loc></url><url><loc>mailto:x@a.test</loc></url>"
+        b"</urlset>"
+    )
+    assert sitemap_locations(body) == ["http://a.test/find?a=1&b=2", "http://a.test/about/"]
+    assert sitemap_locations(body, limit=1) == ["http://a.test/find?a=1&b=2"]
+    index = (
+        b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<sitemap><loc>http://a.test/s1.xml</loc></sitemap></sitemapindex>"
+    )
+    assert sitemap_locations(index) == []  # names sitemaps, no page
+    assert sitemap_locations(b"<html><body>Not found</body></html>") == []
