@@ -693,8 +693,8 @@ class SmartSpider(CrawlerSpider):
         )
 
     def robots_parsed(self, robotparser: Any, request: scrapy.Request) -> None:
-        """The sitemaps a site's robots.txt names (read by RobotsTxtMiddleware before the
-        site's first page): queued as links of the site's index when it is a topic site."""
+        """The sitemaps a site's robots.txt names (parsed by RobotsExclusionMiddleware before
+        the site's first page): queued as links of the site's index when it is a topic site."""
         sitemaps = [canonical_url(u) for u in getattr(robotparser, "sitemaps", ())]
         self.robots_sitemaps[site_of(request.url)] = [u for u in sitemaps if u]
 
