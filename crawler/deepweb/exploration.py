@@ -88,6 +88,12 @@ class SiteExploration:
     why_stopped: str = ""  # the evidence of the stop (logged): why off topic
     # its probes' answers (not confirmed) while its trial ran: judged again if it is kept
     trial_answers: list[Any] = field(default_factory=list)
+    # its home page was a language chooser: the page of the crawl's language is read as
+    # its home page instead (once)
+    chooser: str = ""
+    # the XML sitemaps its robots.txt names, queued as its links: their <loc>s are
+    # links of the site when fetched
+    sitemaps: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.budget = self.budget or self.rules.max_pages
@@ -123,12 +129,13 @@ class SiteExploration:
         navigation: bool = False,
         topical: bool = False,
         embedded: bool = False,
+        site_map: bool = False,
     ) -> bool:
         """Queue an in-site link found at ``depth`` (links from home); beyond max_depth
         it is not queued. Links are kept after a stop (a resumed site follows them)."""
         if depth > self.rules.max_depth:
             return False
-        return self.tree.add(url, depth, anchor, around, navigation, topical, embedded)
+        return self.tree.add(url, depth, anchor, around, navigation, topical, embedded, site_map)
 
     def new_forms(self, forms: list[Form], searchable: list[bool]) -> list[Form]:
         """The forms of a page not seen on this site before (by action, method, fields)."""
@@ -145,6 +152,7 @@ class SiteExploration:
 
     def page_done(self, found_new_searchable: bool) -> None:
         """Count a fetched page against the stop rules."""
+        self.tree.index_wanted = self.topic_forms == 0
         self.pages += 1
         self.pages_without_form = 0 if found_new_searchable else self.pages_without_form + 1
         self.check_stop()
@@ -217,6 +225,7 @@ class SiteExploration:
         """Up to ``limit`` links to fetch now, counted in flight (url, depth, LT); none
         once the site has stopped or the pages budget is taken by pages in flight."""
         out: list[tuple[str, int, float]] = []
+        self.tree.index_wanted = self.topic_forms == 0  # its site map read early, or not
         while (
             not self.stopped
             and len(out) < limit

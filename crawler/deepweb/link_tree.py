@@ -33,6 +33,10 @@ A link named like a page that lists other sites (``sites``: SMART_LINK_SITES_WOR
 sites link to each other from such pages, and a site two hops from the seeds is reached
 only through them (on a held-out web two of five pet shelters were linked only from
 the other shelters' "Partners" pages, which 20-30 pages of each shelter never reached).
+
+A link to the site's **site map** (its own index of its pages, "Site map" in the
+footer) ranks like a search link (``site_map_rank``) and is likely while the site's
+search is not found (``index_wanted``): a search linked from no menu is listed there.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ from crawler.deepweb.similarity import Features, text_vector, url_vector
 #: link (0.82 against the default words) comes after a "Search" link (0.60 against the
 #: default prior words) and before the links of a page's text (0), and is likely (0.41)
 SITES_WEIGHT = 0.5
+#: a link to the site's own index of its pages ("Site map", usually in the footer) ranks
+#: like a link named like a search that is no menu link: one page lists every page of
+#: the site, its search among them when no menu links to it (heldout34-36: a search
+#: linked from the site map alone was never fetched on any of the three webs)
+SITE_MAP_RANK = 0.6
 
 
 def link_features(url: str, anchor: str, around: str) -> Features:
@@ -92,6 +101,7 @@ class _Link:
     topical: bool = False  # names the topic (marked for a seed's links)
     lists_sites: float = 0.0  # LT(l) against the words of pages listing other sites
     embedded: bool = False  # a frame of a fetched page: read as part of it, first
+    site_map: bool = False  # the site's own index of its pages ("Site map")
 
 
 @dataclass
@@ -106,6 +116,12 @@ class LinkTree:
     prior: LinkRanker | None = None  # the prior words alone: what "likely" is judged by
     topic_bonus: float = defaults.SMART_LINK_TOPIC_BONUS
     sites: LinkRanker | None = None  # the words of pages that list other sites
+    # a site map's rank: with the menu's bonus, after a menu link named like a search
+    # and before the other menu links
+    site_map_rank: float = SITE_MAP_RANK
+    # the site's search not found yet (its exploration says): a site map is worth
+    # reading early only then
+    index_wanted: bool = True
     links: dict[str, _Link] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)  # directory -> links taken
     seen: set[str] = field(default_factory=set)
@@ -123,6 +139,7 @@ class LinkTree:
         navigation: bool = False,
         topical: bool = False,
         embedded: bool = False,
+        site_map: bool = False,
     ) -> bool:
         """Queue an in-site link once; returns whether it was new. A link seen again from
         a menu becomes a menu link (found first in the text, later in a menu), one seen
@@ -130,6 +147,8 @@ class LinkTree:
         page's frame becomes embedded."""
         if url in self.seen:
             link = self.links.get(url)
+            if link is not None and site_map:
+                link.site_map = True
             if link is not None and topical:
                 link.topical = True
             if link is not None and embedded:
@@ -156,6 +175,7 @@ class LinkTree:
             topical,
             lists_sites,
             embedded,
+            site_map,
         )
         return True
 
@@ -168,7 +188,12 @@ class LinkTree:
         if link.embedded:
             return math.inf
         return (
-            max(self.ranker.rank(link.features), link.prior, link.lists_sites)
+            max(
+                self.ranker.rank(link.features),
+                link.prior,
+                link.lists_sites,
+                self.site_map_rank if link.site_map and self.index_wanted else 0.0,
+            )
             + (self.nav_bonus if link.navigation else 0.0)
             + (self.topic_bonus if link.topical else 0.0)
             - self.penalty * self.taken.get(directory_of(link.url), 0)
@@ -179,6 +204,7 @@ class LinkTree:
         links that led to forms, a menu link near home, or a topical link."""
         return (
             link.embedded
+            or (link.site_map and self.index_wanted)
             or link.navigation
             or link.topical
             or link.lists_sites >= self.likely_rank

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from scrapy.utils.sitemap import Sitemap
+
 from crawler.focus.query import terms
 from crawler.urls import canonical_url
 
@@ -135,3 +137,73 @@ def list_page_words(url: str, title: str, links: list[LinkContext]) -> set[str]:
     if len(hosts) < LIST_PAGE_MIN_SITES:
         return set()
     return set(terms(f"{title} {_PATH_SPLIT.sub(' ', urlsplit(url).path)}"))
+
+
+#: what a site calls the page listing its pages, letters only ("Site map", "/site-map",
+#: "sitemap.html", "Site index")
+SITE_MAP_NAMES = frozenset({"sitemap", "siteindex"})
+_LETTERS = re.compile(r"[^a-z]+")
+#: a URL path that is one language's part of a site: ``/en/``, ``/de/``, ``/en-gb/``
+_LANGUAGE_PATH = re.compile(r"^/([a-z]{2})(?:[-_][a-z]{2})?/(?:index\.html?)?$")
+#: a home page linking to this many language parts or more is a language chooser
+LANGUAGE_CHOOSER_MIN = 2
+
+
+def names_site_map(url: str, anchor: str) -> bool:
+    """A link to the site's own index of its pages: its anchor or its URL's last path
+    segment (extension left out) says "site map" or "site index". An XML sitemap is
+    not a page a user follows; robots.txt names it (not read here)."""
+    segments = [s for s in urlsplit(url).path.lower().split("/") if s]
+    last = segments[-1].rsplit(".", 1) if segments else [""]
+    if len(last) == 2 and last[1] not in ("html", "htm", "php", "asp", "aspx"):
+        return False
+    return (
+        _LETTERS.sub("", last[0]) in SITE_MAP_NAMES
+        or _LETTERS.sub("", anchor.lower()) in SITE_MAP_NAMES
+    )
+
+
+def language_entry(home: str, links: list[LinkContext], language: str = "en") -> str | None:
+    """The way into a site whose home page is a language chooser: its link to the part
+    of the site in ``language`` (``/en/``), else to the first language linked. A home
+    page is a chooser when it links to :data:`LANGUAGE_CHOOSER_MIN` language parts of
+    its own host or more (``/en/``, ``/de/``) and has no menu of its own besides them (a
+    site in one language with a language switch in its header has one). None when it
+    is not one."""
+    host = urlsplit(home).netloc.lower()
+    parts: dict[str, str] = {}  # language -> first URL of it
+    for link in links:
+        url = urlsplit(link.url)
+        match = _LANGUAGE_PATH.match(url.path.lower())
+        if url.netloc.lower() != host:
+            continue
+        if match and not url.query:
+            parts.setdefault(match.group(1), link.url)
+        elif link.navigation:
+            return None
+    if len(parts) < LANGUAGE_CHOOSER_MIN:
+        return None
+    return parts.get(language) or next(iter(parts.values()))
+
+
+#: <loc> entries of a site's XML sitemap read as its links at most
+SITEMAP_MAX_LINKS = 500
+
+
+def sitemap_locations(body: bytes, limit: int = SITEMAP_MAX_LINKS) -> list[str]:
+    """The page URLs (``<loc>``, canonical) of an XML sitemap (a ``urlset``; an index of
+    sitemaps names no page: none), at most ``limit``; none when the body is no sitemap."""
+    try:
+        sitemap = Sitemap(body)
+    except Exception:  # lxml gives up on some garbage
+        return []
+    if sitemap.type != "urlset":
+        return []
+    found: list[str] = []
+    for entry in sitemap:
+        url = canonical_url(entry.get("loc") or "")
+        if url and url not in found:
+            found.append(url)
+            if len(found) >= limit:
+                break
+    return found

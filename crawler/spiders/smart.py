@@ -68,7 +68,12 @@ from crawler.deepweb.near_topic import (
     topic_word_forms,
     weigh_in_site,
 )
-from crawler.deepweb.page import list_page_words
+from crawler.deepweb.page import (
+    language_entry,
+    list_page_words,
+    names_site_map,
+    sitemap_locations,
+)
 from crawler.deepweb.probe import (
     ResultPage,
     form_data,
@@ -95,13 +100,14 @@ from crawler.deepweb.relevance import (
     own_terms,
     site_evidence,
 )
-from crawler.deepweb.site_frontier import SiteCandidate
+from crawler.deepweb.site_frontier import SiteCandidate, same_site
 from crawler.focus import ExamplesError, QueryError, document_text, parse_query, read_examples
 from crawler.focus.classifier import read_local_example
 from crawler.focus.query import terms
 from crawler.items import FormItem, PageItem
 from crawler.spiders.base import CrawlerSpider
 from crawler.storage.database import crawl_database
+from crawler.urls import canonical_url
 
 #: request.meta key: {"site": host, "depth": links from the site's home page}
 SMART_META = "smart"
@@ -194,6 +200,8 @@ class SmartSpider(CrawlerSpider):
         #: confirmed probes of forms judged not relevant, judged again (rejudge_probed)
         self.probed_records: list[ProbedRecords] = []
         self.sites_linked: set[str] = set()  # every site a page explored links to
+        # site -> the XML sitemaps its robots.txt names (Scrapy's robots_parsed signal)
+        self.robots_sitemaps: dict[str, list[str]] = {}
         # site -> words of the links to it: anchors, the text around them, and the URL
         # path and title of the pages that list sites (a directory's category page)
         self.link_words: dict[str, set[str]] = {}
@@ -228,6 +236,7 @@ class SmartSpider(CrawlerSpider):
         crawler.signals.connect(spider.request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
         crawler.signals.connect(spider.page_received, signal=signals.response_received)
+        crawler.signals.connect(spider.robots_parsed, signal=signals.robots_parsed)
         return spider  # type: ignore[return-value]
 
     def configure(self, settings: Any) -> None:
@@ -686,6 +695,12 @@ class SmartSpider(CrawlerSpider):
             and not exploration.answers_topic
         )
 
+    def robots_parsed(self, robotparser: Any, request: scrapy.Request) -> None:
+        """The sitemaps a site's robots.txt names (parsed by RobotsExclusionMiddleware before
+        the site's first page): queued as links of the site's index when it is a topic site."""
+        sitemaps = [canonical_url(u) for u in getattr(robotparser, "sitemaps", ())]
+        self.robots_sitemaps[site_of(request.url)] = [u for u in sitemaps if u]
+
     def page_received(self, response: Response, request: scrapy.Request, spider: Any) -> None:
         """Counts responses as CloseSpider's page limit does: when the limit is reached
         the crawl closes without going idle, so the held forms are judged now (the items
@@ -924,6 +939,21 @@ class SmartSpider(CrawlerSpider):
                 exploration, response, page, int(info["depth"]), features, cosine
             )
         else:
+            url = self.page_url(response)
+            if url in exploration.sitemaps:  # the site's XML sitemap: its pages
+                locations = sitemap_locations(response.body)
+                added = sum(
+                    exploration.add_link(loc, int(info["depth"]) + 1)
+                    for loc in locations
+                    if same_site(site_of(loc), exploration.site)
+                )
+                self.logger.info(
+                    "sitemap %s of %s: %d pages, %d new links",
+                    url,
+                    exploration.site,
+                    len(locations),
+                    added,
+                )
             exploration.page_done(False)
         if exploration.site not in self.active:  # its sites' links offered as at the end
             self.resume_policy.sites_queued(release_out_links(exploration, self.frontier))
@@ -945,6 +975,26 @@ class SmartSpider(CrawlerSpider):
         frontier), the stop rules."""
         doc = parse_html(response.body, response.url)
         stats = self.crawler.stats
+        links = link_contexts(doc)
+        if depth == 0 and not exploration.seed and not exploration.chooser:
+            entry = language_entry(response.url, links)
+            if entry is not None:
+                # a language chooser says nothing of the site: the page in the crawl's
+                # language is its home page (judged, its links one below home)
+                exploration.chooser = entry
+                self.logger.info(
+                    "site %s: its home page is a language chooser, %s read as its home page",
+                    exploration.site,
+                    entry,
+                )
+                stats.inc_value("smart/language_choosers")
+                exploration.in_flight += 1
+                request = self.page_request(entry, exploration.site, 0, None)
+                if self.meaning is not None:
+                    request = request.replace(callback=self.parse_home)
+                yield request
+                exploration.page_done(False)
+                return
         if depth == 0:
             assert self.classifier is not None
             seed = exploration.seed
@@ -1005,6 +1055,13 @@ class SmartSpider(CrawlerSpider):
                 self.vocabulary.learn(home_text, bool(exploration.relevant))
             if exploration.relevant is False and not seed:
                 self.weigh_near_topic(exploration)
+            elif exploration.relevant and not seed:
+                # the XML sitemaps its robots.txt names list its pages: read like its
+                # site map page (while its search is not found, early)
+                for sitemap in self.robots_sitemaps.get(exploration.site, ()):
+                    if same_site(site_of(sitemap), exploration.site):
+                        exploration.sitemaps.add(sitemap)
+                        exploration.add_link(sitemap, 1, "sitemap", "", site_map=True)
         page_terms = terms(self.joined(f"{page.title}\n{page.text}"))
         exploration.add_page_terms(page_terms)
         self.resume_policy.page_fetched(exploration)
@@ -1047,7 +1104,6 @@ class SmartSpider(CrawlerSpider):
                 ):
                     stats.inc_value("smart/deep_sites")
         new_sites = 0
-        links = link_contexts(doc)
         # a seed's page that lists sites names their topic (a directory's category,
         # /dir/arts-movies-video-stores/); a site's own "Partners" page or blogroll has
         # its own name in its title ("Partners | Patent Gazette"), which says nothing of
@@ -1060,7 +1116,7 @@ class SmartSpider(CrawlerSpider):
         )
         for link in links:
             host = site_of(link.url)
-            if host == exploration.site:
+            if same_site(host, exploration.site):  # its other host names are part of it
                 exploration.add_link(
                     link.url,
                     depth + 1,
@@ -1070,6 +1126,7 @@ class SmartSpider(CrawlerSpider):
                     exploration.seed
                     and link_names_topic(self.vocabulary, link.url, link.anchor, self.compounds),
                     link.embedded,
+                    names_site_map(link.url, link.anchor),
                 )
             elif self.in_scope(link.url):
                 exploration.out_links.setdefault(link.url, (link.anchor, link.around))

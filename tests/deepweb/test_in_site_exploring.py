@@ -20,8 +20,14 @@ from crawler.deepweb import (
     parse_html,
 )
 from crawler.deepweb.exploration import ResumePolicy
-from crawler.deepweb.page import list_page_words
+from crawler.deepweb.page import (
+    language_entry,
+    list_page_words,
+    names_site_map,
+    sitemap_locations,
+)
 from crawler.deepweb.relevance import TopicVocabulary, compound_pattern, link_names_topic
+from crawler.deepweb.site_frontier import same_site
 from crawler.focus.query import terms
 
 
@@ -408,3 +414,117 @@ def test_a_link_to_a_page_listing_sites_comes_after_search_links_and_is_likely()
         "http://a.test/news/",
         "http://a.test/about",
     ]
+
+
+def test_a_site_map_link_is_named_by_its_anchor_or_its_path():
+    assert names_site_map("http://a.test/sitemap", "Site map")
+    assert names_site_map("http://a.test/site-map.html", "Pages")
+    assert names_site_map("http://a.test/help/index-2", "Site index")
+    assert names_site_map("http://a.test/sitemap/", "")
+    assert not names_site_map("http://a.test/sitemap.xml", "")  # not a page to follow
+    assert not names_site_map("http://a.test/maps/site/", "Site maps of the area")
+    assert not names_site_map("http://a.test/map", "Map")
+
+
+def test_the_site_map_is_read_early_and_keeps_the_site_going():
+    # a search linked from the site map alone (heldout34-36): the footer's "Site map"
+    # comes after a menu link named like a search, before the other menu links and
+    # the links of the text, and is likely: the site is not given up before it
+    tree = LinkTree(LinkRanker(["search"]), prior=LinkRanker(["search"]))
+    tree.add("http://a.test/about.html", 1, "About us", navigation=True)
+    tree.add("http://a.test/news/1.html", 1, "Read more")
+    tree.add("http://a.test/sitemap", 1, "Site map", site_map=True)
+    tree.add("http://a.test/search/", 1, "Search", navigation=True)
+    assert tree.likely_waiting() == 3  # the two menu links and the site map
+    assert [tree.pop()[0] for _ in range(4)] == [
+        "http://a.test/search/",
+        "http://a.test/sitemap",
+        "http://a.test/about.html",
+        "http://a.test/news/1.html",
+    ]
+    # a site map link met first in a page's text and later named so is one
+    tree.add("http://a.test/pages.html", 1, "Pages")
+    tree.add("http://a.test/news/2.html", 1, "More news")
+    assert tree.likely_waiting() == 0
+    assert not tree.add("http://a.test/pages.html", 2, "", site_map=True)
+    assert tree.likely_waiting() == 1
+    assert tree.pop()[0] == "http://a.test/pages.html"
+
+
+def test_pages_without_form_wait_for_the_site_map():
+    rules = StopRules(max_depth=3, max_pages=20, max_pages_without_form=2)
+    site = SiteExploration.start("a.test", "http://a.test/", rules, LinkRanker())
+    site.relevant = True
+    site.add_link("http://a.test/sitemap", 1, "Site map", site_map=True)
+    site.add_link("http://a.test/x.html", 1, "X")
+    for _ in range(3):
+        site.page_done(False)
+    assert site.stopped == ""  # the site map waits
+    assert site.next_links(1)[0][0] == "http://a.test/sitemap"
+    site.page_done(False)
+    assert site.stopped == "pages_without_form"
+
+
+def test_another_host_of_the_same_registered_domain_is_part_of_the_site():
+    assert same_site("lookup.kelby.test", "www.kelby.test")
+    assert same_site("kelby.test", "www.kelby.test")
+    assert same_site("search.kelby.co.uk", "www.kelby.co.uk")
+    assert not same_site("www.other.test", "www.kelby.test")
+    assert not same_site("www.kelby.co.uk", "www.other.co.uk")  # a public suffix of two
+    assert not same_site("lookup.kelby.test:8081", "www.kelby.test:8080")
+    assert not same_site("127.0.0.2:8080", "127.0.0.1:8080")
+    assert same_site("127.0.0.1:8080", "127.0.0.1:8080")
+
+
+def test_a_language_chooser_leads_to_the_crawls_language():
+    def entry(body: bytes) -> str | None:
+        return language_entry("http://a.test/", link_contexts(parse_html(body, "http://a.test/")))
+
+    chooser = (
+        b'<h1>Choose your language</h1><a href="/de/">Deutsch</a> <a href="/en/">English</a>'
+        b'<footer><a href="/imprint">Imprint</a> <a href="http://b.test/">B</a></footer>'
+    )
+    assert entry(chooser) == "http://a.test/en/"
+    assert entry(b'<a href="/fr-fr/">Fran\xc3\xa7ais</a><a href="/de/index.html">D</a>') == (
+        "http://a.test/fr-fr/"  # no English part: the first language
+    )
+    # a site in one language with a language switch in its menu is no chooser
+    assert (
+        entry(b'<nav><a href="/books/">Books</a><a href="/de/">DE</a><a href="/fr/">FR</a></nav>')
+        is None
+    )
+    assert entry(b'<a href="/en/">English</a><a href="/about/">About</a>') is None  # one
+    assert entry(b'<a href="/en/">E</a><a href="http://c.test/de/">D</a>') is None
+
+
+def test_the_site_map_waits_once_a_form_that_may_be_relevant_is_found():
+    rules = StopRules(max_depth=3, max_pages=20, max_pages_without_form=2)
+    site = SiteExploration.start("a.test", "http://a.test/", rules, LinkRanker())
+    site.relevant = True
+    site.add_link("http://a.test/about.html", 1, "About", navigation=True)
+    site.add_link("http://a.test/sitemap", 1, "Site map", site_map=True)
+    site.topic_forms = 1  # its search found on the home page
+    site.page_done(True)
+    site.page_done(False)
+    assert site.next_links(1)[0][0] == "http://a.test/about.html"
+    site.page_done(False)
+    assert site.stopped == "pages_without_form"  # the site map is not likely now
+
+
+def test_an_xml_sitemap_lists_the_sites_pages():
+    body = (
+        b'<?xml version="1.0" encoding="UTF-8"?>'
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>http://a.test/find?b=2&amp;a=1</loc></url>"
+        b"<url><loc>http://a.test/about/</loc><lastmod>2026-01-01</lastmod></url>"
+        b"<url><loc>http://a.test/about/</loc></url><url><loc>mailto:x@a.test</loc></url>"
+        b"</urlset>"
+    )
+    assert sitemap_locations(body) == ["http://a.test/find?a=1&b=2", "http://a.test/about/"]
+    assert sitemap_locations(body, limit=1) == ["http://a.test/find?a=1&b=2"]
+    index = (
+        b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<sitemap><loc>http://a.test/s1.xml</loc></sitemap></sitemapindex>"
+    )
+    assert sitemap_locations(index) == []  # names sitemaps, no page
+    assert sitemap_locations(b"<html><body>Not found</body></html>") == []
