@@ -326,18 +326,6 @@ SEARCH_HEADING_BOOST = 1.0
 # ... and in the anchor texts of the links to the page (other hosts' count double,
 # capped per source host, crawler/search/fields.py): what other pages call it.
 SEARCH_ANCHOR_BOOST = 1.0
-# Paraphrased descriptions (4+ plain words): each word's WordNet relatives found in the
-# index are added to the query, each scoring its BM25F times this (0: no expansion;
-# docs/search.md, "Eleventh round"). The thesaurus is read from SEARCH_WORDNET_DIR
-# (Debian's wordnet-base); without it nothing is expanded.
-SEARCH_EXPANSION_WEIGHT = 0.0
-SEARCH_WORDNET_DIR = "/usr/share/wordnet"
-# The relations followed (synonyms, derived, hypernyms, gloss), the senses of each part of
-# speech taken (WordNet orders them most common first), the related words kept per query
-# word (those in the most pages of the index first... see crawler/search/expansion.py).
-SEARCH_EXPANSION_RELATIONS = "synonyms,derived"
-SEARCH_EXPANSION_SENSES = 1
-SEARCH_EXPANSION_TERMS = 4
 # The language searches prefer when neither the query (lang:xx, its script, a sure
 # detection) nor the browser (Accept-Language) tells one; "" = no preference.
 SEARCH_DEFAULT_LANGUAGE = "en"

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 
 if [ "${1:-}" = "--test" ]; then
-  packages="python3.11-doc postgresql-doc-15 python-django-doc chromium chromium-driver iproute2 wordnet-base"
+  packages="python3.11-doc postgresql-doc-15 python-django-doc chromium chromium-driver iproute2"
   missing=""
   for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
   if [ -n "$missing" ]; then
@@ -19,15 +19,6 @@ if [ "${1:-}" = "--test" ]; then
       exit 2
     fi
   fi
-fi
-
-# The search's thesaurus (docs/search.md, "Eleventh round"): WordNet's database files from
-# Debian's wordnet-base, read in place; without them descriptions are not expanded.
-if [ "${1:-}" != "--test" ] && [ ! -d /usr/share/wordnet ] && [ "$(id -u)" = 0 ] \
-    && command -v apt-get >/dev/null; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-      --no-install-recommends wordnet-base >/dev/null; } \
-    || echo "note: wordnet-base not installed: searches will not expand descriptions" >&2
 fi
 
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv

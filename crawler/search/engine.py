@@ -36,7 +36,6 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Results, Searcher
 
 from crawler import defaults
-from crawler.search.expansion import Expansion
 from crawler.search.index import open_index
 from crawler.search.proximity import Proximity, proximity_scores
 from crawler.search.query import (
@@ -267,10 +266,8 @@ class SearchEngine:
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
         default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
         other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
-        expansion: Expansion | None = None,
     ) -> None:
         self.ix = self._open(index)
-        self.expansion = expansion
         self.default_language = default_language
         self.other_language = other_language
         self.pagerank_weight = pagerank_weight
@@ -322,7 +319,6 @@ class SearchEngine:
             other_language=settings.getfloat(
                 "SEARCH_OTHER_LANGUAGE_FACTOR", defaults.SEARCH_OTHER_LANGUAGE_FACTOR
             ),
-            expansion=Expansion.from_settings(settings),
         )
 
     def close(self) -> None:
@@ -353,7 +349,6 @@ class SearchEngine:
             boosts=self.boosts,
             doc_frequency=doc_frequency,
             doc_count=doc_count,
-            expansion=self.expansion,
         )
 
     def _vocabulary_locked(self, reader: Any, fieldname: str) -> list[str]:

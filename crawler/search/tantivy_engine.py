@@ -506,21 +506,14 @@ class TantivyCompiler(CompilerBase):
             )
             if len(positives) >= 2:
                 every = _without(_and(positives + filters), negatives)
-                # a description's thesaurus relatives (crawler/search/expansion.py)
-                related = [
-                    self._term(CONTENT, term, weight)
-                    for term, weight in (
-                        self.expansions(tree) if len(positives) >= ONE_TIER_MIN_WORDS else []
-                    )
-                ]
                 rare = [q for q in positives if not any(q is c for c in common)]
                 if common and rare:
                     # the common words scored where an uncommon one matches
                     anyone = Query.boolean_query(
-                        [(Occur.Must, _or(rare + related))] + [(Occur.Should, c) for c in common]
+                        [(Occur.Must, _or(rare))] + [(Occur.Should, c) for c in common]
                     )
                 else:
-                    anyone = _or(positives + related)
+                    anyone = _or(positives)
                 anyone = _without(_and([anyone, *filters]) if filters else anyone, negatives)
                 if len(positives) >= ONE_TIER_MIN_WORDS:
                     return [anyone]
@@ -683,7 +676,6 @@ class TantivySearchEngine(SearchEngine):
             doc_count=doc_count,
             name_vocabulary=self.name_vocabulary(),
             scoring_doc_count=scoring_doc_count,
-            expansion=self.expansion,
         )
 
     def max_doc(self, searcher: Any) -> int:

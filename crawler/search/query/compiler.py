@@ -17,7 +17,6 @@ from whoosh.query.compound import DefaultOr
 from whoosh.query.spans import SpanNear2
 
 from crawler import defaults
-from crawler.search.expansion import Expansion, expansion_terms
 from crawler.search.proximity import Proximity
 from crawler.search.query.tokens import TEXT_PREFIXES, QuerySyntaxError
 from crawler.search.query.tree import (
@@ -166,12 +165,9 @@ class CompilerBase:
         doc_frequency: Callable[[str, str], int] | None = None,
         doc_count: int = 0,
         vocabulary: Callable[[str], Sequence[str]] | None = None,
-        expansion: Expansion | None = None,
     ) -> None:
         """``doc_frequency(fieldname, term)`` and ``doc_count``: of the index searched,
-        to tell a long query's common words (COMMON_TERMS_MIN_WORDS) and to keep the
-        expansion terms the index holds. ``expansion``: how descriptions are expanded
-        (crawler/search/expansion.py; None: not at all)."""
+        to tell a long query's common words (COMMON_TERMS_MIN_WORDS)."""
         self.schema = schema
         self.boosts = boosts or Boosts()
         self.near_distance = near_distance
@@ -180,7 +176,6 @@ class CompilerBase:
         self.doc_count = doc_count
         # the terms of a field (the exact title and URL name), for the name-part bonus
         self.vocabulary = vocabulary
-        self.expansion = expansion
         self._common: set[int] = set()  # id() of the parsed query's common leaves
 
     def analyze(self, fieldname: str, text: str) -> list[str]:
@@ -207,31 +202,6 @@ class CompilerBase:
         words, score = self.name_part_words(leaves)
         patterns = [f".+{re.escape(w)}.*|.*{re.escape(w)}.+" for w in words]
         return patterns, score
-
-    def expansions(self, tree: And) -> list[tuple[str, float]]:
-        """The expansion terms of a description (an implicit conjunction of
-        ONE_TIER_MIN_WORDS plain words or more) and their weights, in the text field
-        (crawler.search.expansion.expansion_terms); empty for a shorter query."""
-        if self.expansion is None or not self.expansion.enabled:
-            return []
-        words = [
-            child.text
-            for child in tree.children
-            if isinstance(child, Leaf)
-            and child.field is None
-            and not child.phrase
-            and not child.is_filter
-            and self.analyze(self.frequency_field, child.text)
-        ]
-        if len(words) < ONE_TIER_MIN_WORDS:
-            return []
-        frequency = self.doc_frequency
-        return expansion_terms(
-            words,
-            self.expansion,
-            lambda text: self.analyze(self.frequency_field, text),
-            None if frequency is None else lambda term: frequency(self.frequency_field, term),
-        )
 
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
@@ -401,20 +371,12 @@ class QueryCompiler(CompilerBase):
             )
             if len(positives) >= 2:
                 every = self._without(wq.And(positives + filters), negatives)
-                # a description's thesaurus relatives, matched and scored as its words,
-                # down-weighted (crawler/search/expansion.py)
-                related = [
-                    wq.Term(TEXT_FIELDS[0], term, boost=weight)
-                    for term, weight in (
-                        self.expansions(tree) if len(positives) >= ONE_TIER_MIN_WORDS else []
-                    )
-                ]
-                anyone = wq.Or(positives + related)
+                anyone = wq.Or(positives)
                 if common and len(common) < len(positives):
                     # a long query: the pages holding one of its uncommon words, the
                     # common ones scored there (Lucene's common-terms query)
                     rare = [q for q in positives if not any(q is c for c in common)]
-                    anyone = wq.AndMaybe(_any(rare + related), _any(common, lazy=True))
+                    anyone = wq.AndMaybe(_any(rare), _any(common, lazy=True))
                 anyone = self._without(wq.And([anyone, *filters]) if filters else anyone, negatives)
                 if len(positives) >= ONE_TIER_MIN_WORDS:
                     # a description or a sentence: long pages hold all its words by
