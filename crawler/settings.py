@@ -44,15 +44,17 @@ LOG_LEVEL = "INFO"
 # Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (default 100),
 # however few items it holds; a page yields one item and its links (docs/performance.md).
 CONCURRENT_ITEMS = 8
-# Responses downloaded but not parsed yet, in bytes (Scrapy's default): the downloader
+# Responses downloaded but not parsed yet, in bytes (Scrapy: 5,000,000): the downloader
 # waits while more are queued. A crawl that stops (a page limit, Ctrl-C) first parses and
 # stores every queued response, so this bounds that part of the close; with the pages
 # analysed in worker processes it took 1.1-1.9 s after the last response on the blind
 # speed web. At 1,000,000 a single larger page (documentation indexes of 1-3 MB, which
 # best-first fetches first) stopped every download until it was parsed: the downloader
 # sat idle for seconds at a time in the crawl's first 20 s (docs/performance.md, "First
-# seconds of a crawl").
-SCRAPER_SLOT_MAX_ACTIVE_SIZE = 5_000_000
+# seconds of a crawl"). At 5,000,000 the same on a web of larger pages: no request in the
+# downloader with 6.2 MB waiting (docs/performance.md, "Responses waiting to be parsed").
+# At least twice DOWNLOAD_MAXSIZE: no page the crawl accepts stops the downloads alone.
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 25_000_000
 
 # Scrapy's resolver interface, each address kept for its DNS TTL (DNS_SERVERS, DNS_MIN_TTL,
 # DNS_MAX_TTL; docs/politeness.md, "Politeness per server")

@@ -121,3 +121,11 @@ def test_search_ranking_and_revisits():
     assert planner.policy == defaults.INCREMENTAL_POLICY
     assert planner.min_interval == defaults.INCREMENTAL_MIN_INTERVAL
     assert planner.max_interval == defaults.INCREMENTAL_MAX_INTERVAL
+
+
+def test_no_page_the_crawl_accepts_stops_the_downloads_alone():
+    # Scrapy's engine backs out while the responses waiting to be parsed exceed
+    # SCRAPER_SLOT_MAX_ACTIVE_SIZE: one page of up to DOWNLOAD_MAXSIZE must not do it
+    from crawler import settings
+
+    assert settings.SCRAPER_SLOT_MAX_ACTIVE_SIZE >= 2 * settings.DOWNLOAD_MAXSIZE
