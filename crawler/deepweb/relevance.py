@@ -20,7 +20,7 @@ its site's verdict alone (nor its link neighbourhood's):
 
 A form whose words look places up (postcode, store, radius, ...) without a word that
 marks the topic (a stem or a learned word) is a locator: its form evidence is -1; so is a
-finder of the site's own branches, offices or stores (a place box, at most a radius
+finder of the site's own branches or offices (a place box, at most a radius
 beside it), whatever topic words its place box or the site's name brings. So is
 a box that says it searches the site ("Search this site") without a word that marks the
 topic: it looks up the site's pages (About, Help, News), not the topic's records.
@@ -70,11 +70,12 @@ LOCATOR_WORDS = frozenset(
         "locator store stores branch branches directions address"
     )
 )
-#: words of a finder of the site's own premises (a branch finder, an office or store
-#: locator): with a place box and at most LOCATOR_MAX_FIELDS fields such a form looks up
-#: the site's own addresses, whatever topic words its place box or the site's name
-#: brings ("Town or postcode" on a map site, where "town" marks the topic)
-PREMISES_WORDS = frozenset(terms("store stores branch branches office offices"))
+#: words of a finder of the site's own premises (a branch finder, an office locator):
+#: with a place box and at most LOCATOR_MAX_FIELDS fields such a form looks up the site's
+#: own addresses, whatever topic words its place box or the site's name brings ("Town or
+#: postcode" on a map site, where "town" marks the topic). Not "store": a museum's
+#: specimen stores are searched by what they hold.
+PREMISES_WORDS = frozenset(terms("branch branches office offices"))
 
 
 #: words of a box that searches the site's own pages ("Search this site", a site-wide
@@ -383,8 +384,8 @@ class TopicVocabulary:
         names, action URL) plus, for its selects, the evidence of their options times the
         share of the options that mark the topic (a news search whose section list has
         "Books" among twelve sections is not a books search); -1 for a locator (place
-        words, no topic stem among them, or a finder of the site's own branches, offices
-        or stores); :data:`MIXED_EVIDENCE` for a search over many
+        words, no topic stem among them, or a finder of the site's own branches or
+        offices); :data:`MIXED_EVIDENCE` for a search over many
         subjects (a select naming the topic among mostly other options) whose own words
         do not name the topic."""
         own = own_terms(form)
