@@ -19,7 +19,9 @@ its site's verdict alone (nor its link neighbourhood's):
   the answer neither lists records nor says there are none (not a search of records).
 
 A form whose words look places up (postcode, store, radius, ...) without a word that
-marks the topic (a stem or a learned word) is a locator: its form evidence is -1. So is
+marks the topic (a stem or a learned word) is a locator: its form evidence is -1; so is a
+finder of the site's own branches or offices (a place box, at most a radius
+beside it), whatever topic words its place box or the site's name brings. So is
 a box that says it searches the site ("Search this site") without a word that marks the
 topic: it looks up the site's pages (About, Help, News), not the topic's records.
 
@@ -68,6 +70,12 @@ LOCATOR_WORDS = frozenset(
         "locator store stores branch branches directions address"
     )
 )
+#: words of a finder of the site's own premises (a branch finder, an office locator):
+#: with a place box and at most LOCATOR_MAX_FIELDS fields such a form looks up the site's
+#: own addresses, whatever topic words its place box or the site's name brings ("Town or
+#: postcode" on a map site, where "town" marks the topic). Not "store": a museum's
+#: specimen stores are searched by what they hold.
+PREMISES_WORDS = frozenset(terms("branch branches office offices"))
 
 
 #: words of a box that searches the site's own pages ("Search this site", a site-wide
@@ -376,7 +384,8 @@ class TopicVocabulary:
         names, action URL) plus, for its selects, the evidence of their options times the
         share of the options that mark the topic (a news search whose section list has
         "Books" among twelve sections is not a books search); -1 for a locator (place
-        words, no topic stem among them); :data:`MIXED_EVIDENCE` for a search over many
+        words, no topic stem among them, or a finder of the site's own branches or
+        offices); :data:`MIXED_EVIDENCE` for a search over many
         subjects (a select naming the topic among mostly other options) whose own words
         do not name the topic."""
         own = own_terms(form)
@@ -424,8 +433,11 @@ class TopicVocabulary:
         words = own | option_terms
         if (
             words & LOCATOR_WORDS
-            and not any(self.marks_topic(t) for t in words - LOCATOR_WORDS)
             and len(visible) <= LOCATOR_MAX_FIELDS
+            and (
+                words & PREMISES_WORDS
+                or not any(self.marks_topic(t) for t in words - LOCATOR_WORDS)
+            )
         ):
             return -1.0
         # a select of the topic's own classification beside it (several subjects that

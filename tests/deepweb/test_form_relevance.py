@@ -149,6 +149,21 @@ def test_store_locator_is_about_places_and_an_off_topic_site_never_relevant():
         b'<form><input name="q" placeholder="Books near you"></form>', "http://shop.test/"
     )
     assert words.form_evidence(near) == 1.0
+    # a finder of the site's own offices is a locator though its place box's word marks
+    # the topic (heldout35: "town" learned on map sites) or the site's name does
+    branch_finder = b"""<form action="/offices/near" class="branch-finder">
+      <label for="l">Town or postcode</label><input id="l" name="location">
+      <select name="radius"><option>5 miles</option></select><button>Find offices</button>
+      </form>"""
+    (offices,) = extract_forms(branch_finder, "http://maps.test/stores")
+    maps = learned_vocabulary("maps", ("Old town maps", "Street maps of every town"))
+    assert maps.marks_topic("town")
+    assert maps.form_evidence(offices) == -1.0
+    (named,) = extract_forms(
+        branch_finder.replace(b"Find offices", b"Find a Bookworm Books branch"),
+        "http://shop.test/",
+    )
+    assert words.form_evidence(named) == -1.0
     # a select whose options name the topic among others: their share counts
     sections = b"""<form action="/s"><input name="q"><select name="section">
       <option value="">All</option><option>World</option><option>Sport</option>
