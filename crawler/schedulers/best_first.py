@@ -716,8 +716,7 @@ class BestFirstScheduler(BaseScheduler):
         enqueue_request would count it (True), and the request need not go on through
         the engine, where it would only be dropped. False: schedule it as usual (a new
         URL, a retry or redirect, dont_filter, scope rules, a spider's own scoring)."""
-        frontier = self.frontier
-        if frontier is None or request.dont_filter:
+        if request.dont_filter:
             return False
         meta = request.meta
         link = meta.get("link")
@@ -726,11 +725,10 @@ class BestFirstScheduler(BaseScheduler):
             or link.url != request.url
             or "frontier" in meta
             or "score_terms" in meta
-            or (self.scope is not None and self.scope.scope)
         ):
             return False
         fp = url_fingerprint(link.url, request.method, request.body)
-        if not frontier.absorb_seen(fp, link.stats(meta.get("depth"), 0.0)):
+        if not self._absorb_seen(fp, link.stats(meta.get("depth"), 0.0)):
             return False
         del meta["link"]
         return True
@@ -738,12 +736,16 @@ class BestFirstScheduler(BaseScheduler):
     def absorb_known_url(self, url: str, stats: UrlStats) -> bool:
         """absorb_known_link for a link the spider has built no request for: a plain GET
         link to the canonical ``url`` (as a link request's URL would be), whose statistics
-        are ``stats`` (its LinkEvent's, at the request's depth). False: not seen, or a
-        crawl whose scope rules must judge every link."""
+        are ``stats`` (its LinkEvent's, at the request's depth)."""
+        return self._absorb_seen(url_fingerprint(url), stats)
+
+    def _absorb_seen(self, fp: int, stats: UrlStats) -> bool:
+        """The frontier's absorb_seen; False without a frontier, or in a crawl whose scope
+        rules must judge every link."""
         frontier = self.frontier
         if frontier is None or (self.scope is not None and self.scope.scope):
             return False
-        return frontier.absorb_seen(url_fingerprint(url), stats)
+        return frontier.absorb_seen(fp, stats)
 
     def next_request(self) -> Request | None:
         frontier = self.frontier
