@@ -88,9 +88,9 @@ def _path(component: Any) -> str:
 class KnownLinkShortcut:
     """Absorbs a page's links to seen URLs before the spider builds their requests.
 
-    ``crawler_part``: returns the crawl's scheduler (the engine's, once open) or its
-    stats collector (built after the spider); the shortcut works with a scheduler that has
-    ``absorb_known_url``. ``max_depth``: DEPTH_LIMIT (0: none;
+    ``scheduler`` and ``stats``: return the crawl's scheduler (the engine's, once open)
+    and its stats collector (both built after the spider); the shortcut works with a
+    scheduler that has ``absorb_known_url``. ``max_depth``: DEPTH_LIMIT (0: none;
     None: no depth middleware); ``depth_stats_verbose``: DEPTH_STATS_VERBOSE; ``guard``:
     the trap guard's URL checks (None: no trap middleware); ``passed_capacity``: URLs
     remembered as having passed them.
@@ -98,14 +98,16 @@ class KnownLinkShortcut:
 
     def __init__(
         self,
-        crawler_part: Callable[[str], Any],
+        scheduler: Callable[[], Any],
+        stats: Callable[[], StatsCollector],
         *,
         max_depth: int | None,
         depth_stats_verbose: bool = False,
         guard: TrapGuard | None = None,
         passed_capacity: int = defaults.UNCRAWLED_RECORD_ONCE_MAX,
     ) -> None:
-        self._crawler_part = crawler_part
+        self._scheduler = scheduler
+        self._stats = stats
         self.max_depth = max_depth
         self.depth_stats_verbose = depth_stats_verbose
         self.guard = guard
@@ -131,11 +133,9 @@ class KnownLinkShortcut:
         known = {_CONTENT_SEEN, _URL_RULES, _TRAPS, *_DEPTH, *_DIAGNOSTIC}
         if _CONTENT_SEEN not in between or between - known:
             return None
-        def crawler_part(name: str) -> Any:
-            return crawler.stats if name == "stats" else getattr(crawler.engine, name, None)
-
         return cls(
-            crawler_part,
+            lambda: getattr(crawler.engine, "scheduler", None),
+            lambda: crawler.stats,
             max_depth=settings.getint("DEPTH_LIMIT") if between & _DEPTH else None,
             depth_stats_verbose=settings.getbool("DEPTH_STATS_VERBOSE"),
             guard=TrapGuard(**trap_guard_settings(settings)) if _TRAPS in between else None,
@@ -151,7 +151,7 @@ class KnownLinkShortcut:
         if meta.get(LINKS_FOLLOWED_META) is not True:
             return None
         if self._absorb_url is None:
-            self._absorb_url = getattr(self._crawler_part("scheduler"), "absorb_known_url", None)
+            self._absorb_url = getattr(self._scheduler(), "absorb_known_url", None)
             if self._absorb_url is None:
                 return None
         depth = int(meta.get("depth", 0)) + 1
@@ -176,7 +176,7 @@ class KnownLinkShortcut:
         """The stats of a page's absorbed links, as their requests would have counted."""
         if not absorbed:
             return
-        stats: StatsCollector = self._crawler_part("stats")
+        stats = self._stats()
         stats.inc_value("frontier/known_links", absorbed)
         stats.inc_value("frontier/known_links/shortcut", absorbed)
         if self.max_depth is not None:

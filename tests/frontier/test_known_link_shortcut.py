@@ -58,10 +58,11 @@ def test_the_shortcut_takes_only_links_whose_middleware_verdicts_are_known():
         for url in SEEN:
             add(frontier, url)
         stats = get_crawler(GeneralSpider).stats
-        parts = {"scheduler": FrontierScheduler(frontier), "stats": stats}
         guard = TrapGuard(max_url_length=2000, max_path_repetitions=3, max_query_variants=0,
                           max_tracked_paths=10)
-        shortcut = KnownLinkShortcut(parts.get, max_depth=2, guard=guard)
+        shortcut = KnownLinkShortcut(
+            lambda: FrontierScheduler(frontier), lambda: stats, max_depth=2, guard=guard
+        )
         # not judged yet, a duplicate's links, links beyond DEPTH_LIMIT: no shortcut
         assert shortcut.page_depth(response(0, None)) is None
         assert shortcut.page_depth(response(0, False)) is None
