@@ -199,11 +199,11 @@ def sitemap_locations(body: bytes, limit: int = SITEMAP_MAX_LINKS) -> list[str]:
         return []
     if sitemap.type != "urlset":
         return []
-    found: list[str] = []
+    found: dict[str, None] = {}  # (ordered, and a set)
     for entry in sitemap:
         url = canonical_url(entry.get("loc") or "")
         if url and url not in found:
-            found.append(url)
+            found[url] = None
             if len(found) >= limit:
                 break
-    return found
+    return list(found)

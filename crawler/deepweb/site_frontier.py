@@ -36,13 +36,12 @@ def same_site(host: str, site: str) -> bool:
     """Whether a host (``site_of``) is part of a site explored: the site's own host, or
     another host name of the same registered domain on the same port
     (``lookup.kelby.test`` linked from ``www.kelby.test``: a site's search often runs on
-    a host of its own). IP addresses are their own site."""
+    a host of its own). IP addresses are their own site (registered_domain keeps them
+    whole)."""
     if host == site:
         return True
     a, b = urlsplit(f"//{host}"), urlsplit(f"//{site}")
     if not a.hostname or not b.hostname or a.port != b.port:
-        return False
-    if a.hostname.replace(".", "").isdigit() or b.hostname.replace(".", "").isdigit():
         return False
     return registered_domain(a.hostname) == registered_domain(b.hostname)
 
