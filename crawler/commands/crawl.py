@@ -50,6 +50,7 @@ class Command(ScrapyCrawlCommand):
         one_line_errors(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        _import_tls_context_early()
         options = [arg for arg in args if arg.startswith("-")]
         if options:
             raise UsageError(f"unrecognized option {options[0]} (see scrapy crawl -h)")
@@ -141,3 +142,15 @@ def exit_now(code: int) -> None:
         except (OSError, ValueError):  # closed, or a broken pipe
             pass
     os._exit(code)
+
+
+def _import_tls_context_early() -> None:
+    """Import Scrapy's TLS context factory before the crawl's components.
+
+    The module builds two deprecated aliases with ``create_deprecated_class``, which calls
+    ``inspect.stack()``: that reads the source of every frame on the stack and resolves the
+    file of every module in ``sys.modules``. Imported where Scrapy first needs it, under the
+    crawl's components, both are many times what they are here (docs/performance.md, "The
+    TLS context factory's inspect.stack()").
+    """
+    import scrapy.core.downloader.contextfactory  # noqa: F401

@@ -100,3 +100,41 @@ def _assert_prints_ok(code: str) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# Scrapy's TLS context factory calls inspect.stack() at import (two deprecated aliases):
+# the crawl command imports it before the crawl's components, when the stack is short
+# and few modules are loaded (crawler/commands/crawl.py, _import_tls_context_early)
+STACK_CALLS_OF_A_CRAWL = """
+import inspect, json, sys
+calls = []
+_stack = inspect.stack
+def stack(*args, **kwargs):
+    calls.append("crawler.spiders.general" in sys.modules)
+    return _stack(*args, **kwargs)
+inspect.stack = stack
+from scrapy.cmdline import _get_commands_dict
+from scrapy.crawler import AsyncCrawlerProcess
+from scrapy.utils.misc import load_object
+from scrapy.utils.project import get_project_settings
+
+settings = get_project_settings()
+_get_commands_dict(settings, True)
+from crawler.commands.crawl import _import_tls_context_early
+_import_tls_context_early()
+crawler = AsyncCrawlerProcess(settings).create_crawler("general")
+crawler._apply_settings()
+for name in ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES", "EXTENSIONS"):
+    for path, order in crawler.settings.getwithbase(name).items():
+        if order is not None:
+            load_object(path)
+print(json.dumps(calls))
+"""
+
+def test_the_crawl_command_imports_the_tls_context_factory_before_the_components() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", STACK_CALLS_OF_A_CRAWL], cwd=ROOT, capture_output=True,
+        text=True, check=True, timeout=120,
+    ).stdout
+    calls = json.loads(out.splitlines()[-1])
+    assert calls and not any(calls)  # every call before the spiders were imported
