@@ -108,7 +108,7 @@ def content_mime(value: bytes | str | None) -> str:
 
 
 class _Detector:
-    """py3langid's model (shipped in its wheel), loaded once per process on first use."""
+    """py3langid's model, loaded once per process on first use (crawler/language_model.py)."""
 
     _lock = threading.Lock()
     _identifier: Any = None
@@ -118,18 +118,17 @@ class _Detector:
         if cls._identifier is None:
             with cls._lock:
                 if cls._identifier is None:
-                    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+                    from crawler.language_model import load_identifier
 
-                    cls._identifier = LanguageIdentifier.from_model_file(
-                        MODEL_FILE, norm_probs=True
-                    )
+                    cls._identifier = load_identifier()
         return cls._identifier
 
 
 def load_language_model() -> None:
-    """Load py3langid's model now (it is loaded on first use otherwise): about 1 s of
-    CPU, nearly all LZMA decompression, which releases the GIL, so a thread can do it
-    while the crawl starts instead of the first page's parse holding the crawl's loop."""
+    """Load py3langid's model now (it is loaded on first use otherwise): a fraction of a
+    second from the cached uncompressed copy, about 0.5 s of CPU the first time (LZMA
+    decompression, which releases the GIL), so a thread can do it while the crawl starts
+    instead of the first page's parse holding the crawl's loop."""
     _Detector.get()
 
 
