@@ -9,6 +9,7 @@ import json
 import re
 import sys
 import threading
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -40,12 +41,16 @@ from webgen import (  # noqa: E402
     FRESH13_BESIDE,
     FRESH14,
     FRESH14_BESIDE,
+    FRESH15,
+    FRESH15_BESIDE,
     GERMAN12_OTHER,
     NEAR11,
     NEAR12,
     NEAR13,
     NEAR14,
+    NEAR15,
     SHAPES14,
+    SHAPES15,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -120,6 +125,9 @@ EARLIER_WEBS = {
     "heldout37": "2464f89c572e97584ceccaec58eaa667",
     "heldout38": "85cba92292648c5c697f84899a6f308d",
     "heldout39": "00e300328758f8a3742106fd85763a52",
+    "heldout40": "f8c090024588fbff02c470e148e01f7f",
+    "heldout41": "8e2ea92312c97bc3b8831abb73391e84",
+    "heldout42": "4422f77539f9a484115ef73d108fb04a",
 }
 
 
@@ -1876,4 +1884,138 @@ def test_fresh14_webs_search_through_the_proxy(name: str) -> None:
     finally:
         server.shutdown()
     assert {e["status"] for e in log.entries} == {200}
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait15(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout40-42)."""
+    keys = ("noscript", *SHAPES15[web.name], "advlink")
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            out[next(k for k in keys if web.traits[f["host"]].get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH15))
+def test_fresh15_webs_topics_and_new_shapes(name: str) -> None:
+    """heldout40-42: a scored topic no other web has; 64 sites, 5,000-9,000 pages; the scored topic's
+    five forms: the noscript form at depth 0, the web's own combination of shapes at depths 1, 2 and
+    3 (SHAPES15), the "Advanced" page at depth 2 (disallowed by robots.txt, a look-alike form beside
+    it); the three combinations differ; the basic-and-advanced page is linked as "Search" and holds
+    two forms with one action; the CSRF search's forms carry the token; the consent wall's forms are
+    not searches; other topics' sites have the new shapes too; the near-topic site's searches are not
+    the topic's, though its records hold its words."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    assert all(web.topic not in v[2] for k, v in WEBS.items() if k != name)
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    s1, s2, s3 = SHAPES15[name]
+    by = scored_by_trait15(web, gt)
+    assert [by[k]["depth"] for k in ("noscript", s1, s2, "advlink", s3)] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == sorted(["noscript", s1, s2])
+    assert len({SHAPES15[n] for n in FRESH15}) == 3 and not web.german_hosts
+    plain = [k for k, f in by.items() if t["plain_word"] in web.sites[f["host"]].name.lower()]
+    assert 1 <= len(plain) <= 3, plain
+    for f in by.values():
+        assert all(t["noun"][:4] in r.text() for r in web.sites[f["host"]].records), f["host"]
+    for shape, f in by.items():
+        site = web.sites[f["host"]]
+        page = urllib.parse.urlsplit(f["pages"][0]).path
+        doc = site.pages[page]
+        path = urllib.parse.urlsplit(f["action"]).path
+        if shape == "dualform":
+            assert doc.count(f'action="{path}"') == 2 and "Basic search" in doc and "Advanced search" in doc
+            assert any(f'href="{page}">Search</a>' in d for d in site.pages.values() if d)
+        if shape == "csrf":
+            name_, value = action_of(web, f).token
+            assert f["method"] == "post" and doc.count(f'name="{name_}" value="{value}"') == 1
+        if shape == "refresh":
+            assert action_of(web, f).refresh in site.actions
+        if shape == "consent":
+            assert 'class="consent-wall"' in site.pages["/"] and "/home" in site.pages
+            walls = [g for g in gt["forms"] if g["host"] == f["host"] and g["kind"] == "consent"]
+            assert len(walls) == 1 and walls[0]["pages"] == [f"http://{f['host']}/"] and walls[0]["depth"] == 0
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH15_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    others = [
+        h
+        for h, tr in web.traits.items()
+        if web.sites[h].topic != web.topic and any(tr.get(k) for k in ("dualform", "csrf", "refresh", "consent"))
+    ]
+    assert len(others) >= 2, others
+    spec = NEAR15[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    recs = web.sites[spec["host"]].actions[spec["search_path"]].records
+    assert sum(t["noun"][:4] in r.text() for r in recs) >= 0.8 * len(recs)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH15))
+def test_fresh15_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural and none for nonsense (the CSRF search with the page's token, and refuses a
+    submission without it; the refresh search's "Searching..." page leads to the results), the three
+    that refuse an empty query say so; the consent wall's forms answer without records; the
+    near-topic site's search lists its own records for its plural noun."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    refused = 0
+    try:
+        by = scored_by_trait15(web, gt)
+        for shape, f in by.items():
+            opener.open(f["pages"][0]).read()
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            extra = [act.token] if act.token else []
+
+            def ask(value: str, act=act, text=text, extra=extra, f=f) -> str:
+                body = submit(opener, f, urllib.parse.urlencode([(text, value), *extra]))
+                if act.refresh:
+                    assert "Searching" in body and 'http-equiv="refresh"' in body, body
+                    url = html.unescape(re.search(r'<a href="([^"]+)">Click here', body).group(1))
+                    assert url.startswith(act.refresh + "?sid=") and act.token is None
+                    body = opener.open(urllib.parse.urljoin(f["action"], url)).read().decode()
+                return body
+
+            for w in (TOPICS[web.topic]["noun"], plural):
+                listed.append(True)
+                body = ask(w)
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w, body)
+            listed.append(False)
+            assert f"No {plural} matched" in ask("xqzvbn"), f["action"]
+            body = ask("")
+            listed.append(not act.needs_term)
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+            if act.token:
+                try:
+                    submit(opener, f, urllib.parse.urlencode({text: plural}))
+                    raise AssertionError("a submission without the token was answered")
+                except urllib.error.HTTPError as e:
+                    assert e.code == 403 and "session has expired" in e.read().decode()
+                    refused += 1
+            if shape == "consent":
+                wall = next(g for g in gt["forms"] if g["host"] == f["host"] and g["kind"] == "consent")
+                body = submit(opener, wall, "consent=all&return=%2Fhome")
+                assert "cookie choices have been saved" in body and 'href="/home"' in body
+        spec = NEAR15[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: plural}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+    finally:
+        server.shutdown()
+    assert refused == ("csrf" in SHAPES15[name])
+    assert {e["status"] for e in log.entries} == ({200, 403} if refused else {200})
     assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed

@@ -13,6 +13,7 @@ is what. ``Web.respond()`` answers a request (static pages, robots.txt, form act
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import random
@@ -122,6 +123,14 @@ WEBS = {
     "heldout37": (61612, "companies", ["companies", "jobs", "papers", "events", "realestate", "books"], True),
     "heldout38": (36485, "specimens", ["specimens", "papers", "pets", "courses", "events", "boats"], True),
     "heldout39": (73843, "photographs", ["photographs", "books", "events", "realestate", "legislation", "bicycles"], True),
+    # fresh held-out webs added 2026-11-27 (fifteenth batch) after the author had read the scores of
+    # dev and heldout1-39: topics never present before, heldout37-39's construction, and on the scored
+    # sites shapes no earlier web has (a "Search" page with a basic and an advanced form, a POST search
+    # with a hidden CSRF token, a results page reached through a "searching..." refresh page, a cookie
+    # consent wall in front of the home page) in a different combination on each web (SHAPES15 below)
+    "heldout40": (58241, "buildings", ["buildings", "realestate", "legislation", "events", "books", "bicycles"], True),
+    "heldout41": (19367, "newspapers", ["newspapers", "papers", "books", "events", "jobs", "recipes"], True),
+    "heldout42": (84503, "finds", ["finds", "boats", "pets", "courses", "wine", "instruments"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -1118,6 +1127,106 @@ NEAR14 = {
         ],
     },
 }
+# heldout40-42 keep heldout37-39's construction (heldout34-36's names, fillers, site maps, sub-hosts and
+# language choosers on other topics' sites, the near-topic site, the <noscript> search at depth 0, the
+# "Advanced" page at depth 2 whose action robots.txt disallows) but give the scored topic's sites at
+# depths 1, 2 (the site whose action robots.txt allows) and 3 shapes of real sites that no earlier web
+# has, a different combination on each web: (depth 1, depth 2, depth 3)
+# - "dualform": a page reached by a link named "Search" only, holding a basic search (one box) and
+#   an advanced search (every field) of the same records, with the same action;
+# - "csrf": a POST search carrying a hidden CSRF token (and a form build id); a submission without
+#   the page's token is refused (403, "your session has expired"), as CMS and framework forms are;
+# - "refresh": the search answers with a "Searching..." page whose <meta http-equiv="refresh"> (and
+#   a "click here" link) leads to the results at another URL (/results/view?sid=...&the query);
+# - "consent": the home page is a cookie-consent wall: two POST forms (accept all / reject), a
+#   link to the cookie policy and one to continue to /home, the home page the site would have had;
+#   the search two links below /home;
+# - heldout41 and heldout42 also reuse heldout34-36's language chooser and heldout18-30's terms page.
+# Other topics' sites get the four new shapes at random too.
+FRESH15 = {"heldout40", "heldout41", "heldout42"}
+SHAPES15 = {
+    "heldout40": ("dualform", "csrf", "consent"),
+    "heldout41": ("csrf", "refresh", "chooser"),
+    "heldout42": ("refresh", "dualform", "consent"),
+}
+# pages of heldout40-42's scored sites with a form that is not a search, shaped like it
+FRESH15_EXTRAS = {
+    "buildings": [("Report a building at risk", "/report-a-building-at-risk", "menu", "buildingrisk")],
+    "newspapers": [("Order a page", "/order-a-page", "footer", "pageorder")],
+    "finds": [("Record a find", "/record-a-find", "menu", "findreport")],
+}
+FRESH15_BESIDE = {"buildings": "buildingrisk", "newspapers": "pageorder", "finds": "findreport"}
+NEAR15 = {
+    "buildings": {
+        "host": "www.limeandstone-builders.test",
+        "name": "Lime and Stone Builders",
+        "topic": "conservationbuilders",
+        "tagline": "Builders for old buildings in the north: lime mortar, stone repairs and slate roofs on listed buildings.",
+        "search_path": "/projects/search",
+        "search_title": "Find a project",
+        "field": ("q", "Building or kind of work"),
+        "select": ("Work", ["Repointing", "Roofing", "Stone repair", "Windows", "Damp"]),
+        "noun": "project",
+        "plural": "projects",
+        "about_path": "/buildings-we-have-worked-on/",
+        "about_title": "Buildings we have worked on",
+        "about_text": "We have repaired hundreds of listed buildings. Some of the buildings on the list that we know well:",
+        "beside": ("Ask for a survey", "surveybook"),
+        "titles": [
+            "Listed building repointing in lime, {place} ({opt})",
+            "Grade II farm buildings: new roof, {place} ({opt})",
+            "Stone repairs to a mill building at {place} ({opt})",
+            "Sash windows for a listed building, {place} ({opt})",
+            "Old building, new use: barn conversion at {place} ({opt})",
+        ],
+    },
+    "newspapers": {
+        "host": "www.paperround-north.test",
+        "name": "Paper Round North",
+        "topic": "newsdelivery",
+        "tagline": "Newspapers and magazines delivered to your door across the north, every morning before seven.",
+        "search_path": "/rounds/search",
+        "search_title": "Find your round",
+        "field": ("q", "Street, village or newspaper"),
+        "select": ("Days", ["Every day", "Weekdays", "Weekends", "Sundays only"]),
+        "noun": "round",
+        "plural": "rounds",
+        "about_path": "/newspapers-we-deliver/",
+        "about_title": "Newspapers we deliver",
+        "about_text": "We deliver every daily and weekly newspaper in the region. Old titles our customers still ask about:",
+        "beside": ("Start a delivery", "deliverystart"),
+        "titles": [
+            "{place} morning round: daily newspapers ({opt})",
+            "Newspaper delivery, {place} villages ({opt})",
+            "{place} weekend newspapers and magazines ({opt})",
+            "Sunday newspapers round, {place} ({opt})",
+            "{place} town centre: newspapers before 7 ({opt})",
+        ],
+    },
+    "finds": {
+        "host": "www.kelby-detectorists.test",
+        "name": "Kelby Detectorists",
+        "topic": "detecting",
+        "tagline": "Metal detecting club for the north: club digs, finds days with the finds liaison officer, and a friendly welcome.",
+        "search_path": "/digs/search",
+        "search_title": "Find a club dig",
+        "field": ("q", "Farm, parish or month"),
+        "select": ("Kind", ["Club dig", "Rally", "Finds day", "Beginners day"]),
+        "noun": "dig",
+        "plural": "digs",
+        "about_path": "/our-finds/",
+        "about_title": "Our members' finds",
+        "about_text": "Every find made on a club dig is recorded. Some of the finds our members are proudest of:",
+        "beside": ("Join the club", "clubjoin"),
+        "titles": [
+            "{place}: club dig, finds recorded on the day ({opt})",
+            "Finds day at {place} with the finds liaison officer ({opt})",
+            "{place} stubble field: rally, all finds recorded ({opt})",
+            "Beginners' finds walk, {place} ({opt})",
+            "{place} pasture: winter dig and finds table ({opt})",
+        ],
+    },
+}
 # the German sites' words: whole texts first, then phrases inside longer texts
 GERMAN = {
     "Home": "Startseite",
@@ -1676,6 +1785,8 @@ class Action:
     advanced: str | None = None  # an advanced-search page linked from the results page
     any_value: str | None = None  # a select value that means "any" (heldout16/17's Drupal forms send "All")
     needs_term: bool = False  # heldout23-25: an empty query is refused, not answered with every record
+    token: tuple | None = None  # heldout40-42: (name, value) of a hidden CSRF token a submission must carry
+    refresh: str | None = None  # heldout40-42: the path a "Searching..." page refreshes to, with the query
 
 
 @dataclass
@@ -1890,7 +2001,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh14 = name in FRESH14  # heldout37-39 keep heldout34-36's construction; SHAPES14 on the scored sites
+        self.fresh15 = name in FRESH15  # heldout40-42 keep heldout37-39's construction; SHAPES15 on the scored sites
+        self.fresh14 = name in FRESH14 or self.fresh15  # heldout37-39 keep heldout34-36's construction; SHAPES14 on the scored sites
         self.fresh13 = name in FRESH13 or self.fresh14  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
         self.fresh12 = name in FRESH12 or self.fresh13  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
         self.fresh11 = name in FRESH11 or self.fresh12  # heldout28-30 keep heldout26/27's shapes (fresh10) and add their own
@@ -2489,6 +2601,9 @@ class Web:
         chooser = bool(traits.get("chooser")) and placement == "d3"
         if chooser:  # heldout34-36: built as a depth-2 site whose home page moves to /en/ behind a language chooser
             placement = "d2"
+        consent = bool(traits.get("consent")) and placement == "d3"
+        if consent:  # heldout40-42: built as a depth-2 site whose home page moves to /home behind a cookie-consent wall
+            placement = "d2"
         subpage = bool(traits.get("subpage")) and placement == "d1" and not cgi
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
@@ -2564,6 +2679,35 @@ class Web:
             site.actions[search_action].fields = fields
             site.actions[save_action] = Action("alert", topic, save_fields)
             save_entry = (save_action, "post", "alert", topic)
+        if traits.get("dualform") and placement != "home" and not cgi and search_action in site.actions:
+            # heldout40-42: the page holds a basic search (one box) and the advanced search, same action
+            txt = next((n for n, role in fields if role == "text"), "q")
+            hint = rng.choice(t["placeholders"])
+            basic = (
+                f'<form action="{search_action}" method="{method}" class="basic-search"><input type="hidden" name="mode" value="basic">'
+                f'<label for="basic-{txt}">{E(rng.choice(["Search", "Search for", "Keywords", "Find"]))}</label> '
+                f'<input type="search" id="basic-{txt}" name="{txt}" placeholder="{E(hint)}"> <button type="submit">Search</button></form>'
+            )
+            advanced = re.sub(r"(<form\b[^>]*>)", r'\1<input type="hidden" name="mode" value="advanced">', form_html, count=1)
+            form_html = (
+                '<div class="search-tabs" role="tablist"><a role="tab" href="#basic" aria-selected="true">Basic search</a> '
+                '<a role="tab" href="#advanced" aria-selected="false">Advanced search</a></div>'
+                f'<section id="basic" role="tabpanel"><h2>Basic search</h2>{basic}</section>'
+                f'<section id="advanced" role="tabpanel" hidden><h2>Advanced search</h2>{advanced}</section>'
+            )
+            if not any(n == txt for n, _role in fields):
+                fields = [(txt, "text")] + list(fields)
+                site.actions[search_action].fields = fields
+        if traits.get("csrf") and placement != "home" and not cgi and search_action in site.actions:
+            # heldout40-42: a hidden CSRF token (and a form build id) in every form of the search; a
+            # submission without the page's token is refused
+            tok_name = rng.choice(["csrf_token", "_token", "authenticity_token", "csrfmiddlewaretoken", "__RequestVerificationToken"])
+            tok = hashlib.sha1(f"{self.seed}-{host}-csrf".encode()).hexdigest()
+            hidden = (
+                f'<input type="hidden" name="{tok_name}" value="{tok}"><input type="hidden" name="form_build_id" value="form-{tok[:16]}">'
+            )
+            form_html = re.sub(r"(<form\b[^>]*>)", lambda m: m.group(1) + hidden, form_html)
+            site.actions[search_action].token = (tok_name, tok)
         search_entry = (search_action, method, "search", topic)
         adv_html, adv_path = "", ""
         if self.fresh2 and compact:
@@ -2588,6 +2732,8 @@ class Web:
             link_name = rng.choice(t.get("browse_links") or ["Browse", "Browse the range", "Browse by category"])
         elif traits.get("advlink"):  # heldout18-20: the hub links to the search page by "Advanced" only
             link_name = rng.choice(["Advanced", "Advanced options", "More options", "Advanced filters"])
+        if traits.get("dualform"):  # heldout40-42: the way to the basic and advanced search is named "Search" only
+            link_name = "Search"
         search_path = rng.choice(
             [
                 "/search.html",
@@ -2631,6 +2777,12 @@ class Web:
         if traits.get("needs_term") and search_action in site.actions:
             # heldout23-25: an empty query gets "Please enter a search term", not every record
             site.actions[search_action].needs_term = True
+        if traits.get("refresh") and placement != "home" and not cgi and search_action in site.actions:
+            # heldout40-42: the search answers with a "Searching..." page that refreshes to the results
+            view = rng.choice(["/results/view", "/search/hits", "/resultset/show", "/rs/list"])
+            act = site.actions[search_action]
+            act.refresh = view
+            site.actions[view] = dataclasses.replace(act, refresh=None, token=None)
         if self.fresh5:  # a branch finder: a search of the business's branches (not of its records)
             site.branch_finder = self._branch_finder(site)
         site.menu = [("Home", "/")]
@@ -2693,7 +2845,7 @@ class Web:
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
         if self.fresh13:
-            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS}.get(topic, [])
+            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS, **FRESH15_EXTRAS}.get(topic, [])
         elif self.fresh12:
             extras = extras + FRESH12_EXTRAS.get(topic, [])
         elif self.fresh11:
@@ -2926,7 +3078,15 @@ class Web:
             xh, xf = self._fresh_form(
                 site,
                 (
-                    {**FRESH9_BESIDE, **FRESH10_BESIDE, **FRESH11_BESIDE, **FRESH12_BESIDE, **FRESH13_BESIDE, **FRESH14_BESIDE}
+                    {
+                        **FRESH9_BESIDE,
+                        **FRESH10_BESIDE,
+                        **FRESH11_BESIDE,
+                        **FRESH12_BESIDE,
+                        **FRESH13_BESIDE,
+                        **FRESH14_BESIDE,
+                        **FRESH15_BESIDE,
+                    }
                     if self.fresh9
                     else FRESH7_BESIDE
                 ).get(topic, "registration"),
@@ -3144,10 +3304,18 @@ class Web:
         site.partners_path = "/partners"
         if traits.get("sitemap") or traits.get("sitemap_footer"):
             self._sitemap_page(
-                site, cats, cat_prefix, posts, link_name, search_path, list_search=placement in ("home", "d1", "d2") and not chooser
+                site,
+                cats,
+                cat_prefix,
+                posts,
+                link_name,
+                search_path,
+                list_search=placement in ("home", "d1", "d2") and not chooser and not consent,
             )
         if chooser:
             self._language_chooser(site)
+        if consent:
+            self._consent_wall(site)
 
     def _sitemap_page(
         self, site: Site, cats: list, cat_prefix: str, posts: list, link_name: str, search_path: str, list_search: bool
@@ -3206,6 +3374,38 @@ class Web:
             f'<!DOCTYPE html>\n<html lang="{code}"><head><meta charset="utf-8"><title>{name}</title></head><body>\n'
             f'<h1>{name}</h1><p>{E(text)}</p><p><a href="/en/" hreflang="en" lang="en">English</a></p>\n</body></html>\n'
         )
+
+    def _consent_wall(self, site: Site) -> None:
+        """heldout40-42: the home page is a cookie-consent wall: two POST forms (accept all, reject
+        non-essential), a link to the cookie policy and one to continue to /home, the home page the
+        site would have had."""
+        crng = random.Random(f"{self.seed}-{site.host}-consent")
+        site.pages["/home"] = site.pages.pop("/")
+        old, new = site.url("/"), site.url("/home")
+        for truth in self.forms.values():
+            if old in truth.pages:
+                truth.pages.discard(old)
+                truth.pages.add(new)
+        action = crng.choice(["/cookie-consent", "/consent", "/privacy/consent"])
+        site.actions[action] = Action("consent", "none")
+        name = E(site.name)
+        heading = crng.choice(["We value your privacy", "Cookies on this site", "Before you continue", "Your cookie choices"])
+        accept = crng.choice(["Accept all cookies", "Accept all", "Allow all cookies", "I accept"])
+        reject = crng.choice(["Reject non-essential cookies", "Reject all", "Essential cookies only", "Necessary cookies only"])
+        forward = crng.choice(["Continue with essential cookies only", "Continue without accepting", "Skip to the site"])
+        site.pages["/"] = (
+            f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{name}</title>'
+            '<link rel="stylesheet" href="/static/consent.css"></head><body class="consent-wall">\n'
+            f'<div class="consent" role="dialog" aria-modal="true" aria-labelledby="cw-title"><img src="/img/logo.png" alt="{name}">'
+            f'<h1 id="cw-title">{E(heading)}</h1><p>We use cookies to make this site work and, with your consent, to understand how '
+            "it is used. Essential cookies are always on.</p>"
+            f'<form action="{action}" method="post" class="consent-accept"><input type="hidden" name="consent" value="all">'
+            f'<input type="hidden" name="return" value="/home"><button type="submit">{E(accept)}</button></form>'
+            f'<form action="{action}" method="post" class="consent-reject"><input type="hidden" name="consent" value="essential">'
+            f'<input type="hidden" name="return" value="/home"><button type="submit">{E(reject)}</button></form>'
+            f'<p class="consent-links"><a href="/privacy">Cookie policy</a> &middot; <a href="/home">{E(forward)}</a></p></div>\n</body></html>\n'
+        )
+        site.add_form("/", action, "post", "consent", "none")
 
     def _site_search(self, site: Site, rng: random.Random) -> None:
         """A search of the site's own pages (not of its records) in the header: beside the
@@ -4205,8 +4405,8 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            shapes14 = SHAPES14.get(self.name)
-            if shapes14:  # heldout37-39: the earlier batches' shapes in a new combination on each web
+            shapes14 = SHAPES14.get(self.name) or SHAPES15.get(self.name)
+            if shapes14:  # heldout37-39 (heldout40-42: SHAPES15): the earlier batches' shapes in a new combination on each web
                 s1, s2, s3 = shapes14
                 traits[d1].update({s1: True, "style": trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), "method": trng.choice(["get", "post"])})
                 traits[vendor].update({s2: True, "method": trng.choice(["get", "post"])})
@@ -4215,6 +4415,9 @@ class Web:
                 for i in (home, d1, vendor):
                     traits[i]["needs_term"] = True
                 traits[d3].update({s3: True, "style": trng.choice([17, 18, 19]), "hosted": True})
+                for i in (d1, vendor):
+                    if traits[i].get("csrf"):  # heldout40-42: a CSRF token guards POST forms
+                        traits[i]["method"] = "post"
             elif self.fresh13:  # heldout34-36: the search page is on a sub-host of the site, in a subfolder
                 traits[d1].update(subpage=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             elif self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
@@ -4328,6 +4531,28 @@ class Web:
             for tr in traits:
                 if not tr.get("sitemap") and not tr.get("chooser") and xrng.random() < 0.35:
                     tr["sitemap_footer"] = True
+        if self.fresh15 and topic != self.topic:
+            # heldout40-42: the other topics' sites sometimes have the basic-and-advanced search page,
+            # the CSRF-guarded search, the "Searching..." refresh page, or the cookie-consent wall
+            yrng = random.Random(f"{self.seed}-traits15-{topic}")
+            plain = (
+                "vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer",
+                "formaction", "formattr", "box", "footlink", "iconlink", "maplink", "iframe", "advlink", "subpage",
+                "sitemap", "chooser",
+            )  # fmt: skip
+            for i, tr in enumerate(traits):
+                r = yrng.random()
+                if any(tr.get(k) for k in plain) or i == cgi_index or placements[i] == "home":
+                    continue
+                if placements[i] == "d3":
+                    if r < 0.6:
+                        tr["consent"] = True
+                elif r < 0.3:
+                    tr.update(csrf=True, method="post", nosubmit=False, imgsubmit=False)
+                elif r < 0.6:
+                    tr.update(refresh=True, nosubmit=False, imgsubmit=False)
+                elif r < 0.9:
+                    tr.update(dualform=True, nosubmit=False, imgsubmit=False)
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
 
@@ -4827,6 +5052,39 @@ class Web:
                 '<label>What do you need it for? <textarea name="purpose" rows="5"></textarea></label> '
                 '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send request"></form>'
             )
+        elif kind == "buildingrisk":
+            action = rng.choice(["/at-risk/report", "/report-a-building-at-risk/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Report a building at risk', 'Tell us about a building in danger', 'Is a listed building neglected?']))}</h3>"
+                f'<form action="{action}" method="post"><label>Building name <input type="text" name="name"></label> '
+                '<label>Street or place <input type="text" name="street"></label> <label>List entry number, if you know it <input type="text" name="entry"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="grade">{fmts}</select></label> '
+                '<label>What is wrong <textarea name="problem" rows="5"></textarea></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send report"></form>'
+            )
+        elif kind == "pageorder":
+            action = rng.choice(["/copies/order", "/order-a-page/basket"])
+            h = (
+                f"<h3>{E(rng.choice(['Order a page', 'Order a copy of an article', 'Copies of newspaper pages']))}</h3>"
+                f'<form action="{action}" method="post"><label>Newspaper title <input type="text" name="title"></label> '
+                '<label>Date of issue <input type="date" name="date"></label> <label>Page <input type="number" name="page"></label> '
+                f'<label>{E(labels["category"])} <select name="section">{cats}</select></label> '
+                '<label>Copy <select name="copy"><option>A3 print</option><option>A2 print</option><option>PDF</option>'
+                "<option>Framed print</option></select></label> "
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
+        elif kind == "findreport":
+            action = rng.choice(["/record/new", "/record-a-find/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Record a find', 'Tell us about your find', 'Have you found something?']))}</h3>"
+                f'<form action="{action}" method="post"><label>Object type <input type="text" name="object"></label> '
+                '<label>Parish or place <input type="text" name="place"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="material">{fmts}</select></label> '
+                '<label>Date found <input type="date" name="found"></label> <label>Photo <input type="file" name="photo"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send record"></form>'
+            )
         elif kind == "bid":
             action = rng.choice(["/bids/commission", "/absentee-bid"])
             h = (
@@ -5313,7 +5571,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14}[self.topic]
+        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14, **NEAR15}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -6688,6 +6946,17 @@ class Web:
                     "photoclasses": "Arts: Photography: Classes and studios",
                 }
             )
+        if self.fresh15:
+            groups.update(
+                {
+                    "buildings": "Reference: Heritage: Listed buildings registers",
+                    "newspapers": "Reference: History: Newspaper archives",
+                    "finds": "Science: Archaeology: Finds recording",
+                    "conservationbuilders": "Business: Construction: Conservation builders",
+                    "newsdelivery": "Shopping: Newsagents: Home delivery",
+                    "detecting": "Recreation: Metal detecting: Clubs",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -6896,6 +7165,27 @@ class Web:
             if method == "POST":
                 for k, v in urllib.parse.parse_qs(body, keep_blank_values=True).items():
                     params.setdefault(k, []).extend(v)
+            if action.token and params.get(action.token[0]) != [action.token[1]]:
+                # heldout40-42: a submission without the search page's CSRF token
+                return (
+                    403,
+                    "text/html",
+                    f"<!DOCTYPE html><html><head><title>Session expired | {E(site.name)}</title></head><body><h1>Your session has expired</h1>"
+                    "<p>The form you submitted is out of date. Please go back to the search page, reload it and try again.</p>"
+                    f'<p><a href="/">{E(site.name)}</a></p></body></html>',
+                )
+            if action.refresh:
+                # heldout40-42: "Searching..." and a refresh to the results at another URL, the query in it
+                pairs = [(k, v) for k, vs in params.items() for v in vs if not (action.token and k == action.token[0])]
+                sid = hashlib.md5(f"{path}?{query}&{body}".encode()).hexdigest()[:12]
+                url = action.refresh + "?" + urllib.parse.urlencode([("sid", sid), *pairs])
+                return (
+                    200,
+                    "text/html",
+                    f'<!DOCTYPE html><html><head><meta http-equiv="refresh" content="1; url={E(url)}"><title>Searching... | {E(site.name)}</title>'
+                    f"</head><body><h1>Searching&hellip;</h1><p>Please wait while we search the {E(action.plural)}.</p>"
+                    f'<p><a href="{E(url)}">Click here if your results do not appear</a></p></body></html>',
+                )
             page = self._action_page(site, action, params, method, path)
             return 200, "text/html", germanize(page) if host in self.german_hosts else page
         query = urllib.parse.urlencode(sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)))
@@ -6925,6 +7215,12 @@ class Web:
             )
 
         if action.kind != "search":
+            if action.kind == "consent" and method == "POST":  # heldout40-42: the cookie-consent wall's buttons
+                return wrap(
+                    "Cookie settings",
+                    "<p>Your cookie choices have been saved. You can change them at any time from the link in the footer.</p>"
+                    '<p><a href="/home">Continue to the site</a></p>',
+                )
             if action.kind == "navigation":
                 dest = (params.get("page") or ["/"])[0] or "/"
                 return wrap("Go to", f'<p><a href="{E(dest)}">Continue</a></p>')
@@ -7031,6 +7327,13 @@ class Web:
                 "consultbook": "Thank you: we will call you to arrange your free consultation.",
                 "tripplace": "Thank you: your place is booked. Meeting points are emailed a week before the trip.",
                 "studiohire": "Thank you: we will confirm your studio booking by email.",
+                "buildingrisk": "Thank you: the conservation officer will look at your report and may visit the building.",
+                "pageorder": "The page has been added to your order. Copies are emailed within five working days.",
+                "findreport": "Thank you: the finds liaison officer will contact you to arrange to see the find.",
+                "surveybook": "Thank you: we will call you to arrange a visit to your building.",
+                "deliverystart": "Thank you: your deliveries will start within three days.",
+                "clubjoin": "Thank you: the membership secretary will send you a form and the club's code of practice.",
+                "consent": "Your cookie choices have been saved.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
         words: list[str] = []
