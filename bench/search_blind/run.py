@@ -695,6 +695,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, NINTH SET of 2026-11-27 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "tenth":
         label = "HELD OUT, TENTH SET of 2026-11-27 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "eleventh":
+        label = "HELD OUT, ELEVENTH SET of 2026-11-27 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -809,12 +811,16 @@ def select(spec: str) -> list[Collection]:
     if spec == "tenth":
         # the tenth held-out set, added after the scores of the first nine had been read
         return [c for c in COLLECTIONS.values() if c.group == "tenth"]
+    if spec == "eleventh":
+        # the eleventh held-out set, added after the scores of the first ten had been read
+        return [c for c in COLLECTIONS.values() if c.group == "eleventh"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
-                "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, all)"
+                "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
+                "eleventh, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -842,6 +848,7 @@ def main(argv: list[str] | None = None) -> int:
             "| eighth (the eighth held-out set, 2026-11-27) "
             "| ninth (the ninth held-out set, 2026-11-27) "
             "| tenth (the tenth held-out set, 2026-11-27) "
+            "| eleventh (the eleventh held-out set, 2026-11-27) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -129,6 +129,26 @@ def main() -> int:
         for q in load_queries("fpc")
     ):
         problems.append("fpc: a target outside the seeded units' identifier pages")
+    # eleventh set: adwaita's targets are never the namespace's start page (which lists
+    # every class and function with its one-line description) nor the visual index;
+    # mpich's never an index page and never a large-count twin (`_c`, listed as equivalent
+    # for the kinds that describe the routine); nim's never the symbol index or the
+    # library overview
+    if any(q["target"] in ("index.html", "visual-index.html") for q in load_queries("adwaita")):
+        problems.append("adwaita: the start page or the visual index as a target")
+    if any(
+        q["target"].endswith(("index.html", "index.htm", "_c.html")) for q in load_queries("mpich")
+    ):
+        problems.append("mpich: an index page or a large-count twin as a target")
+    for q in load_queries("mpich"):
+        twin = q["target"][: -len(".html")] + "_c.html"
+        if q["kind"] == "name" and twin in q["equivalent"]:
+            problems.append(f"mpich: {q['query']}: a name query counts the _c twin as correct")
+    if any(
+        q["target"] in ("theindex.html", "lib.html", "overview.html", "index.html")
+        for q in load_queries("nim")
+    ):
+        problems.append("nim: the symbol index or an overview page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -165,6 +185,9 @@ def main() -> int:
         "rustbook",
         "drf",
         "fpc",
+        "adwaita",
+        "mpich",
+        "nim",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -416,6 +439,32 @@ def main() -> int:
                 b"AnsiReplaceStr",
             ),
             ("GET", COLLECTIONS["fpc"].url("types/tagpoint.html"), 404, None, None),
+            # eleventh set: a gi-docgen method page, a doctext routine page (its twin is
+            # served too) and a nim doc module page; nim's index.html is a symbolic link to
+            # manual.html (a redirect)
+            (
+                "GET",
+                COLLECTIONS["adwaita"].url("method.ActionRow.add_prefix.html"),
+                200,
+                "text/html",
+                b"adw_action_row_add_prefix",
+            ),
+            (
+                "GET",
+                COLLECTIONS["mpich"].url("www3/MPI_Send.html"),
+                200,
+                "text/html",
+                b"Performs a blocking send",
+            ),
+            ("GET", COLLECTIONS["mpich"].url("www3/MPI_Send_c.html"), 200, "text/html", None),
+            (
+                "GET",
+                COLLECTIONS["nim"].url("strutils.html"),
+                200,
+                "text/html",
+                b"std/strutils",
+            ),
+            ("GET", COLLECTIONS["nim"].url("index.html"), 301, None, None),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
