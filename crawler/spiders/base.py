@@ -19,6 +19,7 @@ from twisted.python.failure import Failure
 from crawler import defaults
 from crawler.content import content_mime, detect_language, language_tag, load_language_model
 from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
+from crawler.dedup.normalize import warm_up as normalize_warm_up
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
@@ -32,7 +33,7 @@ from crawler.page_analysis import (
 )
 from crawler.seeds import load_seeds
 from crawler.storage.database import crawl_database
-from crawler.urls import scheduled_url, url_host
+from crawler.urls import registered_domain, scheduled_url, url_host
 
 
 def make_crawl_id(spider_name: str, settings: Any, kwargs: dict[str, Any]) -> str:
@@ -66,6 +67,10 @@ def _warm_up() -> None:
     # the GIL, which the language model's decompression mostly releases
     near_duplicates_warm_up()
     load_language_model()
+    # what the first pages would build on the crawl's thread: the content-seen test's
+    # character tables, and the public suffix list's trie of the link scores' domains
+    normalize_warm_up()
+    registered_domain("www.example.com")
 
 
 class CrawlerSpider(scrapy.Spider):

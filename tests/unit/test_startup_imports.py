@@ -138,3 +138,17 @@ def test_the_crawl_command_imports_the_tls_context_factory_before_the_components
     ).stdout
     calls = json.loads(out.splitlines()[-1])
     assert calls and not any(calls)  # every call before the spiders were imported
+
+
+def test_the_spiders_warm_up_builds_what_the_first_pages_would() -> None:
+    _assert_prints_ok(
+        "from crawler.dedup.normalize import _bmp_tables\n"
+        "from crawler.spiders.base import _warm_up\n"
+        "from crawler.urls import _EXTRACT\n"
+        "assert _bmp_tables.cache_info().currsize == 0\n"
+        "assert _EXTRACT._extractor is None\n"
+        "_warm_up()\n"
+        "assert _bmp_tables.cache_info().currsize == 1\n"
+        "assert _EXTRACT._extractor is not None\n"
+        "print('ok')\n"
+    )
