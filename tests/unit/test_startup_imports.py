@@ -19,8 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # what `scrapy crawl general` does before its first request, up to building its components
-BUILD_A_CRAWL = """
+# (``prologue``: code run first; ``before_crawler``: what the crawl command runs before it
+# builds the crawler; ``report``: the expression printed as JSON at the end)
+def build_a_crawl(
+    prologue: str = "", before_crawler: str = "", report: str = "sorted(sys.modules)"
+) -> str:
+    return f"""
 import json, sys
+{prologue}
 from scrapy.cmdline import _get_commands_dict
 from scrapy.crawler import AsyncCrawlerProcess
 from scrapy.utils.misc import load_object
@@ -28,6 +34,7 @@ from scrapy.utils.project import get_project_settings
 
 settings = get_project_settings()
 _get_commands_dict(settings, True)
+{before_crawler}
 crawler = AsyncCrawlerProcess(settings).create_crawler("general")
 crawler._apply_settings()
 for name in ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES", "EXTENSIONS"):
@@ -35,8 +42,11 @@ for name in ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES", "
         if order is not None:
             load_object(path)
 load_object(crawler.settings["SCHEDULER"])
-print(json.dumps(sorted(sys.modules)))
+print(json.dumps({report}))
 """
+
+
+BUILD_A_CRAWL = build_a_crawl()
 
 DEFERRED = ("scipy", "datasketch", "flask", "werkzeug", "jinja2", "cdxj_indexer", "pkg_resources")
 
@@ -105,31 +115,22 @@ def _assert_prints_ok(code: str) -> None:
 # Scrapy's TLS context factory calls inspect.stack() at import (two deprecated aliases):
 # the crawl command imports it before the crawl's components, when the stack is short
 # and few modules are loaded (crawler/commands/crawl.py, _import_tls_context_early)
-STACK_CALLS_OF_A_CRAWL = """
-import inspect, json, sys
-calls = []
-_stack = inspect.stack
-def stack(*args, **kwargs):
-    calls.append("crawler.spiders.general" in sys.modules)
-    return _stack(*args, **kwargs)
-inspect.stack = stack
-from scrapy.cmdline import _get_commands_dict
-from scrapy.crawler import AsyncCrawlerProcess
-from scrapy.utils.misc import load_object
-from scrapy.utils.project import get_project_settings
-
-settings = get_project_settings()
-_get_commands_dict(settings, True)
-from crawler.commands.crawl import _import_tls_context_early
-_import_tls_context_early()
-crawler = AsyncCrawlerProcess(settings).create_crawler("general")
-crawler._apply_settings()
-for name in ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES", "EXTENSIONS"):
-    for path, order in crawler.settings.getwithbase(name).items():
-        if order is not None:
-            load_object(path)
-print(json.dumps(calls))
-"""
+STACK_CALLS_OF_A_CRAWL = build_a_crawl(
+    prologue=(
+        "import inspect\n"
+        "calls = []\n"
+        "_stack = inspect.stack\n"
+        "def stack(*args, **kwargs):\n"
+        "    calls.append('crawler.spiders.general' in sys.modules)\n"
+        "    return _stack(*args, **kwargs)\n"
+        "inspect.stack = stack\n"
+    ),
+    before_crawler=(
+        "from crawler.commands.crawl import _import_tls_context_early\n"
+        "_import_tls_context_early()\n"
+    ),
+    report="calls",
+)
 
 def test_the_crawl_command_imports_the_tls_context_factory_before_the_components() -> None:
     out = subprocess.run(
