@@ -43,14 +43,18 @@ from webgen import (  # noqa: E402
     FRESH14_BESIDE,
     FRESH15,
     FRESH15_BESIDE,
+    FRESH16,
+    FRESH16_BESIDE,
     GERMAN12_OTHER,
     NEAR11,
     NEAR12,
     NEAR13,
     NEAR14,
     NEAR15,
+    NEAR16,
     SHAPES14,
     SHAPES15,
+    SHAPES16,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -128,6 +132,10 @@ EARLIER_WEBS = {
     "heldout40": "f8c090024588fbff02c470e148e01f7f",
     "heldout41": "8e2ea92312c97bc3b8831abb73391e84",
     "heldout42": "4422f77539f9a484115ef73d108fb04a",
+    # heldout43-45 as committed, taken before any crawler run on them
+    "heldout43": "faf64aa3182b8edea4ded09579832c66",
+    "heldout44": "22fe398771e8a99ce82bdb571f9126f1",
+    "heldout45": "14158ab68dd28da0879a1c3d01c0bc36",
 }
 
 
@@ -2018,4 +2026,158 @@ def test_fresh15_webs_search_through_the_proxy(name: str) -> None:
         server.shutdown()
     assert refused == ("csrf" in SHAPES15[name])
     assert {e["status"] for e in log.entries} == ({200, 403} if refused else {200})
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait16(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout43-45)."""
+    keys = ("noscript", *SHAPES16[web.name], "advlink")
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            out[next(k for k in keys if web.traits[f["host"]].get(k))] = f
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FRESH16))
+def test_fresh16_webs_topics_and_new_shapes(name: str) -> None:
+    """heldout43-45: a scored topic no other web has; 64 sites, 5,000-9,000 pages; the scored topic's
+    five forms: the noscript form at depth 0, the web's own combination of shapes at depths 1, 2 and
+    3 (SHAPES16), the "Advanced" page at depth 2 (disallowed by robots.txt, a look-alike form beside
+    it); the three combinations differ; the path-query search is a GET form with one text box and no
+    page of its site under its redirect prefix; the required select is the form's only required field
+    and lists the site's categories; the hamburger site's menu links are only in the <details> drawer
+    (and its site map);
+    other topics' sites have the new shapes too; the near-topic site's searches are not the topic's,
+    though its records hold its words."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    assert all(web.topic not in v[2] for k, v in WEBS.items() if k != name)
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    s1, s2, s3 = SHAPES16[name]
+    by = scored_by_trait16(web, gt)
+    assert [by[k]["depth"] for k in ("noscript", s1, s2, "advlink", s3)] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == sorted(["noscript", s1, s2])
+    assert len({SHAPES16[n] for n in FRESH16}) == 3 and not web.german_hosts
+    plain = [k for k, f in by.items() if t["plain_word"] in web.sites[f["host"]].name.lower()]
+    assert 1 <= len(plain) <= 3, plain
+    for f in by.values():
+        assert all(t["noun"][:4] in r.text() for r in web.sites[f["host"]].records), f["host"]
+    for shape, f in by.items():
+        site = web.sites[f["host"]]
+        act = action_of(web, f)
+        doc = form_html(web, f)
+        if shape == "pathquery":
+            assert f["method"] == "get" and act.pathq and len(act.fields) == 1
+            assert doc.count("<input") == 1 and 'type="text"' in doc
+            assert not any(p.startswith(act.pathq) for p in site.pages)
+        if shape == "reqselect":
+            assert act.needs_cat and doc.count(" required aria-required") == 1 and '<option value="">' in doc
+            cats = {r.category for r in act.records}
+            assert set(re.findall(r"<option>([^<]+)</option>", doc)) == {html.escape(c) for c in cats}
+        if shape == "hamburger":
+            assert site.hamburger and all('<details class="nav-drawer">' in d for d in site.pages.values() if d and "<body>" in d)
+            hub = [h for n, h in site.menu if h != "/"]
+            for d in site.pages.values():
+                if d and "<body>" in d and "<h1>Site map</h1>" not in d:  # the site map lists every page
+                    outside = re.sub(r'<details class="nav-drawer">.*?</details>', "", d, flags=re.S)
+                    assert f'<li><a href="{hub[0]}">' not in outside
+        if shape == "shortzero":
+            assert act.min_word == 4
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH16_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    others = [
+        h
+        for h, tr in web.traits.items()
+        if web.sites[h].topic != web.topic and any(tr.get(k) for k in ("pathquery", "reqselect", "hamburger", "shortzero"))
+    ]
+    assert len(others) >= 2, others
+    for h in web.sites:
+        for a in web.sites[h].actions.values():
+            if a.pathq:
+                assert not any(p.startswith(a.pathq) for p in web.sites[h].pages), h
+    spec = NEAR16[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    recs = web.sites[spec["host"]].actions[spec["search_path"]].records
+    assert sum(t["noun"][:4] in r.text() for r in recs) >= 0.8 * len(recs)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH16))
+def test_fresh16_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own
+    word and plural (the required-select search with a category chosen, and none without one; the
+    path-query search after its 302 to /PREFIX/TERM, whose numbered pages answer) and none for
+    nonsense; the short-word search answers "0 results" for a query of short words only; the three
+    that refuse an empty query say so; the near-topic site's search lists its own records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    redirects = 0
+    try:
+        by = scored_by_trait16(web, gt)
+        for _shape, f in by.items():
+            opener.open(f["pages"][0]).read()
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            sel = [n for n, role in act.fields if role == "category"][0] if act.needs_cat else None
+            cat = act.records[0].category
+
+            def ask(value: str, act=act, text=text, sel=sel, f=f, cat=cat) -> str:
+                pairs = [(sel, cat)] if sel else []
+                return submit(opener, f, urllib.parse.urlencode([*pairs, (text, value)]))
+
+            for w in (TOPICS[web.topic]["noun"], plural):
+                listed.append(True)
+                body = ask(w)
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w, body)
+                redirects += bool(act.pathq)
+            listed.append(False)
+            assert f"No {plural} matched" in ask("xqzvbn"), f["action"]
+            redirects += bool(act.pathq)
+            body = ask("")
+            redirects += bool(act.pathq)
+            if act.needs_cat:  # a category alone lists its records
+                listed.append(True)
+                assert re.search(rf'class="count">(\d+) {plural} found', body), body
+                listed.append(False)
+                body = submit(opener, f, urllib.parse.urlencode([(text, plural)]))
+                assert "Please choose a value for" in body
+            else:
+                listed.append(not act.needs_term)
+                assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+            if act.min_word:
+                listed.append(False)
+                body = ask("an ox")
+                assert 'class="count">0 ' in body and "0 results" in body
+                listed.append(True)
+                assert re.search(rf'class="count">(\d+) {plural} found', ask("an ox " + plural))
+            if act.pathq:
+                listed.append(True)
+                body = opener.open(urllib.parse.urljoin(f["action"], act.pathq + plural)).read().decode()
+                nxt = re.search(r'href="([^"]+page=2[^"]*)"', body)
+                if nxt:
+                    listed.append(True)
+                    page2 = opener.open(urllib.parse.urljoin(f["action"], html.unescape(nxt.group(1)))).read().decode()
+                    assert "Showing 11-" in page2
+        spec = NEAR16[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: plural}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+    finally:
+        server.shutdown()
+    assert redirects == 4  # the path-query search is at an allowed depth on every web
+    assert {e["status"] for e in log.entries} == {200, 302}
+    assert sum(e["status"] == 302 for e in log.entries) == redirects
     assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed

@@ -131,6 +131,15 @@ WEBS = {
     "heldout40": (58241, "buildings", ["buildings", "realestate", "legislation", "events", "books", "bicycles"], True),
     "heldout41": (19367, "newspapers", ["newspapers", "papers", "books", "events", "jobs", "recipes"], True),
     "heldout42": (84503, "finds", ["finds", "boats", "pets", "courses", "wine", "instruments"], True),
+    # fresh held-out webs added 2026-11-27 (sixteenth batch) after the author had read the scores of
+    # dev and heldout1-42: topics never present before, heldout40-42's construction, and on the scored
+    # sites shapes no earlier web has (a one-box GET search that redirects to the query in the URL path,
+    # a search whose only required field is a select of the categories, navigation only in a hamburger
+    # <details> drawer, a search that answers "0 results" for words shorter than four letters) in a
+    # different combination on each web (SHAPES16 below)
+    "heldout43": (47711, "stamps", ["stamps", "books", "events", "papers", "wine", "bicycles"], True),
+    "heldout44": (26573, "placenames", ["placenames", "realestate", "legislation", "courses", "boats", "recipes"], True),
+    "heldout45": (93089, "bells", ["bells", "instruments", "music", "events", "pets", "jobs"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -1156,6 +1165,105 @@ FRESH15_EXTRAS = {
     "finds": [("Record a find", "/record-a-find", "menu", "findreport")],
 }
 FRESH15_BESIDE = {"buildings": "buildingrisk", "newspapers": "pageorder", "finds": "findreport"}
+# heldout43-45 keep heldout40-42's construction (and SHAPES15's shapes at random on other topics' sites)
+# but give the scored topic's sites at depths 1, 2 (the allowed one) and 3 shapes of real sites that no
+# earlier web has, a different combination on each web: (depth 1, depth 2, depth 3)
+# - "pathquery": a form with one text box and method GET whose action answers 302 with a Location
+#   that puts the query in the URL path (/search/q/TERM); the results are at that path (pretty URLs
+#   of catalogue and CMS searches);
+# - "reqselect": a search whose only required field is a <select required> of the site's categories
+#   (first option "Choose ...", value ""); the text box is optional; a submission without a category
+#   is answered "Please choose ..." with no records (as collection databases split by collection do);
+# - "hamburger": the site's whole navigation (menu, hub and search links) only in a <details> drawer
+#   whose <summary> is a "hamburger" icon with an aria-label, on every page (mobile-first themes);
+# - "shortzero": words shorter than four letters are ignored (a full-text index's minimum word
+#   length): a query of short words only gets "0 results", a page with the results' frame and no rows.
+# Other topics' sites get the four new shapes at random too.
+FRESH16 = {"heldout43", "heldout44", "heldout45"}
+SHAPES16 = {
+    "heldout43": ("pathquery", "reqselect", "hamburger"),
+    "heldout44": ("reqselect", "shortzero", "pathquery"),
+    "heldout45": ("hamburger", "pathquery", "shortzero"),
+}
+# pages of heldout43-45's scored sites with a form that is not a search, shaped like it
+FRESH16_EXTRAS = {
+    "stamps": [("Get a stamp expertised", "/expertising", "menu", "expertise")],
+    "placenames": [("Send us a name", "/send-us-a-name", "footer", "namesubmit")],
+    "bells": [("Book a tower visit", "/book-a-tower-visit", "menu", "towervisit")],
+}
+FRESH16_BESIDE = {"stamps": "expertise", "placenames": "namesubmit", "bells": "towervisit"}
+PATHQ16 = ["/search/q/", "/find/term/", "/lookup/", "/s/q/"]
+NEAR16 = {
+    "stamps": {
+        "host": "www.northpost-stampshop.test",
+        "name": "Northpost Stamp Shop",
+        "topic": "stampshop",
+        "tagline": "Albums, hinges, mounts, tweezers and magnifiers for stamp collectors, posted the same day.",
+        "search_path": "/shop/search",
+        "search_title": "Find a product",
+        "field": ("q", "Product or brand"),
+        "select": ("Range", ["Albums", "Mounts", "Tweezers", "Magnifiers", "Catalogues"]),
+        "noun": "product",
+        "plural": "products",
+        "about_path": "/stamps-our-customers-collect/",
+        "about_title": "Stamps our customers collect",
+        "about_text": "Our customers collect every kind of stamp. A few of the stamps they ask us about most:",
+        "beside": ("Request a catalogue", "catalogrequest"),
+        "titles": [
+            "Stamp album for {place} collectors ({opt})",
+            "Stamp mounts, clear, {place} pack ({opt})",
+            "Spade-tip stamp tweezers, {place} ({opt})",
+            "Stamp magnifier with light, {place} ({opt})",
+            "Stockbook for used stamps, {place} ({opt})",
+        ],
+    },
+    "placenames": {
+        "host": "www.fellside-signwriters.test",
+        "name": "Fellside Signwriters",
+        "topic": "signwriting",
+        "tagline": "Hand-painted and carved signs for houses, farms and villages across the north.",
+        "search_path": "/signs/search",
+        "search_title": "Find a sign",
+        "field": ("q", "Name, village or style"),
+        "select": ("Style", ["Carved oak", "Painted", "Slate", "Cast metal", "Gilded"]),
+        "noun": "sign",
+        "plural": "signs",
+        "about_path": "/placenames-we-have-painted/",
+        "about_title": "Placenames we have painted",
+        "about_text": "We have painted hundreds of village and farm placenames. Some of the placenames we know best:",
+        "beside": ("Ask for a quote", "signquote"),
+        "titles": [
+            "{place} village placename sign ({opt})",
+            "Farm gate sign with the old placename, {place} ({opt})",
+            "House placename plaque, {place} ({opt})",
+            "Placename fingerpost restored at {place} ({opt})",
+            "{place} boundary stone: placename lettering ({opt})",
+        ],
+    },
+    "bells": {
+        "host": "www.ringtrue-handbells.test",
+        "name": "Ring True Handbells",
+        "topic": "handbellhire",
+        "tagline": "Handbell sets to hire and buy for schools, choirs and churches, with music and lessons.",
+        "search_path": "/sets/search",
+        "search_title": "Find a handbell set",
+        "field": ("q", "Set, size or occasion"),
+        "select": ("Octaves", ["One octave", "Two octaves", "Three octaves", "Chimes"]),
+        "noun": "set",
+        "plural": "sets",
+        "about_path": "/bells-we-look-after/",
+        "about_title": "Bells we look after",
+        "about_text": "We tune and repair church bells and handbells. Some of the bells that have passed through the workshop:",
+        "beside": ("Book a taster session", "handbelltaster"),
+        "titles": [
+            "Handbells for schools: {place} hire set ({opt})",
+            "Two-octave bells for a church choir, {place} ({opt})",
+            "{place} Christmas handbell hire ({opt})",
+            "Beginners' bells and music pack, {place} ({opt})",
+            "{place} bell chimes for weddings ({opt})",
+        ],
+    },
+}
 NEAR15 = {
     "buildings": {
         "host": "www.limeandstone-builders.test",
@@ -1787,6 +1895,9 @@ class Action:
     needs_term: bool = False  # heldout23-25: an empty query is refused, not answered with every record
     token: tuple | None = None  # heldout40-42: (name, value) of a hidden CSRF token a submission must carry
     refresh: str | None = None  # heldout40-42: the path a "Searching..." page refreshes to, with the query
+    pathq: str | None = None  # heldout43-45: the path prefix a one-box GET search redirects to, the query after it
+    needs_cat: str | None = None  # heldout43-45: a required select's label: no records until a category is chosen
+    min_word: int = 0  # heldout43-45: words shorter than this are ignored ("0 results" for short words only)
 
 
 @dataclass
@@ -1859,7 +1970,20 @@ class Site:
             f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{E(title)} | {E(self.name)}</title>'
             f'<link rel="stylesheet" href="/static/site.css"></head><body>\n'
         )
-        if self.layout == 1:
+        if self.hamburger:
+            # heldout43-45: every menu link only in a <details> drawer opened by a "hamburger" icon
+            items = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.menu)
+            doc = (
+                f'{head}<header class="topbar"><details class="nav-drawer"><summary aria-label="Menu" title="Menu">'
+                '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+                '<path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2"></path></svg></summary>'
+                f'<nav aria-label="Main menu"><ul class="drawer-menu">{items}</ul></nav></details>'
+                f'<a class="brand" href="/"><img src="/img/logo.svg" alt="{E(self.name)}"></a>{self.header_form}</header>\n'
+                f"<main>{crumb}<h1>{E(title)}</h1>\n{body}</main>\n"
+                f'<footer>{self.footer_form}<p class="legal">{foot}</p><p>&copy; {self.web.year} {E(self.name)}</p></footer>\n'
+                "</body></html>\n"
+            )
+        elif self.layout == 1:
             items = "".join(f'<li class="nav-item"><a class="nav-link" href="{h}">{E(t)}</a></li>' for t, h in self.menu)
             cols = "".join(f'<li><a href="{h}">{E(t)}</a></li>' for t, h in self.footer)
             ol = ""
@@ -1993,6 +2117,7 @@ class Site:
             self.add_form(path, action, method, kind, topic)
 
     layout_forms: list = []
+    hamburger: bool = False  # heldout43-45: the navigation only in a hamburger <details> drawer
 
 
 class Web:
@@ -2001,7 +2126,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh15 = name in FRESH15  # heldout40-42 keep heldout37-39's construction; SHAPES15 on the scored sites
+        self.fresh16 = name in FRESH16  # heldout43-45 keep heldout40-42's construction; SHAPES16 on the scored sites
+        self.fresh15 = name in FRESH15 or self.fresh16  # heldout40-42 keep heldout37-39's construction; SHAPES15 on the scored sites
         self.fresh14 = name in FRESH14 or self.fresh15  # heldout37-39 keep heldout34-36's construction; SHAPES14 on the scored sites
         self.fresh13 = name in FRESH13 or self.fresh14  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
         self.fresh12 = name in FRESH12 or self.fresh13  # heldout31-33 keep heldout28-30's shapes (fresh11) but two, and add their own
@@ -2604,6 +2730,8 @@ class Web:
         consent = bool(traits.get("consent")) and placement == "d3"
         if consent:  # heldout40-42: built as a depth-2 site whose home page moves to /home behind a cookie-consent wall
             placement = "d2"
+        if traits.get("hamburger"):  # heldout43-45: the navigation only in a hamburger <details> drawer
+            site.hamburger = True
         subpage = bool(traits.get("subpage")) and placement == "d1" and not cgi
         search_action = rng.choice(["/search", "/search/results", "/results.php", "/find", "/s", "/query.aspx", "/catalog/search.do"])
         if cgi:
@@ -2708,6 +2836,41 @@ class Web:
             )
             form_html = re.sub(r"(<form\b[^>]*>)", lambda m: m.group(1) + hidden, form_html)
             site.actions[search_action].token = (tok_name, tok)
+        if traits.get("pathquery") and placement != "home" and not cgi and search_action in site.actions:
+            # heldout43-45: one text box, GET; the action redirects to the query in the URL path
+            prng = random.Random(f"{self.seed}-{host}-pathquery")
+            txt = prng.choice(["q", "term", "keywords", "s"])
+            prefix = prng.choice(PATHQ16)
+            hint = prng.choice(t["placeholders"])
+            label = prng.choice(["Search", "Search the " + t["plural"], "Find " + t["plural"], "Keywords"])
+            form_html = (
+                f'<form action="{search_action}" method="get" class="search-form" role="search">'
+                f'<label for="pq-{txt}">{E(label)}</label> <input type="text" id="pq-{txt}" name="{txt}" placeholder="{E(hint)}"> '
+                f'<button type="submit">{E(prng.choice(["Search", "Go", "Find"]))}</button></form>'
+            )
+            assert method == "get", host
+            fields = [(txt, "text")]
+            site.actions[search_action].fields = fields
+            site.actions[search_action].pathq = prefix
+        if traits.get("reqselect") and placement != "home" and not cgi and search_action in site.actions:
+            # heldout43-45: a select of the site's categories is the only required field
+            qrng = random.Random(f"{self.seed}-{host}-reqselect")
+            lab = t.get("labels", {}).get("category", "Category")
+            sel = qrng.choice(["collection", "category", "type", "section", "db"])
+            txt = qrng.choice(["q", "keywords", "text", "terms"])
+            choose = qrng.choice([f"Choose a {lab.lower()}", "-- Please select --", "Select...", f"Choose {lab.lower()}"])
+            opts = "".join(f"<option>{E(c)}</option>" for c in cats)
+            form_html = (
+                f'<form action="{search_action}" method="{method}" class="search-form"><p class="hint">Fields marked '
+                '<abbr title="required">*</abbr> are required.</p>'
+                f'<label for="rs-{sel}">{E(lab)} <abbr title="required">*</abbr></label> '
+                f'<select id="rs-{sel}" name="{sel}" required aria-required="true"><option value="">{E(choose)}</option>{opts}</select> '
+                f'<label for="rs-{txt}">{E(qrng.choice(["Keywords (optional)", "Words (optional)", "Narrow by words"]))}</label> '
+                f'<input type="text" id="rs-{txt}" name="{txt}"> <input type="submit" value="{E(qrng.choice(["Search", "Show records", "Go"]))}"></form>'
+            )
+            fields = [(sel, "category"), (txt, "text")]
+            site.actions[search_action].fields = fields
+            site.actions[search_action].needs_cat = lab
         search_entry = (search_action, method, "search", topic)
         adv_html, adv_path = "", ""
         if self.fresh2 and compact:
@@ -2777,6 +2940,9 @@ class Web:
         if traits.get("needs_term") and search_action in site.actions:
             # heldout23-25: an empty query gets "Please enter a search term", not every record
             site.actions[search_action].needs_term = True
+        if traits.get("shortzero") and search_action in site.actions:
+            # heldout43-45: a full-text index that ignores words shorter than four letters
+            site.actions[search_action].min_word = 4
         if traits.get("refresh") and placement != "home" and not cgi and search_action in site.actions:
             # heldout40-42: the search answers with a "Searching..." page that refreshes to the results
             view = rng.choice(["/results/view", "/search/hits", "/resultset/show", "/rs/list"])
@@ -2845,7 +3011,7 @@ class Web:
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
         if self.fresh13:
-            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS, **FRESH15_EXTRAS}.get(topic, [])
+            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS, **FRESH15_EXTRAS, **FRESH16_EXTRAS}.get(topic, [])
         elif self.fresh12:
             extras = extras + FRESH12_EXTRAS.get(topic, [])
         elif self.fresh11:
@@ -3086,6 +3252,7 @@ class Web:
                         **FRESH13_BESIDE,
                         **FRESH14_BESIDE,
                         **FRESH15_BESIDE,
+                        **FRESH16_BESIDE,
                     }
                     if self.fresh9
                     else FRESH7_BESIDE
@@ -4405,7 +4572,7 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            shapes14 = SHAPES14.get(self.name) or SHAPES15.get(self.name)
+            shapes14 = SHAPES14.get(self.name) or SHAPES15.get(self.name) or SHAPES16.get(self.name)
             if shapes14:  # heldout37-39 (heldout40-42: SHAPES15): the earlier batches' shapes in a new combination on each web
                 s1, s2, s3 = shapes14
                 traits[d1].update({s1: True, "style": trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), "method": trng.choice(["get", "post"])})
@@ -4418,6 +4585,9 @@ class Web:
                 for i in (d1, vendor):
                     if traits[i].get("csrf"):  # heldout40-42: a CSRF token guards POST forms
                         traits[i]["method"] = "post"
+                for i in (d1, vendor, d3):
+                    if traits[i].get("pathquery"):  # heldout43-45: a one-box GET form
+                        traits[i]["method"] = "get"
             elif self.fresh13:  # heldout34-36: the search page is on a sub-host of the site, in a subfolder
                 traits[d1].update(subpage=True, style=trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), method=trng.choice(["get", "post"]))
             elif self.fresh12:  # heldout31-33: the search page is a widget in an <iframe> of the home page
@@ -4553,6 +4723,29 @@ class Web:
                     tr.update(refresh=True, nosubmit=False, imgsubmit=False)
                 elif r < 0.9:
                     tr.update(dualform=True, nosubmit=False, imgsubmit=False)
+        if self.fresh16 and topic != self.topic:
+            # heldout43-45: the other topics' sites sometimes have the hamburger drawer, the search that
+            # ignores short words, the redirect to the query in the path, or the required category select
+            zrng = random.Random(f"{self.seed}-traits16-{topic}")
+            busy = (
+                "vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer",
+                "formaction", "formattr", "box", "footlink", "iconlink", "maplink", "iframe", "advlink", "subpage",
+                "sitemap", "chooser", "csrf", "refresh", "dualform", "consent",
+            )  # fmt: skip
+            for i, tr in enumerate(traits):
+                r = zrng.random()
+                if i == cgi_index:
+                    continue
+                if r < 0.2:
+                    tr["hamburger"] = True
+                elif r < 0.35:
+                    tr["shortzero"] = True
+                elif placements[i] == "home" or any(tr.get(k) for k in busy):
+                    continue
+                elif r < 0.6:
+                    tr.update(pathquery=True, method="get", nosubmit=False, imgsubmit=False)
+                elif r < 0.85:
+                    tr.update(reqselect=True, nosubmit=False, imgsubmit=False)
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
 
@@ -5074,6 +5267,37 @@ class Web:
                 "<option>Framed print</option></select></label> "
                 '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
             )
+        elif kind == "expertise":
+            action = rng.choice(["/expertising/request", "/certificates/apply"])
+            h = (
+                f"<h3>{E(rng.choice(['Get a stamp expertised', 'Apply for a certificate', 'Is your stamp genuine?']))}</h3>"
+                f'<form action="{action}" method="post"><label>Design or issue <input type="text" name="design"></label> '
+                '<label>Catalogue number <input type="text" name="catno"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                f'<label>{E(labels["format"])} <select name="condition">{fmts}</select></label> '
+                '<label>Scan of the stamp <input type="file" name="scan"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send request"></form>'
+            )
+        elif kind == "namesubmit":
+            action = rng.choice(["/names/suggest", "/send-us-a-name/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Send us a name', 'Know a name we have missed?', 'Add a field name']))}</h3>"
+                f'<form action="{action}" method="post"><label>Place-name <input type="text" name="name"></label> '
+                '<label>Parish <input type="text" name="parish"></label> <label>Where you found it <input type="text" name="source"></label> '
+                f'<label>{E(labels["category"])} <select name="kind">{cats}</select></label> '
+                '<label>Notes <textarea name="notes" rows="5"></textarea></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send name"></form>'
+            )
+        elif kind == "towervisit":
+            action = rng.choice(["/visits/book", "/book-a-tower-visit/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Book a tower visit', 'Visit a ringing chamber', 'Ring with us']))}</h3>"
+                f'<form action="{action}" method="post"><label>Tower <input type="text" name="tower"></label> '
+                '<label>Place <input type="text" name="place"></label> <label>Date <input type="date" name="date"></label> '
+                f'<label>{E(labels["category"])} <select name="ring">{cats}</select></label> '
+                '<label>Number of visitors <input type="number" name="people"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Book visit"></form>'
+            )
         elif kind == "findreport":
             action = rng.choice(["/record/new", "/record-a-find/send"])
             h = (
@@ -5571,7 +5795,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14, **NEAR15}[self.topic]
+        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14, **NEAR15, **NEAR16}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -6957,6 +7181,17 @@ class Web:
                     "detecting": "Recreation: Metal detecting: Clubs",
                 }
             )
+        if self.fresh16:
+            groups.update(
+                {
+                    "stamps": "Recreation: Collecting: Stamp catalogues",
+                    "placenames": "Reference: Geography: Place-name gazetteers",
+                    "bells": "Society: Religion: Church bells and towers",
+                    "stampshop": "Shopping: Hobbies: Philatelic supplies",
+                    "signwriting": "Business: Signs: Signwriters",
+                    "handbellhire": "Arts: Music: Handbell hire",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -7174,6 +7409,11 @@ class Web:
                     "<p>The form you submitted is out of date. Please go back to the search page, reload it and try again.</p>"
                     f'<p><a href="/">{E(site.name)}</a></p></body></html>',
                 )
+            if action.pathq and method == "GET":
+                # heldout43-45: the one-box search redirects to the query in the URL path
+                term = " ".join(v for n, _role in action.fields for v in params.get(n, [])).strip().lower()
+                loc = action.pathq + urllib.parse.quote(re.sub(r"\s+", "-", term), safe="")
+                return 302, "text/html", f'<html><body><p>Moved: <a href="{E(loc)}">{E(loc)}</a></p></body></html>'
             if action.refresh:
                 # heldout40-42: "Searching..." and a refresh to the results at another URL, the query in it
                 pairs = [(k, v) for k, vs in params.items() for v in vs if not (action.token and k == action.token[0])]
@@ -7188,6 +7428,13 @@ class Web:
                 )
             page = self._action_page(site, action, params, method, path)
             return 200, "text/html", germanize(page) if host in self.german_hosts else page
+        for act in site.actions.values():
+            if act.pathq and path.startswith(act.pathq) and method != "POST" and "/" not in path[len(act.pathq) :]:
+                # heldout43-45: the results of a one-box search at /PREFIX/TERM (pages: ?page=N)
+                params = urllib.parse.parse_qs(query, keep_blank_values=True)
+                term = urllib.parse.unquote(path[len(act.pathq) :]).replace("-", " ")
+                params[act.fields[0][0]] = [term]
+                return 200, "text/html", self._action_page(site, act, params, "GET", path)
         query = urllib.parse.urlencode(sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)))
         full = path + ("?" + query if query else "")
         for key in (full, path):
@@ -7333,6 +7580,12 @@ class Web:
                 "surveybook": "Thank you: we will call you to arrange a visit to your building.",
                 "deliverystart": "Thank you: your deliveries will start within three days.",
                 "clubjoin": "Thank you: the membership secretary will send you a form and the club's code of practice.",
+                "expertise": "Thank you: post the stamp to the expert committee with the reference we have emailed you.",
+                "namesubmit": "Thank you: the survey's editors will look at the name and its sources.",
+                "towervisit": "Thank you: the tower captain will confirm your visit by email.",
+                "catalogrequest": "Thank you: your catalogue is in the post.",
+                "signquote": "Thank you: we will send you a quote for your sign within a week.",
+                "handbelltaster": "Thank you: we will confirm the date of your taster session.",
                 "consent": "Your cookie choices have been saved.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
@@ -7353,6 +7606,22 @@ class Web:
                 facets[role] = {slug(v) for v in vals}
         stop = {"the", "and", "of", "a", "an", "in", "for", "to", "on", "or", "by", "with"}
         words = [w for w in words if w not in stop]
+        if action.min_word and words:
+            short = [w for w in words if len(w) < action.min_word]
+            words = [w for w in words if len(w) >= action.min_word]
+            if short and not words:  # heldout43-45: a full-text index ignores short words: nothing is searched
+                return wrap(
+                    "Search results",
+                    f'<p class="count">0 {E(action.plural)} found.</p><table class="results"><tr><th>Title</th></tr></table>'
+                    f'<p class="noresults">Your search returned 0 results.</p><p><a href="/">Back to {E(site.name)}</a></p>',
+                )
+        if action.needs_cat and "category" not in filters:
+            # heldout43-45: the required select: no records until a category is chosen
+            return wrap(
+                "Search",
+                f'<p class="noresults">Please choose a value for &quot;{E(action.needs_cat)}&quot; and search again.</p>'
+                f'<p><a href="/">Back to {E(site.name)}</a></p>',
+            )
         if action.needs_term and not words and not filters and not facets:
             return wrap(
                 "Search",
