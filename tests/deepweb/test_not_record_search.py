@@ -195,6 +195,12 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
         ("www.westbrookarts.test", "Westbrook School of Arts", {"westbrook", "school", "art"}),
         ("www.footloose-holidays.test", "Footloose Lake Walking Holidays", set()),
         ("www.footloose-holidays.test", "Footloose Walking", set()),
+        # a host that cuts the name's last word short (heldout34); not a word that only
+        # shares its first letters with the cut; a cut of fewer than 3 letters is not
+        # one (the first words spell three quarters of that host: they are its name)
+        ("www.eskbydruginfo.test", "Eskby Drug Information Centre", {"eskbi", "drug", "inform"}),
+        ("www.eskbydruginfo.test", "Eskby Drug Interactions", set()),
+        ("www.eskbydrugin.test", "Eskby Drug Information", {"eskbi", "drug"}),
     ):
         assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
     # the same box on a site of another name: it names auctions, not its site
