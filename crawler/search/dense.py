@@ -181,6 +181,12 @@ class VectorBuilder:
         )
 
 
+def warm_up() -> None:
+    """Load the encoder now (once per process) if its package is installed."""
+    if encoder_available():
+        _encoder().query("warm up")
+
+
 def encode_query(text: str) -> np.ndarray:
     return np.asarray(_encoder().query(text), dtype=np.float32)
 

@@ -284,6 +284,13 @@ class SearchEngine:
         self.snippet_chars = snippet_chars
         self._lock = threading.Lock()
         self._prepare()
+        if self.dense_weight > 0:
+            # the encoder and the page vectors are loaded with the engine, as a server
+            # loads them once, not by its first description
+            from crawler.search.dense import warm_up
+
+            warm_up()
+            self._page_vectors()
 
     # what differs between the backends (TantivySearchEngine overrides both) ------------
     @staticmethod
