@@ -264,6 +264,10 @@ def rebuild_index(
     def save_vectors() -> None:
         if builder is not None:
             builder.build().save(new_path)
+        elif (path / "dense-vectors.npz").exists():
+            # kept for a later build with vectors (reused where a passage is unchanged);
+            # a search without SEARCH_DENSE_WEIGHT never reads them
+            shutil.copy2(path / "dense-vectors.npz", new_path / "dense-vectors.npz")
 
     if backend == "tantivy":
         from crawler.search.tantivy_index import rebuild_tantivy_index

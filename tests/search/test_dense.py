@@ -144,3 +144,21 @@ def test_names_are_not_rescored(indexes: dict[str, Path]) -> None:
             dense = SearchEngine(path, dense_weight=1.0).search(query, per_page=10)
             assert [h.url for h in dense.hits] == [h.url for h in plain.hits]
             assert [h.score for h in dense.hits] == [h.score for h in plain.hits]
+
+
+def test_a_rebuild_without_vectors_keeps_them_for_the_next(indexes: dict[str, Path]) -> None:
+    path = indexes["tantivy"]
+    before = PageVectors.load(path)
+    assert before is not None
+    docs = [
+        page_document(
+            url=f"http://{HOST}/library/csv.html", title="csv", text="comma separated values",
+            host=HOST, content_type="text/html", fetched_at=datetime(2026, 11, 1, tzinfo=UTC),
+        )
+    ]
+    assert rebuild_index(path, docs, backend="tantivy") == 1
+    after = PageVectors.load(path)
+    assert after is not None and np.array_equal(after.vectors, before.vectors)
+    assert [h.url for h in SearchEngine(path).search("comma separated values").hits] == [
+        f"http://{HOST}/library/csv.html"
+    ]
