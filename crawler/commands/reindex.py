@@ -90,9 +90,6 @@ class Command(ScrapyCommand):
                         "SEARCH_WRITER_TIMEOUT", defaults.SEARCH_WRITER_TIMEOUT
                     ),
                     backend=backend,
-                    vectors=settings.getfloat(
-                        "SEARCH_DENSE_WEIGHT", defaults.SEARCH_DENSE_WEIGHT
-                    ) > 0,
                 )
                 seconds = time.perf_counter() - started
                 set_positions(conn, key, applied)

