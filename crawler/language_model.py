@@ -65,11 +65,12 @@ def load_identifier(cache: Path | None = None) -> Any:
 
 def _cached_copy(source: Path, folder: Path) -> Path | None:
     """The uncompressed copy of ``source`` in ``folder``, made now if missing; None when
-    it cannot be made. Its name carries py3langid's version and the source's size and
-    modification time, so that another model is never read for this one."""
+    it cannot be made. Its name carries py3langid's version and the source's size, so that
+    another model is never read for this one and every installation of the same version
+    (each virtualenv) shares one copy."""
     try:
-        stat = source.stat()
-        target = folder / f"py3langid-{version('py3langid')}-{stat.st_size}-{stat.st_mtime_ns}.npz"
+        size = source.stat().st_size
+        target = folder / f"py3langid-{version('py3langid')}-{size}.npz"
         if target.exists():
             return target
         folder.mkdir(parents=True, exist_ok=True)
