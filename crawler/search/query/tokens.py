@@ -46,6 +46,7 @@ class Token:
     end: int
     field: str | None = None  # a field prefix (title, site, ...) for words and phrases
     distance: int | None = None  # NEAR/n
+    name: str | None = None  # the qualified name a word is a part of (strutils.split)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -99,9 +100,10 @@ def tokenize(text: str) -> list[Token]:
                 # a prefix with nothing after it is ignored
             elif not _operand(tokens, text, j) and (parts := name_parts(word)):
                 start = i
+                name = word.rsplit("/", 1)[0] if len(parts) > 1 else None
                 for part in parts:  # offsets of each part in the query
                     start = text.index(part, start)
-                    tokens.append(Token("word", part, start, start + len(part)))
+                    tokens.append(Token("word", part, start, start + len(part), name=name))
                     start += len(part)
             else:
                 tokens.append(Token("word", word, i, j))
