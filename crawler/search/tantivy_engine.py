@@ -68,7 +68,18 @@ from crawler.search.query.compiler import (
     updated_period,
 )
 from crawler.search.query.tokens import TEXT_PREFIXES
-from crawler.search.query.tree import And, Leaf, Near, Node, Not, Or, Xor, parse, positive_leaves
+from crawler.search.query.tree import (
+    And,
+    Leaf,
+    Near,
+    Node,
+    Not,
+    Or,
+    Xor,
+    parse,
+    positive_leaves,
+    with_names,
+)
 from crawler.search.ranking import (
     Candidate,
     Group,
@@ -315,11 +326,13 @@ class TantivyCompiler(CompilerBase):
         return PhraseClause(alternatives, [self._term(score_field, t) for t in terms], boost)
 
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
-        return [
-            leaf
-            for leaf in positive_leaves(tree)
-            if leaf.field is None and id(leaf) not in self._common
-        ]
+        return with_names(
+            [
+                leaf
+                for leaf in positive_leaves(tree)
+                if leaf.field is None and id(leaf) not in self._common
+            ]
+        )
 
     def _text_query(
         self, fieldname: str, text: str, boost: float = 1.0, *, scored: bool = False

@@ -374,11 +374,15 @@ def test_tokenizer_keeps_word_offsets() -> None:
 
 
 def test_tokenizer_splits_qualified_names_and_drops_arities() -> None:
-    text = "lists:keyfind/3 atom_length/2 std::vector json.dumps 10:30 http://a.test/b"
+    text = (
+        "lists:keyfind/3 atom_length/2 std::vector json.dumps String#gsub DB->put "
+        "Data.List.foldl' 10:30 3.11 http://a.test/b e.g."
+    )
     tokens = tokenize(text)
     assert [t.text for t in tokens] == [
-        "lists", "keyfind", "atom_length", "std", "vector", "json.dumps", "10:30",
-        "http://a.test/b",
+        "lists", "keyfind", "atom_length", "std", "vector", "json", "dumps", "String",
+        "gsub", "DB", "put", "Data", "List", "foldl'", "10:30", "3.11", "http://a.test/b",
+        "e.g.",
     ]
     assert all(text[t.start : t.end] == t.text for t in tokens)
     # the operand of an operator stays one word (split, the operator would bind one part)

@@ -29,6 +29,7 @@ from crawler.search.query.tree import (
     Xor,
     parse,
     positive_leaves,
+    with_names,
 )
 from crawler.search.ranking import DESCRIPTION_MIN_WORDS, Boosts, query_boosts
 from crawler.search.schema import TEXT_FIELDS
@@ -268,11 +269,13 @@ class QueryCompiler(CompilerBase):
     def _bonus_leaves(self, tree: Node) -> list[Leaf]:
         """The query's words and phrases without prefix, outside NOT (a long query's
         common words left out: their bonuses cost time and tell little)."""
-        return [
-            leaf
-            for leaf in positive_leaves(tree)
-            if leaf.field is None and id(leaf) not in self._common
-        ]
+        return with_names(
+            [
+                leaf
+                for leaf in positive_leaves(tree)
+                if leaf.field is None and id(leaf) not in self._common
+            ]
+        )
 
 
     def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:

@@ -13,13 +13,21 @@ FILTER_PREFIXES = frozenset({"site", "host", "domain", "format", "updated"})
 OPERATORS = frozenset({"AND", "OR", "NOT", "XOR", "NEAR"})
 
 _NEAR_N = re.compile(r"NEAR/(\d+)")
-#: A qualified name: ``module:function`` (Erlang, Elixir), ``Class::method`` (C++, Perl,
-#: Ruby), optionally with an arity (``lists:keyfind/3``). Its parts are searched as
-#: words of their own: a module's reference page names the module in its title and URL
-#: and the function in a heading ("keyfind(Key, N, TupleList)"), rarely as one string,
-#: which as a phrase (what a word the analyzer splits becomes) only pages quoting the
-#: call hold.
-_QUALIFIED = re.compile(r"[^\W\d]\w*(?:::?[^\W\d]\w*)+(?:/\d+)?")
+#: A qualified name, written as programmers write one: ``module:function`` (Erlang,
+#: Elixir), ``Class::method`` (C++, Perl, Ruby), ``module.function`` (Python, Nim,
+#: Haskell's ``Data.List.foldl'``, gi-docgen's ``Adw.ActionRow.add_prefix``),
+#: ``Class#method`` (Ruby, Crystal), ``struct->method`` (C: ``DB->put``), optionally with
+#: an arity (``lists:keyfind/3``). Its parts are searched as words of their own: a
+#: module's reference page names the module in its title and URL and the function in a
+#: heading or among the names it defines ("keyfind(Key, N, TupleList)", ``split``),
+#: rarely as one string, which as a phrase (what a word the analyzer splits becomes)
+#: only pages quoting the call hold, and which no page at all holds when the generator
+#: never writes the qualified form (``nim doc``'s ``strutils.html`` defines ``split``).
+#: The words in order still win where a page does write it (the proximity bonus).
+_SEPARATOR = r"(?:::?|\.|#|->)"
+_PART = r"[^\W\d]\w*'*"
+_QUALIFIED = re.compile(rf"{_PART}(?:{_SEPARATOR}{_PART})+(?:/\d+)?")
+_SPLIT = re.compile(_SEPARATOR)
 #: A name with its arity (``atom_length/2``, Prolog and Erlang): the name alone is
 #: searched, since the page defining it writes its arguments ("atom_length(+Atom,
 #: -Length)"), while "atom_length 2" as a phrase finds only the pages citing it.
@@ -38,6 +46,7 @@ class Token:
     end: int
     field: str | None = None  # a field prefix (title, site, ...) for words and phrases
     distance: int | None = None  # NEAR/n
+    name: str | None = None  # the qualified name a word is a part of (strutils.split)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -91,9 +100,10 @@ def tokenize(text: str) -> list[Token]:
                 # a prefix with nothing after it is ignored
             elif not _operand(tokens, text, j) and (parts := name_parts(word)):
                 start = i
+                name = word.rsplit("/", 1)[0] if len(parts) > 1 else None
                 for part in parts:  # offsets of each part in the query
                     start = text.index(part, start)
-                    tokens.append(Token("word", part, start, start + len(part)))
+                    tokens.append(Token("word", part, start, start + len(part), name=name))
                     start += len(part)
             else:
                 tokens.append(Token("word", word, i, j))
@@ -103,13 +113,14 @@ def tokenize(text: str) -> list[Token]:
 
 def name_parts(word: str) -> list[str]:
     """The words a qualified name or a name/arity is searched as (``lists:keyfind/3``
-    -> lists, keyfind; ``atom_length/2`` -> atom_length); [] for any other word."""
+    -> lists, keyfind; ``strutils.split`` -> strutils, split; ``DB->put`` -> DB, put;
+    ``atom_length/2`` -> atom_length); [] for any other word."""
     arity = _NAME_ARITY.fullmatch(word)
     if arity:
         return [arity.group(1)]
     if not _QUALIFIED.fullmatch(word):
         return []
-    return [part for part in word.rsplit("/", 1)[0].split(":") if part]
+    return [part for part in _SPLIT.split(word.rsplit("/", 1)[0]) if part]
 
 
 def _operand(tokens: list[Token], text: str, j: int) -> bool:

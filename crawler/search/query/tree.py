@@ -21,6 +21,8 @@ class Leaf:
     field: str | None
     start: int
     end: int
+    #: the qualified name the word is a part of (``strutils.split``: its two words)
+    name: str | None = None
 
     @property
     def is_filter(self) -> bool:
@@ -166,7 +168,7 @@ class _Parser:
             return inner
         if tok.kind in ("word", "phrase"):
             self.pos += 1
-            return Leaf(tok.text, tok.kind == "phrase", tok.field, tok.start, tok.end)
+            return Leaf(tok.text, tok.kind == "phrase", tok.field, tok.start, tok.end, tok.name)
         if tok.kind == "op" and tok.text in ("AND", "OR", "XOR", "NEAR"):
             self.pos += 1  # an operator without a left operand
             return None
@@ -206,3 +208,16 @@ def positive_leaves(node: Node | None) -> Iterator[Leaf]:
     else:
         for child in node.children:
             yield from positive_leaves(child)
+
+
+def with_names(leaves: list[Leaf]) -> list[Leaf]:
+    """``leaves`` and, after them, each qualified name their words are parts of, once, as
+    a phrase of its parts (``strutils.split`` -> "strutils split"): the words find and
+    score the page defining the name, the name as written adds the bonuses of the short
+    fields (title, headings and the names a page defines, anchor text, exact title and
+    URL name) where a page writes it whole, as the phrase the name was searched as before."""
+    names: dict[str, Leaf] = {}
+    for leaf in leaves:
+        if leaf.name and leaf.field is None and leaf.name not in names:
+            names[leaf.name] = Leaf(leaf.name, True, None, leaf.start, leaf.end)
+    return leaves + list(names.values())
