@@ -78,7 +78,6 @@ from crawler.search.query.tree import (
     Xor,
     parse,
     positive_leaves,
-    with_names,
 )
 from crawler.search.ranking import (
     Candidate,
@@ -324,15 +323,6 @@ class TantivyCompiler(CompilerBase):
         """_scored_phrase's clause, matching where one of ``alternatives`` does (each a
         list of queries, all of which match), for the rescore (PhraseClause)."""
         return PhraseClause(alternatives, [self._term(score_field, t) for t in terms], boost)
-
-    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
-        return with_names(
-            [
-                leaf
-                for leaf in positive_leaves(tree)
-                if leaf.field is None and id(leaf) not in self._common
-            ]
-        )
 
     def _text_query(
         self, fieldname: str, text: str, boost: float = 1.0, *, scored: bool = False

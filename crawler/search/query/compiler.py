@@ -204,6 +204,17 @@ class CompilerBase:
         patterns = [f".+{re.escape(w)}.*|.*{re.escape(w)}.+" for w in words]
         return patterns, score
 
+    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
+        """The query's words and phrases without prefix, outside NOT (a long query's
+        common words left out: their bonuses cost time and tell little)."""
+        return with_names(
+            [
+                leaf
+                for leaf in positive_leaves(tree)
+                if leaf.field is None and id(leaf) not in self._common
+            ]
+        )
+
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
         or more): those in more than COMMON_SHARE of the pages, all but the RAREST_WORDS
@@ -265,18 +276,6 @@ class QueryCompiler(CompilerBase):
         )
         parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree), lazy=True)
         parsed.proximity = self._proximity_bonus(tree)
-
-    def _bonus_leaves(self, tree: Node) -> list[Leaf]:
-        """The query's words and phrases without prefix, outside NOT (a long query's
-        common words left out: their bonuses cost time and tell little)."""
-        return with_names(
-            [
-                leaf
-                for leaf in positive_leaves(tree)
-                if leaf.field is None and id(leaf) not in self._common
-            ]
-        )
-
 
     def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
         """Terms of the query's words without prefix (outside NOT) in one field."""
