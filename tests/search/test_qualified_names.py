@@ -10,13 +10,14 @@ pages, or nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
-from crawler.search import IndexWriter, SearchEngine, open_index, page_document
+from crawler.search import SearchEngine, page_document
 from crawler.search.index import BACKENDS
+from tests.search.indexes import engine_over
 
 NOW = datetime(2026, 11, 27, tzinfo=UTC)
 
@@ -73,24 +74,23 @@ PAGES = {
 @pytest.fixture(scope="module", params=BACKENDS)
 def engine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> SearchEngine:
-    path: Path = tmp_path_factory.mktemp("index")
-    ix = open_index(path, backend=request.param)
-    IndexWriter(ix).write(
-        page_document(
-            url=url,
-            title=title,
-            text=text,
-            host=url.split("/")[2],
-            content_type="text/html",
-            fetched_at=NOW,
-            names=names,
-        )
-        for url, (title, text, names) in PAGES.items()
+) -> Iterator[SearchEngine]:
+    yield from engine_over(
+        tmp_path_factory,
+        request.param,
+        (
+            page_document(
+                url=url,
+                title=title,
+                text=text,
+                host=url.split("/")[2],
+                content_type="text/html",
+                fetched_at=NOW,
+                names=names,
+            )
+            for url, (title, text, names) in PAGES.items()
+        ),
     )
-    engine = SearchEngine(ix)
-    yield engine
-    engine.close()
 
 
 def ranked(engine: SearchEngine, query: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from crawler.search import (
 )
 from crawler.search.index import BACKENDS
 from crawler.search.query import parse, tokenize
+from tests.search.indexes import engine_over
 
 NOW = datetime.now(UTC)
 
@@ -88,25 +90,25 @@ DATABASE = {3, 4, 5, 6}
 @pytest.fixture(scope="module", params=BACKENDS)
 def engine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> SearchEngine:
-    path: Path = tmp_path_factory.mktemp("index")
-    ix = open_index(path, backend=request.param)
-    IndexWriter(ix).write(
-        page_document(
-            url=url,
-            title=title,
-            text=body,
-            host=url.split("/")[2],
-            content_type=ctype,
-            fetched_at=NOW - timedelta(days=1),
-            last_modified=modified,
-            crawl_id="t",
-        )
-        for url, title, body, ctype, modified in PAGES.values()
+) -> Iterator[SearchEngine]:
+    yield from engine_over(
+        tmp_path_factory,
+        request.param,
+        (
+            page_document(
+                url=url,
+                title=title,
+                text=body,
+                host=url.split("/")[2],
+                content_type=ctype,
+                fetched_at=NOW - timedelta(days=1),
+                last_modified=modified,
+                crawl_id="t",
+            )
+            for url, title, body, ctype, modified in PAGES.values()
+        ),
+        pagerank_weight=0.0,
     )
-    engine = SearchEngine(ix, pagerank_weight=0.0)
-    yield engine
-    engine.close()
 
 
 def found(engine: SearchEngine, query: str) -> set[int]:
