@@ -3,10 +3,11 @@
 py3langid ships its model as an LZMA-compressed npz (4.6 MB, 68 MB uncompressed) and
 decompresses it in every process that detects a language: the crawl's and each
 page-analysis worker's, at every start, 0.36-0.54 s of CPU each while the crawl starts
-(docs/performance.md, "py3langid's model from the cache"). The first load writes the
-uncompressed npz to ``$XDG_CACHE_HOME/crawler/`` (``~/.cache/crawler/``); later loads read
-it with ``numpy.load`` (no pickle) in about a fifth of that. A cache that cannot be
-written or read is skipped: the model then loads as py3langid loads it.
+(docs/performance.md, "The start again: inspect.stack(), the language model, the
+warm-up"). The first load writes the uncompressed npz to ``$XDG_CACHE_HOME/crawler/``
+(``~/.cache/crawler/``); later loads read it with ``numpy.load`` (no pickle): 0.08-0.14 s.
+A cache that cannot be written or read is skipped: the model then loads as py3langid
+loads it.
 
 No Scrapy imports: plain functions, tested directly.
 """

@@ -151,6 +151,6 @@ def _import_tls_context_early() -> None:
     ``inspect.stack()``: that reads the source of every frame on the stack and resolves the
     file of every module in ``sys.modules``. Imported where Scrapy first needs it, under the
     crawl's components, both are many times what they are here (docs/performance.md, "The
-    TLS context factory's inspect.stack()").
+    start again: inspect.stack(), the language model, the warm-up").
     """
     import scrapy.core.downloader.contextfactory  # noqa: F401
