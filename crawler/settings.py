@@ -55,6 +55,14 @@ CONCURRENT_ITEMS = 8
 # downloader with 6.2 MB waiting (docs/performance.md, "Responses waiting to be parsed").
 # At least twice DOWNLOAD_MAXSIZE: no page the crawl accepts stops the downloads alone.
 SCRAPER_SLOT_MAX_ACTIVE_SIZE = 25_000_000
+# Scrapy reads a generator callback's source and parses it (ast.parse) to warn about a
+# `return value` in it, again whenever its cache lost the callback (a bound method, kept
+# only while a request holds it). CPython 3.11 keeps one AST recursion counter for all
+# threads: that parse on the crawl's thread while the spider's warm-up thread loaded the
+# language model (numpy reads array headers with ast.literal_eval) failed the first
+# page's callback with "SystemError: AST constructor recursion depth mismatch"
+# (python/cpython#106905), so the crawl ended after one page. Our callbacks return nothing.
+WARN_ON_GENERATOR_RETURN_VALUE = False
 
 # Scrapy's resolver interface, each address kept for its DNS TTL (DNS_SERVERS, DNS_MIN_TTL,
 # DNS_MAX_TTL; docs/politeness.md, "Politeness per server")

@@ -153,3 +153,36 @@ def test_the_spiders_warm_up_builds_what_the_first_pages_would() -> None:
         "assert _EXTRACT._extractor is not None\n"
         "print('ok')\n"
     )
+
+
+# CPython 3.11 keeps one AST recursion counter for all threads (python/cpython#106905):
+# Scrapy's check of a generator callback's source (ast.parse) on the crawl's thread while
+# the spider's warm-up thread read the language model (numpy: ast.literal_eval of each
+# array header) failed the first page's callback, and the crawl ended after one page
+AST_PARSES_OF_A_CALLBACK = """
+import ast, json, types
+parses = []
+_parse = ast.parse
+def parse(*args, **kwargs):
+    parses.append(1)
+    return _parse(*args, **kwargs)
+ast.parse = parse
+from scrapy.crawler import AsyncCrawlerProcess
+from scrapy.utils.misc import warn_on_generator_with_return_value
+from scrapy.utils.project import get_project_settings
+
+crawler = AsyncCrawlerProcess(get_project_settings()).create_crawler("general")
+crawler._apply_settings()
+spider = types.SimpleNamespace(settings=crawler.settings)
+for callback in (crawler.spidercls.parse, crawler.spidercls.on_error):
+    warn_on_generator_with_return_value(spider, callback)  # what the scraper calls
+print(json.dumps(len(parses)))
+"""
+
+
+def test_the_crawl_thread_parses_no_callback_source() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", AST_PARSES_OF_A_CALLBACK], cwd=ROOT, capture_output=True,
+        text=True, check=True, timeout=120,
+    ).stdout
+    assert json.loads(out.splitlines()[-1]) == 0
