@@ -40,6 +40,10 @@ COOKIES_ENABLED = False
 # It does its own URL-seen test on canonical URLs, so DUPEFILTER_CLASS is not used.
 SCHEDULER = "crawler.schedulers.best_first.BestFirstScheduler"
 TELNETCONSOLE_ENABLED = False
+# Scrapy's remote control (2.19): an HTTP server on 127.0.0.1 that runs any Python code a
+# token holder posts, the token in a job file of the user's profile; off like the telnet
+# console (live control is crawler.extensions.control's: docs/operations.md).
+REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 # Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (default 100),
 # however few items it holds; a page yields one item and its links (docs/performance.md).
