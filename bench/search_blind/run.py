@@ -324,7 +324,10 @@ def run_search(
         f"CRAWLER_DATA_DIR={cdir / 'data'}",
         *setting_args(settings),
         "--nolog",
-        query,
+        # a query that starts with "-" (scons: "--debug=explain") would be taken for an
+        # option, and `scrapy search` accepts no "--" separator: a leading space keeps it
+        # a query, as a user would type it (the engine strips it)
+        " " + query if query.startswith("-") else query,
     ]
     env = dict(os.environ, CRAWLER_DATABASE_URL=db_url(db))
     t0 = time.perf_counter()
