@@ -54,7 +54,7 @@ class Collection:
     description: str = ""
     # "" for the first collections; "fresh" for the held-out set added on 2026-11-26;
     # "third" for the third held-out set (added later on 2026-11-26); "fourth" for the
-    # fourth (added after the third had been scored); and so on up to "eleventh"
+    # fourth (added after the third had been scored); and so on up to "twelfth"
     group: str = ""
     # further Debian packages the collection's files come from (beside ``package``)
     extra_packages: tuple[str, ...] = field(default=())
@@ -107,6 +107,10 @@ class Collection:
     def seed_urls(self) -> list[str]:
         return [self.url(s) for s in self.seeds]
 
+
+# the aptitude manual's language folders (aptitude-doc-*; the English one first)
+APTITUDE_LANGUAGES = ("en", "cs", "es", "fi", "fr", "it", "ja")
+APTITUDE_LANGUAGES_PACKAGES = tuple(f"aptitude-doc-{lang}" for lang in APTITUDE_LANGUAGES[1:])
 
 HANDBOOK_LANGUAGES = (
     "en-US",
@@ -770,6 +774,64 @@ COLLECTIONS: dict[str, Collection] = {
             "iterators, templates and types, each opening with a table of contents of every "
             "symbol, beside the language manual (manual.html, one 0.8 MB page), tutorials, "
             "tool guides (nimc, nimgrep, nimsuggest) and a symbol index (theindex.html)",
+        ),
+        # Twelfth held-out set (2026-11-27): written after the search author had read the
+        # scores of the first eleven held-out sets, before any run of the crawler on it.
+        Collection(
+            name="cmake",
+            role="heldout",
+            group="twelfth",
+            package="cmake-doc",
+            host="cmake-docs.test",
+            prefix="/cmake/3.25/",
+            root="/usr/share/doc/cmake-data/html",
+            seeds=("index.html",),
+            cap=1500,
+            identical_equivalent=True,
+            description="CMake 3.25's reference documentation built with Sphinx: one page per "
+            "command (command/target_link_libraries.html), variable "
+            "(variable/CMAKE_BUILD_TYPE.html), property (prop_tgt/POSITION_INDEPENDENT_CODE.html), "
+            "policy (policy/CMP0077.html), module (module/FetchContent.html), generator and "
+            "environment variable, many of them a few near-identical sentences "
+            "(CMAKE_<LANG>_... and per-configuration variants, policies in one template), "
+            "manual pages listing every entry (manual/cmake-variables.7.html), a step-by-step "
+            "tutorial and user guides, release notes; capped at 1,500 pages",
+        ),
+        Collection(
+            name="aptitude",
+            role="heldout",
+            group="twelfth",
+            package="aptitude-doc-en",
+            extra_packages=APTITUDE_LANGUAGES_PACKAGES,
+            host="aptitude-manual.test",
+            prefix="/doc/aptitude/0.8.13/",
+            root="/usr/share/doc/aptitude/html",
+            seeds=tuple(f"{lang}/index.html" for lang in APTITUDE_LANGUAGES),
+            languages=APTITUDE_LANGUAGES,
+            english="en",
+            near_copy=0.9,
+            description="The aptitude user's manual (DocBook XSL, chunked: ch02s03s04.html), "
+            "a package manager's user guide in prose chapters (a tutorial of the interactive "
+            "interface, a command-line reference, configuration options, search patterns, "
+            "FAQ) with reference pages of its commands, in English and six translations "
+            "(cs, es, fi, fr, it, ja) under the same file names, seeded one index per "
+            "language",
+        ),
+        Collection(
+            name="scons",
+            role="heldout",
+            group="twelfth",
+            package="scons-doc",
+            host="scons-guide.test",
+            prefix="/doc/4.4.0/HTML/",
+            root="/usr/share/doc/scons/HTML",
+            seeds=("index.html",),
+            identical_equivalent=True,
+            description="The SCons 4.4 User Guide (DocBook XSL, chunked), a tutorial-style "
+            "book: one page per chapter or section (ch05s02.html), each building on the "
+            "examples of the one before with SConstruct snippets and the build's output, "
+            "section titles phrased as tasks, and appendices listing construction "
+            "variables, builders and tools",
         ),
     ]
 }

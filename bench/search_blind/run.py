@@ -324,7 +324,10 @@ def run_search(
         f"CRAWLER_DATA_DIR={cdir / 'data'}",
         *setting_args(settings),
         "--nolog",
-        query,
+        # a query that starts with "-" (scons: "--debug=explain") would be taken for an
+        # option, and `scrapy search` accepts no "--" separator: a leading space keeps it
+        # a query, as a user would type it (the engine strips it)
+        " " + query if query.startswith("-") else query,
     ]
     env = dict(os.environ, CRAWLER_DATABASE_URL=db_url(db))
     t0 = time.perf_counter()
@@ -697,6 +700,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, TENTH SET of 2026-11-27 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "eleventh":
         label = "HELD OUT, ELEVENTH SET of 2026-11-27 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "twelfth":
+        label = "HELD OUT, TWELFTH SET of 2026-11-27 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -814,13 +819,16 @@ def select(spec: str) -> list[Collection]:
     if spec == "eleventh":
         # the eleventh held-out set, added after the scores of the first ten had been read
         return [c for c in COLLECTIONS.values() if c.group == "eleventh"]
+    if spec == "twelfth":
+        # the twelfth held-out set, added after the scores of the first eleven had been read
+        return [c for c in COLLECTIONS.values() if c.group == "twelfth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
                 "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
-                "eleventh, all)"
+                "eleventh, twelfth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -849,6 +857,7 @@ def main(argv: list[str] | None = None) -> int:
             "| ninth (the ninth held-out set, 2026-11-27) "
             "| tenth (the tenth held-out set, 2026-11-27) "
             "| eleventh (the eleventh held-out set, 2026-11-27) "
+            "| twelfth (the twelfth held-out set, 2026-11-27) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -149,6 +149,25 @@ def main() -> int:
         for q in load_queries("nim")
     ):
         problems.append("nim: the symbol index or an overview page as a target")
+    # twelfth set: cmake's targets are never a manual page listing every entry, the
+    # general index or the search page; aptitude's are English pages, each with copies in
+    # other language folders; scons's never the start page
+    if any(
+        q["target"].startswith("manual/cmake-")
+        and q["target"].endswith(
+            ("-commands.7.html", "-variables.7.html", "-properties.7.html", "-modules.7.html")
+        )
+        or q["target"] in ("genindex.html", "search.html", "index.html")
+        for q in load_queries("cmake")
+    ):
+        problems.append("cmake: a listing page, the index or the search page as a target")
+    aq = load_queries("aptitude")
+    if any(not q["target"].startswith("en/") for q in aq):
+        problems.append("aptitude: a target outside en/")
+    if sum(1 for q in aq if q["other_languages"]) < 30:
+        problems.append("aptitude: fewer than 30 targets with a translation")
+    if any(q["target"] == "index.html" for q in load_queries("scons")):
+        problems.append("scons: the start page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -188,6 +207,9 @@ def main() -> int:
         "adwaita",
         "mpich",
         "nim",
+        "cmake",
+        "aptitude",
+        "scons",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
