@@ -77,7 +77,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return '[options] "query"'
+        return '[options] [--] "query"'
 
     def short_desc(self) -> str:
         return "Search the crawled pages (query language: docs/search.md)"
@@ -106,11 +106,17 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        # Scrapy passes unknown options on as words; "-word" is the query's NOT, "--x" no word
-        unknown = [arg for arg in args if arg.startswith("--")]
+        # Scrapy passes unknown options on as words; "-word" is the query's NOT, "--x" no
+        # word, unless it comes after "--": everything after it is the query as typed
+        # (scrapy search -- --debug=explain)
+        words, literal = args, []
+        if "--" in args:
+            cut = args.index("--")
+            words, literal = args[:cut], args[cut + 1 :]
+        unknown = [arg for arg in words if arg.startswith("--")]
         if unknown:
             raise UsageError(f"unrecognized option {unknown[0]} (see scrapy search -h)")
-        text = " ".join(args).strip()
+        text = " ".join(words + literal).strip()
         if not text:
             raise UsageError("give a query, e.g. scrapy search 'python json'")
         folder = opts.index or index_path(self.settings)

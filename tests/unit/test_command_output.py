@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -69,3 +70,31 @@ def test_search_piped_into_head_exits_quietly(index_dir: Path) -> None:
 def test_search_json_piped_into_head_exits_quietly(index_dir: Path) -> None:
     status, stderr, line = search_into_head(index_dir, "--json")
     assert (status, stderr, line) == (0, "", "{\n")
+
+
+def test_a_query_starting_with_dashes_comes_after_a_double_dash(tmp_path: Path) -> None:
+    # a command-line option's name is a query a user types (scons' --debug=explain)
+    path = tmp_path / "index"
+    docs = [
+        page_document(url=f"http://a.test/{name}.html", title=title, text=text, host="a.test",
+                      content_type="text/html", fetched_at=datetime(2026, 1, 1, tzinfo=UTC))
+        for name, title, text in (
+            ("explain", "Why a target is rebuilt", "the --debug=explain option prints why"),
+            ("install", "Installing", "how to install the program"),
+        )
+    ]
+    assert rebuild_index(path, docs) == 2
+
+    def search(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "scrapy", "search", "--index", str(path), "--json", *args],
+            capture_output=True, text=True, env=scrapy_env(), cwd=tmp_path, timeout=60,
+        )
+
+    found = search("--", "--debug=explain")
+    assert found.returncode == 0, found.stderr
+    assert [r["url"] for r in json.loads(found.stdout)["results"]] == [
+        "http://a.test/explain.html"]
+    refused = search("--debug=explain")
+    assert (refused.returncode, refused.stderr.strip()) == (
+        2, "error: unrecognized option --debug=explain (see scrapy search -h)")
