@@ -23,7 +23,7 @@ from typing import Any
 
 from crawler import defaults
 from crawler.content import detect_language, language_tag, script_language
-from crawler.search.fields import url_language
+from crawler.search.fields import source_copy_page, url_language
 
 #: Detector probability from which a query in Latin script is taken to be in a language
 #: (a query of a few words is easily mistaken: "how to join a list of strings" is English
@@ -211,7 +211,17 @@ def group_variants(
                 by_key.setdefault(key, group)
     for group in groups:
         in_lang = [m for m in group.members if query_lang and m.lang == query_lang]
-        if len(in_lang) > 1 and url_of is not None:
-            in_lang.sort(key=lambda m: url_language(url_of(m.key)) not in ("", query_lang))
-        group.shown = in_lang[0] if in_lang else group.members[0]
+        shown = in_lang or group.members
+        if len(shown) > 1 and url_of is not None:
+            # a page of its own (no other language's mark, not the source it was built
+            # from) before a copy, in rank order otherwise
+            shown = sorted(shown, key=lambda m: _copy_rank(url_of(m.key), query_lang))
+        group.shown = shown[0]
     return groups
+
+
+def _copy_rank(url: str, query_lang: str) -> tuple[bool, bool]:
+    return (
+        url_language(url) not in ("", query_lang) if query_lang else False,
+        source_copy_page(url) is not None,
+    )

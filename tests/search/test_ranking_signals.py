@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from crawler.search import IndexWriter, SearchEngine, open_index, page_document
-from crawler.search.fields import copy_key, inlink_anchor_text, url_language, variant_key
+from crawler.search.fields import (
+    copy_key,
+    inlink_anchor_text,
+    source_copy_page,
+    url_language,
+    variant_key,
+)
 from crawler.search.ranking import (
     Boosts,
     Candidate,
@@ -44,6 +50,22 @@ def test_variant_key_removes_language_marks() -> None:
     )
     assert [url_language(u) for u in same] == ["", "en", "ko", "ja"]
     assert url_language("http://h.test/pt_BR/x.html") == "pt"
+
+
+def test_a_sphinx_source_copy_shares_its_pages_variant_key() -> None:
+    root = "http://cmake.test/help/"
+    assert source_copy_page(root + "_sources/prop_tgt/LINK_WHAT.rst.txt") == (
+        "/help/prop_tgt/LINK_WHAT.html")
+    assert variant_key(root + "_sources/prop_tgt/LINK_WHAT.rst.txt") == variant_key(
+        root + "prop_tgt/LINK_WHAT.html")
+    assert variant_key(root + "_sources/index.rst.txt") == variant_key(root)
+    assert variant_key(root + "_sources/guide.txt") == variant_key(root + "guide.html")
+    assert variant_key(root + "_sources/nb/intro.ipynb.txt") == variant_key(
+        root + "nb/intro.html")
+    # not copies: a text file elsewhere, the folder's own name as a page
+    for url in (root + "notes/readme.txt", root + "_sources.txt", root + "_sources/x.py"):
+        assert source_copy_page(url) is None
+        assert variant_key(url) == url.split("://", 1)[1]
 
 
 def test_copy_key_folds_case_and_spacing_only() -> None:
@@ -101,6 +123,12 @@ def test_group_variants_shows_the_query_language_at_the_best_members_place() -> 
     assert group_variants(ranked, "en", url_of=urls.__getitem__)[0].shown.key == 7
     assert group_variants(ranked, "en")[0].shown.key == 6
     assert group_variants(ranked, "fr", url_of=urls.__getitem__)[0].shown.key == 8
+    # a Sphinx source copy ranked first: its page is shown, in any language or none
+    urls = {9: "http://h/_sources/w.rst.txt", 10: "http://h/w.html"}
+    ranked = [Candidate(9, 3.0, "en", "h/w.html", "k9"), Candidate(10, 2.0, "en", "h/w.html",
+                                                                    "k10")]
+    for lang in ("en", "fr", ""):
+        assert group_variants(ranked, lang, url_of=urls.__getitem__)[0].shown.key == 10
 
 
 def _engine(path: Path, pages: list[dict], backend: str = "whoosh", **options) -> SearchEngine:
@@ -194,6 +222,30 @@ def test_an_untranslated_copy_in_a_translations_folder_is_not_shown_for_the_orig
         base + "de-DE/inetd.html",
         base + "fr-FR/inetd.html",
     ]
+
+
+def test_a_sphinx_source_copy_is_listed_under_its_page(tmp_path: Path, backend: str) -> None:
+    root = "http://cmake.test/help/"
+    source = "LINK_WHAT_YOU_USE\n=================\n\nLink what you use: drop unused libraries. "
+    engine = _engine(
+        tmp_path,
+        [
+            # the source holds the query's words more often and ranks first on its own
+            dict(url=root + "_sources/prop_tgt/LINK_WHAT_YOU_USE.rst.txt", title="",
+                 text=source * 3, lang="en"),
+            dict(url=root + "prop_tgt/LINK_WHAT_YOU_USE.html", title="LINK_WHAT_YOU_USE",
+                 text="Drop libraries the target does not use. " + FILLER, lang="en"),
+            dict(url=root + "prop_tgt/LINK_LIBRARIES.html", title="LINK_LIBRARIES",
+                 text="Libraries a target links; unused ones stay. " + FILLER, lang="en"),
+        ],
+        pagerank_weight=0.0,
+        backend=backend,
+    )
+    results = engine.search("drop unused libraries")
+    assert [h.url for h in results.hits] == [
+        root + "prop_tgt/LINK_WHAT_YOU_USE.html", root + "prop_tgt/LINK_LIBRARIES.html"]
+    assert [v["url"] for v in results.hits[0].variants] == [
+        root + "_sources/prop_tgt/LINK_WHAT_YOU_USE.rst.txt"]
 
 
 def test_in_link_anchor_text_finds_the_page_others_name(tmp_path: Path, backend: str) -> None:
