@@ -8,8 +8,14 @@ is searched once in a fresh engine per round (10 results with snippets, as
 ``scrapy search`` does).
 
     .venv/bin/python bench/search_latency_kinds.py DIR [DIR ...] [--queries 40] [--rounds 3]
+    .venv/bin/python bench/search_latency_kinds.py DIR --blind NAME [--rounds 3]
 
-(DIR: an index folder, e.g. a crawl's CRAWLER_DATA_DIR/index, either backend.)
+(DIR: an index folder, e.g. a crawl's CRAWLER_DATA_DIR/index, either backend.) With
+``--blind NAME`` the queries are the blind harness's of that collection
+(``bench/search_blind/queries/NAME.json``, by their kind: name, description, word,
+paraphrase), each searched as the first search of a fresh engine, as ``scrapy search``
+does once per process: the harness's latency, without the command's start, with its CPU
+time beside (what does not depend on the machine's load).
 
 Prints, per kind, p50 / p95 / mean of the wall time and of the CPU time
 (``time.process_time``) of ``SearchEngine.search`` on a warm engine, and the same for
@@ -20,6 +26,7 @@ the first search of a freshly opened engine (what ``scrapy search --json`` repor
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -59,6 +66,39 @@ def queries(docs: list[dict], n: int, rng: random.Random) -> dict[str, list[str]
     }
 
 
+def blind_queries(name: str) -> dict[str, list[str]]:
+    path = Path(__file__).resolve().parent / "search_blind" / "queries" / f"{name}.json"
+    kinds: dict[str, list[str]] = {}
+    for q in json.loads(path.read_text())["queries"]:
+        kinds.setdefault(q["kind"], []).append(q["query"])
+    return kinds
+
+
+def first_searches(folder: Path, kinds: dict[str, list[str]], rounds: int) -> None:
+    """Each query as the first search of a fresh engine, ``rounds`` times."""
+    print("| kind | first-search wall p50 / p95 / mean ms | CPU p50 / p95 / mean ms |")
+    print("|---|---|---|")
+    every_wall: list[float] = []
+    every_cpu: list[float] = []
+    for kind, texts in kinds.items():
+        wall: list[float] = []
+        cpu: list[float] = []
+        for _ in range(rounds):
+            for text in texts:
+                ix = open_index(folder, create=False)
+                engine = SearchEngine(ix)
+                c0, w0 = time.process_time(), time.perf_counter()
+                engine.search(text, per_page=10)
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+                engine.close()
+                ix.close()
+        print(row(kind, wall, cpu))
+        every_wall += wall
+        every_cpu += cpu
+    print(row("all", every_wall, every_cpu))
+
+
 def row(label: str, wall: list[float], cpu: list[float]) -> str:
     return (
         f"| {label} | {percentile(wall, 0.5):.1f} / {percentile(wall, 0.95):.1f} / "
@@ -72,9 +112,14 @@ def main() -> None:
     parser.add_argument("indexes", type=Path, nargs="+")
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--blind", help="the blind harness's queries of this collection")
     args = parser.parse_args()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for folder in args.indexes:
+        if args.blind:
+            print(f"\n{folder}: queries of {args.blind}")
+            first_searches(folder, blind_queries(args.blind), args.rounds)
+            continue
         ix = open_index(folder, create=False)
         docs = stored_documents(ix)
         kinds = queries(docs, args.queries, random.Random(25))

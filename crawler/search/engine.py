@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import query as wq
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.collectors import TopCollector
 from whoosh.highlight import Formatter, Fragment, Highlighter, PinpointFragmenter, get_text
 from whoosh.index import FileIndex
-from whoosh.scoring import BM25F
+from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.searching import Results, Searcher
+from whoosh.util.numeric import byte_to_length
 
 from crawler import defaults
 from crawler.search.index import open_index
@@ -76,7 +78,50 @@ _MARK = re.compile(r"</?mark>")
 _LANG_PREFIX = re.compile(r"(?<!\S)lang:([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)(?!\S)")
 
 
-class PageRankBM25F(BM25F):
+def field_lengths(reader: Any, fieldname: str) -> Callable[[int], Any] | None:
+    """The length of ``fieldname`` by document number in one segment, from its length
+    column read whole once per reader (one byte a page), or None (not a Whoosh 3
+    segment): Whoosh's ``doc_field_length`` reads the column's byte through the compound
+    file for every posting it scores, 15 % of a description's CPU (docs/search.md,
+    *Fifteenth round*). The same values: a byte decoded by Whoosh's own table, None for
+    a page without the field as Whoosh gives."""
+    per_doc = getattr(reader, "_perdoc", None)
+    if not hasattr(per_doc, "_cached_reader"):
+        return None
+    cache = reader.__dict__.setdefault("_crawler_field_lengths", {})
+    if fieldname not in cache:
+        column = per_doc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+        if column is None or getattr(column, "_fixedlen", None) != 1:
+            cache[fieldname] = None
+        else:
+            raw = column._dbfile.get(column._basepos, column._count)
+            count = len(raw)
+
+            def length(docnum: int, raw: bytes = raw, count: int = count) -> Any:
+                byte = raw[docnum] if docnum < count else 0
+                return _LENGTHS[byte]
+
+            cache[fieldname] = length
+    return cache[fieldname]
+
+
+#: A length byte's length (Whoosh's ``byte_to_length``), None for 0 (no such field).
+_LENGTHS = [None] + [byte_to_length(b) for b in range(1, 256)]
+
+
+class CachedLengthsBM25F(BM25F):
+    """Whoosh's BM25F, its scorers reading field lengths from ``field_lengths``."""
+
+    def scorer(self, searcher: Searcher, fieldname: str, text: Any, qf: int = 1) -> Any:
+        scorer = super().scorer(searcher, fieldname, text, qf=qf)
+        if isinstance(scorer, BM25FScorer):
+            lengths = field_lengths(searcher.reader(), fieldname)
+            if lengths is not None:
+                scorer.dfl = lengths
+        return scorer
+
+
+class PageRankBM25F(CachedLengthsBM25F):
     """BM25F multiplied by 1 + weight * ln(1 + pagerank) (see the module docstring)."""
 
     use_final = True
@@ -290,7 +335,7 @@ class SearchEngine:
         if self.pagerank_weight > 0:
             self.weighting: BM25F = PageRankBM25F(self.pagerank_weight)
         else:
-            self.weighting = BM25F()
+            self.weighting = CachedLengthsBM25F()
         self._searcher: Searcher | None = None
 
     @classmethod
@@ -450,6 +495,7 @@ class SearchEngine:
         before: list[wq.Query] = []
         groups: list[Group] = []
         hits: dict[int, tuple[Any, int]] = {}  # docnum -> (Whoosh hit, tier)
+        tier_results: list[tuple[Results, wq.Query]] = []
         matched = 0
         urls: dict[int, str] = {}
 
@@ -479,6 +525,7 @@ class SearchEngine:
                 out.lang,
             )
             matched += len(results)
+            tier_results.append((results, q))
             ranked = []
             for i, (score, docnum) in enumerate(results.top_n):
                 hits[docnum] = (results[i], number)
@@ -494,6 +541,13 @@ class SearchEngine:
             group_variants(ranked, out.lang, groups, url_of)
         collapsed = sum(len(g.members) - 1 for g in groups)
         out.total = matched - collapsed
+        # the matched body terms (for snippets) of the pages shown only: the highlighter
+        # loads the character offsets of every page they are recorded for, and the
+        # GROUP_WINDOW pages ranked beyond those shown were two thirds of that
+        shown_docs = {group.shown.key for group in groups[first:wanted] if group.shown}
+        for results, q in tier_results:
+            docnums = [docnum for _, docnum in results.top_n if docnum in shown_docs]
+            _attach_matched_terms(searcher, results, q, "body", docnums)
         for rank, group in enumerate(groups[first:wanted], start=first + 1):
             assert group.shown is not None
             hit, number = hits[group.shown.key]
@@ -557,7 +611,6 @@ class SearchEngine:
                 ),
                 key=lambda pair: (-pair[0], pair[1]),
             )
-        _attach_matched_terms(searcher, results, q, "body")
         return results
 
     def _hit(
@@ -672,8 +725,11 @@ def _positive_terms(q: wq.Query) -> Iterator[tuple[str, Any]]:
         yield from _positive_terms(child)
 
 
-def _attach_matched_terms(searcher: Searcher, results: Results, q: wq.Query, field: str) -> None:
-    """Record which query terms each hit holds in ``field``, for the top hits only.
+def _attach_matched_terms(
+    searcher: Searcher, results: Results, q: wq.Query, field: str, docnums: list[int]
+) -> None:
+    """Record which query terms each of ``docnums`` (hits of ``results`` to be shown)
+    holds in ``field``.
 
     Whoosh's highlighter builds snippets from the character offsets stored in the
     postings of these terms ("pinpoint" highlighting, no re-tokenising); asking the
@@ -681,7 +737,7 @@ def _attach_matched_terms(searcher: Searcher, results: Results, q: wq.Query, fie
     """
     reader = searcher.reader()
     to_bytes = searcher.schema[field].to_bytes
-    docnums = sorted(docnum for _, docnum in results.top_n)
+    docnums = sorted(docnums)
     termdocs: dict[tuple[str, bytes], list[int]] = {}
     docterms: dict[int, list[tuple[str, bytes]]] = {docnum: [] for docnum in docnums}
     # words searched "anywhere" (the content field) are analysed like the body's words

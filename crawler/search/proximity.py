@@ -62,12 +62,19 @@ def proximity_scores(searcher: Any, docnums: Iterable[int], prox: Proximity) -> 
     for docnum in sorted(docnums):
         positions: dict[str, list[int]] = {}
         term_scores: dict[str, float] = {}
+        present = []
         for term, matcher in matchers.items():
             if matcher.is_active() and matcher.id() < docnum:
                 matcher.skip_to(docnum)
             if matcher.is_active() and matcher.id() == docnum:
-                positions[term] = sorted(matcher.value_as("positions"))
-                term_scores[term] = matcher.score()
+                present.append((term, matcher))
+        if not prox.pairs and len(present) < len(matchers):
+            # only the whole sequence scores (a description) and a word of it is missing:
+            # no bonus, and its positions (most of this function's CPU) need no reading
+            continue
+        for term, matcher in present:
+            positions[term] = sorted(matcher.value_as("positions"))
+            term_scores[term] = matcher.score()
         raw = 0.0
         for first, second in prox.pairs:
             if (

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from whoosh import query as wq
 from whoosh.matching import AndNotMatcher
-from whoosh.query.compound import DefaultOr
+from whoosh.query.compound import DefaultOr, PreloadedOr
 from whoosh.query.spans import SpanNear2
 
 from crawler import defaults
@@ -104,15 +104,26 @@ class AndNot(wq.AndNot):
         return _AndNotMatcher(scored, negative)
 
 
-def _any(parts: list[wq.Query], lazy: bool = False) -> wq.Query | None:
+def _any(parts: list[wq.Query], lazy: bool = False, preload: bool = False) -> wq.Query | None:
     """Or of ``parts``; ``lazy`` for a part only scored where others match (a bonus):
     Whoosh's Or on an index of up to 5,000 pages preloads and scores every posting of
     its terms (PreloadedOr), which for a sentence's 20 words in several bonus fields was
-    most of a search's time; DefaultOr's union matchers skip to the pages asked for."""
+    most of a search's time; DefaultOr's union matchers skip to the pages asked for.
+    ``preload``: the bonus of a query matching about every page its terms are on (a
+    description's any-word tier), where skipping saves nothing: its postings read and
+    scored once into an array (PreloadedOr, the same scores) instead of a union tree
+    asked for each matching page (a quarter of such a search's CPU, docs/search.md,
+    *Fifteenth round*)."""
     if not parts:
         return None
     if len(parts) == 1:
         return parts[0]
+    if preload:
+        # one array of all the parts (a bonus of bonuses flattened: the same sums)
+        flat: list[wq.Query] = []
+        for part in parts:
+            flat += part.subqueries if isinstance(part, PreloadedOr) else [part]
+        return PreloadedOr(flat)
     return DefaultOr(parts) if lazy else wq.Or(parts)
 
 
@@ -136,6 +147,9 @@ class ParsedQuery:
     # The proximity bonus: probed for the best RESCORE_WINDOW pages of the first tier
     # only (spans on every matching page tripled the time of two-word queries).
     proximity: Proximity | None = None
+    # The bonuses as one preloaded array (``_any``'s ``preload``): a description's
+    # any-word tier matches nearly every page holding a bonus's terms.
+    preload: bool = False
 
     @property
     def empty(self) -> bool:
@@ -146,7 +160,7 @@ class ParsedQuery:
         parts = [b for b in (self.bonus, self.first_bonus if first else None) if b is not None]
         if not parts:
             return q
-        return wq.AndMaybe(q, _any(parts, lazy=True))
+        return wq.AndMaybe(q, _any(parts, lazy=True, preload=self.preload))
 
 
 class CompilerBase:
@@ -250,6 +264,9 @@ class CompilerBase:
 class QueryCompiler(CompilerBase):
     """Turns syntax trees into Whoosh queries for one schema."""
 
+    # whether the last compiled tree is one any-word tier (a description)
+    _one_any_word_tier = False
+
     # public -------------------------------------------------------------------------
     def parse(self, text: str) -> ParsedQuery:
         tree = parse(text, self.near_distance)
@@ -258,6 +275,7 @@ class QueryCompiler(CompilerBase):
             return parsed
         self._common = self._common_leaves(tree)
         parsed.tiers = [q for q in self._tiers(tree) if q is not None]
+        parsed.preload = self._one_any_word_tier
         # a description's bonuses weigh less (crawler.search.ranking.query_boosts)
         words = plain_words(tree, lambda text: self.analyze(TEXT_FIELDS[0], text))
         base, self.boosts = self.boosts, query_boosts(self.boosts, words)
@@ -273,8 +291,11 @@ class QueryCompiler(CompilerBase):
             + self._field_bonus(tree, "headings", self.boosts.heading)
             + self._field_bonus(tree, "inlinks", self.boosts.anchor),
             lazy=True,
+            preload=parsed.preload,
         )
-        parsed.first_bonus = _any(self._lead_bonus(tree) + self._exact_bonus(tree), lazy=True)
+        parsed.first_bonus = _any(
+            self._lead_bonus(tree) + self._exact_bonus(tree), lazy=True, preload=parsed.preload
+        )
         parsed.proximity = self._proximity_bonus(tree)
 
     def _field_bonus(self, tree: Node, fieldname: str, boost: float) -> list[wq.Query]:
@@ -367,6 +388,7 @@ class QueryCompiler(CompilerBase):
 
     # tiers --------------------------------------------------------------------------
     def _tiers(self, tree: Node) -> list[wq.Query | None]:
+        self._one_any_word_tier = False
         if isinstance(tree, And) and tree.implicit:
             positives, common, filters, negatives = split_conjunction(
                 tree, self.compile, self._common
@@ -385,6 +407,7 @@ class QueryCompiler(CompilerBase):
                     # chance, the page described often misses one or two; BM25F already
                     # prefers pages with more of them (and the lead and proximity
                     # bonuses a page holding the sentence itself)
+                    self._one_any_word_tier = True
                     return [anyone]
                 return [every, anyone]
         return [self.compile(tree)]
