@@ -45,6 +45,8 @@ from webgen import (  # noqa: E402
     FRESH15_BESIDE,
     FRESH16,
     FRESH16_BESIDE,
+    FRESH17,
+    FRESH17_BESIDE,
     GERMAN12_OTHER,
     NEAR11,
     NEAR12,
@@ -52,9 +54,12 @@ from webgen import (  # noqa: E402
     NEAR14,
     NEAR15,
     NEAR16,
+    NEAR17,
     SHAPES14,
     SHAPES15,
     SHAPES16,
+    SHAPES17,
+    SHAPES17_ALL,
     SUBHOSTS,
     SUBHOSTS5,
     WEBS,
@@ -136,6 +141,10 @@ EARLIER_WEBS = {
     "heldout43": "faf64aa3182b8edea4ded09579832c66",
     "heldout44": "22fe398771e8a99ce82bdb571f9126f1",
     "heldout45": "14158ab68dd28da0879a1c3d01c0bc36",
+    # heldout46-48 as committed, taken before any crawler run on them
+    "heldout46": "20bae84e8da2128f3cf229c11966c648",
+    "heldout47": "50a38b5afe564a236f9e1a6f91ab873f",
+    "heldout48": "9742622e481bb8ae56ac8e34048f7dd7",
 }
 
 
@@ -2180,4 +2189,137 @@ def test_fresh16_webs_search_through_the_proxy(name: str) -> None:
     assert redirects == 4  # the path-query search is at an allowed depth on every web
     assert {e["status"] for e in log.entries} == {200, 302}
     assert sum(e["status"] == 302 for e in log.entries) == redirects
+    assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed
+
+
+def scored_by_trait17(web: Web, gt: dict) -> dict:
+    """The scored topic's five forms keyed by the shape their site was given (heldout46-48)."""
+    keys = ("noscript", *SHAPES17[web.name], "advlink")
+    out = {}
+    for f in gt["forms"]:
+        if f["kind"] == "search" and f["topic"] == web.topic:
+            out[next(k for k in keys if web.traits[f["host"]].get(k))] = f
+    return out
+
+
+def page_of(web: Web, form: dict) -> str:
+    page = urllib.parse.urlsplit(form["pages"][0])
+    return web.sites[page.netloc].pages[page.path]
+
+
+@pytest.mark.parametrize("name", sorted(FRESH17))
+def test_fresh17_webs_topics_and_new_shapes(name: str) -> None:
+    """heldout46-48: a scored topic no other web has, whose word is also an everyday word of pages; 64
+    sites, 5,000-9,000 pages; the scored topic's five forms: the noscript form at depth 0, the web's own
+    combination of shapes at depths 1, 2 and 3 (SHAPES17), the "Advanced" page at depth 2 (disallowed by
+    robots.txt, a look-alike form beside it); the three combinations differ; the shadow-root form only
+    inside a <template shadowrootmode>; the <base href> page's form with a relative action that resolves
+    to the ground truth's action only through the base (every other URL on the page absolute); the
+    title-only form with no label, placeholder or aria-label; the bracketed names; the Welsh form with
+    no English word of search in it; other topics' sites have the new shapes too; the near-topic site's
+    searches are not the topic's, though its records hold its words."""
+    web = built(name)
+    gt = web.ground_truth()
+    t = TOPICS[web.topic]
+    assert all(web.topic not in v[2] for k, v in WEBS.items() if k != name)
+    main = {h: s for h, s in gt["sites"].items() if s["kind"] != "app"}
+    assert len(main) == 64 and 5000 <= gt["static_pages"] <= 9000
+    s1, s2, s3 = SHAPES17[name]
+    by = scored_by_trait17(web, gt)
+    assert [by[k]["depth"] for k in ("noscript", s1, s2, "advlink", s3)] == [0, 1, 2, 2, 3]
+    assert [k for k, f in by.items() if f["action_disallowed_by_robots"]] == ["advlink"]
+    assert sorted(k for k, f in by.items() if action_of(web, f).needs_term) == sorted(["noscript", s1, s2])
+    assert len({SHAPES17[n] for n in FRESH17}) == 3 and not web.german_hosts
+    plain = [k for k, f in by.items() if t["plain_word"] in web.sites[f["host"]].name.lower()]
+    assert 1 <= len(plain) <= 3, plain
+    for f in by.values():
+        assert all(t["noun"][:4] in r.text() for r in web.sites[f["host"]].records), f["host"]
+    for shape, f in by.items():
+        act = action_of(web, f)
+        doc = page_of(web, f)
+        path = urllib.parse.urlsplit(f["action"]).path
+        if shape == "shadow":
+            m = re.search(r'<template shadowrootmode="open">(.*?)</template>', doc, re.S)
+            assert m and f'action="{path}"' in m.group(1)
+            assert f'action="{path}"' not in doc.replace(m.group(0), "")
+        if shape == "basehref":
+            base = re.search(r'<base href="([^"]+)">', doc).group(1)
+            leaf = re.search(r'<form [^>]*action="([^"/]+)"', doc).group(1)
+            assert path == base + leaf and not any(p.startswith(base) for p in web.sites[f["host"]].pages)
+            assert urllib.parse.urljoin(f["pages"][0], leaf) != f["action"]  # only the base resolves it
+            rel = [u for u in re.findall(r'(?:href|src|action)="([^"]*)"', doc) if not u.startswith(("/", "http", "#"))]
+            assert rel == [leaf]
+        if shape in ("titleonly", "bracket", "welsh"):
+            doc = form_html(web, f)
+        if shape == "titleonly":
+            assert "<label" not in doc and "placeholder" not in doc and "aria-label" not in doc
+            assert len(re.findall(r' title="', doc)) >= 5 and all(len(n) <= 4 for n, _r in act.fields)
+        if shape == "bracket":
+            assert all("[" in n for n, _r in act.fields)
+        if shape == "welsh":
+            assert "Chwilio" in doc and "search" not in re.sub(r'action="[^"]*"', "", doc).lower()
+    ad = by["advlink"]
+    beside = [f for f in gt["forms"] if f["host"] == ad["host"] and f["kind"] == FRESH17_BESIDE[web.topic] and ad["pages"][0] in f["pages"]]
+    assert len(beside) == 1 and beside[0]["method"] == "post"
+    others = [h for h, tr in web.traits.items() if web.sites[h].topic != web.topic and any(tr.get(k) for k in SHAPES17_ALL)]
+    assert len(others) >= 2, others
+    spec = NEAR17[web.topic]
+    searches = [f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search"]
+    assert len(searches) == 2 and {f["topic"] for f in searches} == {spec["topic"]}
+    recs = web.sites[spec["host"]].actions[spec["search_path"]].records
+    assert sum(t["noun"][:4] in r.text() for r in recs) >= 0.8 * len(recs)
+
+
+@pytest.mark.parametrize("name", sorted(FRESH17))
+def test_fresh17_webs_search_through_the_proxy(name: str) -> None:
+    """Every scored search form whose action robots.txt allows lists records for the topic's own word
+    and plural (sent with its own field names: bracketed, opaque or Welsh; the <base href> form at the
+    action its base resolves to) and none for nonsense; a category alone lists its records; the three
+    that refuse an empty query say so; nothing answers at the <base href> form's action resolved
+    without the base; the near-topic site's search lists its own records."""
+    web = built(name)
+    gt = web.ground_truth()
+    plural = TOPICS[web.topic]["plural"]
+    server, log, opener = serve(web)
+    listed: list[bool] = []
+    missing = 0
+    try:
+        by = scored_by_trait17(web, gt)
+        for shape, f in by.items():
+            opener.open(f["pages"][0]).read()
+            if f["action_disallowed_by_robots"]:
+                continue
+            act = action_of(web, f)
+            text = [n for n, role in act.fields if role == "text"][0]
+            for w in (TOPICS[web.topic]["noun"], plural):
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode([(text, w)]))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), (f["action"], w, body)
+            listed.append(False)
+            assert f"No {plural} matched" in submit(opener, f, urllib.parse.urlencode([(text, "xqzvbn")])), f["action"]
+            listed.append(not act.needs_term)
+            body = submit(opener, f, urllib.parse.urlencode([(text, "")]))
+            assert ("Please enter a search term" in body) == act.needs_term, (f["action"], body)
+            cat = [n for n, role in act.fields if role == "category"]
+            if cat:
+                listed.append(True)
+                body = submit(opener, f, urllib.parse.urlencode([(cat[0], act.records[0].category)]))
+                assert re.search(rf'class="count">(\d+) {plural} found', body), body
+            if shape == "basehref":
+                leaf = re.search(r'<form [^>]*action="([^"/]+)"', page_of(web, f)).group(1)
+                try:
+                    opener.open(urllib.parse.urljoin(f["pages"][0], leaf) + "?" + urllib.parse.urlencode([(text, plural)])).read()
+                except urllib.error.HTTPError as err:
+                    missing += err.code == 404
+        spec = NEAR17[web.topic]
+        rec = next(
+            f for f in gt["forms"] if f["host"] == spec["host"] and f["kind"] == "search" and f["action"].endswith(spec["search_path"])
+        )
+        listed.append(True)
+        body = submit(opener, rec, urllib.parse.urlencode({spec["field"][0]: plural}))
+        assert re.search(rf'class="count">(\d+) {spec["plural"]} found', body), body
+    finally:
+        server.shutdown()
+    assert missing == ("basehref" in SHAPES17[name])
+    assert {e["status"] for e in log.entries} == ({200, 404} if missing else {200})
     assert [bool(e["results"]) for e in log.entries if e["results"] is not None] == listed

@@ -140,6 +140,16 @@ WEBS = {
     "heldout43": (47711, "stamps", ["stamps", "books", "events", "papers", "wine", "bicycles"], True),
     "heldout44": (26573, "placenames", ["placenames", "realestate", "legislation", "courses", "boats", "recipes"], True),
     "heldout45": (93089, "bells", ["bells", "instruments", "music", "events", "pets", "jobs"], True),
+    # fresh held-out webs added 2026-11-27 (seventeenth batch) after the author had read the scores of
+    # dev and heldout1-45: topics never present before whose word is also an everyday word of pages
+    # (council minutes, shipwrecks, cricket matches), heldout43-45's construction, and on the scored
+    # sites shapes no earlier web has (a search form inside a declarative shadow root <template>, a
+    # relative action resolved against a <base href>, fields named only by title attributes with opaque
+    # names, JSON-like bracketed field names, a search form written in Welsh on an English site) in a
+    # different combination on each web (SHAPES17 below)
+    "heldout46": (31517, "minutes", ["minutes", "legislation", "events", "papers", "jobs", "realestate"], True),
+    "heldout47": (68903, "wrecks", ["wrecks", "boats", "books", "events", "pets", "recipes"], True),
+    "heldout48": (52249, "matches", ["matches", "events", "courses", "jobs", "bicycles", "wine"], True),
 }
 FRESH = {"heldout4", "heldout5"}
 # heldout6 and heldout7 have the fresh webs' shapes and more: search pages behind menu items
@@ -1193,6 +1203,108 @@ FRESH16_EXTRAS = {
 }
 FRESH16_BESIDE = {"stamps": "expertise", "placenames": "namesubmit", "bells": "towervisit"}
 PATHQ16 = ["/search/q/", "/find/term/", "/lookup/", "/s/q/"]
+# heldout46-48 keep heldout43-45's construction (and SHAPES15's and SHAPES16's shapes at random on other
+# topics' sites) but give the scored topic's sites at depths 1, 2 (the allowed one) and 3 shapes of real
+# sites that no earlier web has, a different combination on each web: (depth 1, depth 2, depth 3)
+# - "shadow": the search form only inside a web component's declarative shadow root
+#   (<site-search><template shadowrootmode="open">...</template></site-search>), as server-rendered
+#   component libraries write it; browsers show it without JavaScript;
+# - "basehref": the search page has <base href="/PREFIX/"> and the form a relative action
+#   ("search.do"): it submits to /PREFIX/search.do, not beside the page (old catalogue front ends);
+# - "titleonly": no label, placeholder or aria-label: each field named only by its title attribute
+#   (a tooltip), with opaque names (f1, s1, ...), as generated forms of old database front ends are;
+# - "bracket": JSON-like field names (search[terms], search[filters][type], search[page][size]) of
+#   a framework's nested parameters, POST or GET;
+# - "welsh": on an English site, the search page's form written in Welsh only (heading, labels,
+#   placeholder, button, "any" option: "Chwilio", "Geiriau allweddol", "Unrhyw"); the records and the
+#   results stay English (a bilingual public body's front end over one database).
+# Other topics' sites get the five new shapes at random too.
+FRESH17 = {"heldout46", "heldout47", "heldout48"}
+SHAPES17 = {
+    "heldout46": ("shadow", "basehref", "welsh"),
+    "heldout47": ("bracket", "titleonly", "shadow"),
+    "heldout48": ("welsh", "bracket", "basehref"),
+}
+SHAPES17_ALL = ("shadow", "basehref", "titleonly", "bracket", "welsh")
+# pages of heldout46-48's scored sites with a form that is not a search, shaped like it
+FRESH17_EXTRAS = {
+    "minutes": [("Ask a question at council", "/public-questions", "menu", "councilquestion")],
+    "wrecks": [("Report a wreck", "/report-a-wreck", "footer", "wreckreport")],
+    "matches": [("Send us a scorecard", "/send-a-scorecard", "menu", "scorecard")],
+}
+FRESH17_BESIDE = {"minutes": "councilquestion", "wrecks": "wreckreport", "matches": "scorecard"}
+BASEHREF17 = ["/opac/", "/cgi/db/", "/app/catalogue/", "/lib/search/"]
+NEAR17 = {
+    "minutes": {
+        "host": "www.clearrecord-secretarial.test",
+        "name": "Clear Record Secretarial",
+        "topic": "minutetaking",
+        "tagline": "Minute takers for councils, charities and boards: meetings minuted, typed and sent within two days.",
+        "search_path": "/services/search",
+        "search_title": "Find a service",
+        "field": ("q", "Service or meeting type"),
+        "select": ("Service", ["Minute taking", "Transcription", "Agenda packs", "Training"]),
+        "noun": "service",
+        "plural": "services",
+        "about_path": "/minutes-we-have-taken/",
+        "about_title": "Minutes we have taken",
+        "about_text": "We have taken the minutes of thousands of meetings. Some of the minutes our clients ask us for most:",
+        "beside": ("Ask for a quote", "minutequote"),
+        "titles": [
+            "Minutes taken for parish council meetings, {place} ({opt})",
+            "Board meeting minutes within 48 hours, {place} ({opt})",
+            "Minute taking course for clerks, {place} ({opt})",
+            "Minutes and action lists for charity trustees, {place} ({opt})",
+            "Verbatim minutes of public inquiries, {place} ({opt})",
+        ],
+    },
+    "wrecks": {
+        "host": "www.deepblue-divecharters.test",
+        "name": "Deep Blue Dive Charters",
+        "topic": "divecharters",
+        "tagline": "Hard-boat dive charters from Eskby harbour: wreck dives, drift dives and training trips.",
+        "search_path": "/trips/search",
+        "search_title": "Find a dive trip",
+        "field": ("q", "Trip, site or date"),
+        "select": ("Level", ["Novice", "Sport diver", "Technical", "Snorkel"]),
+        "noun": "trip",
+        "plural": "trips",
+        "about_path": "/wrecks-we-dive/",
+        "about_title": "Wrecks we dive",
+        "about_text": "Our skippers know every wreck off the coast. Some of the wrecks our divers ask for most:",
+        "beside": ("Book a place", "divebooking"),
+        "titles": [
+            "Wreck dive on the steamship off {place} ({opt})",
+            "Two wrecks in a day from {place} ({opt})",
+            "Shipwreck photography trip, {place} ({opt})",
+            "Wreck penetration course, {place} ({opt})",
+            "Evening wreck dive at {place} ({opt})",
+        ],
+    },
+    "matches": {
+        "host": "www.boundaryrope-tickets.test",
+        "name": "Boundary Rope Tickets",
+        "topic": "sportstickets",
+        "tagline": "Tickets and hospitality for county and test cricket across the north.",
+        "search_path": "/tickets/search",
+        "search_title": "Find tickets",
+        "field": ("q", "Team, ground or date"),
+        "select": ("Package", ["Standard", "Family", "Hospitality", "Members"]),
+        "noun": "ticket",
+        "plural": "tickets",
+        "about_path": "/matches-we-sell/",
+        "about_title": "Matches we sell tickets for",
+        "about_text": "We sell tickets for the big matches of the summer. Some of the matches our customers ask for most:",
+        "beside": ("Book hospitality", "hospitalitybooking"),
+        "titles": [
+            "Match tickets: county championship matches at {place} ({opt})",
+            "Twenty20 matches: match day at {place} ({opt})",
+            "Test match hospitality, {place} ({opt})",
+            "Family tickets for league matches, {place} ({opt})",
+            "Cup final match tickets, {place} ({opt})",
+        ],
+    },
+}
 NEAR16 = {
     "stamps": {
         "host": "www.northpost-stampshop.test",
@@ -2126,7 +2238,8 @@ class Web:
             raise KeyError(name)
         self.name = name
         self.seed, self.topic, self.topics, self.heldout = WEBS[name]
-        self.fresh16 = name in FRESH16  # heldout43-45 keep heldout40-42's construction; SHAPES16 on the scored sites
+        self.fresh17 = name in FRESH17  # heldout46-48 keep heldout43-45's construction; SHAPES17 on the scored sites
+        self.fresh16 = name in FRESH16 or self.fresh17  # heldout43-45 keep heldout40-42's construction; SHAPES16 on the scored sites
         self.fresh15 = name in FRESH15 or self.fresh16  # heldout40-42 keep heldout37-39's construction; SHAPES15 on the scored sites
         self.fresh14 = name in FRESH14 or self.fresh15  # heldout37-39 keep heldout34-36's construction; SHAPES14 on the scored sites
         self.fresh13 = name in FRESH13 or self.fresh14  # heldout34-36 keep heldout31-33's shapes (fresh12) but four, and add their own
@@ -2871,6 +2984,30 @@ class Web:
             fields = [(sel, "category"), (txt, "text")]
             site.actions[search_action].fields = fields
             site.actions[search_action].needs_cat = lab
+        base_href = ""
+        if (traits.get("titleonly") or traits.get("bracket") or traits.get("welsh")) and placement != "home" and not cgi:
+            if search_action in site.actions:
+                form_html, fields = self._form17(site, topic, search_action, method, cats, traits)
+                site.actions[search_action].fields = fields
+        if traits.get("basehref") and placement != "home" and not cgi and search_action in site.actions and search_action.startswith("/"):
+            # heldout46-48: <base href="/PREFIX/"> on the search page and a relative action: it submits to
+            # /PREFIX/LEAF (nothing answers at LEAF beside the page)
+            brng = random.Random(f"{self.seed}-{host}-basehref")
+            base_href = brng.choice(BASEHREF17)
+            leaf = brng.choice(["search.do", "results.jsp", "query", "find.php"])
+            site.actions[base_href + leaf] = site.actions.pop(search_action)
+            form_html = form_html.replace(f' action="{search_action}"', f' action="{leaf}"', 1)
+            search_action = base_href + leaf
+        if traits.get("shadow") and placement != "home" and not cgi:
+            # heldout46-48: the form only inside a web component's declarative shadow root
+            srng = random.Random(f"{self.seed}-{host}-shadow")
+            tag = srng.choice(["site-search", "records-search", "db-query", "search-panel"])
+            form_html = (
+                f'<{tag} data-endpoint="{E(search_action)}"><template shadowrootmode="open">'
+                "<style>:host{display:block} form{display:grid;gap:.5rem}</style>"
+                f"{form_html}</template></{tag}>"
+                f'<script type="module" src="/static/components/{tag}.js"></script>'
+            )
         search_entry = (search_action, method, "search", topic)
         adv_html, adv_path = "", ""
         if self.fresh2 and compact:
@@ -3011,7 +3148,7 @@ class Web:
         if self.fresh9:
             extras = extras + FRESH9_EXTRAS.get(topic, [])
         if self.fresh13:
-            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS, **FRESH15_EXTRAS, **FRESH16_EXTRAS}.get(topic, [])
+            extras = extras + {**FRESH13_EXTRAS, **FRESH14_EXTRAS, **FRESH15_EXTRAS, **FRESH16_EXTRAS, **FRESH17_EXTRAS}.get(topic, [])
         elif self.fresh12:
             extras = extras + FRESH12_EXTRAS.get(topic, [])
         elif self.fresh11:
@@ -3253,6 +3390,7 @@ class Web:
                         **FRESH14_BESIDE,
                         **FRESH15_BESIDE,
                         **FRESH16_BESIDE,
+                        **FRESH17_BESIDE,
                     }
                     if self.fresh9
                     else FRESH7_BESIDE
@@ -3483,6 +3621,8 @@ class Web:
             self._language_chooser(site)
         if consent:
             self._consent_wall(site)
+        if base_href:  # heldout46-48: the search page resolves its relative action against its <base href>
+            site.pages[search_path] = site.pages[search_path].replace("<head>", f'<head><base href="{base_href}">', 1)
 
     def _sitemap_page(
         self, site: Site, cats: list, cat_prefix: str, posts: list, link_name: str, search_path: str, list_search: bool
@@ -4572,7 +4712,7 @@ class Web:
             vendor = next((i for i in d2s if i != cgi_index), d2s[0])
             adv = next(i for i in d2s if i != vendor)
             traits[home].update(noscript=True, style=20, compact=False)
-            shapes14 = SHAPES14.get(self.name) or SHAPES15.get(self.name) or SHAPES16.get(self.name)
+            shapes14 = SHAPES14.get(self.name) or SHAPES15.get(self.name) or SHAPES16.get(self.name) or SHAPES17.get(self.name)
             if shapes14:  # heldout37-39 (heldout40-42: SHAPES15): the earlier batches' shapes in a new combination on each web
                 s1, s2, s3 = shapes14
                 traits[d1].update({s1: True, "style": trng.choice([0, 1, 2, 3, 5, 12, 14, 15, 17]), "method": trng.choice(["get", "post"])})
@@ -4746,6 +4886,22 @@ class Web:
                     tr.update(pathquery=True, method="get", nosubmit=False, imgsubmit=False)
                 elif r < 0.85:
                     tr.update(reqselect=True, nosubmit=False, imgsubmit=False)
+        if self.fresh17 and topic != self.topic:
+            # heldout46-48: the other topics' sites sometimes have the shadow-root form, the <base href>
+            # relative action, title-only fields, bracketed names or the Welsh form
+            vrng = random.Random(f"{self.seed}-traits17-{topic}")
+            busy17 = (
+                "vendor", "browse", "noaction", "relative", "listing", "bottom", "subhost", "app_action", "disclaimer",
+                "formaction", "formattr", "box", "footlink", "iconlink", "maplink", "iframe", "advlink", "subpage",
+                "sitemap", "chooser", "imgsubmit", "nosubmit",
+            )  # fmt: skip
+            for i, tr in enumerate(traits):
+                r = vrng.random()
+                if i == cgi_index or placements[i] == "home" or any(tr.get(k) for k in busy17):
+                    continue
+                if r < 0.75:  # in place of heldout40-45's form shapes on that site
+                    tr.update(csrf=False, refresh=False, dualform=False, pathquery=False, reqselect=False)
+                    tr[SHAPES17_ALL[int(r / 0.15)]] = True
         for host, tr in zip(hosts, traits, strict=True):
             self.traits[host] = tr
 
@@ -4953,6 +5109,58 @@ class Web:
             '<input type="reset" value="Clear"></p></form>'
         )
         return h, fields
+
+    def _form17(self, site: Site, topic: str, action: str, method: str, cats: list, traits: dict) -> tuple[str, list]:
+        """heldout46-48: the search form written with titles only and opaque names ("titleonly"), with
+        JSON-like bracketed names ("bracket"), or in Welsh on an English site ("welsh")."""
+        t = TOPICS[topic]
+        labels = t.get("labels", {})
+        lab_cat, lab_fmt = labels.get("category", "Category"), labels.get("format", "Format")
+        rng = random.Random(f"{self.seed}-{site.host}-form17")
+        catopts = "".join(f"<option>{E(c)}</option>" for c in cats)
+        fmtopts = "".join(f"<option>{E(c)}</option>" for c in t["formats"])
+        if traits.get("titleonly"):
+            tf = rng.sample(t["text_fields"][:3], 2)
+            pre = rng.choice(["f", "fld", "p", "x"])
+            h = (
+                f'<form action="{action}" method="{method}" name="frm1"><table class="qbe"><tr>'
+                f'<td><input type="text" name="{pre}1" size="30" title="{E(tf[0][1])}"></td>'
+                f'<td><input type="text" name="{pre}2" size="20" title="{E(tf[1][1])}"></td></tr><tr>'
+                f'<td><select name="{pre}3" title="{E(lab_cat)}"><option value="">*</option>{catopts}</select></td>'
+                f'<td><select name="{pre}4" title="{E(lab_fmt)}"><option value="">*</option>{fmtopts}</select></td></tr></table>'
+                f'<input type="hidden" name="db" value="{rng.choice(["main", "cat1", "rec"])}"> '
+                f'<input type="submit" value="{E(rng.choice(["Go", ">>", "OK"]))}" title="Search"></form>'
+            )
+            return h, [(f"{pre}1", "text"), (f"{pre}2", "text"), (f"{pre}3", "category"), (f"{pre}4", "format"), ("db", "other")]
+        if traits.get("bracket"):
+            pre = rng.choice(["search", "query", "filter", "criteria"])
+            ck, fk = rng.choice(["type", "category", "group"]), rng.choice(["status", "kind", "class"])
+            nm = {"t": f"{pre}[terms]", "c": f"{pre}[filters][{ck}]", "f": f"{pre}[filters][{fk}]"}
+            nid = {k: re.sub(r"[\[\]]+", "_", v).strip("_") for k, v in nm.items()}
+            h = (
+                f'<form action="{action}" method="{method}" class="search-form" data-format="json">'
+                f'<label for="{nid["t"]}">{E(rng.choice(["Search for", "Keywords", "Words"]))}</label> '
+                f'<input type="search" id="{nid["t"]}" name="{nm["t"]}" placeholder="{E(rng.choice(t["placeholders"]))}"> '
+                f'<label for="{nid["c"]}">{E(lab_cat)}</label> <select id="{nid["c"]}" name="{nm["c"]}"><option value="">Any</option>{catopts}</select> '
+                f'<label for="{nid["f"]}">{E(lab_fmt)}</label> <select id="{nid["f"]}" name="{nm["f"]}"><option value="">Any</option>{fmtopts}</select> '
+                f'<input type="hidden" name="{pre}[page][size]" value="20"><input type="hidden" name="{pre}[sort][field]" value="relevance">'
+                f'<button type="submit" name="{pre}[submit]" value="1">Search</button></form>'
+            )
+            fields = [(nm["t"], "text"), (nm["c"], "category"), (nm["f"], "format")]
+            return h, fields + [(f"{pre}[page][size]", "other"), (f"{pre}[sort][field]", "other")]
+        txt = rng.choice(["q", "term", "chwilio", "geiriau"])
+        sel = rng.choice(["math", "categori", "cat"])
+        h = (
+            f'<div lang="cy" class="cy-only"><h2>{E(rng.choice(["Chwilio’r gronfa ddata", "Chwilio’r cofnodion", "Chwilio’r casgliad"]))}</h2>'
+            "<p>Mae’r dudalen hon ar gael yn Gymraeg yn unig ar hyn o bryd.</p>"
+            f'<form action="{action}" method="{method}" class="chwilio">'
+            f'<label for="cy-{txt}">{E(rng.choice(["Geiriau allweddol", "Chwilio am", "Allweddair"]))}</label> '
+            f'<input type="text" id="cy-{txt}" name="{txt}" placeholder="{E(rng.choice(["Teipiwch air neu ddau", "Beth ydych chi’n chwilio amdano?"]))}"> '
+            f'<label for="cy-{sel}">{E(rng.choice(["Math", "Categori", "Dosbarth"]))}</label> '
+            f'<select id="cy-{sel}" name="{sel}"><option value="">Unrhyw</option>{catopts}</select> '
+            f'<input type="hidden" name="iaith" value="cy"><input type="submit" value="Chwilio"></form></div>'
+        )
+        return h, [(txt, "text"), (sel, "category"), ("iaith", "other")]
 
     def _noscript_search(self, site: Site, form_html: str, action: str, fields: list, rng: random.Random) -> str:
         """heldout18-20: the home page's search as a JavaScript app (an empty mount point, a script, its
@@ -5266,6 +5474,37 @@ class Web:
                 '<label>Copy <select name="copy"><option>A3 print</option><option>A2 print</option><option>PDF</option>'
                 "<option>Framed print</option></select></label> "
                 '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Add to order"></form>'
+            )
+        elif kind == "councilquestion":
+            action = rng.choice(["/public-questions/submit", "/democracy/ask"])
+            h = (
+                f"<h3>{E(rng.choice(['Ask a question at council', 'Public question time', 'Submit a question']))}</h3>"
+                f'<form action="{action}" method="post"><label>Meeting <input type="text" name="meeting"></label> '
+                '<label>Subject <input type="text" name="subject"></label> '
+                f'<label>{E(labels["category"])} <select name="committee">{cats}</select></label> '
+                '<label>Your question <textarea name="question" rows="5"></textarea></label> '
+                '<label>Your name <input type="text" name="name"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send question"></form>'
+            )
+        elif kind == "wreckreport":
+            action = rng.choice(["/report-a-wreck/send", "/droits/report"])
+            h = (
+                f"<h3>{E(rng.choice(['Report a wreck', 'Found wreck material?', 'Tell the receiver of wreck']))}</h3>"
+                f'<form action="{action}" method="post"><label>Vessel name (if known) <input type="text" name="vessel"></label> '
+                '<label>Where found <input type="text" name="place"></label> '
+                f'<label>{E(labels["category"])} <select name="type">{cats}</select></label> '
+                '<label>Date found <input type="date" name="date"></label> <label>Photo <input type="file" name="photo"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send report"></form>'
+            )
+        elif kind == "scorecard":
+            action = rng.choice(["/scorecards/new", "/send-a-scorecard/send"])
+            h = (
+                f"<h3>{E(rng.choice(['Send us a scorecard', 'Add a match', 'Upload a scorebook page']))}</h3>"
+                f'<form action="{action}" method="post"><label>Home team <input type="text" name="home"></label> '
+                '<label>Away team <input type="text" name="away"></label> <label>Ground <input type="text" name="ground"></label> '
+                f'<label>{E(labels["category"])} <select name="competition">{cats}</select></label> '
+                '<label>Date played <input type="date" name="date"></label> <label>Scorebook page <input type="file" name="scan"></label> '
+                '<label>Your email <input type="email" name="email"></label> <input type="submit" value="Send scorecard"></form>'
             )
         elif kind == "expertise":
             action = rng.choice(["/expertising/request", "/certificates/apply"])
@@ -5795,7 +6034,7 @@ class Web:
         header and a search of its own records (fundraising pages, tutors, holidays: searchable,
         not the topic), a page that names the topic and lists a few of the topic's records by
         name (no search of them), a form that is not a search, contact, newsletter."""
-        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14, **NEAR15, **NEAR16}[self.topic]
+        spec = {**NEAR11, **NEAR12, **NEAR13, **NEAR14, **NEAR15, **NEAR16, **NEAR17}[self.topic]
         rng = random.Random(f"{self.seed}-near11")
         t = TOPICS[self.topic]
         site = self._offtopic4(spec["host"], spec["name"], spec["topic"], "/search", "q", "Search " + spec["name"])
@@ -7192,6 +7431,17 @@ class Web:
                     "handbellhire": "Arts: Music: Handbell hire",
                 }
             )
+        if self.fresh17:
+            groups.update(
+                {
+                    "minutes": "Regional: Government: Council minutes and decisions",
+                    "wrecks": "Recreation: Diving: Shipwreck registers",
+                    "matches": "Sports: Cricket: Scorecards and match archives",
+                    "minutetaking": "Business: Secretarial: Minute taking",
+                    "divecharters": "Recreation: Diving: Dive charters",
+                    "sportstickets": "Shopping: Tickets: Cricket tickets",
+                }
+            )
         for host, name, share in [("www.openlinkdirectory.test", "Open Link Directory", 0.55), ("www.webguide.test", "The Web Guide", 0.5)]:
             first = host.startswith("www.open")
             host, name = self.renamed(host, name)
@@ -7586,6 +7836,12 @@ class Web:
                 "catalogrequest": "Thank you: your catalogue is in the post.",
                 "signquote": "Thank you: we will send you a quote for your sign within a week.",
                 "handbelltaster": "Thank you: we will confirm the date of your taster session.",
+                "councilquestion": "Thank you: the clerk will tell you whether your question is accepted for the meeting.",
+                "wreckreport": "Thank you: your report has been passed to the receiver of wreck.",
+                "scorecard": "Thank you: the archivist will add the scorecard after checking it.",
+                "minutequote": "Thank you: we will send you a quote for minuting your meetings.",
+                "divebooking": "Thank you: your place on the boat is booked. The skipper will text you the tides.",
+                "hospitalitybooking": "Thank you: we will confirm your hospitality booking by email.",
                 "consent": "Your cookie choices have been saved.",
             }[action.kind]
             return wrap("Thank you" if action.kind in ("newsletter", "contact", "submission") else "Notice", f"<p>{msg}</p>")
