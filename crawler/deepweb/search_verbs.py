@@ -57,7 +57,7 @@ class SearchVerbs:
             known = self._stem_of[word] = any(t in self.family for t in terms(word))
         return known
 
-    def strip(self, text: str) -> str:
+    def without_verbs(self, text: str) -> str:
         """``text`` without the forms of such stems other than the typed ones ("Find a
         pet" -> " a pet"; "Search finds" unchanged)."""
         if self.pattern is None or not text:

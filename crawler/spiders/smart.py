@@ -1426,7 +1426,7 @@ class SmartSpider(CrawlerSpider):
         """``text`` with the topic's words written as two words joined (a topic
         "realestate" is named by "real estate", "real-estate"), without the search verbs
         that share a topic stem ("Find a pet" for "finds": SMART_TOPIC_SEARCH_VERBS)."""
-        return self.vocabulary.strip(join_compounds(text, self.compounds))
+        return self.vocabulary.without_verbs(join_compounds(text, self.compounds))
 
     def judged_by_links(self, site: str) -> bool:
         """On topic by the links to it (a topic by keywords only): their anchors, the text
