@@ -134,3 +134,16 @@ def test_an_unanswered_form_of_a_site_off_topic_waits():
     ]
     assert spider.unanswered_now_relevant() == []
     assert len(spider.unanswered) == 1
+
+
+def test_a_site_map_link_is_no_hit_of_maps():
+    """heldout35: boat brokers' "Site map" (footer heading and link) gave their home pages
+    two "map" hits, enough for the keyword verdict."""
+    spider = SmartSpider.from_crawler(get_crawler(SmartSpider), topic="maps")
+    home = "Bluewater Listings: boats for sale. Site map: About, Contact. Site-map. Sitemap"
+    assert not any(t == "map" for t in terms(spider.joined(home)))
+    assert terms(spider.joined("Estate maps and a town map; site map")).count("map") == 2
+    assert not link_names_topic(spider.vocabulary, "http://www.boats.test/site-map", "Site map")
+    # other topics keep the phrase (its words may be learned words of theirs)
+    books = SmartSpider.from_crawler(get_crawler(SmartSpider), topic="books")
+    assert "map" in terms(books.joined("Site map"))
