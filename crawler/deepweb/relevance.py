@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 from crawler import defaults
 from crawler.deepweb.forms import ANY_OPTION, NON_SEARCH_WORDS, Form
+from crawler.deepweb.search_verbs import SearchVerbs
 from crawler.deepweb.similarity import url_vector
 from crawler.deepweb.word_family import WordFamily
 from crawler.focus.query import terms
@@ -51,14 +52,17 @@ _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 #: words (the topic's sites hold search forms on their home pages more often). "form",
 #: "field", "box", "button", "input": a form's own markup ("search-form"); heldout29's
 #: schools sites say "sixth form", and every site search box then marked the topic.
-FORM_WORDS = frozenset(
+FORM_WORDS_OF_SEARCHES = frozenset(
     terms(
         "search find query q keyword keywords lookup seek browse filter advanced explore "
         "discover term terms results result go submit ok send site home page text name type "
-        "select option any all where locate form forms field fields box button input "
-        + " ".join(NON_SEARCH_WORDS)
+        "select option any all where locate form forms field fields box button input"
     )
 )
+#: ... and of the forms that are no searches (login, book, subscribe, ...). The words of
+#: searches alone are the search verbs a topic stem may share (:class:`SearchVerbs`: "finds");
+#: not "book", the books topic's own word ("Book now" is rarer than "books" on a shop)
+FORM_WORDS = FORM_WORDS_OF_SEARCHES | frozenset(terms(" ".join(NON_SEARCH_WORDS)))
 #: fields of a locator at most (a postcode and a radius; a car search with a postcode
 #: field beside make, model and price is not one)
 LOCATOR_MAX_FIELDS = 2
@@ -121,13 +125,15 @@ PLACE_SELECT_WORDS = frozenset(
 )
 
 
-def own_terms(form: Form) -> set[str]:
+def own_terms(form: Form, normalize: Callable[[str], str] | None = None) -> set[str]:
     """Stemmed words of a form without its select options: its own text (attributes,
-    labels, legend, placeholders, buttons, field names), field labels, action URL."""
+    labels, legend, placeholders, buttons, field names), field labels, action URL
+    (``normalize``: applied to that text first, e.g. :meth:`SearchVerbs.without_verbs`)."""
     parts = [form.text, *(f.label for f in form.fields), *(f.name for f in form.fields)]
     action = urlsplit(form.action_url)
     parts.append(_SPLIT.sub(" ", unquote(f"{action.path} {action.query}")))
-    return set(terms(" ".join(p for p in parts if p)))
+    text = " ".join(p for p in parts if p)
+    return set(terms(normalize(text) if normalize is not None else text))
 
 
 def says_site_search(form: Form) -> bool:
@@ -309,8 +315,9 @@ def link_names_topic(
     """A link whose URL path or anchor holds one of the topic's stems (a directory's
     category ``/dir/society-genealogy-records-online/``, an anchor "Genealogy"; the
     topic's long words written as two words joined: ``/dir/real-estate/``)."""
-    words = set(url_vector(join_compounds(url, compounds), path_only=True))
-    return vocabulary.names_topic(words | set(terms(join_compounds(anchor, compounds))))
+    path = vocabulary.without_verbs(join_compounds(url, compounds))
+    anchor = vocabulary.without_verbs(join_compounds(anchor, compounds))
+    return vocabulary.names_topic(set(url_vector(path, path_only=True)) | set(terms(anchor)))
 
 
 def chance_of_at_least(hits: int, trials: int, p: float) -> float:
@@ -341,8 +348,13 @@ class TopicVocabulary:
         min_ratio: float = defaults.SMART_VOCABULARY_MIN_RATIO,
         max_chance: float = defaults.SMART_VOCABULARY_MAX_CHANCE,
         word_family: bool = defaults.SMART_TOPIC_WORD_FAMILY,
+        topic_words: Iterable[str] = (),
+        search_verbs: bool = defaults.SMART_TOPIC_SEARCH_VERBS,
     ) -> None:
+        """``topic_words``: the topic as typed (for :class:`SearchVerbs`: a topic stem
+        that is a form word counts in its typed forms only, ``search_verbs`` on)."""
         self.topic = set(topic_terms)
+        self.verbs = SearchVerbs(topic_words if search_verbs else (), FORM_WORDS_OF_SEARCHES)
         # the topic's stems and their family ("rentals": "rent", "renter" too): a site
         # of the topic says the plain word more often than the user's derived one
         self.family = WordFamily(self.topic, word_family)
@@ -352,6 +364,16 @@ class TopicVocabulary:
         self.pages = {True: 0, False: 0}
         self.frequency: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
         self._marks: dict[str, bool] = {}  # verdicts since the last page learned
+
+    def without_verbs(self, text: str) -> str:
+        """``text`` without the search verbs that share a topic stem (:class:`SearchVerbs`:
+        "Find a pet" for "finds"); unchanged for other topics."""
+        return self.verbs.without_verbs(text)
+
+    def own_terms(self, form: Form) -> set[str]:
+        """:func:`own_terms` of a form, its search verbs that share a topic stem left out
+        ("Find a wine" says nothing of "finds")."""
+        return own_terms(form, self.verbs.without_verbs if self.verbs else None)
 
     def learn(self, text: str, on_topic: bool) -> None:
         self.pages[on_topic] += 1
@@ -411,14 +433,14 @@ class TopicVocabulary:
         offices); :data:`MIXED_EVIDENCE` for a search over many
         subjects (a select naming the topic among mostly other options) whose own words
         do not name the topic."""
-        own = own_terms(form)
+        own = self.own_terms(form)
         option_terms: set[str] = set()
         option_part = 0.0
         mixed = False  # a select of many subjects, the topic one of them
         classified = False  # a select of the topic's own classification
         for f in form.fields:
             choices = [
-                set(terms(f"{value} {label}"))
+                set(terms(self.without_verbs(f"{value} {label}")))
                 for value, label in zip(f.options, f.option_labels or f.options, strict=False)
                 if not (ANY_OPTION.match(label) or ANY_OPTION.match(value))  # not a choice
             ]
@@ -505,7 +527,7 @@ class TopicVocabulary:
         these."""
         if not any(self.marks_topic(t) for t in query_terms):
             return False
-        return record_evidence > 0 or links_name or self.names_topic(own_terms(form))
+        return record_evidence > 0 or links_name or self.names_topic(self.own_terms(form))
 
     def marks_site(
         self,

@@ -97,7 +97,6 @@ from crawler.deepweb.relevance import (
     link_names_topic,
     lists_own_offerings,
     no_results_evidence,
-    own_terms,
     site_evidence,
 )
 from crawler.deepweb.site_frontier import SiteCandidate, same_site
@@ -199,6 +198,9 @@ class SmartSpider(CrawlerSpider):
         self.probed: set[tuple[str, str, tuple[str, ...]]] = set()
         #: confirmed probes of forms judged not relevant, judged again (rejudge_probed)
         self.probed_records: list[ProbedRecords] = []
+        # probes refused or failed (no answer) of forms judged not relevant, judged again
+        # as the evidence grows (rejudge_unanswered)
+        self.unanswered: list[TrialAnswer] = []
         self.sites_linked: set[str] = set()  # every site a page explored links to
         # site -> the XML sitemaps its robots.txt names (Scrapy's robots_parsed signal)
         self.robots_sitemaps: dict[str, list[str]] = {}
@@ -319,6 +321,10 @@ class SmartSpider(CrawlerSpider):
             min_ratio=number("SMART_VOCABULARY_MIN_RATIO"),
             max_chance=number("SMART_VOCABULARY_MAX_CHANCE"),
             word_family=self.word_family,
+            topic_words=self.topic.split(),
+            search_verbs=settings.getbool(
+                "SMART_TOPIC_SEARCH_VERBS", defaults.SMART_TOPIC_SEARCH_VERBS
+            ),
         )
         # the topic's long words written as two words ("real estate" for "realestate")
         self.compounds = compound_pattern(self.topic.split())
@@ -1366,6 +1372,7 @@ class SmartSpider(CrawlerSpider):
         if probe is not None:
             item.probe = "pending"
         if verdict.searchable:
+            marks = self.vocabulary.marks_topic
             self.logger.info(
                 "searchable form %d of %s: relevance %.3f (site %.3f, form %.3f)%s; "
                 "fields %s; words that mark the topic: %s (its own: %s); text %r",
@@ -1377,7 +1384,7 @@ class SmartSpider(CrawlerSpider):
                 ", probed" if probe is not None else "",
                 " ".join(f"{f.name}:{f.type}/{len(f.options)}" for f in form.fields),
                 " ".join(sorted(t for t in form_terms(form) if self.vocabulary.marks_topic(t))),
-                " ".join(sorted(t for t in own_terms(form) if self.vocabulary.marks_topic(t))),
+                " ".join(sorted(filter(marks, self.vocabulary.own_terms(form)))),
                 form.text[:120],
             )
         else:
@@ -1417,8 +1424,9 @@ class SmartSpider(CrawlerSpider):
 
     def joined(self, text: str) -> str:
         """``text`` with the topic's words written as two words joined (a topic
-        "realestate" is named by "real estate", "real-estate")."""
-        return join_compounds(text, self.compounds)
+        "realestate" is named by "real estate", "real-estate"), without the search verbs
+        that share a topic stem ("Find a pet" for "finds": SMART_TOPIC_SEARCH_VERBS)."""
+        return self.vocabulary.without_verbs(join_compounds(text, self.compounds))
 
     def judged_by_links(self, site: str) -> bool:
         """On topic by the links to it (a topic by keywords only): their anchors, the text
@@ -1702,7 +1710,7 @@ class SmartSpider(CrawlerSpider):
             # learned with them (heldout13: each grants site's "Check eligibility",
             # organisation, income, theme; 'check', 'elig' learned; 5 such outputs)
             evidence = NO_RECORDS
-            if not self.vocabulary.names_topic(own_terms(state.form)):
+            if not self.vocabulary.names_topic(self.vocabulary.own_terms(state.form)):
                 form_evidence = min(form_evidence, 0.0)
         elif exploration is not None and exploration.answers_topic:
             # another search of the site lists records for the topic's words, this form
@@ -1714,7 +1722,7 @@ class SmartSpider(CrawlerSpider):
             # "car"); nothing for it at all when the form does not either
             evidence = no_results_evidence(
                 form_evidence,
-                any(self.vocabulary.marks_topic(t) for t in own_terms(state.form)),
+                any(self.vocabulary.marks_topic(t) for t in self.vocabulary.own_terms(state.form)),
             )
         item = self.final_item(
             state,
@@ -1807,7 +1815,15 @@ class SmartSpider(CrawlerSpider):
             status = "failed"
         self.crawler.stats.inc_value(f"smart/probe_results/{status}")
         item = self.final_item(state, status, False, request.url, 0, UNKNOWN)
-        self.keep_trial_answer(item, state, status, request.url, 0, UNKNOWN, item.form_score)
+        if (
+            not self.keep_trial_answer(
+                item, state, status, request.url, 0, UNKNOWN, item.form_score
+            )
+            and not item.relevant
+        ):
+            self.unanswered.append(
+                TrialAnswer(state, status, request.url, 0, UNKNOWN, item.form_score)
+            )
         yield self.output(item)
 
     def keep_trial_answer(
@@ -1819,11 +1835,11 @@ class SmartSpider(CrawlerSpider):
         records: int,
         evidence: float,
         form_evidence: float,
-    ) -> None:
+    ) -> bool:
         """A probe's answer (not confirmed) of a form of a site near the topic, judged
         not relevant while the site is off topic: kept, to be judged again when the
         site is judged on topic (:meth:`rejudge_trial_answers`; the form is probed once,
-        so a form held instead would never be probed again)."""
+        so a form held instead would never be probed again). Returns whether kept."""
         exploration = self.explorations.get(item.site)
         if (
             not item.relevant
@@ -1835,6 +1851,8 @@ class SmartSpider(CrawlerSpider):
                 TrialAnswer(state, status, url, records, evidence, form_evidence)
             )
             self.weigh_trial(exploration)  # its last evidence, when no page is left
+            return True
+        return False
 
     def form_evidence_now(self, state: ProbeState, first: float) -> float:
         """A probed form's own evidence when its answer is judged: ``first`` (its first
@@ -1853,7 +1871,8 @@ class SmartSpider(CrawlerSpider):
         """The kept probe answers of sites near the topic judged on topic since (by any
         evidence): their final items judged again, those relevant now sent to the item
         pipelines. Returns how many were sent."""
-        items = []
+        items = self.unanswered_now_relevant()
+        marks = self.vocabulary.marks_topic
         for exploration in self.explorations.values():
             if not exploration.relevant or not exploration.trial_answers:
                 continue
@@ -1865,7 +1884,7 @@ class SmartSpider(CrawlerSpider):
                 if a.status == "no_results":
                     evidence = no_results_evidence(
                         form_evidence,
-                        any(self.vocabulary.marks_topic(t) for t in own_terms(a.state.form)),
+                        any(map(marks, self.vocabulary.own_terms(a.state.form))),
                     )
                 item = self.final_item(
                     a.state, a.status, False, a.url, a.records, evidence, form_evidence
@@ -1877,6 +1896,41 @@ class SmartSpider(CrawlerSpider):
                 self.crawler.engine.scraper.start_itemproc_async(self.output(item), response=None)
             )
         return len(items)
+
+    def unanswered_now_relevant(self) -> list[FormItem]:
+        """The forms whose probe got no answer (robots.txt disallows the action, the
+        request failed), judged not relevant, judged again with the vocabulary and their
+        site's evidence as they are now: the final items of those now relevant (taken
+        off the list). Their probe says nothing of them, so their first judgement rested
+        on what was known then (heldout42: a finds register's search on a disallowed
+        action, judged while its site's pages' share of topic words was 0.05 and its
+        options' words were not learned, site 0.435, form 0.0, was never output; at the
+        crawl's end its site's share was 0.204)."""
+        kept: list[TrialAnswer] = []
+        items: list[FormItem] = []
+        for a in self.unanswered:
+            exploration = self.explorations.get(a.state.item.site)
+            if exploration is None or not exploration.relevant:
+                kept.append(a)
+                continue
+            form_evidence = self.vocabulary.form_evidence(a.state.form, self.learned_weight)
+            item = self.final_item(
+                a.state, a.status, False, a.url, 0, a.evidence, form_evidence
+            )
+            if not item.relevant:
+                kept.append(a)
+                continue
+            self.crawler.stats.inc_value("smart/unanswered_forms_rejudged")
+            self.logger.info(
+                "form %d of %s judged again without its probe's answer (%s): relevance %.3f",
+                a.state.form.index,
+                a.state.form.page_url,
+                a.status,
+                item.relevance_score,
+            )
+            items.append(item)
+        self.unanswered = kept
+        return items
 
     def final_item(
         self,
