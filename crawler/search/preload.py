@@ -19,7 +19,7 @@ from bisect import bisect_left
 from typing import Any
 
 from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.matching import ArrayUnionMatcher, WrappingMatcher
+from whoosh.matching import ArrayUnionMatcher, CombinationMatcher, WrappingMatcher
 from whoosh.query.compound import AndMaybe, Or, PreloadedOr
 from whoosh.scoring import BM25FScorer
 
@@ -84,7 +84,26 @@ def _add_scores(m: Any, a: Any, offset: int, limit: int, boost: float, scored: b
 
 
 class BlockArrayUnionMatcher(ArrayUnionMatcher):
-    """``ArrayUnionMatcher`` whose BM25F term postings are read block by block."""
+    """``ArrayUnionMatcher`` whose BM25F term postings are read block by block, its
+    array cleared at once (Whoosh sets its 2,048 values one by one for every part)."""
+
+    def __init__(
+        self,
+        submatchers: list[Any],
+        doccount: int,
+        boost: float = 1.0,
+        scored: bool = True,
+        partsize: int = PART_SIZE,
+    ) -> None:
+        # ArrayUnionMatcher.__init__, the array made zero at once
+        CombinationMatcher.__init__(self, submatchers, boost=boost)
+        self._scored = scored
+        self._doccount = doccount
+        self._partsize = partsize = partsize or doccount
+        self._zeros = array("d", bytes(8 * partsize))
+        self._a = array("d", self._zeros)
+        self._docnum = self._min_id()
+        self._read_part()
 
     def _read_part(self) -> None:
         scored = self._scored
@@ -92,8 +111,7 @@ class BlockArrayUnionMatcher(ArrayUnionMatcher):
         limit = min(self._docnum + self._partsize, self._doccount)
         offset = self._docnum
         a = self._a
-        for i in range(self._partsize):
-            a[i] = 0
+        a[:] = self._zeros
         for m in self._submatchers:
             _add_scores(m, a, offset, limit, boost, scored)
         self._offset = offset
@@ -157,14 +175,13 @@ class BonusArrayUnionMatcher(BlockArrayUnionMatcher):
     ) -> None:
         self._bonus = bonus
         self._bonus_boost = bonus_boost
-        self._b = array("d", bytes(8 * partsize))
+        self._b = array("d", bytes(8 * (partsize or doccount)))
         super().__init__(submatchers, doccount, boost=boost, scored=True, partsize=partsize)
 
     def _read_part(self) -> None:
         super()._read_part()
         b, offset, limit = self._b, self._offset, self._limit
-        for i in range(self._partsize):
-            b[i] = 0
+        b[:] = self._zeros
         for m in self._bonus:
             # the bonus's pages before this part hold none of the Or's words
             if m.is_active() and m.id() < offset:
