@@ -1,7 +1,8 @@
 """The Whoosh backend's sixteenth-round paths (issue 25, the CPU of descriptions on a
 large reference collection) give exactly Whoosh's scores: postings read a block at a
 time into the preloaded arrays, a description's tier and bonuses in one matcher, the
-PageRank column read whole.
+PageRank column read whole, the snippets' character offsets read with the matched
+terms.
 
 A real Whoosh index of two segments and 300 short pages, so that a common word's
 postings span several blocks; the arrays are cut into parts of a few pages, so that
@@ -15,9 +16,11 @@ from typing import Any
 
 import pytest
 from whoosh import query as wq
+from whoosh.highlight import Highlighter
 from whoosh.matching import AndMaybeMatcher, ArrayUnionMatcher
 
 from crawler.search import SearchEngine, open_index, page_document
+from crawler.search import engine as engine_module
 from crawler.search.engine import column_values
 from crawler.search.index import IndexWriter
 from crawler.search.preload import (
@@ -193,3 +196,27 @@ def test_the_pagerank_column_read_whole_is_whooshs(engine: SearchEngine) -> None
             assert len(set(expected)) > 100
         # the second segment ends with pages at the default (past the column's values)
         assert expected[-3:] == [0.0, 0.0, 0.0]
+
+
+def test_snippets_from_offsets_read_with_the_matched_terms_are_the_highlighters(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queries = [*DESCRIPTIONS, "library", "target 12", "compile option"]
+    loads: list[int] = []
+    load_chars = Highlighter._load_chars
+    monkeypatch.setattr(
+        Highlighter, "_load_chars", staticmethod(lambda *a: loads.append(1) or load_chars(*a))
+    )
+    ours = [results(engine, q, page) for q in queries for page in (1, 2)]
+    assert not loads  # the offsets came with the matched terms
+    assert sum("<mark>" in hit[2] for found in ours for hit in found[:-1]) > 50
+
+    attach = engine_module._attach_matched_terms
+
+    def without_offsets(searcher: Any, found: Any, *args: Any) -> None:
+        attach(searcher, found, *args)
+        found._char_cache.clear()
+
+    monkeypatch.setattr(engine_module, "_attach_matched_terms", without_offsets)
+    assert [results(engine, q, page) for q in queries for page in (1, 2)] == ours
+    assert loads  # the highlighter read them itself
