@@ -20,6 +20,7 @@ import functools
 import html
 import math
 import re
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from typing import Any
 from whoosh import query as wq
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.collectors import TopCollector
+from whoosh.columns import NumericColumn, TranslatingColumnReader
 from whoosh.highlight import Formatter, Fragment, Highlighter, PinpointFragmenter, get_text
 from whoosh.index import FileIndex
 from whoosh.scoring import BM25F, BM25FScorer
@@ -105,6 +107,24 @@ def field_lengths(reader: Any, fieldname: str) -> Callable[[int], Any] | None:
     return cache[fieldname]
 
 
+def column_values(column: Any) -> list[Any]:
+    """Every document's value of a column reader, as ``list(column)`` gives them: a
+    numeric column (PageRank) read whole and unpacked at once, where Whoosh's iterator
+    reads each page's eight bytes through the compound file (1.4 of a description's
+    24.6 ms of CPU on cmake's 2,400 pages, docs/search.md, *Sixteenth round*)."""
+    raw = column.raw_column() if isinstance(column, TranslatingColumnReader) else None
+    if type(raw) is not NumericColumn.Reader:
+        return list(column)
+    count = min(raw._count, raw._doccount)
+    data = raw._dbfile.get(raw._basepos, count * raw._fixedlen)
+    values = struct.unpack(f"!{count}{raw._typecode}", data)
+    translate = column._translate
+    memo: dict[Any, Any] = {}
+    out = [memo[v] if v in memo else memo.setdefault(v, translate(v)) for v in values]
+    out += [translate(raw._default)] * (raw._doccount - count)
+    return out
+
+
 #: A length byte's length (Whoosh's ``byte_to_length``), None for 0 (no such field).
 _LENGTHS = [None] + [byte_to_length(b) for b in range(1, 256)]
 
@@ -145,7 +165,7 @@ class PageRankBM25F(CachedLengthsBM25F):
             with self._lock:
                 column = reader.column_reader("pagerank")
                 if reader.doc_count_all() <= self.LIST_DOCS:
-                    column = list(column)
+                    column = column_values(column)
                 cached = (reader, column)
                 self._column = cached
         return cached[1]
@@ -734,12 +754,18 @@ def _attach_matched_terms(
     Whoosh's highlighter builds snippets from the character offsets stored in the
     postings of these terms ("pinpoint" highlighting, no re-tokenising); asking the
     search itself to record matched terms (terms=True) would track every matching page.
+    The offsets are read here too, into the highlighter's cache as its ``_load_chars``
+    fills it (the same pages and words): it read the same posting blocks again, a
+    tenth of a description's CPU on cmake (docs/search.md, *Sixteenth round*).
     """
     reader = searcher.reader()
     to_bytes = searcher.schema[field].to_bytes
     docnums = sorted(docnums)
     termdocs: dict[tuple[str, bytes], list[int]] = {}
     docterms: dict[int, list[tuple[str, bytes]]] = {docnum: [] for docnum in docnums}
+    chars: dict[int, dict[str, Any]] | None = None
+    if searcher.schema[field].supports("characters"):
+        chars = {docnum: {} for _, docnum in results.top_n}
     # words searched "anywhere" (the content field) are analysed like the body's words
     wanted = {text for fieldname, text in _positive_terms(q) if fieldname in (field, "content")}
     if len(wanted) > SNIPPET_TERMS:
@@ -761,10 +787,14 @@ def _attach_matched_terms(
             if postings.is_active() and postings.id() == docnum:
                 found.append(docnum)
                 docterms[docnum].append(term)
+                if chars is not None:
+                    chars[docnum][text] = postings.value_as("characters")
         if found:
             termdocs[term] = found
     results.termdocs = termdocs
     results.docterms = docterms
+    if chars is not None:
+        results._char_cache[field] = chars
 
 
 def _surface_word(searcher: Searcher, term: str, fields: tuple[str, ...]) -> str:

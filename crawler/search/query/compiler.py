@@ -17,6 +17,7 @@ from whoosh.query.compound import DefaultOr, PreloadedOr
 from whoosh.query.spans import SpanNear2
 
 from crawler import defaults
+from crawler.search.preload import BlockOr, BlockPreloadedOr, PreloadedAndMaybe
 from crawler.search.proximity import Proximity
 from crawler.search.query.tokens import TEXT_PREFIXES, QuerySyntaxError
 from crawler.search.query.tree import (
@@ -113,7 +114,8 @@ def _any(parts: list[wq.Query], lazy: bool = False, preload: bool = False) -> wq
     description's any-word tier), where skipping saves nothing: its postings read and
     scored once into an array (PreloadedOr, the same scores) instead of a union tree
     asked for each matching page (a quarter of such a search's CPU, docs/search.md,
-    *Fifteenth round*)."""
+    *Fifteenth round*), its term postings read a block at a time (BlockPreloadedOr,
+    *Sixteenth round*)."""
     if not parts:
         return None
     if len(parts) == 1:
@@ -123,7 +125,7 @@ def _any(parts: list[wq.Query], lazy: bool = False, preload: bool = False) -> wq
         flat: list[wq.Query] = []
         for part in parts:
             flat += part.subqueries if isinstance(part, PreloadedOr) else [part]
-        return PreloadedOr(flat)
+        return BlockPreloadedOr(flat)
     return DefaultOr(parts) if lazy else wq.Or(parts)
 
 
@@ -160,6 +162,9 @@ class ParsedQuery:
         parts = [b for b in (self.bonus, self.first_bonus if first else None) if b is not None]
         if not parts:
             return q
+        if self.preload:
+            # a description's tier and its bonuses in one preloaded matcher
+            return PreloadedAndMaybe(q, _any(parts, lazy=True, preload=True))
         return wq.AndMaybe(q, _any(parts, lazy=True, preload=self.preload))
 
 
@@ -395,7 +400,7 @@ class QueryCompiler(CompilerBase):
             )
             if len(positives) >= 2:
                 every = self._without(wq.And(positives + filters), negatives)
-                anyone = wq.Or(positives)
+                anyone = BlockOr(positives)
                 if common and len(common) < len(positives):
                     # a long query: the pages holding one of its uncommon words, the
                     # common ones scored there (Lucene's common-terms query)
