@@ -15,6 +15,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,12 +52,17 @@ BUILD_A_CRAWL = build_a_crawl()
 DEFERRED = ("scipy", "datasketch", "flask", "werkzeug", "jinja2", "cdxj_indexer", "pkg_resources")
 
 
-def test_building_a_crawl_imports_no_deferred_library() -> None:
+def _printed_json(script: str) -> Any:
+    """What ``script``, run in a fresh interpreter, printed as JSON on its last line."""
     out = subprocess.run(
-        [sys.executable, "-c", BUILD_A_CRAWL], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
         check=True, timeout=120,
     ).stdout
-    modules = json.loads(out.splitlines()[-1])
+    return json.loads(out.splitlines()[-1])
+
+
+def test_building_a_crawl_imports_no_deferred_library() -> None:
+    modules = _printed_json(BUILD_A_CRAWL)
     assert "crawler.spiders.general" in modules  # the crawl was really built
     assert "crawler.dedup.near_duplicates" in modules
     loaded = sorted({name.split(".")[0] for name in modules} & set(DEFERRED))
@@ -133,11 +139,7 @@ STACK_CALLS_OF_A_CRAWL = build_a_crawl(
 )
 
 def test_the_crawl_command_imports_the_tls_context_factory_before_the_components() -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", STACK_CALLS_OF_A_CRAWL], cwd=ROOT, capture_output=True,
-        text=True, check=True, timeout=120,
-    ).stdout
-    calls = json.loads(out.splitlines()[-1])
+    calls = _printed_json(STACK_CALLS_OF_A_CRAWL)
     assert calls and not any(calls)  # every call before the spiders were imported
 
 
@@ -181,8 +183,4 @@ print(json.dumps(len(parses)))
 
 
 def test_the_crawl_thread_parses_no_callback_source() -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", AST_PARSES_OF_A_CALLBACK], cwd=ROOT, capture_output=True,
-        text=True, check=True, timeout=120,
-    ).stdout
-    assert json.loads(out.splitlines()[-1]) == 0
+    assert _printed_json(AST_PARSES_OF_A_CALLBACK) == 0
