@@ -143,7 +143,10 @@ _SOURCE_COPY_SUFFIX = re.compile(r"(?:\.(?:rst|md|ipynb))?\.txt$", re.I)
 def source_copy_page(url: str) -> str | None:
     """The path of the page a Sphinx source copy was built into (``/_sources/a/b.rst.txt``
     -> ``/a/b.html``), None for any other URL."""
-    path = urlsplit(url).path
+    return _source_copy_path(urlsplit(url).path)
+
+
+def _source_copy_path(path: str) -> str | None:
     segments = path.split("/")
     if SOURCE_COPY_FOLDER not in segments[:-1] or not _SOURCE_COPY_SUFFIX.search(segments[-1]):
         return None
@@ -157,7 +160,7 @@ def variant_key(url: str) -> str:
     the directory URL beside its index.html) share it, and so does a Sphinx source copy
     (:func:`source_copy_page`)."""
     parts = urlsplit(url)
-    page = source_copy_page(url)
+    page = _source_copy_path(parts.path)
     segments = (page if page is not None else parts.path).split("/")
     kept: list[str] = []
     for i, segment in enumerate(segments):
