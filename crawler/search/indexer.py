@@ -34,11 +34,14 @@ earlier batches), and exits; the rest stays in ``search_outbox`` for the next in
 the folder (``scrapy index``, the next crawl into it). A batch still running
 past the deadline plus :data:`STOP_GRACE` is cut short (the process is terminated): its
 position was not saved, so it is applied again later, and Whoosh's last commit stays
-intact (a commit's table of contents is written last, atomically).
+intact (a commit's table of contents is written last, atomically). A batch the indexer
+expects to end after that (begun while the crawl ran, or its first, not timed yet) is cut
+short at once: waiting for it only delayed the crawl's exit by the whole budget.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import multiprocessing
@@ -298,9 +301,12 @@ class OutboxIndexer:
     def close(self) -> None:
         self.ix.close()
 
-    def drain_once(self, limit: int | None = None) -> tuple[int, IndexerReport]:
+    def drain_once(
+        self, limit: int | None = None, on_read: Callable[[int], None] | None = None
+    ) -> tuple[int, IndexerReport]:
         """Apply at most ``batch_size`` operations (and at most ``limit``) in one commit,
-        then save positions. Returns (operations read, report)."""
+        then save positions. Returns (operations read, report). ``on_read`` is called
+        with the number of operations read, before they are applied (when there are)."""
         from crawler.search.source import latest_page_documents
 
         if not self.registered:  # a crawl's row may appear after its indexer started
@@ -321,6 +327,8 @@ class OutboxIndexer:
         report = IndexerReport()
         if not read:
             return 0, report
+        if on_read is not None:
+            on_read(read)
         removed: set[str] = set()
         upserted: set[str] = set()
         for rows in batches.values():
@@ -375,11 +383,25 @@ class _Stop:
         parent_pid: int | None,
         deadline: Any = None,
         on_stop: Callable[[], None] | None = None,
+        batch_end: Any = None,
     ) -> None:
         self.event = event
         self.parent_pid = parent_pid
         self.deadline = deadline
         self.on_stop = on_stop  # called once, when the stop is first seen
+        # (same kind as ``deadline``) time.time() the running batch is expected to end
+        # at, inf when not known yet, 0 when none runs: read by IndexerHandle.stop
+        self.batch_end = batch_end
+
+    def batch_started(self, operations: int, rate: float | None) -> None:
+        """A batch of ``operations`` is being applied; ``rate``: seconds per operation
+        timed so far (None: not timed yet)."""
+        if self.batch_end is not None:
+            self.batch_end.value = time.time() + operations * rate if rate else math.inf
+
+    def batch_ended(self) -> None:
+        if self.batch_end is not None:
+            self.batch_end.value = 0.0
 
     def remaining(self) -> float:
         """Seconds left to the stop's deadline (inf: none, apply everything)."""
@@ -412,6 +434,7 @@ def run_indexer(
     standby: bool = True,
     deadline: Any = None,
     on_stop: Callable[[], None] | None = None,
+    batch_end: Any = None,
 ) -> bool:
     """Register ``crawl_ids`` with the folder and apply the outbox.
 
@@ -423,10 +446,12 @@ def run_indexer(
     lock. A lost database connection is reported and the loop reconnects. ``deadline``
     (see :class:`_Stop`), once ``stop`` is set: apply only what fits before it, leave
     the rest in the outbox. ``on_stop`` is called once when the stop is first seen.
+    ``batch_end`` (same kind as ``deadline``) is kept at the time the running batch is
+    expected to end (see :class:`_Stop`).
     """
     crawl_ids = list(crawl_ids)
     key = index_key(config.index_path)
-    stopper = _Stop(stop, parent_pid, deadline, on_stop)
+    stopper = _Stop(stop, parent_pid, deadline, on_stop, batch_end)
     held_once = False
     while not stopper.orphaned():
         try:
@@ -488,7 +513,12 @@ def _apply_while_holding(
                 if limit <= 0:
                     return  # past the deadline: the rest stays in the outbox
             started = time.monotonic()
-            read, done = indexer.drain_once(limit)
+            try:
+                read, done = indexer.drain_once(
+                    limit, on_read=functools.partial(stopper.batch_started, rate=seconds_per_op)
+                )
+            finally:
+                stopper.batch_ended()
             if done.commits and read:
                 took = (time.monotonic() - started) / read
                 seconds_per_op = took if seconds_per_op is None else 0.5 * (seconds_per_op + took)
@@ -553,6 +583,7 @@ def _indexer_process_main(
     results: Any,
     parent_pid: int,
     deadline: Any,
+    batch_end: Any = None,
 ) -> None:
     # Ctrl-C reaches the whole process group: the crawl stops this indexer itself (its
     # close budget), a KeyboardInterrupt here would only cut a batch short
@@ -567,6 +598,7 @@ def _indexer_process_main(
         parent_pid=parent_pid,
         deadline=deadline,
         on_stop=leave_idle_priority if config.idle else None,
+        batch_end=batch_end,
     )
 
 
@@ -601,6 +633,7 @@ class IndexerHandle:
             self._stop: Any = context.Event()
             self._results: Any = context.Queue()
             self._deadline: Any = context.Value("d", 0.0, lock=False)
+            self._batch_end: Any = context.Value("d", 0.0, lock=False)
             self._worker = context.Process(
                 target=_indexer_process_main,
                 args=(
@@ -610,6 +643,7 @@ class IndexerHandle:
                     self._results,
                     os.getpid(),
                     self._deadline,
+                    self._batch_end,
                 ),
                 name="search-indexer",
                 daemon=True,
@@ -618,6 +652,7 @@ class IndexerHandle:
             self._stop = threading.Event()
             self._results = queue.Queue()
             self._deadline = _Deadline()
+            self._batch_end = _Deadline()
             self._worker = threading.Thread(
                 target=run_indexer,
                 args=(self.config, self.crawl_ids),
@@ -626,6 +661,7 @@ class IndexerHandle:
                     "stop": self._stop,
                     "report": self._results.put,
                     "deadline": self._deadline,
+                    "batch_end": self._batch_end,
                 },
                 name="search-indexer",
                 daemon=True,
@@ -648,6 +684,12 @@ class IndexerHandle:
     @property
     def alive(self) -> bool:
         return self._worker.is_alive()
+
+    @property
+    def batch_end(self) -> float:
+        """time.time() the running batch is expected to end at (inf: its first, not
+        timed yet; 0: none runs)."""
+        return float(self._batch_end.value)
 
     def restart(self) -> None:
         """Start a new indexer in place of one that died (its lock died with it)."""
@@ -672,10 +714,16 @@ class IndexerHandle:
         ``budget`` None: it applies everything left, however long that takes. Else it
         applies what fits in ``budget`` seconds and leaves the rest in the outbox; a
         batch still running ``STOP_GRACE`` seconds after that is cut short (a process
-        is terminated; a thread, which cannot be, is left to die with the process).
+        is terminated; a thread, which cannot be, is left to die with the process), and
+        so is, at once, a batch expected to end after that (one begun while the crawl
+        ran, sized to take SEARCH_BATCH_SECONDS, or the first, not timed yet): waiting
+        for it would only delay the exit, since a batch cut short is applied again
+        later anyway.
         """
+        cut_after = math.inf
         if budget is not None:
             self._deadline.value = time.time() + max(0.0, budget)
+            cut_after = self._deadline.value + STOP_GRACE
         if self.in_process and self.config.idle and self._worker.pid is not None:
             leave_idle_priority(self._worker.pid)  # from here, since it may get no CPU
         self._stop.set()
@@ -688,7 +736,9 @@ class IndexerHandle:
                 report.add(self._results.get(timeout=0.05))
             except queue.Empty:
                 pass
-            if until is not None and time.monotonic() > until:
+            if until is not None and (
+                time.monotonic() > until or self._batch_end.value > cut_after
+            ):
                 finished = False
                 if self.in_process:
                     self._worker.terminate()

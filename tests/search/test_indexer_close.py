@@ -28,6 +28,7 @@ from crawler.search import open_index
 from crawler.search.indexer import (
     FIRST_CLOSE_BATCH,
     IndexerConfig,
+    IndexerHandle,
     IndexerReport,
     close_batch_size,
     index_key,
@@ -239,3 +240,45 @@ def test_ctrl_c_stops_the_crawl_within_seconds_of_its_last_response(
     left = {r[0] for r in prepared_db.execute(
         "SELECT url FROM search_outbox WHERE crawl_id = %s AND id > %s", (crawl_id, position))}
     assert left | documents(index_dir) == stored  # nothing lost
+
+
+def test_a_stop_cuts_at_once_a_batch_that_cannot_end_within_the_budget(
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    # A batch begun while the crawl ran (here the first, not timed yet) is held inside
+    # its read of the pages by a lock: the stop must not wait out its 10 s budget for
+    # it, and nothing of the batch may be lost.
+    crawl_id = f"cut-{uuid.uuid4().hex[:8]}"
+    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
+    pages = [
+        PageItem(url=f"http://h.test/{i}", final_url=f"http://h.test/{i}", host="h.test",
+                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
+                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
+        for i in range(5)
+    ]
+
+    async def write() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await write_batch(conn, crawl_id, pages, [])
+
+    asyncio.run(write())
+    path = tmp_path / "index"
+    key = index_key(path)
+    config = IndexerConfig(database_url, str(path), poll_interval=0.05, nice=0, idle=False)
+    with psycopg.connect(database_url) as locker:
+        locker.execute("LOCK TABLE pages IN ACCESS EXCLUSIVE MODE")
+        handle = IndexerHandle(config, [crawl_id], in_process=True)
+        handle.start()
+        wait_until(lambda: handle.batch_end > 0, timeout=30)
+        assert handle.batch_end == float("inf")  # its first batch: not timed
+        started = time.monotonic()
+        _report, finished = handle.stop(10.0)
+        took = time.monotonic() - started
+        assert not finished and not handle.alive
+        assert took < 2.0, took
+    assert outbox_backlog(prepared_db, key, crawl_id) == (5, 5)
+    reports: list[IndexerReport] = []
+    run_indexer(config, [crawl_id], follow=False, stop=threading.Event(),
+                report=reports.append)
+    assert outbox_backlog(prepared_db, key, crawl_id) == (0, 0)
+    assert documents(path) == {p.url for p in pages}
