@@ -37,7 +37,6 @@ from crawler.commands._shared import (
 )
 from crawler.pipelines.search_index import indexer_config
 from crawler.ranking.store import resolve_crawl_id
-from crawler.search.engine import SearchEngine
 from crawler.search.index import folder_backend, open_index
 from crawler.search.indexer import (
     IndexerReport,
@@ -132,6 +131,9 @@ class Command(ScrapyCommand):
             backend = folder_backend(config.index_path)
             documents = None
             if backend is not None:
+                # imported here: Scrapy imports every command module for any command
+                from crawler.search.engine import SearchEngine
+
                 engine = SearchEngine(open_index(config.index_path, create=False))
                 documents = engine.doc_count()
                 engine.close()

@@ -29,7 +29,6 @@ from crawler.commands._shared import (
     quiet_when_output_closed,
 )
 from crawler.pipelines.search_index import indexer_config
-from crawler.search.engine import MAX_PER_PAGE, SearchEngine
 from crawler.search.index import SearchIndexError, index_path, open_index
 from crawler.search.indexer import IndexerReport, run_indexer
 from crawler.search.pending import pending_message, read_pending
@@ -83,6 +82,10 @@ class Command(ScrapyCommand):
         return "Search the crawled pages (query language: docs/search.md)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        # the engine is imported where it is used: Scrapy imports every command module
+        # for any command, a crawl's start too (tests/unit/test_startup_imports.py)
+        from crawler.search.engine import MAX_PER_PAGE
+
         super().add_options(parser)
         one_line_errors(parser)
         assert self.settings is not None
@@ -130,6 +133,8 @@ class Command(ScrapyCommand):
         except SearchIndexError as exc:
             fail(self, exc)
             return
+        from crawler.search.engine import SearchEngine
+
         engine = SearchEngine.from_settings(self.settings, ix)
         try:
             results = engine.search(text, page=opts.page, per_page=opts.results)
