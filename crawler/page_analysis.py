@@ -19,6 +19,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -128,6 +129,11 @@ def _exit_when_orphaned(parent_pid: int) -> None:
 
 
 def _worker_init(parent_pid: int | None = None) -> None:
+    # Ctrl-C reaches the whole process group: a worker interrupted mid-page sent a
+    # KeyboardInterrupt back to the crawl through the page's future, which escaped the
+    # event loop and left the crawl hung with its pages unsaved. The crawl stops its
+    # workers itself. (Normally inherited already: see PageAnalysisPool.open.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         threading.Thread(
             target=_exit_when_orphaned, args=(parent_pid,), name="orphan-check", daemon=True
@@ -245,8 +251,20 @@ class PageAnalysisPool:
             )
             self.ready = False
             self._opened_at = time.monotonic()
-            warm = self._executor.submit(_ready)
-            warm.add_done_callback(self._warmed)
+            # One warm-up call per worker starts them all now (the executor starts a
+            # worker per call while none is idle), from the main thread with SIGINT
+            # ignored, which the new interpreters keep: from their first instruction a
+            # Ctrl-C (sent to the whole process group) does not interrupt them.
+            previous = None
+            if threading.current_thread() is threading.main_thread():
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                warm = [self._executor.submit(_ready) for _ in range(self.processes)]
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGINT, previous)
+            for future in warm:
+                future.add_done_callback(self._warmed)
 
     def _warmed(self, future: concurrent.futures.Future[bool]) -> None:
         # a done callback runs in the executor's management thread: only a flag is set

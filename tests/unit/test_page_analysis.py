@@ -113,6 +113,34 @@ def test_pages_queue_up_to_the_limit_then_the_caller_analyses():
         pool.close()
 
 
+def test_a_ctrl_c_does_not_interrupt_a_worker():
+    # Ctrl-C reaches the crawl's whole process group. A worker interrupted mid-page sent
+    # a KeyboardInterrupt back through the page's future, which escaped the crawl's event
+    # loop and left the crawl hung with its pages unsaved (found on the blind speed web).
+    pool = PageAnalysisPool(1)
+    pool.open()
+    try:
+        wait_ready(pool)
+        executor = pool._executor
+        assert executor is not None
+        (pid,) = list(executor._processes)  # the one worker
+        big = PAGES[0][1] * 300  # busy for a while: the signal comes mid-page
+        future = pool.submit(big, PAGES[0][0], encoding="utf-8", content_language="",
+                             anchor_max_chars=500)
+        time.sleep(0.05)
+        os.kill(pid, signal.SIGINT)
+        page = result(future.result(timeout=120))
+        assert page.title == "Installing the tool" and len(page.links) == 4
+        after = result(
+            pool.submit(PAGES[1][1], PAGES[1][0], encoding="utf-8", content_language="",
+                        anchor_max_chars=500).result(timeout=60)
+        )
+        assert after.title == "Laden" and list(executor._processes) == [pid]
+        assert pool.restarts == 0
+    finally:
+        pool.close()
+
+
 def test_a_dead_worker_is_replaced():
     pool = PageAnalysisPool(1)
     pool.open()
