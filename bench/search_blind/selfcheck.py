@@ -168,6 +168,18 @@ def main() -> int:
         problems.append("aptitude: fewer than 30 targets with a translation")
     if any(q["target"] == "index.html" for q in load_queries("scons")):
         problems.append("scons: the start page as a target")
+    # thirteenth set: ncurses's targets are manual pages (never a guide naming every
+    # function), gnustep's never a table of contents or index page, batteries's never a
+    # bare signature page (type_*), an index page or a Batteries.* copy
+    if any(not q["target"].startswith("man/") for q in load_queries("ncurses")):
+        problems.append("ncurses: a target outside man/")
+    if any(q["target"].endswith(("TOC.html", "MainIndex.html")) for q in load_queries("gnustep")):
+        problems.append("gnustep: a table of contents or an index page as a target")
+    bq13 = load_queries("batteries")
+    if any(q["target"].startswith(("type_", "index", "Batteries.")) for q in bq13):
+        problems.append("batteries: a signature, index or Batteries.* page as a target")
+    if sum(1 for q in bq13 if any(e.startswith("Batteries.") for e in q["equivalent"])) < 30:
+        problems.append("batteries: fewer than 30 targets with a Batteries.* copy")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -210,6 +222,9 @@ def main() -> int:
         "cmake",
         "aptitude",
         "scons",
+        "ncurses",
+        "gnustep",
+        "batteries",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -487,6 +502,30 @@ def main() -> int:
                 b"std/strutils",
             ),
             ("GET", COLLECTIONS["nim"].url("index.html"), 301, None, None),
+            # thirteenth set: a man2html page, an autogsdoc header page (its reference's
+            # index.html, a frameset, is outside the page set), an ocamldoc module page
+            (
+                "GET",
+                COLLECTIONS["ncurses"].url("man/curs_inopts.3x.html"),
+                200,
+                "text/html",
+                b"halfdelay",
+            ),
+            (
+                "GET",
+                COLLECTIONS["gnustep"].url("Base/Reference/NSFileHandle.html"),
+                200,
+                "text/html",
+                b"NSPipe",
+            ),
+            ("GET", COLLECTIONS["gnustep"].url("Base/Reference/index.html"), 404, None, None),
+            (
+                "GET",
+                COLLECTIONS["batteries"].url("BatList.html"),
+                200,
+                "text/html",
+                b"filter_map",
+            ),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
