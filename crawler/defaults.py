@@ -429,9 +429,10 @@ SEARCH_INDEXER_NICE = 10
 # nothing else wants it, and catches up from the outbox afterwards (`scrapy index` is
 # only niced: run on its own, it should not starve behind other work).
 SEARCH_INDEXER_IDLE = True
-# Seconds the crawl's indexer may go on applying the outbox once the spider closed; what
-# is left stays in PostgreSQL's search_outbox for the next indexer of the folder (the
-# next crawl into it, `scrapy index`). Negative: until everything is applied.
+# Seconds the crawl's indexer may go on applying the outbox once the spider closed, when
+# all of what is left fits in them (else it stops at once); what is left stays in
+# PostgreSQL's search_outbox for the next indexer of the folder (the next crawl into it,
+# `scrapy index`). Negative: until everything is applied.
 SEARCH_INDEX_CLOSE_TIMEOUT = 1.0
 # `scrapy search` first applies what crawls left in the folder's outbox (their note in the
 # index folder), unless another indexer holds the folder: every stored page is found.

@@ -28,10 +28,12 @@ crawl is inherited; the process lowers its priority by ``nice`` and, with ``idle
 under Linux's SCHED_IDLE policy: it gets a CPU only when the crawl leaves one idle) or in
 one of its threads.
 
-**A stop with a deadline** (the crawl's close): the indexer applies what it can until the
-deadline, each batch sized to fit the time left (from the seconds per operation of its
-earlier batches), and exits; the rest stays in ``search_outbox`` for the next indexer of
-the folder (``scrapy index``, the next crawl into it). A batch still running
+**A stop with a deadline** (the crawl's close): the indexer applies what is left when all
+of it fits before the deadline at the rate of its earlier batches (:func:`close_fits`),
+each batch sized to fit the time left, and exits; when it does not fit, it exits at once
+(part of a backlog applied at the close is work the next indexer would do anyway, and the
+crawl's exit waited for it). What is left stays in ``search_outbox`` for the next indexer
+of the folder (``scrapy index``, the next crawl into it). A batch still running
 past the deadline plus :data:`STOP_GRACE` is cut short (the process is terminated): its
 position was not saved, so it is applied again later, and Whoosh's last commit stays
 intact (a commit's table of contents is written last, atomically). A batch the indexer
@@ -224,6 +226,21 @@ def outbox_backlog(conn: psycopg.Connection, key: str, crawl_id: str) -> tuple[i
     applied yet (all of them when the crawl is not registered with the folder)."""
     ops, urls = conn.execute(_BACKLOG_SQL, {"crawl": crawl_id, "key": key}).fetchone()
     return int(ops), int(urls)
+
+
+def close_fits(backlog: int, remaining: float, seconds_per_op: float | None) -> bool:
+    """Whether a stop with ``remaining`` seconds to its deadline should apply the
+    ``backlog`` left at all: only when all of it fits in CLOSE_BATCH_SHARE of them at the
+    rate timed so far (FIRST_CLOSE_BATCH operations when nothing was timed yet). Part of
+    a backlog applied at the close is work the next indexer would do anyway: it only
+    delays the crawl's exit, and the index is no more complete for it."""
+    if backlog <= 0:
+        return True
+    if remaining <= 0:
+        return False
+    if seconds_per_op is None or seconds_per_op <= 0:
+        return backlog <= FIRST_CLOSE_BATCH
+    return backlog * seconds_per_op <= remaining * CLOSE_BATCH_SHARE
 
 
 def close_batch_size(remaining: float, seconds_per_op: float | None, batch_size: int) -> int:
@@ -497,9 +514,11 @@ def _apply_while_holding(
     report: Callable[[IndexerReport], None],
 ) -> None:
     # registered first: a stop before the first batch leaves them to the next indexer
-    register_crawls(conn, index_key(config.index_path), crawl_ids)
+    key = index_key(config.index_path)
+    register_crawls(conn, key, crawl_ids)
     indexer = OutboxIndexer(conn, config, crawl_ids)
     seconds_per_op: float | None = None  # wall time per operation of the batches so far
+    fit_checked = False  # whether a stop's deadline was weighed against the backlog
     try:
         while not stopper.orphaned():
             stopping = not follow or stopper.requested()
@@ -509,6 +528,11 @@ def _apply_while_holding(
             if not stopping:
                 limit = timed_batch_size(config.batch_seconds, seconds_per_op, limit)
             if stopping and (remaining := stopper.remaining()) < math.inf:
+                if not fit_checked:
+                    fit_checked = True
+                    backlog = sum(outbox_backlog(conn, key, c)[0] for c in crawl_ids)
+                    if not close_fits(backlog, remaining, seconds_per_op):
+                        return  # all of it stays in the outbox, for the next indexer
                 limit = close_batch_size(remaining, seconds_per_op, config.batch_size)
                 if limit <= 0:
                     return  # past the deadline: the rest stays in the outbox
@@ -712,7 +736,8 @@ class IndexerHandle:
         whether it finished within its time.
 
         ``budget`` None: it applies everything left, however long that takes. Else it
-        applies what fits in ``budget`` seconds and leaves the rest in the outbox; a
+        applies what is left if all of it fits in ``budget`` seconds, else nothing (the
+        rest stays in the outbox: see :func:`close_fits`); a
         batch still running ``STOP_GRACE`` seconds after that is cut short (a process
         is terminated; a thread, which cannot be, is left to die with the process), and
         so is, at once, a batch expected to end after that (one begun while the crawl

@@ -31,6 +31,7 @@ from crawler.search.indexer import (
     IndexerHandle,
     IndexerReport,
     close_batch_size,
+    close_fits,
     index_key,
     outbox_backlog,
     positions,
@@ -66,6 +67,16 @@ def test_close_batches_fit_the_time_left() -> None:
     assert close_batch_size(2.0, 0.01, 500) == 140  # 70 % of 2 s at 10 ms per operation
     assert close_batch_size(2.0, 0.001, 500) == 500  # never above SEARCH_BATCH_SIZE
     assert close_batch_size(0.5, 0.5, 500) == 0  # not even one fits: stop now
+
+
+def test_a_close_applies_the_backlog_only_when_all_of_it_fits() -> None:
+    assert close_fits(0, 0.0, None)  # nothing left: nothing to wait for
+    assert close_fits(FIRST_CLOSE_BATCH, 1.0, None)  # not timed yet: a first batch's worth
+    assert not close_fits(FIRST_CLOSE_BATCH + 1, 60.0, None)
+    assert close_fits(69, 1.0, 0.01)  # 0.69 s of the 0.7 s (70 %) of 1 s at 10 ms each
+    assert not close_fits(71, 1.0, 0.01)  # 0.71 s
+    assert not close_fits(2853, 1.0, 0.02)  # a 3,000-page crawl's backlog: exit at once
+    assert not close_fits(1, 0.0, 0.001)  # past the deadline
 
 
 def test_running_batches_take_about_the_batch_seconds() -> None:
@@ -113,6 +124,45 @@ def test_a_stop_past_its_deadline_applies_nothing_and_one_within_it_everything(
                 deadline=Deadline())
     # batches of SEARCH_BATCH_SIZE at most, all within the deadline
     assert [r.pages for r in reports] == [3, 3, 1]
+    assert outbox_backlog(prepared_db, key, crawl_id) == (0, 0)
+    assert documents(path) == {p.url for p in pages}
+
+
+def test_a_stop_leaves_a_backlog_that_does_not_fit_whole(
+    prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
+) -> None:
+    # 25 operations and no batch timed yet: more than a first close batch, so none is
+    # applied, however long the deadline; without a deadline all of them are
+    crawl_id = f"whole-{uuid.uuid4().hex[:8]}"
+    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
+    pages = [
+        PageItem(url=f"http://w.test/{i}", final_url=f"http://w.test/{i}", host="w.test",
+                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
+                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
+        for i in range(FIRST_CLOSE_BATCH + 5)
+    ]
+
+    async def write() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await write_batch(conn, crawl_id, pages, [])
+
+    asyncio.run(write())
+    path = tmp_path / "index"
+    key = index_key(path)
+    config = IndexerConfig(database_url, str(path), poll_interval=0.05)
+    stop = threading.Event()
+    stop.set()
+
+    class Deadline:
+        value = time.time() + 60.0
+
+    reports: list[IndexerReport] = []
+    started = time.monotonic()
+    run_indexer(config, [crawl_id], follow=True, stop=stop, report=reports.append,
+                deadline=Deadline())
+    assert time.monotonic() - started < 30
+    assert reports == [] and outbox_backlog(prepared_db, key, crawl_id) == (25, 25)
+    run_indexer(config, [crawl_id], follow=True, stop=stop, report=reports.append)
     assert outbox_backlog(prepared_db, key, crawl_id) == (0, 0)
     assert documents(path) == {p.url for p in pages}
 
