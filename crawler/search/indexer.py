@@ -37,8 +37,8 @@ of the folder (``scrapy index``, the next crawl into it). A batch still running
 past the deadline plus :data:`STOP_GRACE` is cut short (the process is terminated): its
 position was not saved, so it is applied again later, and Whoosh's last commit stays
 intact (a commit's table of contents is written last, atomically). A batch the indexer
-expects to end after that (begun while the crawl ran, or its first, not timed yet) is cut
-short at once: waiting for it only delayed the crawl's exit by the whole budget.
+expects to end after that, or that leaves more in the outbox (a full batch), or whose rate
+is not timed yet, is cut short at once: waiting for it only delayed the crawl's exit.
 """
 
 from __future__ import annotations
@@ -410,11 +410,15 @@ class _Stop:
         # at, inf when not known yet, 0 when none runs: read by IndexerHandle.stop
         self.batch_end = batch_end
 
-    def batch_started(self, operations: int, rate: float | None) -> None:
-        """A batch of ``operations`` is being applied; ``rate``: seconds per operation
-        timed so far (None: not timed yet)."""
+    def batch_started(self, operations: int, rate: float | None, limit: int) -> None:
+        """A batch of ``operations`` (of at most ``limit``) is being applied; ``rate``:
+        seconds per operation timed so far (None: not timed yet). A full batch leaves
+        more in the outbox: its end is published as inf (never worth a close's wait,
+        see :func:`close_fits`), as is a batch of an untimed rate."""
         if self.batch_end is not None:
-            self.batch_end.value = time.time() + operations * rate if rate else math.inf
+            self.batch_end.value = (
+                time.time() + operations * rate if rate and operations < limit else math.inf
+            )
 
     def batch_ended(self) -> None:
         if self.batch_end is not None:
@@ -539,7 +543,10 @@ def _apply_while_holding(
             started = time.monotonic()
             try:
                 read, done = indexer.drain_once(
-                    limit, on_read=functools.partial(stopper.batch_started, rate=seconds_per_op)
+                    limit,
+                    on_read=functools.partial(
+                        stopper.batch_started, rate=seconds_per_op, limit=limit
+                    ),
                 )
             finally:
                 stopper.batch_ended()
@@ -711,8 +718,8 @@ class IndexerHandle:
 
     @property
     def batch_end(self) -> float:
-        """time.time() the running batch is expected to end at (inf: its first, not
-        timed yet; 0: none runs)."""
+        """time.time() the running batch is expected to end at (inf: a full batch, or
+        one of a rate not timed yet; 0: none runs)."""
         return float(self._batch_end.value)
 
     def restart(self) -> None:
@@ -740,10 +747,10 @@ class IndexerHandle:
         rest stays in the outbox: see :func:`close_fits`); a
         batch still running ``STOP_GRACE`` seconds after that is cut short (a process
         is terminated; a thread, which cannot be, is left to die with the process), and
-        so is, at once, a batch expected to end after that (one begun while the crawl
-        ran, sized to take SEARCH_BATCH_SECONDS, or the first, not timed yet): waiting
-        for it would only delay the exit, since a batch cut short is applied again
-        later anyway.
+        so is, at once, a batch expected to end after that, or that leaves more in the
+        outbox (a full batch), or whose rate is not timed yet: waiting for it would only
+        delay the exit, since a batch cut short is applied again later anyway and the
+        index would not be complete for it.
         """
         cut_after = math.inf
         if budget is not None:

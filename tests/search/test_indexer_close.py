@@ -79,6 +79,25 @@ def test_a_close_applies_the_backlog_only_when_all_of_it_fits() -> None:
     assert not close_fits(1, 0.0, 0.001)  # past the deadline
 
 
+def test_a_running_batch_publishes_when_a_close_may_wait_for_it() -> None:
+    from crawler.search.indexer import _Stop
+
+    class Value:
+        value = 0.0
+
+    end = Value()
+    stopper = _Stop(threading.Event(), None, batch_end=end)
+    before = time.time()
+    stopper.batch_started(10, rate=0.01, limit=50)  # the outbox's last 10 operations
+    assert before + 0.1 <= end.value <= time.time() + 0.1
+    stopper.batch_started(50, rate=0.01, limit=50)  # a full batch: more is left
+    assert end.value == float("inf")
+    stopper.batch_started(10, rate=None, limit=50)  # not timed yet
+    assert end.value == float("inf")
+    stopper.batch_ended()
+    assert end.value == 0.0
+
+
 def test_running_batches_take_about_the_batch_seconds() -> None:
     assert timed_batch_size(10.0, None, 500) == 50  # nothing timed yet
     assert timed_batch_size(10.0, None, 20) == 20
