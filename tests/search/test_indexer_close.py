@@ -59,6 +59,27 @@ def documents(path: Path) -> set[str]:
     return urls
 
 
+def stored_pages(
+    db: psycopg.Connection, database_url: str, prefix: str, host: str, count: int
+) -> tuple[str, list[PageItem]]:
+    """A new crawl with ``count`` stored pages (and their outbox rows): (crawl id, pages)."""
+    crawl_id = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
+    pages = [
+        PageItem(url=f"http://{host}/{i}", final_url=f"http://{host}/{i}", host=host,
+                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
+                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
+        for i in range(count)
+    ]
+
+    async def write() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await write_batch(conn, crawl_id, pages, [])
+
+    asyncio.run(write())
+    return crawl_id, pages
+
+
 def test_close_batches_fit_the_time_left() -> None:
     assert close_batch_size(0.0, 0.01, 500) == 0
     assert close_batch_size(-1.0, None, 500) == 0
@@ -110,20 +131,7 @@ def test_running_batches_take_about_the_batch_seconds() -> None:
 def test_a_stop_past_its_deadline_applies_nothing_and_one_within_it_everything(
     prepared_db: psycopg.Connection, database_url: str, tmp_path: Path
 ) -> None:
-    crawl_id = f"close-{uuid.uuid4().hex[:8]}"
-    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
-    pages = [
-        PageItem(url=f"http://h.test/{i}", final_url=f"http://h.test/{i}", host="h.test",
-                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
-                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
-        for i in range(7)
-    ]
-
-    async def write() -> None:
-        async with await psycopg.AsyncConnection.connect(database_url) as conn:
-            await write_batch(conn, crawl_id, pages, [])
-
-    asyncio.run(write())
+    crawl_id, pages = stored_pages(prepared_db, database_url, "close", "h.test", 7)
     path = tmp_path / "index"
     key = index_key(path)
     config = IndexerConfig(database_url, str(path), batch_size=3, poll_interval=0.05)
@@ -152,20 +160,9 @@ def test_a_stop_leaves_a_backlog_that_does_not_fit_whole(
 ) -> None:
     # 25 operations and no batch timed yet: more than a first close batch, so none is
     # applied, however long the deadline; without a deadline all of them are
-    crawl_id = f"whole-{uuid.uuid4().hex[:8]}"
-    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
-    pages = [
-        PageItem(url=f"http://w.test/{i}", final_url=f"http://w.test/{i}", host="w.test",
-                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
-                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
-        for i in range(FIRST_CLOSE_BATCH + 5)
-    ]
-
-    async def write() -> None:
-        async with await psycopg.AsyncConnection.connect(database_url) as conn:
-            await write_batch(conn, crawl_id, pages, [])
-
-    asyncio.run(write())
+    crawl_id, pages = stored_pages(
+        prepared_db, database_url, "whole", "w.test", FIRST_CLOSE_BATCH + 5
+    )
     path = tmp_path / "index"
     key = index_key(path)
     config = IndexerConfig(database_url, str(path), poll_interval=0.05)
@@ -317,20 +314,7 @@ def test_a_stop_cuts_at_once_a_batch_that_cannot_end_within_the_budget(
     # A batch begun while the crawl ran (here the first, not timed yet) is held inside
     # its read of the pages by a lock: the stop must not wait out its 10 s budget for
     # it, and nothing of the batch may be lost.
-    crawl_id = f"cut-{uuid.uuid4().hex[:8]}"
-    prepared_db.execute("INSERT INTO crawls (id, spider) VALUES (%s, 'test')", (crawl_id,))
-    pages = [
-        PageItem(url=f"http://h.test/{i}", final_url=f"http://h.test/{i}", host="h.test",
-                 status=200, content_type="text/html", fetched_at=datetime.now(UTC),
-                 depth=0, size=1, content_md5="x", title=f"t{i}", text=f"word{i}")
-        for i in range(5)
-    ]
-
-    async def write() -> None:
-        async with await psycopg.AsyncConnection.connect(database_url) as conn:
-            await write_batch(conn, crawl_id, pages, [])
-
-    asyncio.run(write())
+    crawl_id, pages = stored_pages(prepared_db, database_url, "cut", "h.test", 5)
     path = tmp_path / "index"
     key = index_key(path)
     config = IndexerConfig(database_url, str(path), poll_interval=0.05, nice=0, idle=False)

@@ -113,6 +113,15 @@ def test_pages_queue_up_to_the_limit_then_the_caller_analyses():
         pool.close()
 
 
+def one_ready_worker(pool: PageAnalysisPool) -> tuple[Any, int]:
+    """The executor of a one-worker pool, once ready, and its worker's pid."""
+    wait_ready(pool)
+    executor = pool._executor
+    assert executor is not None
+    (pid,) = list(executor._processes)
+    return executor, pid
+
+
 def test_a_ctrl_c_does_not_interrupt_a_worker():
     # Ctrl-C reaches the crawl's whole process group. A worker interrupted mid-page sent
     # a KeyboardInterrupt back through the page's future, which escaped the crawl's event
@@ -120,10 +129,7 @@ def test_a_ctrl_c_does_not_interrupt_a_worker():
     pool = PageAnalysisPool(1)
     pool.open()
     try:
-        wait_ready(pool)
-        executor = pool._executor
-        assert executor is not None
-        (pid,) = list(executor._processes)  # the one worker
+        executor, pid = one_ready_worker(pool)
         big = PAGES[0][1] * 300  # busy for a while: the signal comes mid-page
         future = pool.submit(big, PAGES[0][0], encoding="utf-8", content_language="",
                              anchor_max_chars=500)
@@ -145,10 +151,7 @@ def test_a_dead_worker_is_replaced():
     pool = PageAnalysisPool(1)
     pool.open()
     try:
-        wait_ready(pool)
-        executor = pool._executor
-        assert executor is not None
-        (pid,) = list(executor._processes)  # the one worker
+        executor, pid = one_ready_worker(pool)
         os.kill(pid, signal.SIGKILL)
         with pytest.raises(BrokenProcessPool):
             for _ in range(50):  # the pool learns of the death shortly after
