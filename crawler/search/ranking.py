@@ -45,6 +45,10 @@ class Boosts:
     proximity: float = defaults.SEARCH_PROXIMITY_BOOST
     heading: float = defaults.SEARCH_HEADING_BOOST
     anchor: float = defaults.SEARCH_ANCHOR_BOOST
+    #: the context bonus (in-link contexts), for queries of ``context_min_words`` plain
+    #: words or more
+    context: float = defaults.SEARCH_CONTEXT_BOOST
+    context_min_words: int = defaults.SEARCH_CONTEXT_MIN_WORDS
 
 
 #: Queries of this many plain words or more are descriptions (and sentences), ranked by
@@ -64,6 +68,8 @@ def query_boosts(boosts: Boosts, words: int) -> Boosts:
     weigh DESCRIPTION_BONUS_FACTOR and the exact bonus (the words as typed in the title
     and URL name, which tells `Paths` from `Path`) is off; the text's BM25F decides more.
     Measured on the blind development collections (docs/search.md)."""
+    if words < boosts.context_min_words:
+        boosts = replace(boosts, context=0.0)
     if words < DESCRIPTION_MIN_WORDS:
         return boosts
     f = DESCRIPTION_BONUS_FACTOR

@@ -113,6 +113,7 @@ FIELD_ANALYZERS = {
     "body": TEXT_ANALYZER,
     "headings": TEXT_ANALYZER,
     "inlinks": TEXT_ANALYZER,
+    "context": TEXT_ANALYZER,
     "lead": TEXT_ANALYZER,
     "url_text": URL_ANALYZER,
     "title_exact": EXACT_ANALYZER,
@@ -309,6 +310,7 @@ class TantivyCompiler(CompilerBase):
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
             + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+            + self._field_bonus(tree, "context", self.boosts.context)
         )
         # the proximity bonus is rescored on the first tier's best hits, as Whoosh's
         # (RESCORE_WINDOW): probed on every match it let pages beyond Whoosh's window
