@@ -342,6 +342,19 @@ CONTEXT_WORDS_BEFORE = 12
 CONTEXT_WORDS_AFTER = 24
 #: Link elements looked at for contexts per page, at most (an index of thousands).
 MAX_CONTEXT_LINKS = 2000
+#: The navigation blocks of crawler.content.NAVIGATION_SELECTORS (ARIA, HTML5, DocBook's
+#: navheader/navfooter, Sphinx's related bar and sidebar, texinfo's, javadoc's): a link
+#: there has no context (a "Prev | Up | Next" row names the neighbours' titles).
+_NAVIGATION = lxml.etree.XPath(
+    "//nav | //footer | //*[@role='navigation' or @role='banner' or @role='contentinfo'"
+    " or @role='search'] | //*[@class and ("
+    + " or ".join(
+        f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+        for name in ("navheader", "navfooter", "related", "sphinxsidebar", "nav-panel",
+                     "top-nav", "sub-nav")
+    )
+    + ")]"
+)
 
 
 def _context_block(link: lxml.etree._Element) -> lxml.etree._Element | None:
@@ -413,13 +426,15 @@ def link_context(link: lxml.etree._Element) -> str:
 
 
 def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
-    """raw href (without its fragment) -> the context of its first link that has one."""
+    """raw href (without its fragment) -> the context of its first link that has one,
+    outside the navigation blocks."""
     found: dict[str, str] = {}
+    navigation = {id(a) for block in _NAVIGATION(root) for a in block.iter("a")}
     for i, el in enumerate(root.iter("a")):
         if i >= MAX_CONTEXT_LINKS:
             break
         href = (el.get("href") or "").split("#", 1)[0].strip()
-        if not href or href in found:
+        if not href or href in found or id(el) in navigation:
             continue
         context = link_context(el)
         if context:

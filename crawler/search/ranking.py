@@ -7,6 +7,7 @@ BM25F scores of the query's words and sums them with these weights:
 
     text(d, q) = BM25F(content) + title * BM25F(title) + heading * BM25F(headings)
                  + anchor * BM25F(inlinks) + exact * BM25F(title_exact + url_name)
+                 + context * BM25F(context) [SEARCH_CONTEXT_MIN_WORDS+ words]
                  + lead * BM25F(lead) [3+ words] + proximity * pairs/sequence [rescore]
 
 then ``final_score`` blends in PageRank and the language, and ``group_variants`` folds

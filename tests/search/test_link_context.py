@@ -37,6 +37,8 @@ PAGE = b"""<html><head><title>Commands</title></head><body>
 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 a15 a16 a17 a18 a19 a20 a21 a22 a23 a24 a25</p>
 <p><a href="next.html">Next</a> describes the next step.</p>
 <div><a href="plain.html">a link in a div</a> with words</div>
+<div class="navfooter"><table><tr><td><a href="prev.html">Prev</a></td><td>Up</td></tr>
+<tr><td>The previous chapter</td></tr></table></div>
 </body></html>"""
 
 
@@ -66,6 +68,8 @@ def test_a_links_context_is_its_blocks_words_around_it() -> None:
         "join.html": f"{before} Use {after}",
         # no block within reach
         "plain.html": "",
+        # a navigation block (DocBook's navfooter: its row would say "Up")
+        "prev.html": "",
     }
 
 
