@@ -150,16 +150,6 @@ def test_stored_contexts_feed_the_targets_context_field(
     assert latest["http://h.test/add.html"]["context"] == docs["http://h.test/add.html"]["context"]
 
 
-def test_the_migration_adds_an_empty_context_to_old_links(
-    prepared_db: psycopg.Connection,
-) -> None:
-    column = prepared_db.execute(
-        "SELECT data_type, is_nullable, column_default FROM information_schema.columns "
-        "WHERE table_name = 'links' AND column_name = 'context'"
-    ).fetchone()
-    assert column == ("text", "NO", "''::text")
-
-
 def _engine(path: Path, backend: str, contexts: dict[str, str], **options) -> SearchEngine:
     text = "Reference of the {} command: what it changes in the working directory. "
     names = ["add", "commit", "rebase", "merge", "stash", "tag"]
