@@ -429,7 +429,10 @@ def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
     """raw href (without its fragment) -> the context of its first link that has one,
     outside the navigation blocks."""
     found: dict[str, str] = {}
-    navigation = {id(a) for block in _NAVIGATION(root) for a in block.iter("a")}
+    # the elements kept alive while their ids are compared: lxml makes a new Python
+    # object for an element whose last one was freed, and a freed id can be reused
+    nav_links = [a for block in _NAVIGATION(root) for a in block.iter("a")]
+    navigation = {id(a) for a in nav_links}
     for i, el in enumerate(root.iter("a")):
         if i >= MAX_CONTEXT_LINKS:
             break
