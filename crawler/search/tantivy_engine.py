@@ -6,7 +6,7 @@ the decisions of crawler/search/query/compiler.py (tiers, descriptions in one ti
 common words of a sentence, the bonuses and when each applies). Every tier query is
 
     MUST   the tier's query, its words scored where the query's structure matches them
-    SHOULD the bonuses (title, headings, anchors; exact and lead in the first tier)
+    SHOULD the bonuses (title, headings, anchors, contexts; exact and lead in the first tier)
 
 and scores what Whoosh's BM25F scores (docs/search.md, *Relevance parity*): each term is
 Tantivy's BM25 times the idf correction of crawler.search.ranking (Whoosh's idf instead
