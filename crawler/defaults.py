@@ -331,6 +331,12 @@ SEARCH_HEADING_BOOST = 1.0
 # ... and in the anchor texts of the links to the page (other hosts' count double,
 # capped per source host, crawler/search/fields.py): what other pages call it.
 SEARCH_ANCHOR_BOOST = 1.0
+# ... and in the words around the links to the page on the pages linking it (a list
+# item's, a table row's, a definition's or a paragraph's text: the anchor window, links
+# stored since schema migration 27), for queries of SEARCH_CONTEXT_MIN_WORDS plain words
+# or more (docs/search.md, seventeenth round); 0 = none
+SEARCH_CONTEXT_BOOST = 1.0
+SEARCH_CONTEXT_MIN_WORDS = 4
 # The language searches prefer when neither the query (lang:xx, its script, a sure
 # detection) nor the browser (Accept-Language) tells one; "" = no preference.
 SEARCH_DEFAULT_LANGUAGE = "en"

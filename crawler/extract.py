@@ -49,6 +49,9 @@ class ExtractedLink:
     visibility: int
     position: int
     distance: int
+    # the words around the link in its list item, table row, definition or paragraph
+    # (link_context), without the anchor text: what the linking page says the target is
+    context: str = ""
 
 
 @dataclass(slots=True)
@@ -323,6 +326,125 @@ def defined_names(elements: list[lxml.etree._Element | None]) -> list[str]:
     return list(found)
 
 
+#: Elements whose text is a link's context (link_context): a list item, a definition's
+#: term or description, a table row (a cell is taken up to its row), a paragraph.
+_CONTEXT_BLOCKS = frozenset({"li", "dt", "dd", "tr", "p", "caption", "figcaption"})
+_CONTEXT_CELLS = frozenset({"td", "th"})
+#: Ancestors looked at for the block, at most (a link in a div or a pre has none).
+CONTEXT_LEVELS = 6
+#: Elements inside a block whose text is not the link's context: a nested list or
+#: table (a table of contents' item holding its sub-items), invisible text.
+_CONTEXT_SKIP = frozenset(
+    {"ul", "ol", "dl", "table", "script", "style", "noscript", "template"}
+)
+#: Words of context kept before and after the link (the anchor window).
+CONTEXT_WORDS_BEFORE = 12
+CONTEXT_WORDS_AFTER = 24
+#: Link elements looked at for contexts per page, at most (an index of thousands).
+MAX_CONTEXT_LINKS = 2000
+#: The navigation blocks of crawler.content.NAVIGATION_SELECTORS (ARIA, HTML5, DocBook's
+#: navheader/navfooter, Sphinx's related bar and sidebar, texinfo's, javadoc's): a link
+#: there has no context (a "Prev | Up | Next" row names the neighbours' titles).
+_NAVIGATION = lxml.etree.XPath(
+    "//nav | //footer | //*[@role='navigation' or @role='banner' or @role='contentinfo'"
+    " or @role='search'] | //*[@class and ("
+    + " or ".join(
+        f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+        for name in ("navheader", "navfooter", "related", "sphinxsidebar", "nav-panel",
+                     "top-nav", "sub-nav")
+    )
+    + ")]"
+)
+
+
+def _context_block(link: lxml.etree._Element) -> lxml.etree._Element | None:
+    """The block whose text is the link's context: its nearest list item, definition
+    term or description, paragraph or caption, or the row of its table cell."""
+    el = link.getparent()
+    for _ in range(CONTEXT_LEVELS):
+        if el is None:
+            return None
+        tag = el.tag
+        if tag in _CONTEXT_BLOCKS:
+            return el
+        if tag in _CONTEXT_CELLS:
+            row = el.getparent()
+            return row if row is not None and row.tag == "tr" else el
+        if tag in ("body", "pre", "ul", "ol", "dl", "table", "nav"):
+            return None
+        el = el.getparent()
+    return None
+
+
+def _split_text(
+    block: lxml.etree._Element, link: lxml.etree._Element | None
+) -> tuple[list[str], list[str]]:
+    """The text of ``block`` before and after ``link`` (without the link's own text and
+    without nested lists and tables), as lists of text pieces (``link`` None: all of it
+    before)."""
+    before: list[str] = []
+    after: list[str] = []
+    out = before
+
+    def walk(el: lxml.etree._Element) -> None:
+        nonlocal out
+        if el is link:
+            out = after
+            return
+        if el.text and isinstance(el.tag, str):
+            out.append(el.text)
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in _CONTEXT_SKIP:
+                walk(child)
+            if child.tail:
+                out.append(child.tail)
+
+    walk(block)
+    return before, after
+
+
+def link_context(link: lxml.etree._Element) -> str:
+    """The words around a link in its block (a list item, a definition, a table row, a
+    paragraph), at most CONTEXT_WORDS_BEFORE before and CONTEXT_WORDS_AFTER after it,
+    without its own anchor text; for a definition term linking a page, its description
+    too (``<dt><a>git-add(1)</a></dt><dd>Add file contents to the index.</dd>``). What
+    the linking page says about the target, in words the target need not use: the
+    classic anchor window. '' when the block says nothing else (a menu item)."""
+    block = _context_block(link)
+    if block is None:
+        return ""
+    before, after = _split_text(block, link)
+    after_words = " ".join(after).split()
+    if block.tag == "dt" and len(after_words) < CONTEXT_WORDS_AFTER:
+        description = block.getnext()
+        if description is not None and description.tag == "dd":
+            after_words += " ".join(_split_text(description, None)[0]).split()
+    words = " ".join(before).split()[-CONTEXT_WORDS_BEFORE:] + after_words[:CONTEXT_WORDS_AFTER]
+    if not any(c.isalnum() for w in words for c in w):
+        return ""
+    return " ".join(words)
+
+
+def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
+    """raw href (without its fragment) -> the context of its first link that has one,
+    outside the navigation blocks."""
+    found: dict[str, str] = {}
+    # the elements kept alive while their ids are compared: lxml makes a new Python
+    # object for an element whose last one was freed, and a freed id can be reused
+    nav_links = [a for block in _NAVIGATION(root) for a in block.iter("a")]
+    navigation = {id(a) for a in nav_links}
+    for i, el in enumerate(root.iter("a")):
+        if i >= MAX_CONTEXT_LINKS:
+            break
+        href = (el.get("href") or "").split("#", 1)[0].strip()
+        if not href or href in found or id(el) in navigation:
+            continue
+        context = link_context(el)
+        if context:
+            found[href] = context
+    return found
+
+
 _MARKER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: valid XML text
 
 
@@ -363,9 +485,11 @@ def extract_page(
     encoding: str | None = None,
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
     names: bool = False,
+    contexts: bool = False,
 ) -> ExtractedPage:
     """Extract the title, visible text and out-links of an HTML page (``names``: and the
-    names it defines, :func:`defined_names`).
+    names it defines, :func:`defined_names`; ``contexts``: each link's context,
+    :func:`link_context`).
 
     Links come from ``<a href>``, ``<area href>`` and ``<frame src>``, ``<iframe src>``
     (``<noframes>`` content included), resolved against ``<base href>`` and the page URL,
@@ -428,6 +552,7 @@ def extract_page(
                 link_elements.append(el)
                 hrefs.append(href)
     anchors = [_collapse(_anchor_text(el)) for el in link_elements]
+    link_contexts = _link_contexts(body if body is not None else root) if contexts else {}
     visibilities = link_visibilities(root, link_elements)
     base_url = page_url
     base_el = root.find(".//base[@href]")
@@ -455,6 +580,7 @@ def extract_page(
                 visibility=visibilities[i],
                 position=position_score(offsets[i], len(text)),
                 distance=1 if url_host(target) == page_host else 5,
+                context=link_contexts.get(href, ""),
             )
         )
     return ExtractedPage(

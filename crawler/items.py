@@ -13,6 +13,8 @@ class LinkRecord:
     visibility: int
     position: int
     distance: int
+    # the words around the link on the page (crawler.extract.link_context), '' none
+    context: str = ""
 
 
 @dataclass

@@ -86,7 +86,8 @@ def analyse_html(
     functions or options, crawler.extract.defined_names) are collected by the walk over
     the page's links, at most crawler.extract.MAX_NAMES of them."""
     page = extract_page(
-        body, url, encoding=encoding, anchor_max_chars=anchor_max_chars, names=True
+        body, url, encoding=encoding, anchor_max_chars=anchor_max_chars, names=True,
+        contexts=True,
     )
     content = main_content(body, encoding=encoding, content_language=content_language)
     return PageAnalysis(
@@ -104,7 +105,7 @@ def analyse_html(
 # --- worker side: plain tuples cross the process boundary (pickling slotted dataclasses
 # per link cost more than the tuples) ---------------------------------------------------
 
-_LinkTuple = tuple[str, str, int, int, int]
+_LinkTuple = tuple[str, str, int, int, int, str]
 _Fingerprint = tuple[FingerprintConfig, PageFingerprint | None] | None
 _AnalysisTuple = tuple[
     str, str, str | None, list[_LinkTuple], str, list[str], str, list[str], _Fingerprint
@@ -159,7 +160,10 @@ def _worker_analyse(
         content_language=content_language,
         anchor_max_chars=anchor_max_chars,
     )
-    links = [(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance) for ln in a.links]
+    links = [
+        (ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance, ln.context)
+        for ln in a.links
+    ]
     fingerprint: _Fingerprint = None
     if fingerprint_config is not None:
         test = _tests.get(fingerprint_config)

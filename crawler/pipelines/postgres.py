@@ -56,12 +56,13 @@ ON CONFLICT (crawl_id, url) DO UPDATE SET
 """
 
 _LINKS_SQL = """
-INSERT INTO links (crawl_id, source_url, target_url, anchor_text, visibility, position, distance)
+INSERT INTO links (crawl_id, source_url, target_url, anchor_text, visibility, position, distance,
+                   context)
 SELECT %s, * FROM unnest(%b::text[], %b::text[], %b::text[], %b::smallint[], %b::smallint[],
-                         %b::smallint[])
+                         %b::smallint[], %b::text[])
 ON CONFLICT (crawl_id, source_url, target_url) DO UPDATE SET
     anchor_text = EXCLUDED.anchor_text, visibility = EXCLUDED.visibility,
-    position = EXCLUDED.position, distance = EXCLUDED.distance
+    position = EXCLUDED.position, distance = EXCLUDED.distance, context = EXCLUDED.context
 """
 
 # A URL stored as a page is no longer uncrawled (e.g. it failed once, then succeeded).
@@ -95,12 +96,15 @@ async def write_batch(
     upserted. Idempotent (the outbox operations too, when applied): the
     pipeline's writes and the replay of spill files (`scrapy replayspill`) go through here.
     """
-    links: dict[tuple[str, str], tuple[str, int, int, int]] = {}
+    links: dict[tuple[str, str], tuple[str, int, int, int, str]] = {}
     for page in pages:
         for ln in page.links:
             links.setdefault(
                 (page.url, ln.target_url),
-                (_clean(ln.anchor_text), ln.visibility, ln.position, ln.distance),
+                (
+                    _clean(ln.anchor_text), ln.visibility, ln.position, ln.distance,
+                    _clean(ln.context),
+                ),
             )
     async with conn.transaction(), conn.pipeline():
         if pages:
@@ -143,6 +147,7 @@ async def write_batch(
                     [v[1] for v in values],
                     [v[2] for v in values],
                     [v[3] for v in values],
+                    [v[4] for v in values],
                 ),
             )
         if uncrawled:

@@ -375,6 +375,10 @@ class SearchEngine:
                 ),
                 heading=settings.getfloat("SEARCH_HEADING_BOOST", defaults.SEARCH_HEADING_BOOST),
                 anchor=settings.getfloat("SEARCH_ANCHOR_BOOST", defaults.SEARCH_ANCHOR_BOOST),
+                context=settings.getfloat("SEARCH_CONTEXT_BOOST", defaults.SEARCH_CONTEXT_BOOST),
+                context_min_words=settings.getint(
+                    "SEARCH_CONTEXT_MIN_WORDS", defaults.SEARCH_CONTEXT_MIN_WORDS
+                ),
             ),
             snippet_chars=settings.getint("SEARCH_SNIPPET_CHARS", defaults.SEARCH_SNIPPET_CHARS),
             default_language=settings.get(

@@ -189,12 +189,14 @@ def copy_key(title: str, text: str) -> str:
     return hashlib.md5(words.encode("utf-8")).hexdigest() if words.strip("\x1f") else ""
 
 
-def inlink_anchor_text(inlinks: Iterable[tuple[str, str]], page_host: str) -> str:
+def inlink_anchor_text(
+    inlinks: Iterable[tuple[str, str]], page_host: str, max_texts: int = ANCHOR_MAX_TEXTS
+) -> str:
     """The anchor texts of a page's in-links (``(source URL, anchor text)``) as one text
     to index: each distinct text (case folded) repeated by how many source pages use it,
     log2-scaled and capped at ANCHOR_MAX_REPEAT per source host, and
     ANCHOR_OTHER_HOST_WEIGHT times as often for a link from another host. Texts one per
-    line, the most repeated first."""
+    line, the most repeated first, at most ``max_texts`` of them."""
     per_host: dict[tuple[str, str], int] = Counter()
     shown: dict[str, str] = {}
     for source, anchor in inlinks:
@@ -210,5 +212,18 @@ def inlink_anchor_text(inlinks: Iterable[tuple[str, str]], page_host: str) -> st
         if host != page_host.lower():
             repeat *= ANCHOR_OTHER_HOST_WEIGHT
         weights[key] += repeat
-    best = sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[:ANCHOR_MAX_TEXTS]
+    best = sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[:max_texts]
     return "\n".join("\n".join([shown[key]] * weight) for key, weight in best)
+
+
+#: Distinct in-link contexts kept per page (crawler.extract.link_context: the words
+#: around a link to the page on the page linking it), the most repeated first.
+CONTEXT_MAX_TEXTS = 30
+
+
+def inlink_context_text(inlinks: Iterable[tuple[str, str]], page_host: str) -> str:
+    """The contexts of a page's in-links (``(source URL, context)``) as one text to index,
+    weighted and capped as anchor texts are (inlink_anchor_text), at most
+    CONTEXT_MAX_TEXTS distinct texts: a site's menu repeats one context on all its pages,
+    a list of commands with their purposes says each once."""
+    return inlink_anchor_text(inlinks, page_host, CONTEXT_MAX_TEXTS)

@@ -7,6 +7,7 @@ BM25F scores of the query's words and sums them with these weights:
 
     text(d, q) = BM25F(content) + title * BM25F(title) + heading * BM25F(headings)
                  + anchor * BM25F(inlinks) + exact * BM25F(title_exact + url_name)
+                 + context * BM25F(context) [SEARCH_CONTEXT_MIN_WORDS+ words]
                  + lead * BM25F(lead) [3+ words] + proximity * pairs/sequence [rescore]
 
 then ``final_score`` blends in PageRank and the language, and ``group_variants`` folds
@@ -45,6 +46,10 @@ class Boosts:
     proximity: float = defaults.SEARCH_PROXIMITY_BOOST
     heading: float = defaults.SEARCH_HEADING_BOOST
     anchor: float = defaults.SEARCH_ANCHOR_BOOST
+    #: the context bonus (in-link contexts), for queries of ``context_min_words`` plain
+    #: words or more
+    context: float = defaults.SEARCH_CONTEXT_BOOST
+    context_min_words: int = defaults.SEARCH_CONTEXT_MIN_WORDS
 
 
 #: Queries of this many plain words or more are descriptions (and sentences), ranked by
@@ -64,6 +69,8 @@ def query_boosts(boosts: Boosts, words: int) -> Boosts:
     weigh DESCRIPTION_BONUS_FACTOR and the exact bonus (the words as typed in the title
     and URL name, which tells `Paths` from `Path`) is off; the text's BM25F decides more.
     Measured on the blind development collections (docs/search.md)."""
+    if words < boosts.context_min_words:
+        boosts = replace(boosts, context=0.0)
     if words < DESCRIPTION_MIN_WORDS:
         return boosts
     f = DESCRIPTION_BONUS_FACTOR

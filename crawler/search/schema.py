@@ -41,7 +41,8 @@ from crawler.urls import registered_domain
 #: version is refused with the advice to run `scrapy reindex`. 2: exact title and URL
 #: name fields, anchor-text and hub demotion of text words. 3: the page content model
 #: (body = main content, headings, language), in-link anchor text, translation groups.
-INDEX_SCHEMA_VERSION = 3
+#: 4: the in-link context field (``context``).
+INDEX_SCHEMA_VERSION = 4
 
 #: Text fields searched by words without a field prefix ("anywhere").
 TEXT_FIELDS = ("content",)
@@ -315,6 +316,9 @@ def build_schema() -> Schema:
         # anchor texts of the links to the page (crawler.search.fields.inlink_anchor_text):
         # the anchor bonus
         inlinks=TEXT(analyzer=text_analyzer(), stored=True),
+        # the words around the links to the page on the pages linking it
+        # (crawler.search.fields.inlink_context_text): the context bonus
+        context=TEXT(analyzer=text_analyzer(), stored=True),
         # the page's language ('' unknown) and the keys grouping its translations and
         # copies into one result (crawler.search.fields.variant_key, copy_key); columns,
         # read for the hits of a search
@@ -402,13 +406,15 @@ def page_document(
     headings: Sequence[str] | str = (),
     lang: str = "",
     inlinks: str = "",
+    context: str = "",
     names: Sequence[str] | str = (),
     max_names: int = defaults.SEARCH_NAMES_PER_PAGE,
 ) -> dict[str, Any]:
     """The index document of a crawled page (the arguments mirror PageItem's fields;
     ``anchors``: the anchor texts of its out-links, or them joined as stored;
     ``main_text``: the main content, the indexed body when there is one, else ``text``;
-    ``inlinks``: crawler.search.fields.inlink_anchor_text of its in-links; ``names``: the
+    ``inlinks``: crawler.search.fields.inlink_anchor_text of its in-links; ``context``:
+    crawler.search.fields.inlink_context_text of its in-links; ``names``: the
     names it defines, the first ``max_names`` of them indexed after its headings)."""
     host = host.lower()
     fetched = _naive_utc(fetched_at)
@@ -432,6 +438,7 @@ def page_document(
         "body": body,
         "headings": heading_text,
         "inlinks": inlinks,
+        "context": context,
         "lang": lang or url_language(url),
         "variant": variant_key(url),
         "copy": copy_key(title, body),
@@ -469,6 +476,7 @@ def document_from_stored(stored: dict[str, Any], **changes: Any) -> dict[str, An
         "headings": stored.get("headings", ""),
         "lang": stored.get("lang", ""),
         "inlinks": stored.get("inlinks", ""),
+        "context": stored.get("context", ""),
     }
     values.update(changes)
     return page_document(**values)

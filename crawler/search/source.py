@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from crawler import defaults
-from crawler.search.fields import inlink_anchor_text
+from crawler.search.fields import inlink_anchor_text, inlink_context_text
 from crawler.search.schema import page_document
 
 _COLUMNS = """
@@ -26,7 +26,11 @@ _COLUMNS = """
     ARRAY(SELECT ARRAY[l.source_url, l.anchor_text] FROM links l
           WHERE l.crawl_id = p.crawl_id AND l.target_url = p.url AND l.anchor_text <> ''
             AND l.source_url <> p.url
-          LIMIT %s)
+          LIMIT %s),
+    ARRAY(SELECT ARRAY[l.source_url, l.context] FROM links l
+          WHERE l.crawl_id = p.crawl_id AND l.target_url = p.url AND l.context <> ''
+            AND l.source_url <> p.url
+          ORDER BY l.source_url LIMIT %s)
 """
 #: In-links read per page for its anchor text (a site's home page has one from every
 #: page; the anchor text is capped per source host anyway).
@@ -52,14 +56,14 @@ def iter_page_documents(
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
             " WHERE p.crawl_id = %s AND p.removed_at IS NULL ORDER BY p.id"
         )
-        params: tuple[Any, ...] = (MAX_INLINKS, crawl_id)
+        params: tuple[Any, ...] = (MAX_INLINKS, MAX_INLINKS, crawl_id)
     else:
         sql = (
             f"SELECT DISTINCT ON (p.url) {_COLUMNS} FROM pages p"
             " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
             " WHERE p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC"
         )
-        params = (MAX_INLINKS,)
+        params = (MAX_INLINKS, MAX_INLINKS)
     with conn.transaction(), conn.cursor(name="reindex_pages") as cur:
         cur.itersize = itersize
         cur.execute(sql, params)
@@ -85,7 +89,7 @@ def latest_page_documents(
         " LEFT JOIN pagerank r ON r.crawl_id = p.crawl_id AND r.url = p.url"
         " WHERE p.crawl_id = ANY(%b::text[]) AND p.url = ANY(%b::text[])"
         " AND p.removed_at IS NULL ORDER BY p.url, p.fetched_at DESC",
-        (MAX_INLINKS, crawl_ids, urls),
+        (MAX_INLINKS, MAX_INLINKS, crawl_ids, urls),
     ).fetchall()
     return {row[1]: _document(row, max_body_chars, max_names) for row in rows}
 
@@ -108,6 +112,7 @@ def _document(row: tuple[Any, ...], max_body_chars: int, max_names: int) -> dict
         lang,
         names,
         inlinks,
+        contexts,
     ) = row
     return page_document(
         url=url,
@@ -128,4 +133,5 @@ def _document(row: tuple[Any, ...], max_body_chars: int, max_names: int) -> dict
         max_names=max_names,
         lang=lang,
         inlinks=inlink_anchor_text(((s, a) for s, a in inlinks), host),
+        context=inlink_context_text(((s, c) for s, c in contexts), host),
     )

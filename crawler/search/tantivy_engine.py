@@ -6,7 +6,7 @@ the decisions of crawler/search/query/compiler.py (tiers, descriptions in one ti
 common words of a sentence, the bonuses and when each applies). Every tier query is
 
     MUST   the tier's query, its words scored where the query's structure matches them
-    SHOULD the bonuses (title, headings, anchors; exact and lead in the first tier)
+    SHOULD the bonuses (title, headings, anchors, contexts; exact and lead in the first tier)
 
 and scores what Whoosh's BM25F scores (docs/search.md, *Relevance parity*): each term is
 Tantivy's BM25 times the idf correction of crawler.search.ranking (Whoosh's idf instead
@@ -113,6 +113,7 @@ FIELD_ANALYZERS = {
     "body": TEXT_ANALYZER,
     "headings": TEXT_ANALYZER,
     "inlinks": TEXT_ANALYZER,
+    "context": TEXT_ANALYZER,
     "lead": TEXT_ANALYZER,
     "url_text": URL_ANALYZER,
     "title_exact": EXACT_ANALYZER,
@@ -309,6 +310,7 @@ class TantivyCompiler(CompilerBase):
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
             + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+            + self._field_bonus(tree, "context", self.boosts.context)
         )
         # the proximity bonus is rescored on the first tier's best hits, as Whoosh's
         # (RESCORE_WINDOW): probed on every match it let pages beyond Whoosh's window

@@ -82,6 +82,7 @@ STORED_FIELDS = (
     "body",
     "headings",
     "inlinks",
+    "context",
     "anchor_text",
     "lang",
     "variant",
@@ -183,7 +184,7 @@ def build_tantivy_schema(*, url_key: bool = True) -> Any:
     sb.add_text_field("url", tokenizer_name="raw", index_option="basic")
     # weighted terms of title, text and URL (module docstring): match and score
     sb.add_text_field("content_w", tokenizer_name="whitespace", index_option="freq")
-    for name in ("title", "body", "headings", "inlinks", "lead"):
+    for name in ("title", "body", "headings", "inlinks", "context", "lead"):
         sb.add_text_field(name, tokenizer_name=TEXT_ANALYZER)
     sb.add_text_field("url_text", tokenizer_name=URL_ANALYZER)
     sb.add_text_field("title_exact", tokenizer_name=EXACT_ANALYZER)
@@ -388,7 +389,7 @@ def tantivy_document(
     out.add_text("content_w", " ".join(content_terms(title_words, body_words, url, hub, anchors)))
     out.add_text("title", title_words)
     out.add_text("body", body_words)
-    for name in ("headings", "inlinks"):
+    for name in ("headings", "inlinks", "context"):
         if doc.get(name):
             out.add_text(name, without_stop_words(doc[name]))
     if 1.0 - HUB_DEMOTION * hub >= MIN_LEAD_WEIGHT:

@@ -256,7 +256,9 @@ class CrawlerSpider(scrapy.Spider):
             )
             item.names = analysis.names
             item.links = [
-                LinkRecord(ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance)
+                LinkRecord(
+                    ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance, ln.context
+                )
                 for ln in analysis.links
             ]
         elif isinstance(response, TextResponse):

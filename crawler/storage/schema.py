@@ -553,6 +553,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ALTER TABLE pages ADD COLUMN IF NOT EXISTS names text NOT NULL DEFAULT '';
         """,
     ),
+    (
+        27,
+        "links.context: the words around a link on its page (docs/search.md, seventeenth round)",
+        # crawler.extract.link_context: the text of the link's list item, definition,
+        # table row or paragraph around it, without its anchor text, at most
+        # CONTEXT_WORDS_BEFORE + CONTEXT_WORDS_AFTER words; indexed as the target's
+        # in-link context (crawler.search.fields.inlink_context_text). '': none, or a link
+        # stored before this migration (a recrawl fills it).
+        """
+        ALTER TABLE links ADD COLUMN IF NOT EXISTS context text NOT NULL DEFAULT '';
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = max(number for number, _, _ in MIGRATIONS)

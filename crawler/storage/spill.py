@@ -120,6 +120,7 @@ def _link(value: Any) -> LinkRecord:
         visibility=_int(value, "visibility"),
         position=_int(value, "position"),
         distance=_int(value, "distance"),
+        context=_text(value, "context", ""),
     )
 
 

@@ -460,10 +460,15 @@ def test_a_paraphrase_is_ranked_by_the_text_not_by_a_title_sharing_its_words(
 
 
 def test_query_boosts_weigh_a_descriptions_bonuses_less() -> None:
-    boosts = Boosts(title=2.0, exact=4.0, lead=3.0, proximity=1.0, heading=1.0, anchor=1.0)
-    assert query_boosts(boosts, 3) == boosts
+    boosts = Boosts(
+        title=2.0, exact=4.0, lead=3.0, proximity=1.0, heading=1.0, anchor=1.0, context=1.0
+    )
+    # a name gets no context bonus (SEARCH_CONTEXT_MIN_WORDS), a description's is whole
+    assert query_boosts(boosts, 3) == Boosts(
+        title=2.0, exact=4.0, lead=3.0, proximity=1.0, heading=1.0, anchor=1.0, context=0.0
+    )
     assert query_boosts(boosts, 4) == Boosts(
-        title=1.0, exact=0.0, lead=1.5, proximity=1.0, heading=0.5, anchor=0.5
+        title=1.0, exact=0.0, lead=1.5, proximity=1.0, heading=0.5, anchor=0.5, context=1.0
     )
 
 

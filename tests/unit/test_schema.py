@@ -71,3 +71,19 @@ def test_a_failure_on_the_preparing_thread_is_raised_by_prepare():
     assert not db.prepared
     with pytest.raises(DatabaseUnavailable):  # and again on the next call, in this thread
         db.prepare(timeout=2)
+
+
+def test_migration_27_gives_the_links_of_an_old_database_an_empty_context(fresh_url):
+    """A database of schema 26 (links without context) keeps its links, each with ''
+    (docs/search.md, seventeenth round: a recrawl fills them)."""
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        migrate(conn)
+        conn.execute("ALTER TABLE links DROP COLUMN context")
+        conn.execute("DELETE FROM schema_version WHERE version = 27")
+        conn.execute("INSERT INTO crawls (id, spider) VALUES ('old', 'general')")
+        conn.execute(
+            "INSERT INTO links (crawl_id, source_url, target_url, anchor_text) "
+            "VALUES ('old', 'http://h.test/a', 'http://h.test/b', 'b')"
+        )
+        assert migrate(conn) == 1
+        assert conn.execute("SELECT anchor_text, context FROM links").fetchall() == [("b", "")]

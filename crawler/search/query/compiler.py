@@ -294,7 +294,8 @@ class QueryCompiler(CompilerBase):
         parsed.bonus = _any(
             self._field_bonus(tree, "title", self.boosts.title)
             + self._field_bonus(tree, "headings", self.boosts.heading)
-            + self._field_bonus(tree, "inlinks", self.boosts.anchor),
+            + self._field_bonus(tree, "inlinks", self.boosts.anchor)
+            + self._field_bonus(tree, "context", self.boosts.context),
             lazy=True,
             preload=parsed.preload,
         )
