@@ -26,6 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import lxml.etree
 
 from crawler import defaults
+from crawler.content import NAVIGATION_SELECTORS
 from crawler.urls import canonical_url, url_host
 
 # Elements whose text a reader never sees.
@@ -345,16 +346,43 @@ MAX_CONTEXT_LINKS = 2000
 #: The navigation blocks of crawler.content.NAVIGATION_SELECTORS (ARIA, HTML5, DocBook's
 #: navheader/navfooter, Sphinx's related bar and sidebar, texinfo's, javadoc's): a link
 #: there has no context (a "Prev | Up | Next" row names the neighbours' titles).
-_NAVIGATION = lxml.etree.XPath(
-    "//nav | //footer | //*[@role='navigation' or @role='banner' or @role='contentinfo'"
-    " or @role='search'] | //*[@class and ("
-    + " or ".join(
-        f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
-        for name in ("navheader", "navfooter", "related", "sphinxsidebar", "nav-panel",
-                     "top-nav", "sub-nav")
+_NAV_TAGS = frozenset(s for s in NAVIGATION_SELECTORS if s.isalpha())
+_NAV_ROLES = frozenset(s[6:-1] for s in NAVIGATION_SELECTORS if s.startswith("[role="))
+_NAV_CLASSES = frozenset(s[1:] for s in NAVIGATION_SELECTORS if s.startswith("."))
+
+
+def _is_navigation_block(el: lxml.etree._Element) -> bool:
+    return (
+        el.tag in _NAV_TAGS
+        or el.get("role") in _NAV_ROLES
+        or not _NAV_CLASSES.isdisjoint((el.get("class") or "").split())
     )
-    + ")]"
-)
+
+
+def _in_navigation(
+    link: lxml.etree._Element, known: dict[lxml.etree._Element, bool]
+) -> bool:
+    """Whether ``link`` is inside a navigation block. Each ancestor is judged once per
+    page (``known``, which also keeps the elements alive: lxml's element objects are
+    made on demand). An XPath finding the blocks over the whole tree cost 2.7-4.2 ms per
+    page of the speed web's documentation (its class tests on every element); links
+    with a context are few, and share their ancestors."""
+    path = []
+    node = link.getparent()
+    inside = False
+    while node is not None:
+        judged = known.get(node)
+        if judged is not None:
+            inside = judged
+            break
+        path.append(node)
+        if _is_navigation_block(node):
+            inside = True
+            break
+        node = node.getparent()
+    for node in path:
+        known[node] = inside
+    return inside
 
 
 def _context_block(link: lxml.etree._Element) -> lxml.etree._Element | None:
@@ -382,38 +410,63 @@ def _split_text(
     """The text of ``block`` before and after ``link`` (without the link's own text and
     without nested lists and tables), as lists of text pieces (``link`` None: all of it
     before)."""
-    before: list[str] = []
-    after: list[str] = []
-    out = before
+    pieces, spans = _block_layout(block)
+    span = spans.get(link) if link is not None else None
+    if span is None:
+        return pieces, []
+    return pieces[: span[0]], pieces[span[1] :]
+
+
+_Layout = tuple[list[str], dict[lxml.etree._Element, tuple[int, int]]]
+
+
+def _block_layout(block: lxml.etree._Element) -> _Layout:
+    """The text pieces of ``block`` in order (nested lists and tables left out) and, for
+    each link inside it, the span of pieces that are its own text: one walk of a block
+    serves every link in it (a paragraph or a row of many links was walked once per
+    link). The span dict keeps the link elements alive, so lxml hands out the same
+    objects for them later."""
+    pieces: list[str] = []
+    spans: dict[lxml.etree._Element, tuple[int, int]] = {}
 
     def walk(el: lxml.etree._Element) -> None:
-        nonlocal out
-        if el is link:
-            out = after
-            return
+        start = len(pieces)
         if el.text and isinstance(el.tag, str):
-            out.append(el.text)
+            pieces.append(el.text)
         for child in el:
             if isinstance(child.tag, str) and child.tag not in _CONTEXT_SKIP:
                 walk(child)
             if child.tail:
-                out.append(child.tail)
+                pieces.append(child.tail)
+        if el.tag == "a":
+            spans[el] = (start, len(pieces))
 
     walk(block)
-    return before, after
+    return pieces, spans
 
 
-def link_context(link: lxml.etree._Element) -> str:
+def link_context(
+    link: lxml.etree._Element,
+    layouts: dict[lxml.etree._Element, _Layout] | None = None,
+) -> str:
     """The words around a link in its block (a list item, a definition, a table row, a
     paragraph), at most CONTEXT_WORDS_BEFORE before and CONTEXT_WORDS_AFTER after it,
     without its own anchor text; for a definition term linking a page, its description
     too (``<dt><a>git-add(1)</a></dt><dd>Add file contents to the index.</dd>``). What
     the linking page says about the target, in words the target need not use: the
-    classic anchor window. '' when the block says nothing else (a menu item)."""
+    classic anchor window. '' when the block says nothing else (a menu item).
+    ``layouts``: the blocks walked so far on this page (:func:`_block_layout`)."""
     block = _context_block(link)
     if block is None:
         return ""
-    before, after = _split_text(block, link)
+    if layouts is None:
+        layouts = {}
+    layout = layouts.get(block)
+    if layout is None:
+        layout = layouts[block] = _block_layout(block)
+    pieces, spans = layout
+    span = spans.get(link)
+    before, after = (pieces, []) if span is None else (pieces[: span[0]], pieces[span[1] :])
     after_words = " ".join(after).split()
     if block.tag == "dt" and len(after_words) < CONTEXT_WORDS_AFTER:
         description = block.getnext()
@@ -429,18 +482,16 @@ def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
     """raw href (without its fragment) -> the context of its first link that has one,
     outside the navigation blocks."""
     found: dict[str, str] = {}
-    # the elements kept alive while their ids are compared: lxml makes a new Python
-    # object for an element whose last one was freed, and a freed id can be reused
-    nav_links = [a for block in _NAVIGATION(root) for a in block.iter("a")]
-    navigation = {id(a) for a in nav_links}
+    known: dict[lxml.etree._Element, bool] = {}
+    layouts: dict[lxml.etree._Element, _Layout] = {}
     for i, el in enumerate(root.iter("a")):
         if i >= MAX_CONTEXT_LINKS:
             break
         href = (el.get("href") or "").split("#", 1)[0].strip()
-        if not href or href in found or id(el) in navigation:
+        if not href or href in found:
             continue
-        context = link_context(el)
-        if context:
+        context = link_context(el, layouts)
+        if context and not _in_navigation(el, known):
             found[href] = context
     return found
 
