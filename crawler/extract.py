@@ -404,19 +404,6 @@ def _context_block(link: lxml.etree._Element) -> lxml.etree._Element | None:
     return None
 
 
-def _split_text(
-    block: lxml.etree._Element, link: lxml.etree._Element | None
-) -> tuple[list[str], list[str]]:
-    """The text of ``block`` before and after ``link`` (without the link's own text and
-    without nested lists and tables), as lists of text pieces (``link`` None: all of it
-    before)."""
-    pieces, spans = _block_layout(block)
-    span = spans.get(link) if link is not None else None
-    if span is None:
-        return pieces, []
-    return pieces[: span[0]], pieces[span[1] :]
-
-
 _Layout = tuple[list[str], dict[lxml.etree._Element, tuple[int, int]]]
 
 
@@ -471,7 +458,7 @@ def link_context(
     if block.tag == "dt" and len(after_words) < CONTEXT_WORDS_AFTER:
         description = block.getnext()
         if description is not None and description.tag == "dd":
-            after_words += " ".join(_split_text(description, None)[0]).split()
+            after_words += " ".join(_block_layout(description)[0]).split()
     words = " ".join(before).split()[-CONTEXT_WORDS_BEFORE:] + after_words[:CONTEXT_WORDS_AFTER]
     if not any(c.isalnum() for w in words for c in w):
         return ""
