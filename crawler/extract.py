@@ -432,6 +432,29 @@ def _block_layout(block: lxml.etree._Element) -> _Layout:
     return pieces, spans
 
 
+def _words_before(pieces: list[str], end: int, count: int) -> list[str]:
+    """The last ``count`` words of ``pieces[:end]`` (pieces are separate words: joined by
+    spaces). From the end only: a block of n links joined its whole text before each of
+    them, n times (a paragraph or row of hundreds of links)."""
+    words: list[str] = []
+    i = end
+    while i > 0 and len(words) < count:
+        i -= 1
+        words[:0] = pieces[i].split()
+    return words[-count:] if len(words) > count else words
+
+
+def _words_from(pieces: list[str], start: int, count: int) -> list[str]:
+    """The words of ``pieces[start:]``, at least the first ``count`` of them (all when
+    there are fewer)."""
+    words: list[str] = []
+    for i in range(start, len(pieces)):
+        if len(words) >= count:
+            break
+        words += pieces[i].split()
+    return words
+
+
 def link_context(
     link: lxml.etree._Element,
     layouts: dict[lxml.etree._Element, _Layout] | None = None,
@@ -453,13 +476,13 @@ def link_context(
         layout = layouts[block] = _block_layout(block)
     pieces, spans = layout
     span = spans.get(link)
-    before, after = (pieces, []) if span is None else (pieces[: span[0]], pieces[span[1] :])
-    after_words = " ".join(after).split()
+    start, end = (len(pieces), len(pieces)) if span is None else span
+    after_words = _words_from(pieces, end, CONTEXT_WORDS_AFTER)
     if block.tag == "dt" and len(after_words) < CONTEXT_WORDS_AFTER:
         description = block.getnext()
         if description is not None and description.tag == "dd":
             after_words += " ".join(_block_layout(description)[0]).split()
-    words = " ".join(before).split()[-CONTEXT_WORDS_BEFORE:] + after_words[:CONTEXT_WORDS_AFTER]
+    words = _words_before(pieces, start, CONTEXT_WORDS_BEFORE) + after_words[:CONTEXT_WORDS_AFTER]
     if not any(c.isalnum() for w in words for c in w):
         return ""
     return " ".join(words)
@@ -477,8 +500,12 @@ def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
         href = (el.get("href") or "").split("#", 1)[0].strip()
         if not href or href in found:
             continue
+        # most links of a page are in no context block or in its menus: those two tests
+        # first (the second memoised per ancestor), the block's words only for the rest
+        if _context_block(el) is None or _in_navigation(el, known):
+            continue
         context = link_context(el, layouts)
-        if context and not _in_navigation(el, known):
+        if context:
             found[href] = context
     return found
 

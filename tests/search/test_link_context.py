@@ -73,6 +73,36 @@ def test_a_links_context_is_its_blocks_words_around_it() -> None:
     }
 
 
+def test_a_block_of_many_links_gives_each_its_own_words() -> None:
+    # one paragraph of 1,500 links (an index line): each link's context is read from its
+    # neighbours only (the whole block's text was joined again for every link: 0.9 s
+    # for 2,000 links), and reads the same words as from the whole block
+    html = "<html><body><p>{}</p></body></html>".format(
+        " ".join(f'see <a href="p{i}.html">page {i}</a> about t{i},' for i in range(1500))
+    ).encode()
+    items = [f"see page {i} about t{i}," for i in range(1500)]  # the block's text
+    contexts = _contexts(html)
+    assert len(contexts) == 1500
+
+    def expected(i: int) -> str:  # from the block's whole word list
+        words = " ".join(items[:i]).split() + ["see"]
+        after = f"about t{i}, " + " ".join(items[i + 1 :])
+        return " ".join(words[-12:] + after.split()[:24])
+
+    assert contexts["p0.html"] == "see about t0, " + " ".join(
+        f"see page {i} about t{i}," for i in range(1, 5)
+    ) + " see page"
+    assert contexts["p700.html"] == (
+        "t697, see page 698 about t698, see page 699 about t699, see "
+        "about t700, " + " ".join(f"see page {i} about t{i}," for i in range(701, 705))
+        + " see page"
+    )
+    assert contexts["p1499.html"] == (
+        "t1496, see page 1497 about t1497, see page 1498 about t1498, see about t1499,"
+    )
+    assert all(contexts[f"p{i}.html"] == expected(i) for i in range(1500))
+
+
 def test_contexts_are_extracted_only_when_asked_and_by_the_crawls_analysis() -> None:
     plain = extract_page(PAGE, "http://h.test/d/index.html")
     assert {link.context for link in plain.links} == {""}
