@@ -180,6 +180,19 @@ def main() -> int:
         problems.append("batteries: a signature, index or Batteries.* page as a target")
     if sum(1 for q in bq13 if any(e.startswith("Batteries.") for e in q["equivalent"])) < 30:
         problems.append("batteries: fewer than 30 targets with a Batteries.* copy")
+    # fourteenth set: ffmpeg's targets are never a program's "-all" page or the index,
+    # gap's never a MathJax copy, a contents or an index page (each has its _mj copy),
+    # libvirt's never an index page
+    fq14 = load_queries("ffmpeg")
+    if any(q["target"].endswith("-all.html") or q["target"] == "index.html" for q in fq14):
+        problems.append("ffmpeg: an -all page or the index as a target")
+    gq14 = load_queries("gap")
+    if any(q["target"].endswith(("_mj.html", "chap0.html", "chapInd.html")) for q in gq14):
+        problems.append("gap: a MathJax copy, contents or index page as a target")
+    if any(not any(e.endswith("_mj.html") for e in q["equivalent"]) for q in gq14):
+        problems.append("gap: a target without its MathJax copy")
+    if any(q["target"].endswith("index.html") for q in load_queries("libvirt")):
+        problems.append("libvirt: an index page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -225,6 +238,9 @@ def main() -> int:
         "ncurses",
         "gnustep",
         "batteries",
+        "ffmpeg",
+        "gap",
+        "libvirt",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -525,6 +541,23 @@ def main() -> int:
                 200,
                 "text/html",
                 b"filter_map",
+            ),
+            # fourteenth set: a texi2html manual page, a GAPDoc chapter, a libvirt API module
+            # page
+            (
+                "GET",
+                COLLECTIONS["ffmpeg"].url("ffmpeg-filters.html"),
+                200,
+                "text/html",
+                b"loudnorm",
+            ),
+            ("GET", COLLECTIONS["gap"].url("ref/chap39.html"), 200, "text/html", b"SylowSubgroup"),
+            (
+                "GET",
+                COLLECTIONS["libvirt"].url("html/libvirt-libvirt-domain.html"),
+                200,
+                "text/html",
+                b"virDomainCreateXML",
             ),
         ]
         for method, url, status, ctype, needle in checks:
