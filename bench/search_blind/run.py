@@ -706,6 +706,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, THIRTEENTH SET of 2026-11-27 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fourteenth":
         label = "HELD OUT, FOURTEENTH SET of 2026-11-28 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fifteenth":
+        label = "HELD OUT, FIFTEENTH SET of 2026-11-28 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -832,13 +834,16 @@ def select(spec: str) -> list[Collection]:
     if spec == "fourteenth":
         # the fourteenth held-out set, added after the scores of the first thirteen had been read
         return [c for c in COLLECTIONS.values() if c.group == "fourteenth"]
+    if spec == "fifteenth":
+        # the fifteenth held-out set, added after the scores of the first fourteen had been read
+        return [c for c in COLLECTIONS.values() if c.group == "fifteenth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
                 "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
-                "eleventh, twelfth, thirteenth, fourteenth, all)"
+                "eleventh, twelfth, thirteenth, fourteenth, fifteenth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -870,6 +875,7 @@ def main(argv: list[str] | None = None) -> int:
             "| twelfth (the twelfth held-out set, 2026-11-27) "
             "| thirteenth (the thirteenth held-out set, 2026-11-27) "
             "| fourteenth (the fourteenth held-out set, 2026-11-28) "
+            "| fifteenth (the fifteenth held-out set, 2026-11-28) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -9,6 +9,8 @@ refuses CONNECT as the harness expects. Exit status 0 when all holds, 1 otherwis
 from __future__ import annotations
 
 import http.client
+import os
+import posixpath
 import sys
 from pathlib import Path
 
@@ -193,6 +195,23 @@ def main() -> int:
         problems.append("gap: a target without its MathJax copy")
     if any(q["target"].endswith("index.html") for q in load_queries("libvirt")):
         problems.append("libvirt: an index page as a target")
+    # fifteenth set: agda's targets are never the Everything or README front pages,
+    # docbookxsl's never a parameter name documented in two references (html/ and fo/
+    # share 190) nor a contents page, chicken's never the manual's front page
+    if any(q["target"] in ("Everything.html", "README.html") for q in load_queries("agda")):
+        problems.append("agda: the Everything or README front page as a target")
+    dq15 = load_queries("docbookxsl")
+    dbx = COLLECTIONS["docbookxsl"]
+    for q in dq15:
+        base = posixpath.basename(q["target"])
+        if base == "index.html" or any(
+            os.path.exists(os.path.join(dbx.root, d, base))
+            for d in ("html", "fo", "manpages", "slides", "website", "pi")
+            if d != posixpath.dirname(q["target"])
+        ):
+            problems.append(f"docbookxsl: {q['target']} is a contents page or a shared name")
+    if any(q["target"] == "The User's Manual.html" for q in load_queries("chicken")):
+        problems.append("chicken: the front page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -241,6 +260,9 @@ def main() -> int:
         "ffmpeg",
         "gap",
         "libvirt",
+        "agda",
+        "docbookxsl",
+        "chicken",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -558,6 +580,29 @@ def main() -> int:
                 200,
                 "text/html",
                 b"virDomainCreateXML",
+            ),
+            # fifteenth set: an Agda module page, a DocBook XSL parameter page, a CHICKEN
+            # wiki page whose file name has spaces and parentheses (percent-encoded)
+            (
+                "GET",
+                COLLECTIONS["agda"].url("Data.List.Sort.MergeSort.html"),
+                200,
+                "text/html",
+                b"mergeSort",
+            ),
+            (
+                "GET",
+                COLLECTIONS["docbookxsl"].url("html/chunk.section.depth.html"),
+                200,
+                "text/html",
+                b"chunk.section.depth",
+            ),
+            (
+                "GET",
+                COLLECTIONS["chicken"].url("Module%20(chicken%20string).html"),
+                200,
+                "text/html",
+                b"string-intersperse",
             ),
         ]
         for method, url, status, ctype, needle in checks:
