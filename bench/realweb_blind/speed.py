@@ -72,11 +72,16 @@ def metrics(reqs: list[harness.Request], t0: float, t1: float, limit: int) -> di
     steady_n = sum(1 for t in pages if first + FIRST < t <= t90)
     steady_s = t90 - first - FIRST
     t_limit = pages[limit - 1] if n >= limit else None  # the limit-th 2xx page
+    # bytes of the 2xx bodies: the two sides choose different pages (best-first takes the
+    # large documentation pages first), so pages/s alone does not compare their work
+    page_bytes = sum(r.size for r in by_end if 200 <= r.status < 300)
     return {
         "pages": n,
         "requests": len(reqs),
         "span": span,
         "rate": n / span if span > 0 else 0.0,
+        "mb": page_bytes / 1e6,
+        "mb_rate": page_bytes / 1e6 / span if span > 0 else 0.0,
         "first20": first20 / FIRST,
         "steady": steady_n / steady_s if steady_s > 1 else float("nan"),
         "wall": t1 - t0,
@@ -170,7 +175,9 @@ def fmt(m: dict) -> str:
     el = f"{m['elapsed']:.1f}" if m["elapsed"] is not None else "?"
     return (
         f"pages {m['pages']} requests {m['requests']} hosts {m['hosts']} | span {m['span']:.1f} s, "
-        f"{m['rate']:.1f} pages/s; first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady "
+        f"{m['rate']:.1f} pages/s, {m['mb']:.1f} MB of 2xx pages ({m['mb_rate']:.2f} MB/s, "
+        f"{1000 * m['mb'] / m['pages']:.1f} kB per page); "
+        f"first {FIRST:.0f} s {m['first20']:.1f} pages/s; steady "
         f"{m['steady']:.1f} pages/s | "
         f"start-to-exit {m['wall']:.1f} s (first request after {m['startup']:.1f} s; "
         f"elapsed_time_seconds {el}) | "
@@ -231,7 +238,8 @@ def main() -> None:
         p, o = results["plain"][-1], results["ours"][-1]
         if p.get("pages") and o.get("pages"):
             print(
-                f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f}, first "
+                f"round {rnd} ours/plain: span rate x{o['rate'] / p['rate']:.2f} "
+                f"(MB/s x{o['mb_rate'] / p['mb_rate']:.2f}), first "
                 f"{FIRST:.0f} s "
                 f"x{o['first20'] / max(p['first20'], 1e-9):.2f}, steady "
                 f"x{o['steady'] / p['steady']:.2f}, "
@@ -248,6 +256,7 @@ def main() -> None:
             continue
         for key, label in (
             ("rate", "span pages/s"),
+            ("mb_rate", "span MB/s of 2xx pages"),
             ("first20", f"first {FIRST:.0f} s pages/s"),
             ("steady", "steady pages/s"),
             ("wall", "start-to-exit s"),
@@ -271,6 +280,11 @@ def main() -> None:
         print(
             f"  ours/plain span rate: median x{statistics.median(rr):.2f} "
             f"[{', '.join(f'x{v:.2f}' for v in rr)}]  target >= x1.00"
+        )
+        br = [o["mb_rate"] / p["mb_rate"] for p, o in pairs]
+        print(
+            f"  ours/plain span MB/s of 2xx pages: median x{statistics.median(br):.2f} "
+            f"[{', '.join(f'x{v:.2f}' for v in br)}]  (no target: the work beside the pages)"
         )
         print(
             f"  ours/plain start-to-exit: median x{statistics.median(wr):.2f} "
