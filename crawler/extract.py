@@ -441,7 +441,7 @@ def _words_before(pieces: list[str], end: int, count: int) -> list[str]:
     while i > 0 and len(words) < count:
         i -= 1
         words[:0] = pieces[i].split()
-    return words[-count:] if len(words) > count else words
+    return words[-count:]
 
 
 def _words_from(pieces: list[str], start: int, count: int) -> list[str]:
@@ -469,8 +469,15 @@ def link_context(
     block = _context_block(link)
     if block is None:
         return ""
-    if layouts is None:
-        layouts = {}
+    return _context_in_block(link, block, {} if layouts is None else layouts)
+
+
+def _context_in_block(
+    link: lxml.etree._Element,
+    block: lxml.etree._Element,
+    layouts: dict[lxml.etree._Element, _Layout],
+) -> str:
+    """:func:`link_context` of a link whose context block is known."""
     layout = layouts.get(block)
     if layout is None:
         layout = layouts[block] = _block_layout(block)
@@ -502,9 +509,10 @@ def _link_contexts(root: lxml.etree._Element) -> dict[str, str]:
             continue
         # most links of a page are in no context block or in its menus: those two tests
         # first (the second memoised per ancestor), the block's words only for the rest
-        if _context_block(el) is None or _in_navigation(el, known):
+        block = _context_block(el)
+        if block is None or _in_navigation(el, known):
             continue
-        context = link_context(el, layouts)
+        context = _context_in_block(el, block, layouts)
         if context:
             found[href] = context
     return found
