@@ -20,6 +20,7 @@ from crawler import defaults
 from crawler.content import content_mime, detect_language, language_tag, load_language_model
 from crawler.dedup.near_duplicates import warm_up as near_duplicates_warm_up
 from crawler.dedup.normalize import warm_up as normalize_warm_up
+from crawler.distutils_shim import settle_distutils_shim
 from crawler.failures import categorize_failure
 from crawler.frontier.links import LinkEvent
 from crawler.frontier.scores import page_link_kinds
@@ -134,6 +135,9 @@ class CrawlerSpider(scrapy.Spider):
         )
         if spider.absorbs_known_links:
             spider.known_links = KnownLinkShortcut.from_crawler(crawler)
+        # before the first thread that imports: otherwise an import of distutils on one
+        # of them can deadlock the crawl's start (crawler/distutils_shim.py)
+        settle_distutils_shim()
         # the language model and datasketch, loaded while the crawl opens: otherwise the
         # first page holds the crawl's loop while they load (docs/performance.md)
         threading.Thread(target=_warm_up, name="load-language-model", daemon=True).start()
