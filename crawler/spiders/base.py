@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -60,18 +61,27 @@ def _last_modified(response: Response) -> datetime | None:
         return None
 
 
+logger = logging.getLogger(__name__)
+
 _CRAWL_RECORD = "crawler.extensions.crawl_record.CrawlRecord"
 
 
 def _warm_up() -> None:
-    # datasketch first: the first page's near-duplicate test needs it, and importing holds
-    # the GIL, which the language model's decompression mostly releases
-    near_duplicates_warm_up()
-    load_language_model()
-    # what the first pages would build on the crawl's thread: the content-seen test's
-    # character tables, and the public suffix list's trie of the link scores' domains
-    normalize_warm_up()
-    registered_domain("www.example.com")
+    try:
+        # datasketch first: the first page's near-duplicate test needs it, and importing
+        # holds the GIL, which the language model's decompression mostly releases
+        near_duplicates_warm_up()
+        load_language_model()
+        # what the first pages would build on the crawl's thread: the content-seen test's
+        # character tables, and the public suffix list's trie of the link scores' domains
+        normalize_warm_up()
+        registered_domain("www.example.com")
+    except Exception as exc:
+        # nothing is lost: what failed loads on first use, on the crawl's thread. (Python
+        # 3.11 can raise its import deadlock error in one of two threads importing the
+        # same packages in opposite orders, python/cpython#83065)
+        logger.warning("warm-up on a thread failed (%s: %s); loading on first use instead",
+                       type(exc).__name__, exc)
 
 
 class CrawlerSpider(scrapy.Spider):
