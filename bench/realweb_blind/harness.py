@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -182,6 +183,48 @@ class Database:
             psql(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         except subprocess.CalledProcessError:
             pass
+
+
+class BackendCPU:
+    """CPU time of the PostgreSQL backends serving one database, from /proc: a backend's
+    process title names its database. Sampled every ``interval`` seconds from a thread (a
+    backend that exits between two samples loses at most that much); plain Scrapy has no
+    database, so this is the part of our side's CPU that the process tree does not count."""
+
+    def __init__(self, database: str, interval: float = 0.3) -> None:
+        self._marker = f" {database} ".encode()
+        self._interval = interval
+        self._seen: dict[int, int] = {}
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                    if self._marker not in f.read():
+                        continue
+                with open(f"/proc/{entry.name}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            self._seen[int(entry.name)] = int(fields[11]) + int(fields[12])
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._sample()
+            self._stop.wait(self._interval)
+
+    def stop(self) -> float:
+        """Seconds of CPU of every backend seen."""
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        return sum(self._seen.values()) / self._tick
 
 
 @dataclass

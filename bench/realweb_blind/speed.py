@@ -138,9 +138,11 @@ def run_side(
         # indexer; not PostgreSQL, not the server): every descendant is waited for, so its
         # time rolls up into RUSAGE_CHILDREN. Unlike pages/s it hardly moves with the load.
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        backends = harness.BackendCPU(db.name) if db is not None else None
         rc, t0, t1 = harness.run_logged(cmd, cwd, env, rdir / "crawl.log", timeout)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        db_cpu = backends.stop() if backends is not None else None
     finally:
         server.stop()
         if db is not None:
@@ -156,6 +158,7 @@ def run_side(
         load=load,
         server_cpu=server.cpu(),
         cpu=cpu,
+        db_cpu=db_cpu,
         elapsed=float(e.group(1)) if e else None,
         finish=f.group(1) if f else "?",
     )
@@ -183,7 +186,14 @@ def fmt(m: dict) -> str:
         f"elapsed_time_seconds {el}) | "
         f"exit {m['after_last']:.1f} s after the last response; {al} | "
         f"exit {m['rc']}, finish {m['finish']}; CPU {m['cpu']:.1f} s "
-        f"({1000 * m['cpu'] / m['pages']:.1f} ms per 2xx page); server CPU {m['server_cpu']}"
+        f"({1000 * m['cpu'] / m['pages']:.1f} ms per 2xx page)"
+        + (
+            f" + PostgreSQL's backends {m['db_cpu']:.1f} s "
+            f"({1000 * m['db_cpu'] / m['pages']:.1f} ms per 2xx page)"
+            if m.get("db_cpu") is not None
+            else ""
+        )
+        + f"; server CPU {m['server_cpu']}"
     )
 
 
@@ -265,8 +275,16 @@ def main() -> None:
             ("pages", "pages"),
             ("cpu", "CPU s (process tree)"),
             ("cpu_ms", "CPU ms per 2xx page"),
+            ("db_ms", "PostgreSQL CPU ms per 2xx page"),
         ):
-            vals = [1000 * m["cpu"] / m["pages"] if key == "cpu_ms" else m[key] for m in ms]
+            if key == "db_ms" and any(m.get("db_cpu") is None for m in ms):
+                continue  # plain Scrapy has no database
+            vals = [
+                1000 * m["cpu"] / m["pages"] if key == "cpu_ms"
+                else 1000 * m["db_cpu"] / m["pages"] if key == "db_ms"
+                else m[key]
+                for m in ms
+            ]
             print(
                 f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  "
                 f"[{', '.join(f'{v:.1f}' for v in vals)}]"
