@@ -708,6 +708,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, FOURTEENTH SET of 2026-11-28 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "fifteenth":
         label = "HELD OUT, FIFTEENTH SET of 2026-11-28 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "sixteenth":
+        label = "HELD OUT, SIXTEENTH SET of 2026-11-28 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -837,13 +839,16 @@ def select(spec: str) -> list[Collection]:
     if spec == "fifteenth":
         # the fifteenth held-out set, added after the scores of the first fourteen had been read
         return [c for c in COLLECTIONS.values() if c.group == "fifteenth"]
+    if spec == "sixteenth":
+        # the sixteenth held-out set, added after the scores of the first fifteen had been read
+        return [c for c in COLLECTIONS.values() if c.group == "sixteenth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
                 "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
-                "eleventh, twelfth, thirteenth, fourteenth, fifteenth, all)"
+                "eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -876,6 +881,7 @@ def main(argv: list[str] | None = None) -> int:
             "| thirteenth (the thirteenth held-out set, 2026-11-27) "
             "| fourteenth (the fourteenth held-out set, 2026-11-28) "
             "| fifteenth (the fifteenth held-out set, 2026-11-28) "
+            "| sixteenth (the sixteenth held-out set, 2026-11-28) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -212,6 +212,28 @@ def main() -> int:
             problems.append(f"docbookxsl: {q['target']} is a contents page or a shared name")
     if any(q["target"] == "The User's Manual.html" for q in load_queries("chicken")):
         problems.append("chicken: the front page as a target")
+    # sixteenth set: jsoup's targets are never a "Uses of" page, a package, tree or index
+    # page; wireshark's never a file name both books have (Preface.html, AppGPL.html...);
+    # imagemagick's never a front page (index.html and www/index.html, the same text), the
+    # sitemap or the changelog
+    for q in load_queries("jsoup"):
+        if (
+            "class-use/" in q["target"]
+            or q["target"].startswith(("index", "overview", "allclasses"))
+            or "package-" in q["target"]
+        ):
+            problems.append(f"jsoup: {q['target']} is a use, package or index page")
+    ws = COLLECTIONS["wireshark"]
+    for q in load_queries("wireshark"):
+        book, base = q["target"].split("/", 1)
+        other = "wsdg_html_chunked" if book == "wsug_html_chunked" else "wsug_html_chunked"
+        if base == "index.html" or os.path.exists(os.path.join(ws.root, other, base)):
+            problems.append(f"wireshark: {q['target']} is a contents page or a shared name")
+    if any(
+        q["target"] in ("index.html", "www/index.html", "www/sitemap.html", "www/changelog.html")
+        for q in load_queries("imagemagick")
+    ):
+        problems.append("imagemagick: a front page, the sitemap or the changelog as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -263,6 +285,9 @@ def main() -> int:
         "agda",
         "docbookxsl",
         "chicken",
+        "jsoup",
+        "wireshark",
+        "imagemagick",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -603,6 +628,29 @@ def main() -> int:
                 200,
                 "text/html",
                 b"string-intersperse",
+            ),
+            # sixteenth set: a javadoc class page, a chunked user's guide section, the
+            # command-line options page of a tool's web site
+            (
+                "GET",
+                COLLECTIONS["jsoup"].url("org/jsoup/safety/Safelist.html"),
+                200,
+                "text/html",
+                b"basicWithImages",
+            ),
+            (
+                "GET",
+                COLLECTIONS["wireshark"].url("wsug_html_chunked/AppToolseditcap.html"),
+                200,
+                "text/html",
+                b"editcap",
+            ),
+            (
+                "GET",
+                COLLECTIONS["imagemagick"].url("www/command-line-options.html"),
+                200,
+                "text/html",
+                b"-liquid-rescale",
             ),
         ]
         for method, url, status, ctype, needle in checks:
