@@ -162,6 +162,10 @@ def run_side(
         elapsed=float(e.group(1)) if e else None,
         finish=f.group(1) if f else "?",
     )
+    # CPU per 2xx page (None: no pages, or no database: plain Scrapy)
+    pages = m.get("pages") or 0
+    m["cpu_ms"] = 1000 * cpu / pages if pages else None
+    m["db_ms"] = 1000 * db_cpu / pages if pages and db_cpu is not None else None
     shutil.rmtree(rdir / "data", ignore_errors=True)
     return m
 
@@ -186,11 +190,10 @@ def fmt(m: dict) -> str:
         f"elapsed_time_seconds {el}) | "
         f"exit {m['after_last']:.1f} s after the last response; {al} | "
         f"exit {m['rc']}, finish {m['finish']}; CPU {m['cpu']:.1f} s "
-        f"({1000 * m['cpu'] / m['pages']:.1f} ms per 2xx page)"
+        f"({m['cpu_ms']:.1f} ms per 2xx page)"
         + (
-            f" + PostgreSQL's backends {m['db_cpu']:.1f} s "
-            f"({1000 * m['db_cpu'] / m['pages']:.1f} ms per 2xx page)"
-            if m.get("db_cpu") is not None
+            f" + PostgreSQL's backends {m['db_cpu']:.1f} s ({m['db_ms']:.1f} ms per 2xx page)"
+            if m["db_ms"] is not None
             else ""
         )
         + f"; server CPU {m['server_cpu']}"
@@ -277,14 +280,9 @@ def main() -> None:
             ("cpu_ms", "CPU ms per 2xx page"),
             ("db_ms", "PostgreSQL CPU ms per 2xx page"),
         ):
-            if key == "db_ms" and any(m.get("db_cpu") is None for m in ms):
-                continue  # plain Scrapy has no database
-            vals = [
-                1000 * m["cpu"] / m["pages"] if key == "cpu_ms"
-                else 1000 * m["db_cpu"] / m["pages"] if key == "db_ms"
-                else m[key]
-                for m in ms
-            ]
+            vals = [m[key] for m in ms]
+            if None in vals:
+                continue  # PostgreSQL's CPU: plain Scrapy has no database
             print(
                 f"  {side:5s} {label:28s} {statistics.median(vals):8.1f}  "
                 f"[{', '.join(f'{v:.1f}' for v in vals)}]"
