@@ -54,7 +54,7 @@ class Collection:
     description: str = ""
     # "" for the first collections; "fresh" for the held-out set added on 2026-11-26;
     # "third" for the third held-out set (added later on 2026-11-26); "fourth" for the
-    # fourth (added after the third had been scored); and so on up to "sixteenth"
+    # fourth (added after the third had been scored); and so on up to "seventeenth"
     group: str = ""
     # further Debian packages the collection's files come from (beside ``package``)
     extra_packages: tuple[str, ...] = field(default=())
@@ -1074,6 +1074,62 @@ COLLECTIONS: dict[str, Collection] = {
             "MagickCore and MagickWand C API by module (www/api/resize.html), and a "
             "Doxygen source reference of the same libraries (www/api/MagickCore/, hashed "
             "and header-named files)",
+        ),
+        # Seventeenth held-out set (2026-11-28): written after the search author had read the
+        # scores of the first sixteen held-out sets, before any run of the crawler on it.
+        Collection(
+            name="grass",
+            role="heldout",
+            group="seventeenth",
+            package="grass-doc",
+            host="grass-manual.test",
+            prefix="/grass82/manuals/",
+            root="/usr/share/doc/grass-doc/html",
+            seeds=("index.html",),
+            description="the GRASS GIS 8.2 reference manual (its own HTML from each module's "
+            "description): one page per command-line module named by a one-letter family "
+            "prefix and dotted words (r.slope.aspect.html, v.net.salesman.html, "
+            "t.rast.aggregate.html; titled 'r.slope.aspect - GRASS GIS manual'), each opening "
+            "with the module's one-line purpose and keywords, beside 103 keyword topic "
+            "pages (topic_hydrology.html) and family index pages (raster.html) that repeat "
+            "every module's one-line purpose, a full index, a keyword index, graphical "
+            "indexes, GUI pages (wxGUI.*) and introductions per data type",
+        ),
+        Collection(
+            name="ntpsec",
+            role="heldout",
+            group="seventeenth",
+            package="ntpsec-doc",
+            host="ntpsec-docs.test",
+            prefix="/docs/1.2/",
+            root="/usr/share/doc/ntpsec-doc/html",
+            seeds=("index.html",),
+            description="the NTPsec 1.2 documentation (AsciiDoc): a time daemon's handbook of "
+            "short pages on its algorithms (clock filter, select, cluster, discipline), "
+            "configuration option pages (accopt.html, miscopt.html), one page per reference "
+            "clock driver named by its hardware (driver_nmea.html 'Generic NMEA GPS "
+            "Receiver'), manual pages of the daemon and its tools whose sidebar lists every "
+            "manual page with its one-line purpose, and ntp_conf.html (0.1 MB) restating "
+            "every configuration option",
+        ),
+        Collection(
+            name="slurm",
+            role="heldout",
+            group="seventeenth",
+            package="slurm-wlm-doc",
+            host="slurm-docs.test",
+            prefix="/slurm/22.05/",
+            root="/usr/share/doc/slurm-wlm/html",
+            # no index.html: the documentation page and the manual page index are the seeds
+            seeds=("documentation.html", "man_index.html"),
+            description="the Slurm 22.05 workload manager's web site as shipped: nearly every "
+            "page's title 'Slurm Workload Manager - NAME' and <h1> 'Slurm Workload "
+            "Manager', a navigation sidebar on every page, manual pages of the "
+            "commands, daemons and configuration files as HTML (sbatch.html, "
+            "salloc.html and srun.html sharing most of their option text; "
+            "slurm.conf.html 0.35 MB), administrator and user guides (gres.html, "
+            "job_array.html, power_save.html), plugin API pages, a 0.37 MB REST API"
+            " reference and a 0.1 MB FAQ",
         ),
     ]
 }

@@ -234,6 +234,38 @@ def main() -> int:
         for q in load_queries("imagemagick")
     ):
         problems.append("imagemagick: a front page, the sitemap or the changelog as a target")
+    # seventeenth set: grass's targets are never an index, topic, keyword or graphical index
+    # page (each repeats the modules' one-line purposes); ntpsec's never the front page,
+    # the site map, the command index or ntp_conf.html (which restates every option);
+    # slurm's never the documentation page, the manual page index or the FAQ
+    for q in load_queries("grass"):
+        t = q["target"]
+        listing = t in (
+            "keywords.html",
+            "raster.html",
+            "vector.html",
+            "imagery.html",
+            "general.html",
+            "display.html",
+            "database.html",
+            "temporal.html",
+            "raster3d.html",
+            "miscellaneous.html",
+            "postscript.html",
+            "manual_gallery.html",
+        )
+        if listing or t.startswith("topic") or t.endswith(("index.html", "_graphical.html")):
+            problems.append(f"grass: {t} is an index or topic page")
+    if any(
+        q["target"] in ("index.html", "sitemap.html", "comdex.html", "ntp_conf.html")
+        for q in load_queries("ntpsec")
+    ):
+        problems.append("ntpsec: the front page, site map, command index or ntp_conf as a target")
+    if any(
+        q["target"] in ("documentation.html", "man_index.html", "faq.html")
+        for q in load_queries("slurm")
+    ):
+        problems.append("slurm: the documentation page, the man page index or the FAQ as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -288,6 +320,9 @@ def main() -> int:
         "jsoup",
         "wireshark",
         "imagemagick",
+        "grass",
+        "ntpsec",
+        "slurm",
     ):
         kinds = [q["kind"] for q in load_queries(name)]
         if any(kinds.count(k) < 8 for k in ("name", "description", "word", "paraphrase")):
@@ -652,6 +687,30 @@ def main() -> int:
                 "text/html",
                 b"-liquid-rescale",
             ),
+            # seventeenth set: a GRASS module page, an NTPsec driver page, a Slurm manual page;
+            # Slurm has no index.html (404)
+            (
+                "GET",
+                COLLECTIONS["grass"].url("v.net.salesman.html"),
+                200,
+                "text/html",
+                b"salesman",
+            ),
+            (
+                "GET",
+                COLLECTIONS["ntpsec"].url("driver_nmea.html"),
+                200,
+                "text/html",
+                b"NMEA",
+            ),
+            (
+                "GET",
+                COLLECTIONS["slurm"].url("sbcast.html"),
+                200,
+                "text/html",
+                b"transmit a file",
+            ),
+            ("GET", COLLECTIONS["slurm"].url("index.html"), 404, None, None),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
