@@ -710,6 +710,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, FIFTEENTH SET of 2026-11-28 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "sixteenth":
         label = "HELD OUT, SIXTEENTH SET of 2026-11-28 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "seventeenth":
+        label = "HELD OUT, SEVENTEENTH SET of 2026-11-28 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -842,13 +844,17 @@ def select(spec: str) -> list[Collection]:
     if spec == "sixteenth":
         # the sixteenth held-out set, added after the scores of the first fifteen had been read
         return [c for c in COLLECTIONS.values() if c.group == "sixteenth"]
+    if spec == "seventeenth":
+        # the seventeenth held-out set, added after the scores of the first sixteen had been read
+        return [c for c in COLLECTIONS.values() if c.group == "seventeenth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
             raise HarnessError(
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
                 "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
-                "eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, all)"
+                "eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, "
+                "all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -882,6 +888,7 @@ def main(argv: list[str] | None = None) -> int:
             "| fourteenth (the fourteenth held-out set, 2026-11-28) "
             "| fifteenth (the fifteenth held-out set, 2026-11-28) "
             "| sixteenth (the sixteenth held-out set, 2026-11-28) "
+            "| seventeenth (the seventeenth held-out set, 2026-11-28) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )
