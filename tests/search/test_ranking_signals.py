@@ -17,6 +17,7 @@ from crawler.search.fields import (
     url_language,
     variant_key,
 )
+from crawler.search.query import compiler
 from crawler.search.ranking import (
     Boosts,
     Candidate,
@@ -307,8 +308,8 @@ def test_the_page_devoted_to_a_topic_beats_a_long_page_mentioning_it(
     ]
 
 
-def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
-    tmp_path: Path, backend: str
+def test_a_description_is_one_tier_and_a_sentence_matches_any_of_its_words(
+    tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     filler = " ".join(f"topic{i} words" for i in range(150))
     pages = [
@@ -331,14 +332,57 @@ def test_a_description_is_one_tier_and_a_sentence_matches_its_uncommon_words(
     assert found[0].url == "http://d.test/tempfile.html"
     assert found[0].matched_all is None  # one tier
     assert engine.search("temporary file").hits[0].matched_all is True  # two tiers
-    # a sentence: pages holding only its common words (file, closed, gone: in over 10 %
-    # of the pages) do not match; the uncommon ones decide
-    sentence = engine.search("make the temporary file that is closed and gone for good right now")
+    # a sentence is one tier of the pages holding any of its words, as a description is
+    # (twenty-first round): the pages holding only its common words (file, closed, gone:
+    # in over 10 % of the pages) match too
+    text = "make the temporary file that is closed and gone for good right now"
+    sentence = engine.search(text, per_page=50)
+    assert sentence.total == 22
+    assert sentence.hits[0].url == "http://d.test/tempfile.html"
+    # with Lucene's common-terms query (COMMON_TERMS, off) they did not: the uncommon
+    # words decided which pages match
+    monkeypatch.setattr(compiler, "COMMON_TERMS", True)
+    sentence = engine.search(text)
     assert {h.url for h in sentence.hits} == {
         "http://d.test/whatsnew.html",
         "http://d.test/tempfile.html",
     }
     assert sentence.total == 2
+
+
+def test_a_sentence_finds_the_page_holding_only_its_common_words(
+    tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paraphrase shares its common words with the page it describes (a collection's
+    own vocabulary) while its uncommon words are the user's own, which that page lacks
+    ("folder", "away"): with the common-terms query (COMMON_TERMS) only the pages holding
+    an uncommon word matched, and the page described was not found at all (scons's
+    VariantDir chapter, docs/search.md, twenty-first round). Now it is first: its title
+    and text hold the common words."""
+    pages = [
+        dict(
+            url="http://s.test/variantdir.html",
+            title="Variant directories: compiled objects apart from the sources",
+            text="The compiled objects and every output of the build go to a variant "
+            "directory, apart from the sources.",
+        ),
+        dict(
+            url="http://s.test/misc.html",
+            title="Miscellaneous",
+            text="Put the folder away when you are done. " + FILLER,
+        ),
+    ]
+    pages += _pages(
+        "http://s.test/p{}.html",
+        "page {}",
+        "Notes on builders, page {}: compiled objects, output and sources.",
+    )
+    engine = _engine(tmp_path, pages, pagerank_weight=0.0, backend=backend)
+    text = "put compiled objects in a separate output folder away from the sources"
+    assert engine.search(text).hits[0].url == "http://s.test/variantdir.html"
+    monkeypatch.setattr(compiler, "COMMON_TERMS", True)
+    found = engine.search(text)
+    assert [h.url for h in found.hits] == ["http://s.test/misc.html"]
 
 
 @pytest.mark.parametrize("vocabulary", [True, False], ids=["vocabulary", "regex"])

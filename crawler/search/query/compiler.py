@@ -53,12 +53,21 @@ ONE_TIER_MIN_WORDS = DESCRIPTION_MIN_WORDS
 #: only: its 20-30 words in order cost a quarter of such a search, its first 16 in order
 #: are as telling.
 SEQUENCE_TERMS = 16
-#: Long queries (this many words or more, a sentence): their any-word tier matches the
-#: pages holding one of their uncommon words (in at most COMMON_SHARE of the pages); the
-#: common words only add their score there (Lucene's common-terms query). Every page of
-#: the all-words tier still holds them all.
+#: Long queries (this many words or more, a sentence), when COMMON_TERMS is on: their
+#: any-word tier matches the pages holding one of their uncommon words (in at most
+#: COMMON_SHARE of the pages); the common words only add their score there and get no
+#: bonus (Lucene's common-terms query). Every page of the all-words tier still holds them
+#: all.
 COMMON_TERMS_MIN_WORDS = 8
 COMMON_SHARE = 0.1
+#: Off since the twenty-first round (docs/search.md): a sentence is ranked as a
+#: description is, its one tier the pages holding any of its words, each word with its
+#: bonuses. A paraphrase shares its common words with the page it describes (the
+#: collection's own vocabulary: "compiled objects ... sources" in a build tool's manual)
+#: while its uncommon words are often the user's own ("folder", "away", "nobody"), which
+#: that page lacks: matching the uncommon words only left it out of the results, and the
+#: common words' title, heading and lead bonuses are what tells it from its neighbours.
+COMMON_TERMS = False
 #: ... and when every word is common, the pages holding one of the rarest few.
 RAREST_WORDS = 2
 #: The name-part bonus: a word of a name query (as typed, letters only, at least
@@ -237,8 +246,13 @@ class CompilerBase:
     def _common_leaves(self, tree: Node) -> set[int]:
         """id() of the common plain words of a long query (top level, COMMON_TERMS_MIN_WORDS
         or more): those in more than COMMON_SHARE of the pages, all but the RAREST_WORDS
-        rarest when every word is common. Empty without document frequencies."""
-        if self.doc_frequency is None or not (isinstance(tree, And) and tree.implicit):
+        rarest when every word is common. Empty without document frequencies, and when
+        COMMON_TERMS is off (the default)."""
+        if (
+            not COMMON_TERMS
+            or self.doc_frequency is None
+            or not (isinstance(tree, And) and tree.implicit)
+        ):
             return set()
         plain = [
             child
