@@ -12,8 +12,11 @@ if [ "${1:-}" = "--test" ]; then
   for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
   if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+      # another apt-get (a machine's own start-up jobs) holds dpkg's lock for minutes at
+      # times: wait for it rather than fail the set-up (apt's DPkg::Lock::Timeout)
+      apt-get -o DPkg::Lock::Timeout=900 update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+        --no-install-recommends $missing >/dev/null
     else
       echo "error: the tests need these Debian packages:$missing (run as root, or install them)" >&2
       exit 2
