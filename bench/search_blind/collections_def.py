@@ -54,7 +54,7 @@ class Collection:
     description: str = ""
     # "" for the first collections; "fresh" for the held-out set added on 2026-11-26;
     # "third" for the third held-out set (added later on 2026-11-26); "fourth" for the
-    # fourth (added after the third had been scored); and so on up to "seventeenth"
+    # fourth (added after the third had been scored); and so on up to "eighteenth"
     group: str = ""
     # further Debian packages the collection's files come from (beside ``package``)
     extra_packages: tuple[str, ...] = field(default=())
@@ -1130,6 +1130,53 @@ COLLECTIONS: dict[str, Collection] = {
             "slurm.conf.html 0.35 MB), administrator and user guides (gres.html, "
             "job_array.html, power_save.html), plugin API pages, a 0.37 MB REST API"
             " reference and a 0.1 MB FAQ",
+        ),
+        # Eighteenth held-out set (2026-11-28): written after the search author had read the
+        # scores of the first seventeen held-out sets, before any run of the crawler on it.
+        Collection(
+            name="libxml2",
+            role="heldout",
+            group="eighteenth",
+            package="libxml2-doc",
+            host="xmlsoft.test",
+            prefix="/libxml2/",
+            root="/usr/share/doc/libxml2/html",
+            seeds=("index.html",),
+            description="libxml2 2.9's web site as shipped: its hand-written pages (the "
+            "tutorial-like overviews tree.html, xmlio.html, encoding.html, catalog.html, "
+            "the FAQ) beside the API reference generated from the headers, one page per "
+            "module (html/libxml-tree.html, html/libxml-xpath.html) with the module's "
+            "synopsis of every function, type and macro and each one's description",
+        ),
+        Collection(
+            name="varnish",
+            role="heldout",
+            group="eighteenth",
+            package="varnish-doc",
+            host="varnish-docs.test",
+            prefix="/docs/7.1/",
+            root="/usr/share/doc/varnish/html",
+            seeds=("index.html",),
+            description="the Varnish Cache 7.1 documentation (Sphinx): a hand-written "
+            "users guide (users-guide/purging.html), tutorial and installation pages, the "
+            "reference (the VCL language, the varnishd daemon and its tools' manual pages, "
+            "the bundled VMODs), the changes of each release (whats-new/) and its author's "
+            "essays (phk/)",
+        ),
+        Collection(
+            name="libtiff",
+            role="heldout",
+            group="eighteenth",
+            package="libtiff-doc",
+            host="libtiff-docs.test",
+            prefix="/libtiff/",
+            root="/usr/share/doc/libtiff-doc/manual",
+            seeds=("index.html",),
+            description="the LibTIFF 4.5 documentation (Sphinx): the library's manual "
+            "pages, one per function or function family (functions/TIFFReadScanline.html), "
+            "one per command-line tool (tools/tiffcp.html), notes on the TIFF and BigTIFF "
+            "specifications, internals and tag extension pages, and one page of release "
+            "notes per version (releases/v4.5.0.html)",
         ),
     ]
 }

@@ -712,6 +712,8 @@ def print_collection(res: dict, show_queries: bool) -> None:
         label = "HELD OUT, SIXTEENTH SET of 2026-11-28 (never tune on it)"
     if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "seventeenth":
         label = "HELD OUT, SEVENTEENTH SET of 2026-11-28 (never tune on it)"
+    if COLLECTIONS.get(name) is not None and COLLECTIONS[name].group == "eighteenth":
+        label = "HELD OUT, EIGHTEENTH SET of 2026-11-28 (never tune on it)"
     print(f"\n== {name}: {label} -- Debian package(s) {res['package']}")
     if "error" in res:
         print(f"   FAILED: {res['error']}")
@@ -847,6 +849,9 @@ def select(spec: str) -> list[Collection]:
     if spec == "seventeenth":
         # the seventeenth held-out set, added after the scores of the first sixteen had been read
         return [c for c in COLLECTIONS.values() if c.group == "seventeenth"]
+    if spec == "eighteenth":
+        # the eighteenth held-out set, added after the scores of the first seventeen had been read
+        return [c for c in COLLECTIONS.values() if c.group == "eighteenth"]
     out = []
     for name in spec.split(","):
         if name.strip() not in COLLECTIONS:
@@ -854,7 +859,7 @@ def select(spec: str) -> list[Collection]:
                 f"unknown collection {name!r} (known: {', '.join(COLLECTIONS)}, or dev, "
                 "heldout, fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth, "
                 "eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, "
-                "all)"
+                "eighteenth, all)"
             )
         out.append(COLLECTIONS[name.strip()])
     return out
@@ -889,6 +894,7 @@ def main(argv: list[str] | None = None) -> int:
             "| fifteenth (the fifteenth held-out set, 2026-11-28) "
             "| sixteenth (the sixteenth held-out set, 2026-11-28) "
             "| seventeenth (the seventeenth held-out set, 2026-11-28) "
+            "| eighteenth (the eighteenth held-out set, 2026-11-28) "
             f"| all | NAME,NAME (names: {', '.join(COLLECTIONS)})"
         ),
     )

@@ -266,6 +266,40 @@ def main() -> int:
         for q in load_queries("slurm")
     ):
         problems.append("slurm: the documentation page, the man page index or the FAQ as a target")
+    # eighteenth set: libxml2's targets are never the front pages, xml.html (the whole site
+    # on one page), the API reference's contents page or the examples' index; varnish's
+    # never a front page, a section's contents page (but the glossary's, which is the
+    # glossary) or the general index; libtiff's never a front page, the functions' and
+    # tools' overviews, functions/libtiff.html (every function's one-line purpose) or the
+    # release history's index
+    if any(
+        q["target"]
+        in ("index.html", "xml.html", "docs.html", "html/index.html", "html/libxml-lib.html")
+        or q["target"].endswith("examples/index.html")
+        for q in load_queries("libxml2")
+    ):
+        problems.append("libxml2: a front, contents or whole-site page as a target")
+    for q in load_queries("varnish"):
+        t = q["target"]
+        if t in ("index.html", "genindex.html", "search.html") or (
+            t.endswith("/index.html") and t != "glossary/index.html"
+        ):
+            problems.append(f"varnish: {t} is a front, contents or index page")
+    if any(
+        q["target"]
+        in (
+            "index.html",
+            "genindex.html",
+            "functions.html",
+            "tools.html",
+            "functions/libtiff.html",
+            "releases/index.html",
+            "project/index.html",
+            "specification/index.html",
+        )
+        for q in load_queries("libtiff")
+    ):
+        problems.append("libtiff: a front, overview or index page as a target")
     if any(not q["target"].startswith("node") for q in load_queries("gnuplot")):
         problems.append("gnuplot: a target that is not a node page")
     # fifth set: libreoffice's targets are en-US pages, each with a German translation
@@ -711,6 +745,29 @@ def main() -> int:
                 b"transmit a file",
             ),
             ("GET", COLLECTIONS["slurm"].url("index.html"), 404, None, None),
+            # eighteenth set: a libxml2 API module page, a Varnish users guide page, a
+            # LibTIFF tool's manual page
+            (
+                "GET",
+                COLLECTIONS["libxml2"].url("html/libxml-tree.html"),
+                200,
+                "text/html",
+                b"xmlDocGetRootElement",
+            ),
+            (
+                "GET",
+                COLLECTIONS["varnish"].url("users-guide/purging.html"),
+                200,
+                "text/html",
+                b"ban",
+            ),
+            (
+                "GET",
+                COLLECTIONS["libtiff"].url("tools/tiffcp.html"),
+                200,
+                "text/html",
+                b"tiffcp",
+            ),
         ]
         for method, url, status, ctype, needle in checks:
             got, headers, body = fetch(proxy.port, method, url)
