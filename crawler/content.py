@@ -243,6 +243,42 @@ def main_content(
     return PageContent(text, headings, lang)
 
 
+def whole_page_content(
+    html: bytes | str,
+    text: str,
+    *,
+    encoding: str | None = None,
+    content_language: str | None = None,
+    detect: bool = True,
+) -> PageContent:
+    """The content of a page too large for the main-content extractor: ``text`` (the
+    page's whole visible text, crawler.extract's) as its main content, its first
+    MAX_HEADINGS headings, its language as main_content() finds it.
+
+    resiliparse's main-content pass costs about twice the rest of a page's analysis on
+    pages of 0.3-3 MB (docs/performance.md, "Large pages"), where the navigation it drops
+    is a few percent of the words: nothing of the page is dropped here, the boilerplate
+    is kept instead."""
+    text = _collapse(text)
+    try:
+        tree = _tree(html, encoding)
+    except (ValueError, LookupError):
+        return PageContent(text, [], language_tag(content_language))
+    headings: list[str] = []
+    if tree.body is not None:
+        for heading in _heading_texts(tree):
+            if heading and heading not in headings:
+                headings.append(heading)
+                if len(headings) >= MAX_HEADINGS:
+                    break
+    root = tree.document.query_selector("html")
+    lang = language_tag(root.getattr("lang") if root is not None else None)
+    lang = lang or language_tag(content_language)
+    if not lang and detect:
+        lang = detect_language(text)
+    return PageContent(text, headings, lang)
+
+
 def _title_block(tree: HTMLTree, text: str) -> str:
     """The page's first h1 and the short block around it when the main content lacks
     them (followed by a space), else ''. resiliparse takes a ``<div id="header">`` for a

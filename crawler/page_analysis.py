@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crawler import defaults
-from crawler.content import load_language_model, main_content
+from crawler.content import load_language_model, main_content, whole_page_content
 from crawler.dedup.content_seen import (
     ContentSeenTest,
     FingerprintConfig,
@@ -80,16 +80,24 @@ def analyse_html(
     encoding: str | None = None,
     content_language: str = "",
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS,
+    main_content_max_bytes: int = defaults.PAGE_MAIN_CONTENT_MAX_BYTES,
 ) -> PageAnalysis:
     """Links, title, visible text and the names the page defines (lxml), main content,
     headings and language (resiliparse) of an HTML page. The names (a reference page's
     functions or options, crawler.extract.defined_names) are collected by the walk over
-    the page's links, at most crawler.extract.MAX_NAMES of them."""
+    the page's links, at most crawler.extract.MAX_NAMES of them. A page larger than
+    ``main_content_max_bytes`` (0: no limit) has its whole visible text as its main
+    content (crawler.content.whole_page_content)."""
     page = extract_page(
         body, url, encoding=encoding, anchor_max_chars=anchor_max_chars, names=True,
         contexts=True,
     )
-    content = main_content(body, encoding=encoding, content_language=content_language)
+    if main_content_max_bytes and len(body) > main_content_max_bytes:
+        content = whole_page_content(
+            body, page.text, encoding=encoding, content_language=content_language
+        )
+    else:
+        content = main_content(body, encoding=encoding, content_language=content_language)
     return PageAnalysis(
         title=page.title,
         text=page.text,
@@ -151,6 +159,7 @@ def _worker_analyse(
     encoding: str | None,
     content_language: str,
     anchor_max_chars: int,
+    main_content_max_bytes: int,
     fingerprint_config: FingerprintConfig | None,
 ) -> _AnalysisTuple:
     a = analyse_html(
@@ -159,6 +168,7 @@ def _worker_analyse(
         encoding=encoding,
         content_language=content_language,
         anchor_max_chars=anchor_max_chars,
+        main_content_max_bytes=main_content_max_bytes,
     )
     links = [
         (ln.url, ln.anchor_text, ln.visibility, ln.position, ln.distance, ln.context)
@@ -301,6 +311,7 @@ class PageAnalysisPool:
         encoding: str | None,
         content_language: str,
         anchor_max_chars: int,
+        main_content_max_bytes: int = defaults.PAGE_MAIN_CONTENT_MAX_BYTES,
     ) -> concurrent.futures.Future[_AnalysisTuple]:
         """Queue a page; :func:`result` turns the future's value into a PageAnalysis."""
         if self._executor is None:
@@ -314,6 +325,7 @@ class PageAnalysisPool:
             encoding,
             content_language,
             anchor_max_chars,
+            main_content_max_bytes,
             self.fingerprint_config,
         )
         self._submitted += 1

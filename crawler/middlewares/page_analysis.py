@@ -63,6 +63,7 @@ class PageAnalysisMiddleware:
         *,
         html_content_types: frozenset[str],
         anchor_max_chars: int,
+        main_content_max_bytes: int = defaults.PAGE_MAIN_CONTENT_MAX_BYTES,
         start_after: int = defaults.PAGE_ANALYSIS_START_AFTER,
         start_queue: int = defaults.PAGE_ANALYSIS_START_QUEUE,
         queued: Callable[[], int] | None = None,
@@ -76,6 +77,7 @@ class PageAnalysisMiddleware:
         self.stats = stats
         self.html_content_types = html_content_types
         self.anchor_max_chars = anchor_max_chars
+        self.main_content_max_bytes = main_content_max_bytes
         self.start_after = start_after
         self.start_queue = start_queue
         self.queued = queued  # requests the scheduler holds
@@ -102,6 +104,9 @@ class PageAnalysisMiddleware:
             ),
             anchor_max_chars=settings.getint(
                 "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
+            ),
+            main_content_max_bytes=settings.getint(
+                "PAGE_MAIN_CONTENT_MAX_BYTES", defaults.PAGE_MAIN_CONTENT_MAX_BYTES
             ),
             start_after=settings.getint(
                 "PAGE_ANALYSIS_START_AFTER", defaults.PAGE_ANALYSIS_START_AFTER
@@ -169,6 +174,7 @@ class PageAnalysisMiddleware:
                 encoding=response.encoding,
                 content_language=content_language,
                 anchor_max_chars=self.anchor_max_chars,
+                main_content_max_bytes=self.main_content_max_bytes,
             )
             if self.slots is None:
                 values: Any = await asyncio.wrap_future(future)

@@ -98,6 +98,7 @@ class CrawlerSpider(scrapy.Spider):
     html_content_types: frozenset[str] = frozenset(defaults.PAGE_HTML_CONTENT_TYPES)
     text_content_types: frozenset[str] = frozenset(defaults.PAGE_TEXT_CONTENT_TYPES)
     anchor_max_chars: int = defaults.LINK_ANCHOR_MAX_CHARS
+    main_content_max_bytes: int = defaults.PAGE_MAIN_CONTENT_MAX_BYTES
     # Why the spider cannot run as an agent of a shared crawl (AGENTS_ENABLED), if it
     # cannot: the scheduler then refuses it with one error line (docs/distributed.md)
     agents_unsupported: str | None = None
@@ -142,6 +143,9 @@ class CrawlerSpider(scrapy.Spider):
         )
         spider.anchor_max_chars = settings.getint(
             "LINK_ANCHOR_MAX_CHARS", defaults.LINK_ANCHOR_MAX_CHARS
+        )
+        spider.main_content_max_bytes = settings.getint(
+            "PAGE_MAIN_CONTENT_MAX_BYTES", defaults.PAGE_MAIN_CONTENT_MAX_BYTES
         )
         if spider.absorbs_known_links:
             spider.known_links = KnownLinkShortcut.from_crawler(crawler)
@@ -262,6 +266,9 @@ class CrawlerSpider(scrapy.Spider):
         )
         if mime in html_types:
             analysis = self._page_analysis(response)
+            if self.main_content_max_bytes and len(response.body) > self.main_content_max_bytes:
+                # (crawler.content.whole_page_content: its whole text as main content)
+                self.crawler.stats.inc_value("page_analysis/whole_text_pages")
             item.title, item.text, item.canonical = (
                 analysis.title, analysis.text, analysis.canonical
             )
@@ -321,6 +328,7 @@ class CrawlerSpider(scrapy.Spider):
                 "latin-1"
             ),
             anchor_max_chars=self.anchor_max_chars,
+            main_content_max_bytes=self.main_content_max_bytes,
         )
 
     def on_error(self, failure: Failure) -> Iterator[UncrawledItem]:

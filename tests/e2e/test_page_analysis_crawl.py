@@ -25,6 +25,12 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
     server = sandbox(web)
     expected = {url for url in web.reachable(web.seeds) if url.split("/")[2] in web_hosts}
     seeds = [url for url in web.seeds if url.split("/")[2] in web_hosts]
+    # about half of the pages over the main-content limit: their whole text is stored as
+    # their main content, by the worker and by the crawl process alike
+    sizes = sorted(len(web.fetch(url).body) for url in expected)
+    limit = sizes[len(sizes) // 2]
+    over_limit = sum(size > limit for size in sizes)
+    assert 0 < over_limit < len(sizes)
     # a delay per host keeps the crawl going past the worker's start (ready 1.4-4.8 s after
     # the pool opens at load 10-12): until then the crawl process analyses pages
     result = run_crawl(
@@ -36,6 +42,7 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
             # the worker starts with the first page (by default after 20, or once 200
             # requests are queued): at load 10 one started after 20 pages analysed only 8
             "PAGE_ANALYSIS_START_AFTER": 1,
+            "PAGE_MAIN_CONTENT_MAX_BYTES": limit,
         },
     ).check()
 
@@ -46,7 +53,9 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
     assert {row[0] for row in rows} == expected
     for url, title, text, main_text, headings, lang in rows:
         resource = web.fetch(url)
-        analysis = analyse_html(resource.body, url, encoding="utf-8")
+        analysis = analyse_html(
+            resource.body, url, encoding="utf-8", main_content_max_bytes=limit
+        )
         assert (title, text, main_text, headings, lang) == (
             analysis.title, analysis.text, analysis.main_text,
             join_headings(analysis.headings), analysis.lang,
@@ -62,10 +71,12 @@ def test_pages_analysed_by_a_worker_are_stored_as_the_crawl_process_would_store_
         "SELECT (stats->>'page_analysis/workers')::int, "
         "coalesce((stats->>'page_analysis/in_process')::int, 0), "
         "(stats->>'frontier/known_links')::int, "
-        "(stats->>'dedup/worker_fingerprints')::int FROM crawls WHERE id = %s",
+        "(stats->>'dedup/worker_fingerprints')::int, "
+        "(stats->>'page_analysis/whole_text_pages')::int FROM crawls WHERE id = %s",
         (result.crawl_id,),
     ).fetchone()
-    workers, in_process, known_links, worker_fingerprints = stats
+    workers, in_process, known_links, worker_fingerprints, whole_text = stats
+    assert whole_text == over_limit
     assert workers is not None, stats
     # the content-seen test took the worker's fingerprint of each page it analysed
     assert worker_fingerprints == workers

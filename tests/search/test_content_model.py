@@ -16,6 +16,7 @@ from crawler.content import (
     main_content,
     script_language,
     split_headings,
+    whole_page_content,
 )
 from crawler.extract import MAX_NAME_ELEMENTS, MAX_NAMES, extract_page
 from crawler.items import PageItem
@@ -64,6 +65,50 @@ def test_main_content_leaves_out_the_navigation_and_keeps_the_text() -> None:
     # the sidebar's headings are not the page's
     assert content.headings == ["json — JSON encoder and decoder", "Basic Usage"]
     assert content.lang == "en"
+
+
+def test_a_page_over_the_main_content_limit_keeps_its_whole_text() -> None:
+    url = "http://docs.python-lang.test/library/json.html"
+    body = SPHINX_PAGE.encode()
+    extracted = main_content(body)
+    # within the limit: the extractor's main content, without the navigation
+    within = analyse_html(body, url, main_content_max_bytes=len(body))
+    assert (within.main_text, within.headings, within.lang) == (
+        extracted.text, extracted.headings, extracted.lang
+    )
+    # one byte over it: the page's whole visible text, its navigation and sidebar too,
+    # every heading of the page, the language still from <html lang>
+    over = analyse_html(body, url, main_content_max_bytes=len(body) - 1)
+    assert over.main_text == " ".join(over.text.split())
+    for words in ("modules", "previous", "Quick search", "Found a bug", PROSE):
+        assert words in over.main_text
+    assert over.main_text.count(PROSE) == 2
+    assert over.headings == [
+        "Navigation", "json — JSON encoder and decoder", "Basic Usage", "Previous topic",
+        "Quick search",
+    ]
+    assert over.lang == "en"
+    # the rest of the analysis does not depend on the limit
+    assert (over.title, over.text, over.links, over.names) == (
+        within.title, within.text, within.links, within.names
+    )
+    # 0: no limit
+    assert analyse_html(body, url, main_content_max_bytes=0).main_text == extracted.text
+
+
+def test_whole_page_content_language_and_headings_without_a_lang_attribute() -> None:
+    page = (
+        "<html><body>"
+        + "".join(f"<h2>Abschnitt {i}</h2><h2>Abschnitt {i}</h2>" for i in range(300))
+        + "<p>Die Datei wird geöffnet, gelesen und wieder geschlossen, bevor das "
+        "Programm die nächste Zeile der Eingabe verarbeitet und ausgibt.</p></body></html>"
+    )
+    content = whole_page_content(page, "  Die   Datei wird\ngeöffnet ")
+    assert content.text == "Die Datei wird geöffnet"
+    # each heading once, at most MAX_HEADINGS of them
+    assert content.headings == [f"Abschnitt {i}" for i in range(200)]
+    assert content.lang == "de"  # detected from the text given
+    assert whole_page_content(page, "x", content_language="fr-CH").lang == "fr"
 
 
 def test_headings_of_a_long_reference_page_in_page_order_up_to_the_cap() -> None:

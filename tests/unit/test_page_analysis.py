@@ -280,6 +280,25 @@ def test_a_large_page_waits_for_a_worker_instead_of_stopping_the_crawl_process()
         middleware.pool.close()
 
 
+def test_the_main_content_limit_reaches_the_workers():
+    url, body = PAGES[0]
+    whole = analyse_html(body, url, main_content_max_bytes=len(body) - 1)
+    extracted = analyse_html(body, url, main_content_max_bytes=0)
+    assert "Home Guide" in whole.main_text and "Home" not in extracted.main_text
+    middleware = analysis_middleware(
+        PageAnalysisPool(1), start_after=0, main_content_max_bytes=len(body) - 1
+    )
+    try:
+        middleware.pool.open()
+        wait_ready(middleware.pool)
+        analysed = receive(middleware, url, body).meta[PAGE_ANALYSIS_META].analysis
+        assert middleware.stats.get_value("page_analysis/in_process") is None
+        assert analysed.main_text == whole.main_text
+        assert analysed.headings == whole.headings
+    finally:
+        middleware.pool.close()
+
+
 def test_a_large_page_is_analysed_in_process_when_the_workers_backlog_is_long():
     pool = PageAnalysisPool(1, max_pending=1)  # one queued page fills it
     middleware = analysis_middleware(

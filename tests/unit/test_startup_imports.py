@@ -102,7 +102,7 @@ def test_a_page_analysis_worker_fingerprints_pages_without_datasketch() -> None:
         "_worker_init()\n"
         "body = b'<html><title>T</title><body><p>' + b'word ' * 300 + b'</p></body></html>'\n"
         "config = FingerprintConfig()\n"
-        "values = _worker_analyse(body, 'http://a.test/', 'utf-8', '', 100, config)\n"
+        "values = _worker_analyse(body, 'http://a.test/', 'utf-8', '', 100, 524288, config)\n"
         "assert 'datasketch' not in sys.modules and 'scipy' not in sys.modules\n"
         "fingerprint = values[-1][1]\n"
         "from datasketch import MinHash\n"
