@@ -235,12 +235,7 @@ def main_content(
                     title = ""
         text = title + text
     headings = _found_headings(headings, text)
-    root = tree.document.query_selector("html")
-    lang = language_tag(root.getattr("lang") if root is not None else None)
-    lang = lang or language_tag(content_language)
-    if not lang and detect:
-        lang = detect_language(text)
-    return PageContent(text, headings, lang)
+    return PageContent(text, headings, _page_language(tree, text, content_language, detect))
 
 
 def whole_page_content(
@@ -271,12 +266,20 @@ def whole_page_content(
                 headings.append(heading)
                 if len(headings) >= MAX_HEADINGS:
                     break
+    return PageContent(text, headings, _page_language(tree, text, content_language, detect))
+
+
+def _page_language(
+    tree: HTMLTree, text: str, content_language: str | None, detect: bool
+) -> str:
+    """``<html lang>``, else the Content-Language header, else (``detect``) py3langid on
+    ``text``; '' when unknown."""
     root = tree.document.query_selector("html")
     lang = language_tag(root.getattr("lang") if root is not None else None)
     lang = lang or language_tag(content_language)
     if not lang and detect:
         lang = detect_language(text)
-    return PageContent(text, headings, lang)
+    return lang
 
 
 def _title_block(tree: HTMLTree, text: str) -> str:
