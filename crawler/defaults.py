@@ -32,8 +32,9 @@ PAGE_TEXT_CONTENT_TYPES = ["text/plain"]
 LINK_ANCHOR_MAX_CHARS = 500
 # An HTML page larger than this (bytes) is not given to the main-content extractor: its
 # whole visible text is stored as its main content (crawler/content.py,
-# whole_page_content). On such pages the extractor cost two to three times the rest of
-# the page's analysis (docs/performance.md, "Large pages"). 0: every page goes through it.
+# whole_page_content). On such pages the extractor cost 1.1-4.6 times (mostly 2-3 times)
+# the rest of the page's analysis (docs/performance.md, "Large pages"). 0: every page
+# goes through it.
 PAGE_MAIN_CONTENT_MAX_BYTES = 512 * 1024
 # Worker processes that analyse HTML pages (links, text, main content, language) beside
 # the crawl's own process (crawler/page_analysis.py); 0: the crawl's process does it.
